@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The only module that imports private scikit-learn names.
+
+scikit-learn's parameter-validation helpers are not public API. Keeping every such
+import here means one file to adapt when scikit-learn moves them.
+"""
+
+from __future__ import annotations
+
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import validate_data
+
+__all__ = ["Interval", "StrOptions", "_fit_context", "validate_data"]

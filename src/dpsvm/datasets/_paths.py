@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Where dpsvm looks for data files.
+
+dpsvm never ships or commits data. Loaders read files from a local directory
+chosen, in this order, by:
+
+1. the ``data_dir`` argument of the loader;
+2. the environment variable ``DPSVM_DATA``;
+3. ``../shared/datasets`` relative to the current working directory, if it exists;
+4. a ``shared/datasets`` folder next to the repository checkout (computed from
+   this file's location), if it exists.
+
+Downloads (where a network exists and the caller asks for one) go to the chosen
+directory, or to ``~/.cache/dpsvm`` when no directory was given.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+__all__ = [
+    "DATA_ENV_VAR",
+    "data_dir_candidates",
+    "default_cache_dir",
+    "resolve_data_dir",
+]
+
+#: Name of the environment variable that points at the data directory.
+DATA_ENV_VAR = "DPSVM_DATA"
+
+
+def _repo_shared_dir() -> Path:
+    # src/dpsvm/datasets/_paths.py: parents[0] = datasets, [1] = dpsvm, [2] = src,
+    # [3] = the repository root; the shared folder sits next to the checkout.
+    repo_root = Path(__file__).resolve().parents[3]
+    return repo_root.parent / "shared" / "datasets"
+
+
+def default_cache_dir() -> Path:
+    """Return the download directory used when no data directory is given.
+
+    Returns
+    -------
+    pathlib.Path
+        ``~/.cache/dpsvm`` (it is not created here).
+
+    Examples
+    --------
+    >>> default_cache_dir().name
+    'dpsvm'
+    """
+    return Path.home() / ".cache" / "dpsvm"
+
+
+def _fallback_dirs() -> list[tuple[Path, str]]:
+    return [
+        (
+            (Path.cwd() / ".." / "shared" / "datasets").resolve(),
+            "../shared/datasets from the working directory",
+        ),
+        (_repo_shared_dir(), "shared/datasets next to the repository"),
+    ]
+
+
+def data_dir_candidates(
+    data_dir: str | os.PathLike[str] | None = None,
+) -> list[tuple[Path, str]]:
+    """List the directories :func:`resolve_data_dir` considers, in order.
+
+    Parameters
+    ----------
+    data_dir : str or path-like, optional
+        An explicit directory; when given it is the only candidate.
+
+    Returns
+    -------
+    list of (pathlib.Path, str)
+        Each candidate directory with a short note on where it came from. The
+        explicit argument and the environment variable are listed whether or not
+        they exist; the two ``shared/datasets`` fallbacks are listed always, and
+        :func:`resolve_data_dir` uses them only when they exist.
+
+    Examples
+    --------
+    >>> [note for _, note in data_dir_candidates("/data")]
+    ['data_dir argument']
+    """
+    if data_dir is not None:
+        return [(Path(data_dir).expanduser(), "data_dir argument")]
+    out: list[tuple[Path, str]] = []
+    env = os.environ.get(DATA_ENV_VAR, "")
+    if env:
+        out.append((Path(env).expanduser(), f"${DATA_ENV_VAR}"))
+    return out + _fallback_dirs()
+
+
+def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path | None:
+    """Choose the directory that dataset loaders read from.
+
+    Parameters
+    ----------
+    data_dir : str or path-like, optional
+        An explicit directory. It is returned as given (after ``~`` expansion),
+        whether or not it exists, so that a loader can report exactly where it
+        looked.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The argument if given; else ``$DPSVM_DATA`` if set and non-empty
+        (whether or not it exists); else ``../shared/datasets`` relative to the
+        working directory if it exists; else ``shared/datasets`` next to the
+        repository checkout if it exists; else ``None``.
+
+    Examples
+    --------
+    >>> resolve_data_dir("/some/where").as_posix()
+    '/some/where'
+    """
+    if data_dir is not None:
+        return Path(data_dir).expanduser()
+    env = os.environ.get(DATA_ENV_VAR, "")
+    if env:
+        return Path(env).expanduser()
+    for path, _ in _fallback_dirs():
+        if path.is_dir():
+            return path
+    return None

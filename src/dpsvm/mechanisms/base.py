@@ -1,0 +1,328 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Base classes of the dpsvm noise mechanisms.
+
+Two small abstract classes, in the spirit of diffprivlib's mechanisms and Google
+dp_accounting's frozen events:
+
+* :class:`BaseMechanism` holds the privacy parameters (ε, δ and the sensitivity the
+  mechanism is calibrated to), validates them once in ``__init__`` and turns them
+  into a frozen :class:`~dpsvm.accounting.PrivacyEvent`. Mechanisms that do not add
+  noise to a value (the exponential mechanism selects an index) derive from it
+  directly.
+* :class:`Mechanism` adds the additive-noise interface: :meth:`Mechanism.sample`
+  (the noise alone) and :meth:`Mechanism.randomise` (a value plus fresh noise).
+
+Mechanism objects are immutable: ε, δ and the sensitivity are read-only, so the
+noise scale derived from them cannot drift away from the recorded event.
+
+Floating-point caveat (applies to every sampler in :mod:`dpsvm.mechanisms`): the
+noise is drawn with numpy's floating-point samplers from a CSPRNG-backed
+:class:`numpy.random.Generator` (:func:`dpsvm.utils._random.check_random_state`).
+The CSPRNG makes the noise unpredictable, but the samplers are textbook
+floating-point transforms, not the snapping mechanism of Mironov (2012) nor the
+interval refining of Haney et al. (2022); the released floats are therefore not
+exactly the ideal continuous distribution, and the precision-based attacks of
+Mironov (2012) and Jin et al. (2022) are not mitigated here.
+"""
+
+from __future__ import annotations
+
+import abc
+import numbers
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ..accounting.events import PrivacyEvent
+from ..utils._random import RandomStateLike, check_random_state
+from ..validation import check_delta, check_epsilon, check_positive
+
+__all__ = ["BaseMechanism", "Mechanism", "check_size"]
+
+
+def check_size(size: int | tuple[int, ...]) -> int | tuple[int, ...]:
+    """Check a sample size: a positive int or a tuple of positive ints.
+
+    Parameters
+    ----------
+    size : int or tuple of int
+        The number of draws (an int) or the output shape (a tuple; the empty
+        tuple gives a single draw as a 0-d array).
+
+    Returns
+    -------
+    int or tuple of int
+        ``size`` with numpy integers turned into Python ints.
+
+    Raises
+    ------
+    TypeError
+        If ``size`` (or an entry of it) is not an integer.
+    ValueError
+        If ``size`` (or an entry of it) is not positive.
+
+    Examples
+    --------
+    >>> check_size(3), check_size((2, 4))
+    (3, (2, 4))
+    """
+    if isinstance(size, tuple):
+        return tuple(_check_positive_int(s, "size entries") for s in size)
+    return _check_positive_int(size, "size")
+
+
+def _check_positive_int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(
+            f"{name} must be a positive int (or a tuple of them), "
+            f"got {type(value).__name__}."
+        )
+    if value <= 0:
+        raise ValueError(f"{name} must be a positive int, got {value}.")
+    return int(value)
+
+
+class BaseMechanism(abc.ABC):
+    """Privacy parameters and event of a differentially private mechanism.
+
+    Subclasses set the class attributes ``name`` (the event's mechanism name),
+    ``sensitivity_norm`` (``"l1"``, ``"l2"`` or ``"utility"``) and ``reference``
+    (the paper and theorem of the calibration), and implement
+    ``_event_details`` (the calibration facts, e.g. the noise scale, recorded in
+    every event).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss bound ε > 0 (finite).
+    delta : float
+        The failure probability δ ∈ [0, 1).
+    sensitivity : float
+        The sensitivity the mechanism is calibrated to, > 0 (finite), in the norm
+        given by ``sensitivity_norm``.
+    allow_zero_delta : bool, default=True
+        Whether δ = 0 is accepted.
+
+    Raises
+    ------
+    TypeError
+        If a parameter is not a real number.
+    ValueError
+        If ε or the sensitivity is not a finite positive number, or δ is outside
+        its range.
+
+    Examples
+    --------
+    >>> from dpsvm.mechanisms import ExponentialMechanism
+    >>> em = ExponentialMechanism(epsilon=0.5, sensitivity=1.0)
+    >>> isinstance(em, BaseMechanism), em.epsilon, em.delta
+    (True, 0.5, 0.0)
+    """
+
+    name: ClassVar[str] = ""
+    sensitivity_norm: ClassVar[str] = ""
+    reference: ClassVar[str] = ""
+    #: Whether ``delta`` is a constructor parameter of the subclass (for ``repr``).
+    _delta_is_parameter: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        *,
+        epsilon: float,
+        delta: float,
+        sensitivity: float,
+        allow_zero_delta: bool = True,
+    ) -> None:
+        self._epsilon = check_epsilon(epsilon)
+        self._delta = check_delta(delta, allow_zero=allow_zero_delta)
+        self._sensitivity = check_positive(sensitivity, "sensitivity")
+
+    @property
+    def epsilon(self) -> float:
+        """The privacy-loss bound ε (read-only).
+
+        Examples
+        --------
+        >>> from dpsvm.mechanisms import LaplaceVector
+        >>> LaplaceVector(epsilon=0.5, sensitivity=1.0).epsilon
+        0.5
+        """
+        return self._epsilon
+
+    @property
+    def delta(self) -> float:
+        """The failure probability δ (read-only; 0 for pure DP).
+
+        Examples
+        --------
+        >>> from dpsvm.mechanisms import LaplaceVector
+        >>> LaplaceVector(epsilon=0.5, sensitivity=1.0).delta
+        0.0
+        """
+        return self._delta
+
+    @property
+    def sensitivity(self) -> float:
+        """The sensitivity the noise is calibrated to (read-only).
+
+        Examples
+        --------
+        >>> from dpsvm.mechanisms import LaplaceVector
+        >>> LaplaceVector(epsilon=0.5, sensitivity=2.0).sensitivity
+        2.0
+        """
+        return self._sensitivity
+
+    @abc.abstractmethod
+    def _event_details(self) -> dict[str, Any]:
+        """Return the calibration facts recorded in every event (e.g. the scale)."""
+
+    def privacy_event(
+        self, *, neighbouring: str = "replace-one", **details: Any
+    ) -> PrivacyEvent:
+        """Return a frozen record of one release by this mechanism.
+
+        Parameters
+        ----------
+        neighbouring : str, default="replace-one"
+            The neighbouring relation under which the sensitivity was computed.
+        **details
+            Further facts to record (dimension, regularisation, ...); they are
+            added to the mechanism's own details (its noise scale).
+
+        Returns
+        -------
+        PrivacyEvent
+            The event: name, ε, δ, sensitivity, its norm, the reference and the
+            details.
+
+        Examples
+        --------
+        >>> from dpsvm.mechanisms import LaplaceVector
+        >>> event = LaplaceVector(epsilon=0.5, sensitivity=2.0).privacy_event(dim=3)
+        >>> event.mechanism, event.sensitivity_norm, dict(event.details)
+        ('laplace', 'l1', {'scale': 4.0, 'dim': 3})
+        """
+        return PrivacyEvent(
+            mechanism=self.name,
+            epsilon=self._epsilon,
+            delta=self._delta,
+            sensitivity=self._sensitivity,
+            sensitivity_norm=self.sensitivity_norm,
+            neighbouring=neighbouring,
+            reference=self.reference,
+            details={**self._event_details(), **details},
+        )
+
+    def __repr__(self) -> str:
+        args = f"epsilon={self._epsilon!r}"
+        if self._delta_is_parameter:
+            args += f", delta={self._delta!r}"
+        return f"{type(self).__name__}({args}, sensitivity={self._sensitivity!r})"
+
+
+class Mechanism(BaseMechanism):
+    """An additive-noise mechanism: release ``value + noise``.
+
+    Subclasses implement :meth:`sample`; :meth:`randomise` adds one fresh noise
+    draw of the value's shape to a float64 copy of the value.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy-loss bound ε > 0 (finite).
+    delta : float
+        The failure probability δ ∈ [0, 1).
+    sensitivity : float
+        The sensitivity the noise is calibrated to, > 0 (finite).
+    allow_zero_delta : bool, default=True
+        Whether δ = 0 is accepted.
+
+    Examples
+    --------
+    >>> from dpsvm.mechanisms import AnalyticGaussian
+    >>> mech = AnalyticGaussian(epsilon=1.0, delta=1e-5, sensitivity=1.0)
+    >>> isinstance(mech, Mechanism)
+    True
+    """
+
+    @abc.abstractmethod
+    def sample(
+        self, size: int | tuple[int, ...], random_state: RandomStateLike = None
+    ) -> NDArray[np.float64]:
+        """Draw the noise alone.
+
+        Parameters
+        ----------
+        size : int or tuple of int
+            Number of draws or output shape.
+        random_state : None, int or numpy.random.Generator, default=None
+            ``None`` (the default, and the only choice for a real release) draws
+            from a fresh CSPRNG; an int gives reproducible noise **for tests and
+            documentation only** (anyone who knows it can subtract the noise); a
+            Generator is used (and advanced) as is.
+
+        Returns
+        -------
+        ndarray of float64
+            The noise.
+
+        Examples
+        --------
+        >>> from dpsvm.mechanisms import LaplaceVector
+        >>> LaplaceVector(epsilon=1.0, sensitivity=1.0).sample(4, random_state=0).shape
+        (4,)
+        """
+
+    def _noise_like(
+        self, shape: tuple[int, ...], rng: np.random.Generator
+    ) -> NDArray[np.float64]:
+        """Return noise of the given shape for :meth:`randomise`."""
+        return self.sample(shape, rng)
+
+    def randomise(
+        self, value: ArrayLike, random_state: RandomStateLike = None
+    ) -> NDArray[np.float64]:
+        """Return ``value`` plus fresh noise, as a new float64 array.
+
+        Parameters
+        ----------
+        value : array-like of real numbers
+            The exact (sensitive) value, e.g. a weight vector. It must be
+            finite and non-empty; it is not modified.
+        random_state : None, int or numpy.random.Generator, default=None
+            See :meth:`sample`.
+
+        Returns
+        -------
+        ndarray of float64
+            ``value + noise``, with the shape of ``value``.
+
+        Raises
+        ------
+        TypeError
+            If ``value`` is not real-valued.
+        ValueError
+            If ``value`` is empty or has a non-finite entry (an infinite value
+            would be released unchanged, so it is refused).
+
+        Examples
+        --------
+        >>> from dpsvm.mechanisms import LaplaceVector
+        >>> mech = LaplaceVector(epsilon=1.0, sensitivity=1.0)
+        >>> w = mech.randomise([1, 2, 3], random_state=0)
+        >>> w.dtype, w.shape
+        (dtype('float64'), (3,))
+        """
+        arr = np.asarray(value)
+        if arr.dtype.kind not in "biuf":
+            raise TypeError(f"value must be real-valued, got dtype {arr.dtype}.")
+        out = np.array(arr, dtype=np.float64, copy=True)
+        if out.size == 0:
+            raise ValueError("value must be non-empty.")
+        if not np.all(np.isfinite(out)):
+            raise ValueError("value must be finite (no NaN or inf entries).")
+        rng = check_random_state(random_state)
+        out += self._noise_like(out.shape, rng)
+        return out

@@ -1,0 +1,710 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Differentially private linear SVM and logistic regression.
+
+Regularisation convention (one public parameter, ``regularization`` = Λ):
+
+    minimise  (1/n) Σᵢ ℓ(yᵢ wᵀxᵢ) + (Λ/2)‖w‖²        (paper 001, eq. (1))
+
+Conversions (also in docs/conventions.md):
+
+* paper 000 (Rubinstein et al.), ½‖w‖² + (C/n)Σℓ:  C = 1/Λ;
+* paper 001 (Sarwate et al.), (Λ/2)‖f‖² + (1/n)Σℓ:  Λ itself;
+* paper 002 (Nie & Wang), (1/m)Σℓ + λ_NW‖f‖²:  λ_NW = Λ/2;
+* paper 003 (Jain & Thakurta), (1/n)Σℓ + (λ_JT/2)‖w‖²:  λ_JT = Λ;
+* scikit-learn ``LinearSVC`` / ``LogisticRegression`` (``fit_intercept=False``),
+  ½‖w‖² + C_sk Σℓ:  C_sk = 1/(nΛ).
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .._compat import Interval, StrOptions, _fit_context
+from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.events import PrivacyEvent
+from ..exceptions import DPSVMConvergenceError
+from ..losses import Loss, get_loss
+from ..mechanisms import sample_gamma_norm, sample_laplace
+from ..utils._random import check_random_state
+from ..validation import check_delta, check_epsilon
+from ._base import LinearModelBase
+from ._calibration import (
+    objective_perturbation_calibration,
+    output_l2_sensitivity,
+    rubinstein_l2_sensitivity,
+)
+from ._solvers import SolverResult, solve_hinge, solve_smooth
+
+__all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
+
+FloatArray = NDArray[np.float64]
+
+#: Public cap on the certified solver error ‖w − w*‖ of output perturbation,
+#: relative to the sensitivity. The noise is calibrated to Δ + 2·cap (both
+#: neighbours' solutions may be off by the cap), and a fit whose certificate
+#: exceeds the cap raises instead of releasing.
+CERTIFICATE_RTOL = 1e-3
+
+_REFERENCES = {
+    "objective": (
+        "Chaudhuri, Monteleoni & Sarwate, JMLR 12 (2011), Algorithm 2 / Theorem 9 "
+        "(corrects Sarwate, Chaudhuri & Monteleoni, arXiv:0912.0071, Alg. 1)"
+    ),
+    "objective-2009": (
+        "Sarwate, Chaudhuri & Monteleoni, arXiv:0912.0071, Alg. 1, self-consistent "
+        "reading (spec S.1); NOT private: the proof omits the Jacobian (spec S-P3)"
+    ),
+    "output": (
+        "Chaudhuri, Monteleoni & Sarwate, JMLR 12 (2011), Algorithm 1 / Corollary 8 "
+        "(the 'sensitivity method' of arXiv:0912.0071)"
+    ),
+    "output-laplace": (
+        "Rubinstein, Bartlett, Huang & Taft, arXiv:0911.5708, Algorithm 2 "
+        "(PRIVATESVM-FINITE), Lemma 6 and Theorem 7"
+    ),
+}
+
+
+def _solve(
+    Xt: FloatArray, y: FloatArray, loss: Loss, lam: float, *, tol: float,
+    max_iter: int, linear: FloatArray | None = None, target_distance: float = 0.0,
+) -> SolverResult:
+    if loss.differentiable:
+        return solve_smooth(Xt, y, loss, lam, linear=linear, tol=tol, max_iter=max_iter)
+    if linear is not None:  # pragma: no cover - guarded by the mechanism checks
+        raise ValueError("A linear term needs a differentiable loss.")
+    if loss.name != "hinge":
+        # Rescale the ρ-hinge to the hinge: ℓ(z) = h(z/ρ); w = ρ·v solves it.
+        rho = 1.0 / loss.lipschitz
+        res = solve_hinge(Xt, y, lam * rho * rho, tol=tol, target_distance=target_distance / rho)
+        return SolverResult(res.coef * rho, res.distance_bound * rho, res.grad_norm,
+                            res.gap, res.n_iter, res.method)
+    return solve_hinge(Xt, y, lam, tol=tol, target_distance=target_distance)
+
+
+class _DPLinearBase(LinearModelBase):
+    """Common ``fit`` of the private linear classifiers."""
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        **LinearModelBase._parameter_constraints,
+        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        "delta": [Interval(Real, 0, 1, closed="left")],
+        "mechanism": [
+            StrOptions({"objective", "objective-2009", "output", "output-laplace"})
+        ],
+        "accountant": [BudgetAccountant, None],
+        "random_state": ["random_state", np.random.Generator],
+    }
+
+    def _get_loss(self) -> Loss:
+        raise NotImplementedError
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> _DPLinearBase:
+        """Fit the private classifier.
+
+        The accountant (if any) is checked before the data are read and charged
+        only after the model is computed; a failed fit spends nothing.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows; rows longer than ``data_norm`` are projected onto the
+            ball of that radius.
+        y : array-like of shape (n_samples,)
+            Labels; two classes, or more through one-vs-rest with ε split evenly.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        loss = self._get_loss()
+        mechanism = self.mechanism
+        if mechanism in ("objective", "objective-2009") and not loss.differentiable:
+            raise ValueError(
+                f"mechanism={mechanism!r} needs a twice-differentiable loss; the "
+                f"{loss.name} loss breaks objective perturbation (Sarwate et al. "
+                "2009, §3.1 counter-example). Use loss='huber', or "
+                "mechanism='output' / 'output-laplace' for the hinge."
+            )
+        if not math.isfinite(loss.lipschitz):
+            raise ValueError(f"The {loss.name} loss is not Lipschitz; no mechanism applies.")
+        epsilon = check_epsilon(self.epsilon)
+        delta = check_delta(self.delta)
+        accountant = resolve_accountant(self.accountant)
+        if accountant is not None:
+            accountant.check(epsilon, delta)  # before reading any data
+        Xt, targets, lam = self._prepare_fit(X, y)
+        rng = check_random_state(self.random_state)
+        k = len(targets)
+        # One-vs-rest: k releases on the same data, each (ε/k, δ/k); sequential
+        # composition (Dwork & Roth 2014, Thm 3.16) gives (ε, δ) in total.
+        eps_k, delta_k = epsilon / k, delta / k
+        W = np.empty((k, Xt.shape[1]))
+        events = []
+        infos = []
+        for j, yk in enumerate(targets):
+            W[j], event, info = self._fit_binary(Xt, yk, lam, loss, eps_k, delta_k, rng)
+            events.append(event)
+            infos.append(info)
+        self._set_coef(W)
+        if k == 1:
+            event = events[0]
+        else:
+            event = PrivacyEvent(
+                mechanism=f"one-vs-rest({events[0].mechanism})",
+                epsilon=sum(e.epsilon for e in events),
+                delta=sum(e.delta for e in events),
+                reference="sequential composition over classes (Dwork & Roth 2014, Thm 3.16)",
+                details={"n_classes": k},
+                children=tuple(events),
+            )
+        self.privacy_event_ = event
+        self.solver_info_ = infos
+        self.n_iter_ = np.array([i["n_iter"] for i in infos])
+        if accountant is not None:
+            accountant.spend(event)
+        return self
+
+    def _fit_binary(
+        self, Xt: FloatArray, y: FloatArray, lam: float, loss: Loss, eps: float,
+        delta: float, rng: np.random.Generator,
+    ) -> tuple[FloatArray, PrivacyEvent, dict[str, Any]]:
+        n, d = Xt.shape
+        R = self.data_norm_
+        mech = self.mechanism
+        details: dict[str, Any] = {
+            "loss": repr(loss),
+            "regularization": self.regularization,
+            "data_norm": R,
+            "fit_intercept": self.fit_intercept,
+            "n_samples": n,
+            "n_features": d,
+            "solver_tol": self.tol,
+        }
+        if mech in ("objective", "objective-2009"):
+            assert loss.smoothness is not None
+            cal = objective_perturbation_calibration(
+                eps, n, lam, loss.smoothness,
+                variant="jmlr2011" if mech == "objective" else "sarwate2009",
+            )
+            # ‖b‖ ~ Gamma(d, 2/ε′), uniform direction (CMS11 Alg. 2 step 3).
+            b = sample_gamma_norm(d, cal.noise_scale, rng)
+            res = _solve(
+                Xt, y, loss, lam + cal.extra_regularization, tol=self.tol,
+                max_iter=self.max_iter, linear=b / n,
+            )
+            if not res.grad_norm <= self.tol:
+                raise DPSVMConvergenceError(
+                    f"Objective perturbation needs the exact minimiser; the solver "
+                    f"stopped at ‖∇J‖ = {res.grad_norm:.3g} > tol = {self.tol:g}. "
+                    "Increase max_iter or tol."
+                )
+            w = res.coef
+            details.update(
+                epsilon_prime=cal.epsilon_prime,
+                extra_regularization=cal.extra_regularization * R * R,
+                noise_norm_scale=cal.noise_scale,
+                variant=cal.variant,
+                smoothness_c=loss.smoothness,
+            )
+            event = PrivacyEvent(
+                mechanism="objective-perturbation" if mech == "objective"
+                else "objective-perturbation-2009 (NOT DP)",
+                epsilon=eps,
+                sensitivity=2.0 * loss.lipschitz,
+                sensitivity_norm="gradient-l2",
+                reference=_REFERENCES[mech],
+                details=details,
+            )
+        else:
+            base = (
+                output_l2_sensitivity(n, lam, loss.lipschitz) if mech == "output"
+                else rubinstein_l2_sensitivity(n, lam, loss.lipschitz)
+            )
+            cap = CERTIFICATE_RTOL * base
+            res = _solve(
+                Xt, y, loss, lam, tol=min(self.tol, lam * cap), max_iter=self.max_iter,
+                target_distance=cap,
+            )
+            if not res.distance_bound <= cap:
+                raise DPSVMConvergenceError(
+                    f"The solver's certified error {res.distance_bound:.3g} exceeds "
+                    f"the public cap {cap:.3g} that the noise is calibrated for. "
+                    "Increase max_iter."
+                )
+            # Both neighbours' solutions may be off by the cap: Δ_eff = Δ + 2·cap.
+            sens = base + 2.0 * cap
+            if mech == "output":
+                # density ∝ exp(−ε‖b‖/Δ₂): ‖b‖ ~ Gamma(d, Δ₂/ε) (CMS11 Alg. 1).
+                scale = sens / eps
+                noise = sample_gamma_norm(d, scale, rng)
+                norm_name = "l2"
+                reported = sens
+            else:
+                # Rubinstein et al. Thm 7: λ_L = 4LCκ√F/(βn) (‖·‖₁ ≤ √F‖·‖₂).
+                l1 = sens * math.sqrt(d)
+                scale = l1 / eps
+                noise = sample_laplace(d, scale, rng)
+                norm_name = "l1"
+                reported = l1
+            w = res.coef + noise
+            details.update(noise_scale_internal=scale, certificate_cap=cap / R)
+            event = PrivacyEvent(
+                mechanism="output-perturbation-l2" if mech == "output"
+                else "output-perturbation-laplace",
+                epsilon=eps,
+                sensitivity=reported / R,  # released w/R (module _calibration)
+                sensitivity_norm=norm_name,
+                reference=_REFERENCES[mech],
+                details=details,
+            )
+        info = {
+            "method": res.method,
+            "n_iter": res.n_iter,
+            "grad_norm": res.grad_norm,
+            "distance_bound": res.distance_bound,
+        }
+        return w, event, info
+
+
+_PRIVACY_NOTES = """
+    Privacy: neighbouring datasets have the same size n and differ in one record
+    (replace-one); features and labels of that record are both protected. The
+    guarantee assumes ‖x‖₂ ≤ ``data_norm`` (enforced by projecting longer rows onto
+    the ball, a per-row public map), labels in the public set ``classes``, an
+    L-Lipschitz convex loss (L = 1 here) and Λ > 0. ``"objective"`` and
+    ``"output"`` give pure ε-DP; ``"output-laplace"`` gives pure ε-DP with the
+    looser constant of Rubinstein et al.; ``"objective-2009"`` is **not** a DP
+    mechanism (reproduction only). Released: ``coef_``, ``intercept_``,
+    ``classes_``; ``solver_info_`` is a diagnostic that reads the data and must not
+    be published. With more than two classes, one-vs-rest spends ε/K per class.
+    ``n_samples`` is public under replace-one neighbours.
+"""
+
+
+class DPLinearSVC(_DPLinearBase):
+    """Differentially private linear SVM (bias-free, Huber or hinge loss).
+
+    Solves (1/n)Σℓ(yᵢwᵀxᵢ) + (Λ/2)‖w‖² privately with one of four mechanisms.
+
+    Parameters
+    ----------
+    epsilon : float, default=1.0
+        Privacy-loss bound ε > 0 of the whole fit.
+    delta : float, default=0.0
+        δ of the fit; every mechanism here is pure (δ is recorded, not used).
+    mechanism : {"objective", "objective-2009", "output", "output-laplace"}, \
+            default="objective"
+        ``"objective"``: objective perturbation, corrected form of Chaudhuri,
+        Monteleoni & Sarwate (JMLR 2011): ε′ = ε − ln(1 + 2c/(nΛ) + c²/(n²Λ²)),
+        the Δ fallback when ε′ ≤ 0, noise density ∝ exp(−(ε′/2)‖b‖) and the term
+        (1/n)bᵀw. ``"objective-2009"``: the self-consistent reading of paper 001
+        as printed, **without the Jacobian correction and not private**, for
+        reproducing its tables only. ``"output"``: the sensitivity method, L2
+        sensitivity 2LR/(nΛ), Gamma-norm noise. ``"output-laplace"``: paper 000's
+        PRIVATESVM-FINITE, per-coordinate Laplace with scale 4LR√F/(nΛε).
+    loss : {"huber", "hinge", "logistic"}, default="huber"
+        The loss. ``"hinge"`` is refused by the objective mechanisms.
+    huber_h : float, default=0.5
+        Half-width h of the Huber loss (paper 001 eq. (2)); c = 1/(2h).
+    regularization : float, default=0.01
+        Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖². Paper 000's C = 1/Λ; scikit-learn's
+        C_sk = 1/(nΛ).
+    data_norm : float or None, default=1.0
+        Public bound R on ‖x‖₂; longer rows are projected onto the ball. ``None``
+        reads it from the data and emits a :class:`~dpsvm.PrivacyLeakWarning`.
+    fit_intercept : bool, default=False
+        Append a constant feature s = ``intercept_scaling``·R, counted inside the
+        norm bound (the x part is projected onto radius √(R² − s²)); the
+        intercept is regularised like the other weights.
+    intercept_scaling : float, default=0.5
+        s/R, in (0, 1).
+    classes : array-like or None, default=None
+        The public label set. ``None`` reads it from y and emits a
+        :class:`~dpsvm.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before and charge after a successful fit. Shared by
+        clones (it is not copied).
+    tol : float, default=1e-10
+        Solver tolerance on ‖∇J‖ (objective) and, scaled by the sensitivity, on
+        the certified distance to the exact minimiser (output). Recorded in
+        ``privacy_event_``.
+    max_iter : int, default=200
+        Solver iteration cap.
+    random_state : None, int or numpy.random.Generator, default=None
+        ``None`` draws noise from a ChaCha20 CSPRNG keyed by the OS. An int makes
+        the noise reproducible — **for tests and documentation only, never for a
+        real release**.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        Released weights on the original feature scale.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        Released intercepts (zeros without ``fit_intercept``).
+    classes_ : ndarray
+        The label set.
+    data_norm_ : float
+        The row-norm bound used.
+    privacy_event_ : PrivacyEvent
+        Frozen record of the release (mechanism, ε, δ, sensitivity, paper).
+    solver_info_ : list of dict
+        Solver diagnostics (iterations, gradient norm, certificate). Reads the
+        data: do not publish.
+    n_iter_ : ndarray
+        Solver iterations per binary problem.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+
+    See Also
+    --------
+    DPLogisticRegression : The same mechanisms with the logistic loss.
+    NonPrivateLinearClassifier : The same problem without noise.
+
+    Notes
+    -----
+    {privacy}
+
+    References
+    ----------
+    .. [1] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
+       empirical risk minimization", JMLR 12:1069–1109, 2011.
+    .. [2] A. D. Sarwate, K. Chaudhuri, C. Monteleoni, "Differentially private
+       support vector machines", arXiv:0912.0071, 2009.
+    .. [3] B. I. P. Rubinstein, P. L. Bartlett, L. Huang, N. Taft, "Learning in a
+       large function space: privacy-preserving mechanisms for SVM learning",
+       arXiv:0911.5708, 2009.
+
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import DPLinearSVC
+    >>> X, y = make_nested_balls(2000, random_state=0)
+    >>> clf = DPLinearSVC(epsilon=1.0, classes=[-1, 1], random_state=0).fit(X, y)
+    >>> clf.privacy_event_.epsilon
+    1.0
+    """
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        **_DPLinearBase._parameter_constraints,
+        "loss": [StrOptions({"huber", "hinge", "logistic"})],
+        "huber_h": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float = 0.0,
+        mechanism: str = "objective",
+        loss: str = "huber",
+        huber_h: float = 0.5,
+        regularization: float = 0.01,
+        data_norm: float | None = 1.0,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.mechanism = mechanism
+        self.loss = loss
+        self.huber_h = huber_h
+        self.regularization = regularization
+        self.data_norm = data_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.classes = classes
+        self.accountant = accountant
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def _get_loss(self) -> Loss:
+        return get_loss(self.loss, huber_h=self.huber_h)
+
+
+class DPLogisticRegression(_DPLinearBase):
+    """Differentially private logistic regression (bias-free).
+
+    Solves (1/n)Σ log(1 + e^{−yᵢwᵀxᵢ}) + (Λ/2)‖w‖² privately. With
+    ``mechanism="objective"`` this is objective perturbation for the logistic loss
+    (Chaudhuri & Monteleoni 2008, in the corrected form of Chaudhuri, Monteleoni &
+    Sarwate 2011 with c = 1/4), the private comparator of paper 001.
+
+    Parameters
+    ----------
+    epsilon : float, default=1.0
+        Privacy-loss bound ε > 0 of the whole fit.
+    delta : float, default=0.0
+        δ of the fit (every mechanism here is pure).
+    mechanism : {"objective", "objective-2009", "output", "output-laplace"}, \
+            default="objective"
+        See :class:`DPLinearSVC`; ``"objective-2009"`` is not private.
+    regularization : float, default=0.01
+        Λ > 0. scikit-learn's ``LogisticRegression`` C_sk = 1/(nΛ).
+    data_norm : float or None, default=1.0
+        Public bound R on ‖x‖₂ (rows projected onto the ball).
+    fit_intercept : bool, default=False
+        Constant feature inside the norm bound (see :class:`DPLinearSVC`).
+    intercept_scaling : float, default=0.5
+        s/R, in (0, 1).
+    classes : array-like or None, default=None
+        The public label set.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before and charge after a successful fit.
+    tol : float, default=1e-10
+        Solver tolerance (see :class:`DPLinearSVC`).
+    max_iter : int, default=200
+        Solver iteration cap.
+    random_state : None, int or numpy.random.Generator, default=None
+        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
+        only**.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        Released weights.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        Released intercepts.
+    classes_ : ndarray
+        The label set.
+    data_norm_ : float
+        The row-norm bound used.
+    privacy_event_ : PrivacyEvent
+        Frozen record of the release.
+    solver_info_ : list of dict
+        Solver diagnostics (do not publish).
+    n_iter_ : ndarray
+        Solver iterations per binary problem.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+
+    See Also
+    --------
+    DPLinearSVC : Huber/hinge losses.
+
+    Notes
+    -----
+    {privacy}
+
+    References
+    ----------
+    .. [1] K. Chaudhuri, C. Monteleoni, "Privacy-preserving logistic regression",
+       NIPS 2008.
+    .. [2] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
+       empirical risk minimization", JMLR 12:1069–1109, 2011.
+
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import DPLogisticRegression
+    >>> X, y = make_nested_balls(2000, random_state=0)
+    >>> clf = DPLogisticRegression(epsilon=0.5, classes=[-1, 1], random_state=0)
+    >>> clf.fit(X, y).predict_proba(X[:2]).shape
+    (2, 2)
+    """
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float = 0.0,
+        mechanism: str = "objective",
+        regularization: float = 0.01,
+        data_norm: float | None = 1.0,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.mechanism = mechanism
+        self.regularization = regularization
+        self.data_norm = data_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.classes = classes
+        self.accountant = accountant
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def _get_loss(self) -> Loss:
+        return get_loss("logistic")
+
+    def predict_proba(self, X: ArrayLike) -> FloatArray:
+        """Class probabilities σ(score) (one-vs-rest, normalised, for K > 2).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Probabilities in the order of ``classes_``.
+        """
+        return self._predict_proba_from_scores(self.decision_function(X))
+
+    def predict_log_proba(self, X: ArrayLike) -> FloatArray:
+        """Logarithm of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Log-probabilities.
+        """
+        return np.log(self.predict_proba(X))
+
+
+class NonPrivateLinearClassifier(LinearModelBase):
+    """The non-private reference: the same bias-free problem, solved exactly.
+
+    Minimises (1/n)Σℓ(yᵢwᵀxᵢ) + (Λ/2)‖w‖² on rows projected onto the ball of
+    radius ``data_norm``, with no noise. It is what the private estimators
+    approximate, and the baseline in benchmarks and reproductions. **It offers no
+    privacy.**
+
+    Parameters
+    ----------
+    loss : {"huber", "hinge", "logistic"}, default="huber"
+        The loss.
+    huber_h : float, default=0.5
+        Half-width of the Huber loss.
+    regularization : float, default=0.01
+        Λ > 0.
+    data_norm : float or None, default=1.0
+        Row-norm bound R (rows projected onto the ball).
+    fit_intercept : bool, default=False
+        Constant feature inside the norm bound.
+    intercept_scaling : float, default=0.5
+        s/R, in (0, 1).
+    classes : array-like or None, default=None
+        Label set (``None``: read from y; no warning, nothing here is private).
+    tol : float, default=1e-10
+        Solver tolerance.
+    max_iter : int, default=200
+        Solver iteration cap.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        Weights.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        Intercepts.
+    classes_ : ndarray
+        The label set.
+    data_norm_ : float
+        The row-norm bound used.
+    n_iter_ : ndarray
+        Solver iterations per binary problem.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import NonPrivateLinearClassifier
+    >>> X, y = make_nested_balls(2000, random_state=0)
+    >>> NonPrivateLinearClassifier(loss="hinge").fit(X, y).coef_.shape
+    (1, 5)
+    """
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        **LinearModelBase._parameter_constraints,
+        "loss": [StrOptions({"huber", "hinge", "logistic"})],
+        "huber_h": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(
+        self,
+        *,
+        loss: str = "huber",
+        huber_h: float = 0.5,
+        regularization: float = 0.01,
+        data_norm: float | None = 1.0,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        classes: ArrayLike | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+    ) -> None:
+        self.loss = loss
+        self.huber_h = huber_h
+        self.regularization = regularization
+        self.data_norm = data_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.classes = classes
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def _resolve_classes(self, y: np.ndarray) -> np.ndarray:
+        if self.classes is None:
+            classes = np.unique(y)
+            if classes.size < 2:
+                raise ValueError(
+                    "Classifier needs samples of at least 2 classes; got 1 class."
+                )
+            return classes
+        return super()._resolve_classes(y)
+
+    def _resolve_data_norm(self, X: FloatArray) -> float:
+        if self.data_norm is None:
+            norm = float(np.max(np.linalg.norm(X, axis=1))) if X.size else 1.0
+            return norm if norm > 0 else 1.0
+        return float(self.data_norm)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateLinearClassifier:
+        """Fit the non-private reference.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Labels.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        loss = get_loss(self.loss, huber_h=self.huber_h)
+        Xt, targets, lam = self._prepare_fit(X, y)
+        W = np.empty((len(targets), Xt.shape[1]))
+        iters = []
+        for j, yk in enumerate(targets):
+            res = _solve(Xt, yk, loss, lam, tol=self.tol, max_iter=self.max_iter)
+            W[j] = res.coef
+            iters.append(res.n_iter)
+        self._set_coef(W)
+        self.n_iter_ = np.array(iters)
+        return self
+
+
+for _cls in (DPLinearSVC, DPLogisticRegression):
+    _cls.__doc__ = (_cls.__doc__ or "").replace("{privacy}", _PRIVACY_NOTES.strip())
