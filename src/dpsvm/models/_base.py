@@ -88,7 +88,7 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
     def _augment(self, X: FloatArray, R: float) -> FloatArray:
         """Rows [proj(x), s] with norm ≤ R (not yet divided by R)."""
         if not self.fit_intercept:
-            return project_rows_to_ball(X, R)
+            return np.asarray(project_rows_to_ball(X, R), dtype=np.float64)
         s = self.intercept_scaling * R
         Xp = project_rows_to_ball(X, math.sqrt(R * R - s * s))
         return np.hstack([Xp, np.full((X.shape[0], 1), s)])
@@ -97,6 +97,7 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
         self, X: ArrayLike, y: ArrayLike
     ) -> tuple[FloatArray, list[FloatArray], float]:
         X, y = validate_data(self, X, y, dtype=np.float64)
+        X = np.asarray(X, dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = self._resolve_classes(np.asarray(y))
         R = self._resolve_data_norm(X)
@@ -171,8 +172,3 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
             return np.column_stack([1.0 - p, p])
         p = expit(scores)
         return p / p.sum(axis=1, keepdims=True)
-
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
-        tags = super().__sklearn_tags__()
-        tags.non_deterministic = True
-        return tags

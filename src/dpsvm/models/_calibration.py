@@ -21,8 +21,8 @@ from dataclasses import dataclass
 __all__ = [
     "ObjectiveCalibration",
     "objective_perturbation_calibration",
-    "output_laplace_scale",
     "output_l2_sensitivity",
+    "output_laplace_scale",
     "rubinstein_l2_sensitivity",
 ]
 
@@ -107,7 +107,9 @@ def objective_perturbation_calibration(
         delta_reg = c / (n * math.expm1(epsilon / 4.0)) - lam
         eps_prime = epsilon / 2.0
     # CMS11 Algorithm 2, step 3: ν(b) ∝ exp(−(ε′/2)‖b‖) ⇒ ‖b‖ ~ Gamma(d, 2/ε′).
-    return ObjectiveCalibration(eps_prime, max(delta_reg, 0.0), 2.0 / eps_prime, variant)
+    return ObjectiveCalibration(
+        eps_prime, max(delta_reg, 0.0), 2.0 / eps_prime, variant
+    )
 
 
 def output_l2_sensitivity(n: int, lam: float, lipschitz: float = 1.0) -> float:
@@ -203,4 +205,6 @@ def output_laplace_scale(
     0.8
     """
     # Rubinstein et al. Thm 7: λ_L = 4·L·C·κ·√F / (β·n).
-    return rubinstein_l2_sensitivity(n, lam, lipschitz) * math.sqrt(n_features) / epsilon
+    return (
+        rubinstein_l2_sensitivity(n, lam, lipschitz) * math.sqrt(n_features) / epsilon
+    )

@@ -26,7 +26,7 @@ from randomgen import ChaCha
 
 __all__ = ["RandomStateLike", "check_random_state", "secure_generator"]
 
-RandomStateLike: TypeAlias = None | int | np.integer | np.random.Generator
+RandomStateLike: TypeAlias = int | np.integer | np.random.Generator | None
 
 
 def secure_generator() -> np.random.Generator:

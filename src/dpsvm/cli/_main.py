@@ -1,0 +1,660 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The ``dpsvm`` command: ``demo``, ``train``, ``predict`` and ``evaluate``.
+
+Errors are reported as one line ``dpsvm: error: <message>`` on standard error,
+with exit status 2 for a usage error (bad option or option value) and 1 for a
+failure while running (unreadable or malformed data, unwritable output, ...);
+an interrupt exits with 130. No traceback is printed and no output file is left
+behind: every file is written atomically (:func:`dpsvm.io.atomic_write_text`),
+and ``train`` removes its model file when writing the report fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+import numpy as np
+
+from .. import __version__
+from ..exceptions import DPSVMConvergenceError, PrivacyLeakWarning
+from ._data import (
+    DATASETS,
+    DataError,
+    labels_to_numbers,
+    load_dataset,
+    read_csv,
+    read_libsvm,
+    resolve_label_column,
+)
+
+__all__ = ["build_parser", "main"]
+
+PROG = "dpsvm"
+_MECHANISMS = ("objective", "output", "output-laplace")
+_LOSSES = ("huber", "hinge", "logistic")
+_LIBSVM_SUFFIXES = (".libsvm", ".svm", ".svmlight")
+REPORT_FORMAT = "dpsvm-privacy-report"
+REPORT_FORMAT_VERSION = 1
+
+
+class UsageError(Exception):
+    """A bad option or option value (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are exceptions (printed by :func:`main`)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+# ------------------------------------------------------------ option types
+def _number(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{what} must be a number, got {text!r}"
+        ) from None
+
+
+def _epsilon(text: str) -> float:
+    v = _number(text, "epsilon")
+    if not (math.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(
+            f"epsilon must be a finite number > 0, got {text}"
+        )
+    return v
+
+
+def _delta(text: str) -> float:
+    v = _number(text, "delta")
+    if not 0 <= v < 1:  # also refuses NaN
+        raise argparse.ArgumentTypeError(f"delta must be in [0, 1), got {text}")
+    return v
+
+
+def _positive(what: str) -> Any:
+    def parse(text: str) -> float:
+        v = _number(text, what)
+        if not (math.isfinite(v) and v > 0):
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a finite number > 0, got {text}"
+            )
+        return v
+
+    return parse
+
+
+def _count(what: str, low: int, high: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be an integer, got {text!r}"
+            ) from None
+        if not low <= v <= high:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be in [{low}, {high}], got {v}"
+            )
+        return v
+
+    return parse
+
+
+def _classes(text: str) -> list[int] | list[float]:
+    parts = [p.strip() for p in text.split(",")]
+    values = []
+    for p in parts:
+        try:
+            v = float(p)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"--classes takes two numeric labels such as -1,1; got {p!r}"
+            ) from None
+        if not math.isfinite(v):
+            raise argparse.ArgumentTypeError(f"--classes: non-finite label {p!r}")
+        values.append(v)
+    if len(values) != 2 or values[0] == values[1]:
+        raise argparse.ArgumentTypeError(
+            f"--classes takes exactly two distinct labels such as -1,1; got {text!r}"
+        )
+    labels = labels_to_numbers(np.array(values))
+    result: list[int] | list[float] = labels.tolist()
+    return result
+
+
+# ------------------------------------------------------------------ parser
+def _add_data_options(p: argparse.ArgumentParser, *, part: str, labels: str) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--data", metavar="PATH", help="CSV or LibSVM data file")
+    src.add_argument(
+        "--dataset",
+        choices=DATASETS,
+        help=f"a named data set instead of a file (its {part} part; labels -1/+1)",
+    )
+    p.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="directory with the UCI Adult files (--dataset adult)",
+    )
+    p.add_argument(
+        "--feature-set",
+        choices=("full", "compact"),
+        default="full",
+        help="Adult feature layout (--dataset adult; default: full)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("csv", "libsvm"),
+        help="file format (default: libsvm for .libsvm/.svm/.svmlight, else csv). "
+        "CSV: ',' separated decimal numbers, optional header row. LibSVM: "
+        "'label index:value ...' with 1-based indices",
+    )
+    lab = p.add_mutually_exclusive_group() if labels == "optional" else p
+    lab.add_argument(
+        "--label-column",
+        metavar="N|NAME",
+        help="CSV label column: 0-based index (negative counts from the end) or "
+        "header name (default: the last column)",
+    )
+    if labels == "optional":
+        lab.add_argument(
+            "--no-labels",
+            action="store_true",
+            help="the CSV file has feature columns only",
+        )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser of the ``dpsvm`` command.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The parser; its ``error`` raises :class:`UsageError` instead of exiting.
+    """
+    parser = _Parser(
+        prog=PROG,
+        description="Differentially private linear SVMs from the command line.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    demo = sub.add_parser(
+        "demo",
+        help="train a private linear SVM on the bundled breast-cancer data",
+        description="Train DPLinearSVC (objective perturbation, Huber loss) on the "
+        "breast-cancer data bundled with scikit-learn and compare its test accuracy "
+        "with non-private references.",
+    )
+    demo.add_argument(
+        "--epsilon", type=_epsilon, default=1.0, help="ε per model (default 1)"
+    )
+    demo.add_argument(
+        "--random-state",
+        type=_count("--random-state", 0, 2**63 - 1),
+        help="seed the noise (reproducible output; tests and docs only)",
+    )
+    demo.add_argument(
+        "--draws",
+        type=_count("--draws", 1, 1000),
+        default=10,
+        help="number of private models (noise draws) to average (default 10)",
+    )
+
+    train = sub.add_parser(
+        "train",
+        help="train a private model and write it with a privacy report",
+        description="Train a differentially private linear classifier and write "
+        "the model (JSON, see dpsvm.io) and optionally a privacy report. Rows are "
+        "projected onto the ball of radius --data-norm (default 1): scale your "
+        "features with public bounds first.",
+    )
+    _add_data_options(train, part="training", labels="required")
+    train.add_argument(
+        "--model",
+        choices=("svm", "logistic"),
+        default="svm",
+        help="svm: DPLinearSVC; logistic: DPLogisticRegression (default svm)",
+    )
+    train.add_argument("--epsilon", type=_epsilon, default=1.0, help="ε (default 1)")
+    train.add_argument("--delta", type=_delta, default=0.0, help="δ (default 0)")
+    train.add_argument(
+        "--mechanism",
+        choices=_MECHANISMS,
+        default="objective",
+        help="objective (CMS11 Alg. 2), output (CMS11 Alg. 1) or output-laplace "
+        "(Rubinstein et al. Alg. 2) (default objective)",
+    )
+    train.add_argument(
+        "--loss", choices=_LOSSES, help="loss of --model svm (default huber)"
+    )
+    train.add_argument(
+        "--huber-h", type=_positive("--huber-h"), help="Huber half-width (default 0.5)"
+    )
+    train.add_argument(
+        "--regularization",
+        type=_positive("--regularization"),
+        default=0.01,
+        help="Λ in (1/n)Σℓ + (Λ/2)‖w‖² (default 0.01)",
+    )
+    train.add_argument(
+        "--data-norm",
+        type=_positive("--data-norm"),
+        default=1.0,
+        help="public bound R on the row norm; longer rows are projected (default 1)",
+    )
+    train.add_argument(
+        "--fit-intercept", action="store_true", help="fit an intercept (inside R)"
+    )
+    train.add_argument(
+        "--classes",
+        type=_classes,
+        metavar="A,B",
+        help="the public label set; without it the labels present in the data are "
+        "used, which the privacy guarantee does not cover",
+    )
+    train.add_argument(
+        "--random-state",
+        type=_count("--random-state", 0, 2**63 - 1),
+        help="seed the noise: tests only, never for a real release",
+    )
+    train.add_argument("--out", required=True, metavar="MODEL.json", help="model file")
+    train.add_argument("--report", metavar="REPORT.json", help="privacy report file")
+
+    predict = sub.add_parser(
+        "predict",
+        help="write one predicted label per line",
+        description="Predict labels with a saved model; writes one label per line.",
+    )
+    predict.add_argument("--model", required=True, metavar="MODEL.json")
+    _add_data_options(predict, part="test", labels="optional")
+    predict.add_argument("--out", required=True, metavar="PRED.csv")
+
+    evaluate = sub.add_parser(
+        "evaluate",
+        help="print the accuracy of a saved model",
+        description="Print a saved model's accuracy on labelled data. The accuracy "
+        "is computed from the data as is: it is not differentially private.",
+    )
+    evaluate.add_argument("--model", required=True, metavar="MODEL.json")
+    _add_data_options(evaluate, part="test", labels="required")
+    return parser
+
+
+# ------------------------------------------------------------------ helpers
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        name = exc.filename2 if exc.filename2 is not None else exc.filename
+        if name is not None:
+            return _one_line(f"{os.fsdecode(name)}: {exc.strerror}")
+        return _one_line(exc.strerror)
+    return _one_line(str(exc)) or type(exc).__name__
+
+
+def _fmt(value: float) -> str:
+    return f"{value:g}"
+
+
+def _check_output(path: str, option: str) -> Path:
+    """Refuse an output path that cannot be written, before any work is done."""
+    p = Path(path)
+    if p.is_dir():
+        raise UsageError(f"{option} {path!r} is a directory")
+    parent = p.parent
+    if not parent.is_dir():
+        raise UsageError(f"{option} {path!r}: directory {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(
+            f"{option} {path!r}: directory {str(parent)!r} is not writable"
+        )
+    return p
+
+
+def _same_file(a: str | Path, b: str | Path) -> bool:
+    return Path(a).resolve() == Path(b).resolve()
+
+
+def _data_format(args: argparse.Namespace) -> str:
+    if args.format is not None:
+        return str(args.format)
+    return "libsvm" if Path(args.data).suffix.lower() in _LIBSVM_SUFFIXES else "csv"
+
+
+def _check_data_options(args: argparse.Namespace) -> None:
+    if args.dataset is not None:
+        if args.format is not None or args.label_column is not None:
+            raise UsageError("--format and --label-column apply to --data files only")
+        if args.dataset != "adult" and args.data_dir is not None:
+            raise UsageError("--data-dir applies to --dataset adult only")
+    else:
+        if args.data_dir is not None:
+            raise UsageError("--data-dir applies to --dataset adult only")
+        if _data_format(args) == "libsvm" and args.label_column is not None:
+            raise UsageError(
+                "--label-column applies to CSV files (LibSVM labels come first)"
+            )
+
+
+def _read(
+    args: argparse.Namespace, *, part: str, labels: bool, n_features: int | None = None
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Read the rows (and labels, when ``labels``) named by the data options."""
+    if args.dataset is not None:
+        X, y = load_dataset(
+            args.dataset,
+            part=part,
+            data_dir=args.data_dir,
+            feature_set=args.feature_set,
+        )
+        return np.asarray(X, dtype=np.float64), np.asarray(y)
+    if _data_format(args) == "libsvm":
+        X, y = read_libsvm(args.data, n_features=n_features)
+        return X, (y if labels else None)
+    table = read_csv(args.data)
+    if not labels:
+        return table.values, None
+    j = resolve_label_column(args.label_column, table)
+    y = labels_to_numbers(table.values[:, j])
+    X = np.delete(table.values, j, axis=1)
+    return X, y
+
+
+def _labels_text(labels: np.ndarray) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    for value in labels.tolist():
+        writer.writerow([value])
+    return buf.getvalue()
+
+
+def _warn(message: str, err: TextIO) -> None:
+    err.write(f"{PROG}: warning: {_one_line(message)}\n")
+
+
+# ------------------------------------------------------------------ commands
+def _cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ._demo import run_demo
+
+    run_demo(
+        epsilon=args.epsilon,
+        random_state=args.random_state,
+        n_draws=args.draws,
+        out=out,
+    )
+    return 0
+
+
+def _build_estimator(args: argparse.Namespace) -> Any:
+    from ..models import DPLinearSVC, DPLogisticRegression
+
+    common: dict[str, Any] = {
+        "epsilon": args.epsilon,
+        "delta": args.delta,
+        "mechanism": args.mechanism,
+        "regularization": args.regularization,
+        "data_norm": args.data_norm,
+        "fit_intercept": args.fit_intercept,
+        "classes": args.classes,
+        "random_state": args.random_state,
+    }
+    if args.model == "logistic":
+        if args.loss is not None or args.huber_h is not None:
+            raise UsageError("--loss and --huber-h apply to --model svm only")
+        return DPLogisticRegression(**common)
+    loss = args.loss or "huber"
+    if args.huber_h is not None and loss != "huber":
+        raise UsageError("--huber-h applies to --loss huber only")
+    if loss == "hinge" and args.mechanism == "objective":
+        raise UsageError(
+            "--mechanism objective needs a differentiable loss (huber or logistic); "
+            "the hinge loss breaks objective perturbation. Use --loss huber, or "
+            "--mechanism output / output-laplace with the hinge loss"
+        )
+    huber_h = 0.5 if args.huber_h is None else args.huber_h
+    return DPLinearSVC(loss=loss, huber_h=huber_h, **common)
+
+
+def _check_binary_labels(y: np.ndarray, classes: list[Any] | None, where: str) -> None:
+    present = np.unique(y)
+    if classes is None:
+        if present.size != 2:
+            raise DataError(
+                f"{where}: found {present.size} distinct label"
+                f"{'s' * (present.size != 1)}; dpsvm train needs binary labels "
+                "(exactly 2 values, or pass the public label set with --classes A,B)"
+            )
+        return
+    unknown = [v for v in present.tolist() if v not in classes]
+    if unknown:
+        shown = ", ".join(repr(v) for v in unknown[:3])
+        raise DataError(
+            f"{where}: label(s) {shown} not in the public label set --classes "
+            f"{','.join(str(c) for c in classes)}"
+        )
+
+
+def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ..io import atomic_write_text, model_to_dict, save_model
+
+    _check_data_options(args)
+    estimator = _build_estimator(args)
+    model_path = _check_output(args.out, "--out")
+    report_path = _check_output(args.report, "--report") if args.report else None
+    if report_path is not None and _same_file(model_path, report_path):
+        raise UsageError("--out and --report must be different files")
+    if args.data is not None and any(
+        _same_file(args.data, p) for p in (model_path, report_path) if p is not None
+    ):
+        raise UsageError("an output file would overwrite the --data file")
+
+    X, y = _read(args, part="train", labels=True)
+    assert y is not None
+    where = args.data if args.data is not None else f"--dataset {args.dataset}"
+    classes = args.classes
+    if classes is None and args.dataset is not None:
+        classes = [-1, 1]  # the loaders' documented, public label set
+        estimator.set_params(classes=classes)
+    _check_binary_labels(y, classes, where)
+
+    notes: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        estimator.fit(X, y)
+    for w in caught:
+        if issubclass(w.category, PrivacyLeakWarning) and "classes" in str(w.message):
+            notes.append(
+                "no --classes given: the label set was read from the data, so which "
+                "labels occur is not covered by the privacy guarantee; pass the public "
+                "label set with --classes A,B"
+            )
+        else:
+            notes.append(_one_line(str(w.message)))
+    if args.random_state is not None:
+        notes.append(
+            "--random-state makes the noise reproducible by anyone who knows the "
+            "seed: for tests only, not for a real release"
+        )
+
+    event = estimator.privacy_event_
+    report: dict[str, Any] | None = None
+    if report_path is not None:
+        report = {
+            "format": REPORT_FORMAT,
+            "format_version": REPORT_FORMAT_VERSION,
+            "dpsvm_version": __version__,
+            "created_utc": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "model_file": os.fspath(model_path),
+            "estimator": type(estimator).__name__,
+            "epsilon": event.epsilon,
+            "delta": event.delta,
+            "mechanism": event.mechanism,
+            "reference": event.reference,
+            "neighbouring": event.neighbouring,
+            "n_samples": int(X.shape[0]),
+            "label_set_public": classes is not None,
+            "noise": "seeded PCG64 (--random-state; NOT for a real release)"
+            if args.random_state is not None
+            else "ChaCha20 CSPRNG keyed from os.urandom",
+            "data": {"dataset": args.dataset}
+            if args.dataset is not None
+            else {"file": os.fspath(args.data), "format": _data_format(args)},
+            "params": model_to_dict(estimator)["params"],
+            "privacy_event": event.to_dict(),
+            "warnings": notes,
+        }
+    # Serialise the report before writing anything, then write both files; if
+    # the report cannot be written, remove the model so no partial output stays.
+    report_text = None
+    if report is not None:
+        report_text = json.dumps(report, indent=2, allow_nan=False) + "\n"
+    save_model(estimator, model_path)
+    if report_path is not None and report_text is not None:
+        try:
+            atomic_write_text(report_path, report_text)
+        except BaseException:
+            try:
+                model_path.unlink()
+            except OSError:  # pragma: no cover - the model stays; say so
+                err.write(f"{PROG}: warning: could not remove {model_path}\n")
+            raise
+    for note in notes:
+        _warn(note, err)
+    out.write(
+        f"{PROG}: trained {type(estimator).__name__} ({event.mechanism}, "
+        f"ε = {_fmt(event.epsilon)}, δ = {_fmt(event.delta)}) on {X.shape[0]} rows "
+        f"× {X.shape[1]} features -> {model_path}"
+        + (f", report -> {report_path}" if report_path is not None else "")
+        + "\n"
+    )
+    return 0
+
+
+def _load(args: argparse.Namespace) -> Any:
+    from ..io import load_model
+
+    return load_model(args.model)
+
+
+def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ..io import atomic_write_text
+
+    _check_data_options(args)
+    if args.no_labels and args.dataset is not None:
+        raise UsageError("--no-labels applies to --data files only")
+    out_path = _check_output(args.out, "--out")
+    for src in (args.model, args.data):
+        if src is not None and _same_file(src, out_path):
+            raise UsageError("--out would overwrite an input file")
+    model = _load(args)
+    X, _ = _read(
+        args, part="test", labels=not args.no_labels, n_features=model.n_features_in_
+    )
+    predictions = model.predict(X)
+    atomic_write_text(out_path, _labels_text(np.asarray(predictions)))
+    out.write(f"{PROG}: wrote {len(predictions)} predictions -> {out_path}\n")
+    return 0
+
+
+def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    _check_data_options(args)
+    model = _load(args)
+    X, y = _read(args, part="test", labels=True, n_features=model.n_features_in_)
+    assert y is not None
+    predictions = np.asarray(model.predict(X), dtype=object)
+    # Compare as Python values: 1 == 1.0, and labels of other types never match.
+    correct = predictions == np.asarray(y, dtype=object)
+    accuracy = float(np.mean(correct.astype(bool)))
+    out.write(f"accuracy: {accuracy:.6f} (n = {len(y)})\n")
+    return 0
+
+
+_COMMANDS = {
+    "demo": _cmd_demo,
+    "train": _cmd_train,
+    "predict": _cmd_predict,
+    "evaluate": _cmd_evaluate,
+}
+
+
+def _safe_stream(stream: TextIO) -> TextIO:
+    # ε, Λ and ± must not crash a terminal with a non-UTF-8 encoding.
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+    if encoding != "utf8" and hasattr(stream, "reconfigure"):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):  # pragma: no cover - stream already in use
+            pass
+    return stream
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``dpsvm`` command.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 on success, 1 for a runtime error, 2 for a usage
+        error, 130 when interrupted.
+
+    Examples
+    --------
+    >>> main(["--version"])
+    dpsvm 0.1.0
+    0
+    """
+    out = _safe_stream(sys.stdout)
+    err = _safe_stream(sys.stderr)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        err.write(f"{PROG}: error: {_describe(exc)}\n")
+        return 2
+    except SystemExit as exc:  # --help, --version
+        return exc.code if isinstance(exc.code, int) else 0
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            status = _COMMANDS[args.command](args, out, err)
+        for w in caught:
+            _warn(str(w.message), err)
+        out.flush()
+        return status
+    except UsageError as exc:
+        err.write(f"{PROG}: error: {_describe(exc)}\n")
+        return 2
+    except KeyboardInterrupt:
+        err.write(f"{PROG}: error: interrupted\n")
+        return 130
+    except (
+        ValueError,  # includes BudgetExceededError, JSON and Unicode errors
+        TypeError,
+        OSError,  # FileNotFoundError, PermissionError, IsADirectoryError, ...
+        OverflowError,
+        DPSVMConvergenceError,
+    ) as exc:
+        err.write(f"{PROG}: error: {_describe(exc)}\n")
+        return 1

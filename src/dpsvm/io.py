@@ -1,0 +1,735 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Saving and loading fitted linear models as plain, non-executable JSON.
+
+dpsvm never pickles models. A pickle runs code when it is loaded, so a model file
+received from someone else would be a program; and a pickle of an estimator carries
+everything the object holds, including diagnostics that read the private data
+(``solver_info_``). The format below holds only the released numbers and the
+public parameters, and :func:`load_model` checks every field before it builds an
+estimator.
+
+Model file format (``format_version`` 1)
+----------------------------------------
+
+A UTF-8 JSON object (no ``NaN``/``Infinity`` tokens, no duplicate keys) with
+exactly these keys:
+
+``format``
+    The string ``"dpsvm-model"``.
+``format_version``
+    The integer ``1``. Files of another version are refused.
+``dpsvm_version``
+    The dpsvm version that wrote the file (a string, informative only).
+``estimator``
+    The class name: ``"DPLinearSVC"``, ``"DPLogisticRegression"`` or
+    ``"NonPrivateLinearClassifier"``.
+``params``
+    The estimator's public parameters (``get_params()``) except ``accountant``
+    and ``random_state``, which are not properties of the released model (an
+    accountant is a live object; a noise seed must never be published). Every
+    parameter of the class must be present and no other. Values are JSON
+    scalars, except ``classes``: ``null`` or a list of labels of ``label_type``.
+``label_type``
+    How the labels are typed: ``"int"``, ``"float"``, ``"str"`` or ``"bool"``.
+    numpy labels are written as the matching Python values and read back as
+    ``int64``, ``float64``, ``str`` or ``bool`` arrays.
+``classes``
+    The label set ``classes_`` in the estimator's order (distinct, at least 2
+    labels; the second label is the positive class of a binary model). When
+    ``params.classes`` is not ``null``, ``classes`` must be its sorted set.
+``coef``
+    ``coef_`` as a list of rows: 1 row for two classes, one row per class
+    otherwise; each row has ``n_features_in`` finite numbers.
+``intercept``
+    ``intercept_``, one finite number per row of ``coef`` (all zero when
+    ``params.fit_intercept`` is false).
+``data_norm``
+    ``data_norm_``, the row-norm bound R > 0 that prediction projects onto.
+``n_features_in``
+    The number of features, an integer ≥ 1.
+``privacy_event``
+    ``privacy_event_.to_dict()`` for the private estimators (``mechanism``,
+    ``epsilon``, ``delta``, ``sensitivity``, ``sensitivity_norm``,
+    ``neighbouring``, ``reference``, ``details``, ``children``; an infinite
+    number is written as the string ``"inf"``), ``null`` for
+    ``NonPrivateLinearClassifier``.
+
+and optionally ``feature_names_in`` (a list of ``n_features_in`` strings, written
+when the model was fitted on a data frame).
+
+Floats are written by Python's ``repr`` (the shortest string that reads back to
+the same double), so a loaded model's ``predict`` and ``decision_function`` equal
+the original's exactly. Not written: ``solver_info_`` and ``n_iter_`` (solver
+diagnostics that read the data), the accountant and the random state. A loaded
+model can predict but has no accountant; refitting it spends a new budget.
+
+Files are written atomically: the text goes to a temporary file in the
+destination directory, which is flushed, ``fsync``-ed and renamed over the
+destination with :func:`os.replace`; on any failure the temporary file is removed,
+so a reader sees either the old file, the complete new one, or none.
+
+Examples
+--------
+>>> import os, tempfile
+>>> from dpsvm.datasets import make_nested_balls
+>>> from dpsvm.models import DPLinearSVC
+>>> X, y = make_nested_balls(500, random_state=0)
+>>> clf = DPLinearSVC(classes=[-1, 1], random_state=0).fit(X, y)
+>>> path = os.path.join(tempfile.mkdtemp(), "model.json")
+>>> save_model(clf, path)
+>>> clone = load_model(path)
+>>> bool((clone.decision_function(X) == clf.decision_function(X)).all())
+True
+>>> clone.privacy_event_.epsilon
+1.0
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import numbers
+import os
+import secrets
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from . import __version__
+from .accounting.events import PrivacyEvent
+from .models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
+from .models._base import LinearModelBase
+
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "MAX_MODEL_BYTES",
+    "atomic_write_text",
+    "load_model",
+    "model_to_dict",
+    "save_model",
+]
+
+#: Value of the ``format`` key.
+FORMAT_NAME = "dpsvm-model"
+#: The only ``format_version`` this module reads and writes.
+FORMAT_VERSION = 1
+#: Files larger than this are refused by :func:`load_model` (256 MiB).
+MAX_MODEL_BYTES = 256 * 1024 * 1024
+
+_ESTIMATORS: dict[str, type[LinearModelBase]] = {
+    "DPLinearSVC": DPLinearSVC,
+    "DPLogisticRegression": DPLogisticRegression,
+    "NonPrivateLinearClassifier": NonPrivateLinearClassifier,
+}
+#: Parameters that are not written: a live object and the noise seed.
+_SKIPPED_PARAMS = ("accountant", "random_state")
+_REQUIRED_KEYS = (
+    "format",
+    "format_version",
+    "dpsvm_version",
+    "estimator",
+    "params",
+    "label_type",
+    "classes",
+    "coef",
+    "intercept",
+    "data_norm",
+    "n_features_in",
+    "privacy_event",
+)
+_OPTIONAL_KEYS = ("feature_names_in",)
+_EVENT_KEYS = (
+    "mechanism",
+    "epsilon",
+    "delta",
+    "sensitivity",
+    "sensitivity_norm",
+    "neighbouring",
+    "reference",
+    "details",
+    "children",
+)
+_LABEL_TYPES = ("int", "float", "str", "bool")
+_INT64 = np.iinfo(np.int64)
+
+
+# --------------------------------------------------------------------- writing
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temporary file, fsync, rename).
+
+    The temporary file is created next to ``path`` (same directory, so the
+    rename is atomic), with a hidden random name and the permissions the
+    process's umask gives new files. On any failure, including
+    :class:`KeyboardInterrupt`, it is removed and ``path`` is left as it was.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The destination; an existing file is replaced.
+    text : str
+        The content, written as UTF-8 with ``\\n`` line endings.
+
+    Raises
+    ------
+    OSError
+        If the directory does not exist or is not writable, or ``path`` is a
+        directory.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "out.txt")
+    >>> atomic_write_text(p, "1\\n-1\\n")
+    >>> from pathlib import Path
+    >>> Path(p).read_text().split()
+    ['1', '-1']
+    """
+    dest = Path(path)
+    directory = dest.parent
+    data = text.encode("utf-8")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_NOFOLLOW", 0)
+    fd = -1
+    tmp = directory
+    for _ in range(100):
+        tmp = directory / f".{dest.name}.{secrets.token_hex(8)}.tmp"
+        try:
+            # Mode 0o666: the kernel applies the umask, as for any new file.
+            fd = os.open(tmp, flags, 0o666)
+        except FileExistsError:  # pragma: no cover - 64 random bits collided
+            continue
+        break
+    else:  # pragma: no cover
+        raise FileExistsError(f"could not create a temporary file in {directory}")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, dest)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    # Make the rename itself durable (best effort; not possible everywhere).
+    with contextlib.suppress(OSError):
+        dfd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+def _label_type(values: np.ndarray) -> str:
+    kind = values.dtype.kind
+    if kind == "b":
+        return "bool"
+    if kind in "iu":
+        return "int"
+    if kind == "f":
+        return "float"
+    if kind == "U":
+        return "str"
+    if kind == "O":
+        items = values.tolist()
+        if all(isinstance(v, str) for v in items):
+            return "str"
+        if all(isinstance(v, bool | np.bool_) for v in items):
+            return "bool"
+        if all(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool | np.bool_)
+            for v in items
+        ):
+            return "int"
+        if all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_)
+            for v in items
+        ):
+            return "float"
+    raise TypeError(
+        f"Cannot save labels of dtype {values.dtype}: labels must all be ints, "
+        "all floats, all strings or all booleans."
+    )
+
+
+def _python_labels(values: Any, label_type: str) -> list[Any]:
+    """Labels as plain Python values of ``label_type``."""
+    out: list[Any] = []
+    for v in np.asarray(values, dtype=object).ravel().tolist():
+        if label_type == "int":
+            iv = int(v)
+            if not _INT64.min <= iv <= _INT64.max:
+                raise ValueError(f"Label {iv} does not fit in a 64-bit integer.")
+            out.append(iv)
+        elif label_type == "float":
+            fv = float(v)
+            if not math.isfinite(fv):
+                raise ValueError(f"Cannot save the non-finite label {fv}.")
+            out.append(fv)
+        elif label_type == "str":
+            out.append(str(v))
+        else:
+            out.append(bool(v))
+    return out
+
+
+def _python_scalar(name: str, value: Any) -> Any:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        fv = float(value)
+        if not math.isfinite(fv):
+            raise ValueError(f"Cannot save the non-finite parameter {name}={fv}.")
+        return fv
+    raise TypeError(
+        f"Cannot save parameter {name}={value!r} of type {type(value).__name__}: "
+        "only None, booleans, numbers and strings are written."
+    )
+
+
+def _finite_matrix(name: str, values: Any) -> list[Any]:
+    arr = np.asarray(values, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"Cannot save a model whose {name} is not finite.")
+    result: list[Any] = arr.tolist()
+    return result
+
+
+def _json_default(value: Any) -> Any:
+    # numpy scalars can appear inside privacy-event details.
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serialisable.")
+
+
+def model_to_dict(estimator: LinearModelBase) -> dict[str, Any]:
+    """Return the JSON-ready dict of a fitted model (the format above).
+
+    Parameters
+    ----------
+    estimator : DPLinearSVC, DPLogisticRegression or NonPrivateLinearClassifier
+        A fitted estimator of exactly one of these classes.
+
+    Returns
+    -------
+    dict
+        The file's content; numpy values converted to Python values.
+
+    Raises
+    ------
+    TypeError
+        For another class, or a parameter or label of an unsupported type.
+    ValueError
+        If the estimator is not fitted, or holds a non-finite number.
+
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import NonPrivateLinearClassifier
+    >>> X, y = make_nested_balls(300, random_state=0)
+    >>> d = model_to_dict(NonPrivateLinearClassifier().fit(X, y))
+    >>> d["estimator"], d["classes"], d["label_type"], d["privacy_event"]
+    ('NonPrivateLinearClassifier', [-1, 1], 'int', None)
+    """
+    name = type(estimator).__name__
+    if _ESTIMATORS.get(name) is not type(estimator):
+        raise TypeError(f"save_model supports {', '.join(_ESTIMATORS)}; got {name}.")
+    check_is_fitted(estimator)
+    classes = np.asarray(estimator.classes_)
+    label_type = _label_type(classes)
+    params: dict[str, Any] = {}
+    for key, value in sorted(estimator.get_params(deep=False).items()):
+        if key in _SKIPPED_PARAMS:
+            continue
+        if key == "classes":
+            params[key] = None if value is None else _python_labels(value, label_type)
+        else:
+            params[key] = _python_scalar(key, value)
+    coef = np.asarray(estimator.coef_)
+    data_norm = float(estimator.data_norm_)
+    if not (math.isfinite(data_norm) and data_norm > 0):
+        raise ValueError(f"Cannot save a model with data_norm_={data_norm}.")
+    event = getattr(estimator, "privacy_event_", None)
+    out: dict[str, Any] = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "dpsvm_version": __version__,
+        "estimator": name,
+        "params": params,
+        "label_type": label_type,
+        "classes": _python_labels(classes, label_type),
+        "coef": _finite_matrix("coef_", coef),
+        "intercept": _finite_matrix("intercept_", estimator.intercept_),
+        "data_norm": data_norm,
+        "n_features_in": int(estimator.n_features_in_),
+        "privacy_event": None if event is None else event.to_dict(),
+    }
+    names = getattr(estimator, "feature_names_in_", None)
+    if names is not None:
+        out["feature_names_in"] = [str(n) for n in np.asarray(names).tolist()]
+    return out
+
+
+def save_model(estimator: LinearModelBase, path: str | os.PathLike[str]) -> None:
+    """Save a fitted linear model as a JSON model file, atomically.
+
+    Parameters
+    ----------
+    estimator : DPLinearSVC, DPLogisticRegression or NonPrivateLinearClassifier
+        The fitted model.
+    path : str or path-like
+        The destination (replaced if it exists).
+
+    Raises
+    ------
+    TypeError
+        For an unsupported class, parameter or label type.
+    ValueError
+        If the model is not fitted or holds a non-finite number.
+    OSError
+        If the file cannot be written; no partial file is left.
+
+    See Also
+    --------
+    load_model : Read the file back.
+
+    Notes
+    -----
+    The whole text is serialised before any file is created, then written by
+    :func:`atomic_write_text`. The released numbers (``coef_``,
+    ``intercept_``, ``classes_``) and the public parameters are written; the
+    solver diagnostics, the accountant and the random state are not.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import DPLogisticRegression
+    >>> X, y = make_nested_balls(300, random_state=0)
+    >>> clf = DPLogisticRegression(classes=[-1, 1], random_state=0).fit(X, y)
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.json")
+    >>> save_model(clf, path)
+    >>> load_model(path).privacy_event_.mechanism
+    'objective-perturbation'
+    """
+    text = json.dumps(
+        model_to_dict(estimator), indent=2, allow_nan=False, default=_json_default
+    )
+    atomic_write_text(path, text + "\n")
+
+
+# --------------------------------------------------------------------- reading
+def _fail(message: str) -> ValueError:
+    return ValueError(f"Invalid dpsvm model file: {message}")
+
+
+def _reject_constant(token: str) -> Any:
+    raise _fail(f"non-finite number {token} (NaN and Infinity are not allowed).")
+
+
+def _parse_float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise _fail(f"number {token[:30]} overflows a double.")
+    return value
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _fail(f"duplicate key {key!r}.")
+        out[key] = value
+    return out
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _check_keys(
+    obj: Any, where: str, required: Sequence[str], optional: Sequence[str] = ()
+) -> dict[str, Any]:
+    if not isinstance(obj, dict):
+        raise _fail(f"{where} must be a JSON object, got {type(obj).__name__}.")
+    missing = [k for k in required if k not in obj]
+    if missing:
+        raise _fail(f"{where} lacks the key(s) {', '.join(missing)}.")
+    unknown = sorted(set(obj) - set(required) - set(optional))
+    if unknown:
+        raise _fail(f"{where} has unknown key(s) {', '.join(map(repr, unknown))}.")
+    return obj
+
+
+def _labels(values: Any, label_type: str, where: str) -> np.ndarray:
+    if not isinstance(values, list):
+        raise _fail(f"{where} must be a list of labels.")
+    checks = {
+        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "float": _is_number,
+        "str": lambda v: isinstance(v, str),
+        "bool": lambda v: isinstance(v, bool),
+    }
+    for v in values:
+        if not checks[label_type](v):
+            raise _fail(
+                f"{where} holds {v!r}, which is not of label_type {label_type!r}."
+            )
+    if label_type == "int":
+        if any(not _INT64.min <= v <= _INT64.max for v in values):
+            raise _fail(f"{where} holds an integer outside the 64-bit range.")
+        return np.array(values, dtype=np.int64)
+    if label_type == "float":
+        return np.array(values, dtype=np.float64)
+    if label_type == "bool":
+        return np.array(values, dtype=bool)
+    return np.array(values, dtype=str) if values else np.array([], dtype=str)
+
+
+def _matrix(value: Any, where: str, shape: tuple[int, ...]) -> np.ndarray:
+    def numbers_only(v: Any) -> bool:
+        if isinstance(v, list):
+            return all(numbers_only(u) for u in v)
+        return _is_number(v)
+
+    if not isinstance(value, list) or not numbers_only(value):
+        raise _fail(f"{where} must be a (nested) list of numbers.")
+    try:
+        arr = np.array(value, dtype=np.float64)
+    except ValueError:
+        raise _fail(f"{where} is ragged; expected shape {shape}.") from None
+    if arr.shape != shape:
+        raise _fail(f"{where} has shape {arr.shape}; expected {shape}.")
+    if not np.all(np.isfinite(arr)):  # pragma: no cover - the parser refuses these
+        raise _fail(f"{where} holds a non-finite number.")
+    return arr
+
+
+def _event_number(value: Any, where: str, *, optional: bool = False) -> float | None:
+    if value is None and optional:
+        return None
+    if value == "inf":  # PrivacyEvent.to_dict writes infinities as strings
+        return math.inf
+    if not _is_number(value):
+        raise _fail(f"{where} must be a number, got {value!r}.")
+    return float(value)
+
+
+def _event_from_dict(obj: Any, where: str = "privacy_event") -> PrivacyEvent:
+    """Rebuild a :class:`PrivacyEvent` from its ``to_dict`` form, strictly."""
+    d = _check_keys(obj, where, _EVENT_KEYS)
+    for key in ("mechanism", "neighbouring", "reference"):
+        if not isinstance(d[key], str):
+            raise _fail(f"{where}.{key} must be a string.")
+    if d["sensitivity_norm"] is not None and not isinstance(d["sensitivity_norm"], str):
+        raise _fail(f"{where}.sensitivity_norm must be a string or null.")
+    if not isinstance(d["details"], dict):
+        raise _fail(f"{where}.details must be a JSON object.")
+    if not isinstance(d["children"], list):
+        raise _fail(f"{where}.children must be a list.")
+    children = tuple(
+        _event_from_dict(c, f"{where}.children[{i}]")
+        for i, c in enumerate(d["children"])
+    )
+    epsilon = _event_number(d["epsilon"], f"{where}.epsilon")
+    delta = _event_number(d["delta"], f"{where}.delta")
+    assert epsilon is not None and delta is not None
+    try:
+        return PrivacyEvent(
+            mechanism=d["mechanism"],
+            epsilon=epsilon,
+            delta=delta,
+            sensitivity=_event_number(
+                d["sensitivity"], f"{where}.sensitivity", optional=True
+            ),
+            sensitivity_norm=d["sensitivity_norm"],
+            neighbouring=d["neighbouring"],
+            reference=d["reference"],
+            details=d["details"],
+            children=children,
+        )
+    except ValueError as exc:
+        raise _fail(f"{where}: {exc}") from None
+
+
+def _read_bytes(path: str | os.PathLike[str]) -> bytes:
+    with open(path, "rb") as f:
+        raw = f.read(MAX_MODEL_BYTES + 1)
+    if len(raw) > MAX_MODEL_BYTES:
+        raise _fail(f"larger than {MAX_MODEL_BYTES} bytes.")
+    return raw
+
+
+def _parse(raw: bytes) -> Any:
+    if not raw.strip():
+        raise _fail("the file is empty.")
+    if raw[:1] == b"\x80" or raw[:2] in (b"PK", b"\x1f\x8b"):
+        raise _fail(
+            "this looks like a pickle or an archive, not JSON. dpsvm never loads "
+            "pickles (loading one runs code); save models with dpsvm.io.save_model."
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _fail(f"not UTF-8 text (byte {exc.start}).") from None
+    try:
+        return json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_parse_float,
+            object_pairs_hook=_no_duplicates,
+        )
+    except json.JSONDecodeError as exc:
+        raise _fail(
+            f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})."
+        ) from None
+    except RecursionError:
+        raise _fail("nested too deeply.") from None
+
+
+def _check_header(doc: Any) -> None:
+    # Format and version first: a file of another version may have other keys.
+    if not isinstance(doc, dict):
+        raise _fail(f"the top level must be a JSON object, got {type(doc).__name__}.")
+    if "format" in doc and doc["format"] != FORMAT_NAME:
+        raise _fail(f"format is {doc['format']!r}; expected {FORMAT_NAME!r}.")
+    if "format_version" in doc:
+        version = doc["format_version"]
+        if isinstance(version, bool) or version != FORMAT_VERSION:
+            raise _fail(
+                f"unsupported format_version {version!r}; this dpsvm reads version "
+                f"{FORMAT_VERSION}."
+            )
+
+
+def _build(doc: Any) -> LinearModelBase:
+    _check_header(doc)
+    doc = _check_keys(doc, "the top level", _REQUIRED_KEYS, _OPTIONAL_KEYS)
+    if not isinstance(doc["dpsvm_version"], str):
+        raise _fail("dpsvm_version must be a string.")
+    name = doc["estimator"]
+    if not isinstance(name, str) or name not in _ESTIMATORS:
+        raise _fail(
+            f"unknown estimator {name!r}; expected one of {', '.join(_ESTIMATORS)}."
+        )
+    cls = _ESTIMATORS[name]
+
+    label_type = doc["label_type"]
+    if label_type not in _LABEL_TYPES:
+        raise _fail(f"label_type must be one of {_LABEL_TYPES}, got {label_type!r}.")
+    classes = _labels(doc["classes"], label_type, "classes")
+    if classes.size < 2 or len(set(doc["classes"])) != classes.size:
+        raise _fail("classes must hold at least 2 distinct labels.")
+
+    expected = sorted(set(cls().get_params(deep=False)) - set(_SKIPPED_PARAMS))
+    params = dict(_check_keys(doc["params"], "params", expected))
+    for key, value in params.items():
+        if key == "classes":
+            continue
+        if value is not None and not isinstance(value, bool | int | float | str):
+            raise _fail(f"params.{key} must be a JSON scalar, got {value!r}.")
+    if params["classes"] is not None:
+        public = _labels(params["classes"], label_type, "params.classes")
+        if not np.array_equal(np.unique(public), classes):
+            raise _fail("classes differs from the label set in params.classes.")
+        params["classes"] = public.tolist()
+    estimator = cls(**params)
+    try:
+        estimator._validate_params()  # scikit-learn's _parameter_constraints check
+    except (TypeError, ValueError) as exc:
+        raise _fail(f"params: {exc}") from None
+
+    d = doc["n_features_in"]
+    if not isinstance(d, int) or isinstance(d, bool) or d < 1:
+        raise _fail(f"n_features_in must be an integer >= 1, got {d!r}.")
+    k = 1 if classes.size == 2 else classes.size
+    coef = _matrix(doc["coef"], "coef", (k, d))
+    intercept = _matrix(doc["intercept"], "intercept", (k,))
+    if not estimator.fit_intercept and np.any(intercept != 0):
+        raise _fail("intercept must be zero when params.fit_intercept is false.")
+    data_norm = doc["data_norm"]
+    if not _is_number(data_norm) or not data_norm > 0:
+        raise _fail(f"data_norm must be a number > 0, got {data_norm!r}.")
+    event_doc = doc["privacy_event"]
+    private = cls is not NonPrivateLinearClassifier
+    if private and event_doc is None:
+        raise _fail(f"a {name} model needs a privacy_event.")
+    if not private and event_doc is not None:
+        raise _fail(f"a {name} model has no privacy_event (it must be null).")
+
+    estimator.classes_ = classes
+    estimator.coef_ = coef
+    estimator.intercept_ = intercept
+    estimator.data_norm_ = float(data_norm)
+    estimator.n_features_in_ = d
+    if private:
+        estimator.privacy_event_ = _event_from_dict(event_doc)
+    if "feature_names_in" in doc:
+        names = doc["feature_names_in"]
+        if (
+            not isinstance(names, list)
+            or len(names) != d
+            or not all(isinstance(n, str) for n in names)
+        ):
+            raise _fail(f"feature_names_in must be a list of {d} strings.")
+        estimator.feature_names_in_ = np.array(names, dtype=object)
+    return estimator
+
+
+def load_model(path: str | os.PathLike[str]) -> LinearModelBase:
+    """Load a model file written by :func:`save_model`, checking every field.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The JSON model file.
+
+    Returns
+    -------
+    DPLinearSVC, DPLogisticRegression or NonPrivateLinearClassifier
+        A fitted estimator with ``coef_``, ``intercept_``, ``classes_``,
+        ``data_norm_``, ``n_features_in_`` and (private estimators)
+        ``privacy_event_``; its predictions equal the saved model's exactly.
+        ``accountant`` and ``random_state`` have their defaults (``None``).
+
+    Raises
+    ------
+    ValueError
+        If the file is not a dpsvm model file of a supported version: not UTF-8
+        JSON (a pickle is refused without being loaded), a missing or unknown
+        key, an unknown estimator, a wrong shape, a non-finite number, labels of
+        the wrong type or an invalid parameter. The message says which.
+    OSError
+        If the file cannot be read.
+
+    See Also
+    --------
+    save_model : Write a model file.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "bad.json")
+    >>> from pathlib import Path
+    >>> _ = Path(p).write_text('{"format": "dpsvm-model", "format_version": 2}')
+    >>> load_model(p)
+    Traceback (most recent call last):
+    ...
+    ValueError: Invalid dpsvm model file: unsupported format_version 2; this dpsvm reads version 1.
+    """  # noqa: E501
+    return _build(_parse(_read_bytes(path)))
