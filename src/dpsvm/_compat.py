@@ -11,4 +11,15 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
-__all__ = ["Interval", "StrOptions", "_fit_context", "validate_data"]
+__all__ = [
+    "Interval",
+    "StrOptions",
+    "_fit_context",
+    "validate_data",
+    "validate_params",
+]
+
+
+def validate_params(estimator: object) -> None:
+    """Check an estimator's parameters against its ``_parameter_constraints``."""
+    estimator._validate_params()  # type: ignore[attr-defined]

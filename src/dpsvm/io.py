@@ -100,6 +100,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from . import __version__
+from ._compat import validate_params
 from .accounting.events import PrivacyEvent
 from .models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
 from .models._base import LinearModelBase
@@ -650,7 +651,7 @@ def _build(doc: Any) -> LinearModelBase:
         params["classes"] = public.tolist()
     estimator = cls(**params)
     try:
-        estimator._validate_params()  # scikit-learn's _parameter_constraints check
+        validate_params(estimator)  # scikit-learn's _parameter_constraints check
     except (TypeError, ValueError) as exc:
         raise _fail(f"params: {exc}") from None
 

@@ -116,9 +116,12 @@ def read_csv(path: str | os.PathLike[str]) -> Table:
     header: list[str] | None = None
     rows: list[list[float]] = []
     ncols = -1
+    end = 0
     try:
         for row in reader:
-            line = reader.line_num
+            # A quoted field may span lines: name the line where the row starts
+            # (blank lines come through as empty rows, so this count is exact).
+            line, end = end + 1, reader.line_num
             if not row or (len(row) == 1 and not row[0].strip()):
                 continue  # blank line
             if ncols < 0:
@@ -137,7 +140,7 @@ def read_csv(path: str | os.PathLike[str]) -> Table:
                 ]
             )
     except csv.Error as exc:
-        raise DataError(f"{name}, line {reader.line_num}: {exc}") from None
+        raise DataError(f"{name}, line {end + 1}: {exc}") from None
     if ncols < 0:
         raise DataError(f"{name}: empty file")
     if not rows:

@@ -40,7 +40,7 @@ def run_demo(
     Parameters
     ----------
     epsilon : float, default=1.0
-        ε of each private model.
+        The ε of each private model.
     random_state : int or None, default=None
         ``None``: every draw uses fresh CSPRNG noise. An int seeds one PCG64
         generator shared by the draws (reproducible output; tests and docs only).

@@ -44,6 +44,8 @@ PROG = "dpsvm"
 _MECHANISMS = ("objective", "output", "output-laplace")
 _LOSSES = ("huber", "hinge", "logistic")
 _LIBSVM_SUFFIXES = (".libsvm", ".svm", ".svmlight")
+#: Options whose value may start with "-" (a negative label or column index).
+_DASH_VALUE_OPTIONS = ("--classes", "--label-column")
 REPORT_FORMAT = "dpsvm-privacy-report"
 REPORT_FORMAT_VERSION = 1
 
@@ -231,7 +233,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="svm: DPLinearSVC; logistic: DPLogisticRegression (default svm)",
     )
     train.add_argument("--epsilon", type=_epsilon, default=1.0, help="ε (default 1)")
-    train.add_argument("--delta", type=_delta, default=0.0, help="δ (default 0)")
+    train.add_argument(
+        "--delta",
+        type=_delta,
+        default=0.0,
+        help="δ (default 0; the mechanisms here are pure ε-DP and spend δ = 0)",
+    )
     train.add_argument(
         "--mechanism",
         choices=_MECHANISMS,
@@ -313,16 +320,22 @@ def _fmt(value: float) -> str:
     return f"{value:g}"
 
 
+class OutputError(ValueError):
+    """An output file that cannot be written (a runtime error, exit status 1)."""
+
+
 def _check_output(path: str, option: str) -> Path:
     """Refuse an output path that cannot be written, before any work is done."""
     p = Path(path)
     if p.is_dir():
-        raise UsageError(f"{option} {path!r} is a directory")
+        raise OutputError(f"{option} {path!r} is a directory")
     parent = p.parent
     if not parent.is_dir():
-        raise UsageError(f"{option} {path!r}: directory {str(parent)!r} does not exist")
+        raise OutputError(
+            f"{option} {path!r}: directory {str(parent)!r} does not exist"
+        )
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise UsageError(
+        raise OutputError(
             f"{option} {path!r}: directory {str(parent)!r} is not writable"
         )
     return p
@@ -605,6 +618,26 @@ def _safe_stream(stream: TextIO) -> TextIO:
     return stream
 
 
+def _glue_option_values(argv: Sequence[str]) -> list[str]:
+    """Let ``--classes -1,1`` through: argparse would read ``-1,1`` as an option."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            out.extend(argv[i:])
+            break
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if arg in _DASH_VALUE_OPTIONS and nxt is not None and nxt.startswith("-"):
+            if not nxt.startswith("--"):
+                out.append(f"{arg}={nxt}")
+                i += 2
+                continue
+        out.append(arg)
+        i += 1
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``dpsvm`` command.
 
@@ -629,7 +662,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     err = _safe_stream(sys.stderr)
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(
+            _glue_option_values(sys.argv[1:] if argv is None else list(argv))
+        )
     except UsageError as exc:
         err.write(f"{PROG}: error: {_describe(exc)}\n")
         return 2

@@ -155,28 +155,40 @@ def solve_smooth(
             gn = float(np.linalg.norm(g2))
             method = method + "+lbfgs" if method == "newton" else method
         it += int(res.nit)
+        if gn > tol and d <= _NEWTON_MAX_FEATURES:
+            w = _polish(X, y, loss, lam, fun, w, tol)
+            _, g = fun(w)
+            gn = float(np.linalg.norm(g))
     return SolverResult(w, gn / lam, gn, math.nan, it, method)
 
 
-def _newton(X, y, loss, lam, fun, w, tol, max_iter):  # type: ignore[no-untyped-def]
-    """Newton's method with exact (generalised) Hessian and Armijo backtracking."""
+def _newton_direction(X, y, loss, lam, m, g):  # type: ignore[no-untyped-def]
     n = X.shape[0]
+    s = loss.second_derivative(y * m)
+    active = s > 0
+    Xa = X[active]
+    H = (Xa.T * (s[active] / n)) @ Xa
+    H[np.diag_indices_from(H)] += lam
+    try:
+        return -scipy.linalg.solve(H, g, assume_a="pos", check_finite=False)
+    except (np.linalg.LinAlgError, scipy.linalg.LinAlgError):
+        return -g / lam
+
+
+def _newton(X, y, loss, lam, fun, w, tol, max_iter):  # type: ignore[no-untyped-def]
+    """Newton's method with exact (generalised) Hessian and Armijo backtracking.
+
+    For piecewise-quadratic losses (Huber) the generalised Hessian is exact on
+    each piece, so once the pieces of all margins are identified a full step
+    lands on the minimiser; damped steps before that still decrease J.
+    """
     m = X @ w
     f, g = fun(w, m)
     gn = float(np.linalg.norm(g))
     it = 0
-    stalled = 0
-    while gn > tol and it < max_iter and stalled < 10:
+    while gn > tol and it < max_iter:
         it += 1
-        s = loss.second_derivative(y * m)
-        active = s > 0
-        Xa = X[active]
-        H = (Xa.T * (s[active] / n)) @ Xa
-        H[np.diag_indices_from(H)] += lam
-        try:
-            p = -scipy.linalg.solve(H, g, assume_a="pos", check_finite=False)
-        except (np.linalg.LinAlgError, scipy.linalg.LinAlgError):
-            p = -g / lam
+        p = _newton_direction(X, y, loss, lam, m, g)
         Xp = X @ p
         slope = float(g @ p)
         t = 1.0
@@ -189,7 +201,7 @@ def _newton(X, y, loss, lam, fun, w, tol, max_iter):  # type: ignore[no-untyped-
             # rounding (J is strongly convex, so ‖∇J‖ → 0 is what matters).
             if f_new <= f + 1e-13 * max(1.0, abs(f)) and float(
                 np.linalg.norm(g_new)
-            ) < 0.9 * float(np.linalg.norm(g)):
+            ) < 0.9 * gn:
                 break
             t *= 0.5
         else:
@@ -197,10 +209,27 @@ def _newton(X, y, loss, lam, fun, w, tol, max_iter):  # type: ignore[no-untyped-
         w = w + t * p
         m = m + t * Xp
         f, g = f_new, g_new
-        gn_new = float(np.linalg.norm(g))
-        stalled = stalled + 1 if gn_new > 0.5 * gn else 0
-        gn = gn_new
+        gn = float(np.linalg.norm(g))
     return w, it
+
+
+def _polish(X, y, loss, lam, fun, w, tol, steps=20):  # type: ignore[no-untyped-def]
+    """Full Newton steps kept only while they shrink ‖∇J‖ (final refinement)."""
+    m = X @ w
+    _, g = fun(w, m)
+    gn = float(np.linalg.norm(g))
+    for _ in range(steps):
+        if gn <= tol:
+            break
+        p = _newton_direction(X, y, loss, lam, m, g)
+        w_new = w + p
+        _, g_new = fun(w_new)
+        gn_new = float(np.linalg.norm(g_new))
+        if not gn_new < gn:
+            break
+        w, g, gn = w_new, g_new, gn_new
+        m = X @ w
+    return w
 
 
 def _hinge_gap(
