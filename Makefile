@@ -15,7 +15,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(PIP) install -e '.[test,plot]'
+	$(PIP) install -e '.[test]'
 	touch $@
 
 install: $(VENV)/.installed

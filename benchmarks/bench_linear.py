@@ -44,6 +44,7 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,7 @@ from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
+from threadpoolctl import threadpool_info, threadpool_limits
 
 import dpsvm
 from dpsvm.datasets import load_adult
@@ -91,6 +93,9 @@ LAMBDA_SYNTHETIC = 1e-4
 
 EPSILONS = (0.1, 0.5, 1.0, 2.0)
 
+#: Environment variables that cap the thread pools of the worker process.
+_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
 
 # -- data ----------------------------------------------------------------------
 
@@ -120,7 +125,7 @@ def make_planted_linear(
     """Seeded synthetic problem: a planted linear rule with label noise.
 
     Rows are z/√d with z ~ N(0, I_d), and rows longer than 1 are projected onto
-    the unit sphere (so ‖x‖ ≤ 1; about half the rows have norm exactly 1). The
+    the unit sphere (so ‖x‖ ≤ 1; about half the rows have norm 1 to one ulp). The
     label is sign(⟨w*, x⟩) for a fixed uniformly random unit vector w*, flipped
     independently with probability ``flip``, so the Bayes accuracy is 1 − flip.
 
@@ -148,10 +153,10 @@ def make_planted_linear(
         X = rng.standard_normal((n, n_features))
         X *= 1.0 / math.sqrt(n_features)
         norms = np.sqrt(np.einsum("ij,ij->i", X, X))
-        X *= np.minimum(1.0, 1.0 / np.maximum(norms, 1e-300))[:, None]
-        # Rounding may leave a norm one ulp above 1; project those rows exactly.
-        over = np.flatnonzero(np.einsum("ij,ij->i", X, X) > 1.0)
-        if over.size:
+        # One ulp below 1/‖x‖, so that rounding cannot leave ‖x‖ above 1.
+        X *= np.where(norms > 1.0, np.nextafter(1.0 / norms, 0.0), 1.0)[:, None]
+        over = np.flatnonzero(np.sqrt(np.einsum("ij,ij->i", X, X)) > 1.0)
+        if over.size:  # pragma: no cover - rounding safety net
             X[over] = project_rows_to_ball(X[over], 1.0)
         y = np.where(X @ w_star >= 0.0, 1, -1).astype(np.int64)
         y[rng.random(n) < flip] *= -1
@@ -233,17 +238,14 @@ def machine_info() -> dict[str, Any]:
                     break
     except OSError:
         pass
-    blas: list[str] = []
-    try:
-        from threadpoolctl import threadpool_info
-
-        blas = [
-            f"{p.get('internal_api')} ({p.get('num_threads')} threads)"
+    blas = sorted(
+        {
+            f"{p.get('internal_api')} {p.get('version')} "
+            f"({p.get('num_threads')} threads)"
             for p in threadpool_info()
             if p.get("user_api") == "blas"
-        ]
-    except ImportError:  # pragma: no cover - threadpoolctl ships with sklearn
-        pass
+        }
+    )
     load = os.getloadavg() if hasattr(os, "getloadavg") else (math.nan,) * 3
     return {
         "cpu": cpu,
@@ -316,61 +318,50 @@ def _timed_fit(
     return seconds, acc, converged, n_iter
 
 
-def _run_nonprivate(
-    name: str,
-    settings: str,
-    make: Callable[[], Any],
-    ds: DatasetSpec,
-    repeats: int,
-    log: Callable[[str], None],
-) -> MethodResult:
-    res = MethodResult(name, private=False, settings=settings)
-    accs, secs = [], []
-    for _ in range(repeats):
-        s, a, ok, it = _timed_fit(make, ds.X_train, ds.y_train, ds.X_test, ds.y_test)
-        secs.append(s)
-        accs.append(a)
-        res.not_converged += not ok
-        res.n_iter.append(it)
-    res.accuracy["inf"] = accs
-    res.fit_seconds["inf"] = secs
-    log(f"  {name}: acc {accs[-1]:.4f}, median {np.median(secs):.3f} s")
-    return res
+def _nonprivate_round(
+    res: MethodResult, make: Callable[[], Any], ds: DatasetSpec
+) -> None:
+    """One timed fit of a non-private estimator, recorded under ``"inf"``."""
+    s, a, ok, it = _timed_fit(make, ds.X_train, ds.y_train, ds.X_test, ds.y_test)
+    res.accuracy.setdefault("inf", []).append(a)
+    res.fit_seconds.setdefault("inf", []).append(s)
+    res.not_converged += not ok
+    res.n_iter.append(it)
 
 
-def _run_dpsvm(
-    name: str,
-    settings: str,
+def _dp_factory(cls: type, lam: float) -> Callable[[float], Any]:
+    """Estimator factory ε ↦ cls(epsilon=ε, regularization=Λ, ...)."""
+
+    def make(eps: float) -> Any:
+        return cls(epsilon=eps, regularization=lam, classes=[-1, 1], random_state=None)
+
+    return make
+
+
+def _dpsvm_round(
+    res: MethodResult,
     make: Callable[[float], Any],
     ds: DatasetSpec,
     epsilons: Sequence[float],
-    log: Callable[[str], None],
-) -> MethodResult:
-    res = MethodResult(name, private=True, settings=settings)
+) -> None:
+    """One noise draw of a dpsvm estimator at every ε."""
     for eps in epsilons:
         key = _eps_key(eps)
-        accs, secs = [], []
-        fails = 0
-        for _ in range(ds.draws):
-            try:
-                s, a, ok, it = _timed_fit(
-                    lambda e=eps: make(e), ds.X_train, ds.y_train, ds.X_test, ds.y_test
-                )
-            except DPSVMConvergenceError as exc:
-                fails += 1
-                res.note = f"DPSVMConvergenceError: {exc}"
-                continue
-            secs.append(s)
-            accs.append(a)
-            res.not_converged += not ok
-            res.n_iter.append(it)
-        res.accuracy[key] = accs
-        res.fit_seconds[key] = secs
-        res.failures[key] = fails
-        mean = f"{np.mean(accs):.4f}" if accs else "n/a"
-        med = f"{np.median(secs):.3f}" if secs else "n/a"
-        log(f"  {name} ε={key}: acc {mean}, median {med} s, {fails} failed")
-    return res
+        res.accuracy.setdefault(key, [])
+        res.fit_seconds.setdefault(key, [])
+        res.failures.setdefault(key, 0)
+        try:
+            s, a, ok, it = _timed_fit(
+                partial(make, eps), ds.X_train, ds.y_train, ds.X_test, ds.y_test
+            )
+        except DPSVMConvergenceError as exc:
+            res.failures[key] += 1
+            res.note = f"DPSVMConvergenceError: {exc}"
+            continue
+        res.accuracy[key].append(a)
+        res.fit_seconds[key].append(s)
+        res.not_converged += not ok
+        res.n_iter.append(it)
 
 
 # -- diffprivlib in its own environment ------------------------------------------
@@ -430,8 +421,16 @@ def ensure_diffprivlib_python(
     try:
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         subprocess.run(
-            [str(python), "-m", "pip", "install", "--disable-pip-version-check",
-             "-q", "-r", str(REQUIREMENTS)],
+            [
+                str(python),
+                "-m",
+                "pip",
+                "install",
+                "--disable-pip-version-check",
+                "-q",
+                "-r",
+                str(REQUIREMENTS),
+            ],
             check=True,
         )
     except (OSError, subprocess.SubprocessError) as exc:
@@ -452,76 +451,107 @@ def _diffprivlib_configs(n: int, lam: float) -> list[dict[str, Any]]:
     ]
 
 
-def _run_diffprivlib(
-    python: Path | None,
-    ds: DatasetSpec,
-    epsilons: Sequence[float],
-    reason: str,
-    log: Callable[[str], None],
-) -> tuple[list[MethodResult], dict[str, str]]:
-    n = ds.X_train.shape[0]
-    configs = _diffprivlib_configs(n, ds.regularization)
-    results = [
-        MethodResult(
-            c["name"],
-            private=True,
-            settings=f"C = {c['C']:.4g}, data_norm = 1, fit_intercept = False",
-        )
-        for c in configs
-    ]
-    if python is None:
-        for r in results:
-            r.available = False
-            r.note = f"not available: {reason}"
-        return results, {}
-    config = {
-        "epsilons": list(epsilons),
-        "draws": ds.draws,
-        "configs": configs,
-        "data_norm": 1.0,
-        "fit_intercept": False,
-        "max_iter": 100,  # diffprivlib's defaults
-        "tol": 1e-4,
-    }
-    with tempfile.TemporaryDirectory(prefix="bench_linear_") as tmp:
-        data_path = Path(tmp) / "data.npz"
-        cfg_path = Path(tmp) / "config.json"
-        out_path = Path(tmp) / "out.json"
+class _DiffprivlibRunner:
+    """Runs ``_diffprivlib_worker.py`` one noise draw (all ε) at a time.
+
+    The data are written once to an uncompressed ``.npz`` in ``workdir``; each
+    :meth:`round` starts the worker with the diffprivlib interpreter and merges
+    its JSON results into :attr:`rows`.
+    """
+
+    def __init__(
+        self,
+        python: Path | None,
+        ds: DatasetSpec,
+        epsilons: Sequence[float],
+        threads: int,
+        reason: str,
+        workdir: Path,
+    ) -> None:
+        n = ds.X_train.shape[0]
+        configs = _diffprivlib_configs(n, ds.regularization)
+        self.rows = [
+            MethodResult(
+                c["name"],
+                private=True,
+                settings=f"C = {c['C']:.4g}, data_norm = 1, fit_intercept = False",
+            )
+            for c in configs
+        ]
+        self.versions: dict[str, str] = {}
+        self.python = python
+        if python is None:
+            self._disable(reason)
+            return
+        self.data_path = workdir / "data.npz"
+        self.cfg_path = workdir / "config.json"
+        self.out_path = workdir / "out.json"
         np.savez(
-            data_path,
+            self.data_path,
             X_train=ds.X_train,
             y_train=ds.y_train,
             X_test=ds.X_test,
             y_test=ds.y_test,
         )
-        cfg_path.write_text(json.dumps(config), encoding="utf-8")
-        cmd = [str(python), str(WORKER), "--data", str(data_path),
-               "--config", str(cfg_path), "--out", str(out_path)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        config = {
+            "epsilons": list(epsilons),
+            "draws": 1,
+            "configs": configs,
+            "data_norm": 1.0,
+            "fit_intercept": False,
+            "max_iter": 100,  # diffprivlib's defaults
+            "tol": 1e-4,
+        }
+        self.cfg_path.write_text(json.dumps(config), encoding="utf-8")
+        self.env = dict(os.environ)
+        if threads > 0:
+            for var in _THREAD_VARS:
+                self.env[var] = str(threads)
+
+    def _disable(self, reason: str) -> None:
+        self.python = None
+        for r in self.rows:
+            r.available = False
+            r.note = f"not available: {reason}"
+
+    def round(self) -> None:
+        """Run one noise draw of every configuration at every ε."""
+        if self.python is None:
+            return
+        cmd = [
+            str(self.python),
+            str(WORKER),
+            "--data",
+            str(self.data_path),
+            "--config",
+            str(self.cfg_path),
+            "--out",
+            str(self.out_path),
+        ]
+        proc = subprocess.run(
+            cmd, capture_output=True, text=True, check=False, env=self.env
+        )
         if proc.returncode != 0:
             msg = (proc.stderr.strip().splitlines() or ["(no stderr)"])[-1]
-            log(f"  diffprivlib worker failed: {msg}")
-            for r in results:
-                r.available = False
-                r.note = f"not available: worker failed ({msg})"
-            return results, {}
-        out = json.loads(out_path.read_text(encoding="utf-8"))
-    by_name = {r.method: r for r in results}
-    for item in out["results"]:
-        r = by_name[item["name"]]
-        key = _eps_key(item["epsilon"])
-        r.accuracy[key] = item["accuracy"]
-        r.fit_seconds[key] = item["fit_seconds"]
-        r.failures[key] = 0
-        r.not_converged += int(item["n_not_converged"])
-        log(
-            f"  {r.method} ε={key}: acc {np.mean(item['accuracy']):.4f}, "
-            f"median {np.median(item['fit_seconds']):.3f} s"
-        )
-    return results, out["versions"]
+            self._disable(f"worker failed ({msg})")
+            return
+        out = json.loads(self.out_path.read_text(encoding="utf-8"))
+        self.versions = out["versions"]
+        by_name = {r.method: r for r in self.rows}
+        for item in out["results"]:
+            r = by_name[item["name"]]
+            key = _eps_key(item["epsilon"])
+            r.accuracy.setdefault(key, []).extend(item["accuracy"])
+            r.fit_seconds.setdefault(key, []).extend(item["fit_seconds"])
+            r.failures.setdefault(key, 0)
+            r.not_converged += int(item["n_not_converged"])
 
 
 # -- reporting -----------------------------------------------------------------
+
+
+def _finite_or_none(x: float) -> float | None:
+    return x if math.isfinite(x) else None
 
 
 def _fmt_acc(vals: list[float], private: bool) -> str:
@@ -543,8 +573,14 @@ def format_table(
 ) -> str:
     """One Markdown table: accuracy per ε (∞ = non-private), time, time ratio."""
     eps_cols = [f"ε = {_eps_key(e)}" for e in epsilons]
-    header = ["method", *eps_cols, "non-private", "median fit (s)",
-              "÷ sklearn LR", "notes"]
+    header = [
+        "method",
+        *eps_cols,
+        "non-private",
+        "median fit (s)",
+        "÷ sklearn LR",
+        "notes",
+    ]
     lines = [
         "| " + " | ".join(header) + " |",
         "|" + "|".join(["---"] + ["---:"] * (len(header) - 2) + ["---"]) + "|",
@@ -556,8 +592,11 @@ def format_table(
             lines.append("| " + " | ".join(cells) + " |")
             continue
         for e in epsilons:
-            cells.append(_fmt_acc(r.accuracy.get(_eps_key(e), []), r.private)
-                         if r.private else "—")
+            cells.append(
+                _fmt_acc(r.accuracy.get(_eps_key(e), []), r.private)
+                if r.private
+                else "—"
+            )
         cells.append("—" if r.private else _fmt_acc(r.accuracy.get("inf", []), False))
         med = r.median_seconds()
         cells.append(_fmt_seconds(med))
@@ -590,34 +629,74 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description="dpsvm linear benchmark (accuracy and fit time).",
     )
-    p.add_argument("--quick", action="store_true",
-                   help="smoke test: small synthetic n, 1 draw, 1 timing repeat")
-    p.add_argument("--data-dir", default=None,
-                   help="directory with adult.data/adult.test (default: $DPSVM_DATA, "
-                        "then ../shared/datasets, as load_adult does)")
-    p.add_argument("--datasets", default="adult,synthetic",
-                   help="comma-separated subset of: adult, synthetic")
-    p.add_argument("--epsilons", default=",".join(_eps_key(e) for e in EPSILONS),
-                   help="comma-separated privacy budgets")
-    p.add_argument("--draws-adult", type=int, default=5,
-                   help="noise draws per private method and ε on Adult")
-    p.add_argument("--draws-synthetic", type=int, default=3,
-                   help="noise draws per private method and ε on the synthetic data")
-    p.add_argument("--repeats", type=int, default=3,
-                   help="timing repeats of each non-private fit")
-    p.add_argument("--n-synthetic", type=int, default=1_000_000,
-                   help="synthetic training rows")
-    p.add_argument("--n-test-synthetic", type=int, default=100_000,
-                   help="synthetic test rows")
-    p.add_argument("--d-synthetic", type=int, default=100,
-                   help="synthetic dimension")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke test: small synthetic n, 1 draw, 1 timing repeat",
+    )
+    p.add_argument(
+        "--data-dir",
+        default=None,
+        help="directory with adult.data/adult.test (default: $DPSVM_DATA, "
+        "then ../shared/datasets, as load_adult does)",
+    )
+    p.add_argument(
+        "--datasets",
+        default="adult,synthetic",
+        help="comma-separated subset of: adult, synthetic",
+    )
+    p.add_argument(
+        "--epsilons",
+        default=",".join(_eps_key(e) for e in EPSILONS),
+        help="comma-separated privacy budgets",
+    )
+    p.add_argument(
+        "--draws-adult",
+        type=int,
+        default=5,
+        help="noise draws per private method and ε on Adult",
+    )
+    p.add_argument(
+        "--draws-synthetic",
+        type=int,
+        default=3,
+        help="noise draws per private method and ε on the synthetic data",
+    )
+    p.add_argument(
+        "--repeats", type=int, default=3, help="timing repeats of each non-private fit"
+    )
+    p.add_argument(
+        "--n-synthetic", type=int, default=1_000_000, help="synthetic training rows"
+    )
+    p.add_argument(
+        "--n-test-synthetic", type=int, default=100_000, help="synthetic test rows"
+    )
+    p.add_argument("--d-synthetic", type=int, default=100, help="synthetic dimension")
     p.add_argument("--seed", type=int, default=0, help="seed of the synthetic data")
-    p.add_argument("--no-diffprivlib", action="store_true",
-                   help="skip diffprivlib (its columns read 'not available')")
-    p.add_argument("--no-create-venv", action="store_true",
-                   help="do not create .venv-diffprivlib when it is missing")
-    p.add_argument("--diffprivlib-venv", default=str(DEFAULT_VENV),
-                   help="the diffprivlib virtual environment")
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="BLAS/OpenMP threads for every library, in this process "
+        "and in the diffprivlib worker (0: the libraries' "
+        "defaults). Default 1: a like-for-like single-core "
+        "comparison that does not oversubscribe a shared machine",
+    )
+    p.add_argument(
+        "--no-diffprivlib",
+        action="store_true",
+        help="skip diffprivlib (its columns read 'not available')",
+    )
+    p.add_argument(
+        "--no-create-venv",
+        action="store_true",
+        help="do not create .venv-diffprivlib when it is missing",
+    )
+    p.add_argument(
+        "--diffprivlib-venv",
+        default=str(DEFAULT_VENV),
+        help="the diffprivlib virtual environment",
+    )
     p.add_argument("--output", default=None, help="also write the report here")
     p.add_argument("--json", default=None, help="write raw results as JSON here")
     return p
@@ -684,72 +763,113 @@ def run_benchmark(
         n, d = ds.X_train.shape
         lam = ds.regularization
         c_sk = 1.0 / (n * lam)
-        log(f"{ds.name}: n={n}, d={d}, test={ds.X_test.shape[0]}, Λ={lam:g}, "
-            f"C_sk={c_sk:.4g}")
-        rows: list[MethodResult] = []
-        rows.append(_run_nonprivate(
+        log(
+            f"{ds.name}: n={n}, d={d}, test={ds.X_test.shape[0]}, Λ={lam:g}, "
+            f"C_sk={c_sk:.4g}"
+        )
+        lr = MethodResult(
             "sklearn LogisticRegression(lbfgs)",
-            f"C = 1/(nΛ) = {c_sk:.4g}, defaults tol=1e-4, max_iter=100",
-            lambda c=c_sk: LogisticRegression(solver="lbfgs", C=c, fit_intercept=False),
-            ds, repeats, log,
-        ))
-        rows.append(_run_nonprivate(
+            private=False,
+            settings=f"C = 1/(nΛ) = {c_sk:.4g}, defaults tol=1e-4, max_iter=100",
+        )
+        svc = MethodResult(
             "sklearn LinearSVC (hinge)",
-            f"C = 1/(nΛ) = {c_sk:.4g}, dual CD, defaults tol=1e-4, max_iter=1000",
-            lambda c=c_sk: LinearSVC(
-                C=c, loss="hinge", dual=True, fit_intercept=False, random_state=0
+            private=False,
+            settings=(
+                f"C = 1/(nΛ) = {c_sk:.4g}, dual CD, defaults tol=1e-4, max_iter=1000"
             ),
-            ds, repeats, log,
-        ))
-        rows.append(_run_dpsvm(
+        )
+        dp_svc = MethodResult(
             "dpsvm DPLinearSVC (Huber h=0.5, objective)",
-            f"Λ = {lam:g}",
-            lambda e, lam=lam: DPLinearSVC(
-                epsilon=e, regularization=lam, classes=[-1, 1], random_state=None
-            ),
-            ds, epsilons, log,
-        ))
-        rows.append(_run_dpsvm(
+            private=True,
+            settings=f"Λ = {lam:g}",
+        )
+        dp_lr = MethodResult(
             "dpsvm DPLogisticRegression (objective)",
-            f"Λ = {lam:g}",
-            lambda e, lam=lam: DPLogisticRegression(
-                epsilon=e, regularization=lam, classes=[-1, 1], random_state=None
-            ),
-            ds, epsilons, log,
-        ))
-        dpl_rows, versions = _run_diffprivlib(python, ds, epsilons, reason, log)
-        dpl_versions = versions or dpl_versions
-        rows.extend(dpl_rows)
+            private=True,
+            settings=f"Λ = {lam:g}",
+        )
+        make_lr = partial(
+            LogisticRegression, solver="lbfgs", C=c_sk, fit_intercept=False
+        )
+        make_svc = partial(
+            LinearSVC,
+            C=c_sk,
+            loss="hinge",
+            dual=True,
+            fit_intercept=False,
+            random_state=0,
+        )
+        with tempfile.TemporaryDirectory(prefix="bench_linear_") as tmp:
+            dpl = _DiffprivlibRunner(
+                python, ds, epsilons, args.threads, reason, Path(tmp)
+            )
+            # Rounds interleave the methods, so that a change of load on a
+            # shared machine affects all of them alike.
+            n_rounds = max(ds.draws, repeats)
+            for r in range(n_rounds):
+                t_round = time.perf_counter()
+                if r < repeats:
+                    _nonprivate_round(lr, make_lr, ds)
+                    _nonprivate_round(svc, make_svc, ds)
+                if r < ds.draws:
+                    _dpsvm_round(dp_svc, _dp_factory(DPLinearSVC, lam), ds, epsilons)
+                    _dpsvm_round(
+                        dp_lr, _dp_factory(DPLogisticRegression, lam), ds, epsilons
+                    )
+                    dpl.round()
+                log(
+                    f"  round {r + 1}/{n_rounds} done in "
+                    f"{time.perf_counter() - t_round:.1f} s"
+                )
+        dpl_versions = dpl.versions or dpl_versions
+        rows = [lr, svc, dp_svc, dp_lr, *dpl.rows]
+        for row in rows:
+            if row.available:
+                log(
+                    f"  {row.method}: median fit {row.median_seconds():.3g} s, "
+                    + ", ".join(
+                        f"ε={k}: {np.mean(v):.4f}" for k, v in row.accuracy.items() if v
+                    )
+                )
         baseline = rows[0].median_seconds()
         table = format_table(rows, epsilons, baseline)
-        datasets_out.append({
-            "name": ds.name,
-            "description": ds.description,
-            "n_train": n,
-            "n_test": int(ds.X_test.shape[0]),
-            "n_features": d,
-            "regularization": lam,
-            "C_sklearn": c_sk,
-            "draws": ds.draws,
-            "repeats": repeats,
-            "baseline_seconds": baseline,
-            "rows": [
-                {**asdict(r), "median_seconds": r.median_seconds(),
-                 "ratio_to_sklearn_lr": r.median_seconds() / baseline}
-                for r in rows
-            ],
-            "table": table,
-        })
+        datasets_out.append(
+            {
+                "name": ds.name,
+                "description": ds.description,
+                "n_train": n,
+                "n_test": int(ds.X_test.shape[0]),
+                "n_features": d,
+                "regularization": lam,
+                "C_sklearn": c_sk,
+                "draws": ds.draws,
+                "repeats": repeats,
+                "baseline_seconds": baseline,
+                "rows": [
+                    {
+                        **asdict(r),
+                        "median_seconds": _finite_or_none(r.median_seconds()),
+                        "ratio_to_sklearn_lr": _finite_or_none(
+                            r.median_seconds() / baseline
+                        ),
+                    }
+                    for r in rows
+                ],
+                "table": table,
+            }
+        )
         del ds
 
     machine["load_average_at_end"] = [
-        round(v, 2) for v in (os.getloadavg() if hasattr(os, "getloadavg")
-                              else (math.nan,) * 3)
+        round(v, 2)
+        for v in (os.getloadavg() if hasattr(os, "getloadavg") else (math.nan,) * 3)
     ]
     settings = {
         "epsilons": epsilons,
         "quick": bool(args.quick),
         "noise_random_state": "None (CSPRNG noise, as in production)",
+        "threads": args.threads,
     }
     result: dict[str, Any] = {
         "machine": machine,
@@ -772,6 +892,15 @@ def _report(result: dict[str, Any]) -> str:
         f"Main environment: Python {m['python']}, numpy {m['numpy']}, scipy "
         f"{m['scipy']}, scikit-learn {m['scikit-learn']}, dpsvm {m['dpsvm']}; "
         f"BLAS {', '.join(m['blas']) or 'unknown'}.",
+        "Threads: "
+        + (
+            f"{result['settings']['threads']} BLAS/OpenMP thread(s) for every library "
+            "(main process and diffprivlib worker)."
+            if result["settings"]["threads"] > 0
+            else "the libraries' defaults."
+        ),
+        "Noise: random_state=None everywhere (dpsvm: ChaCha20 CSPRNG; diffprivlib: "
+        "its default generator), so accuracies vary between runs.",
     ]
     v = result["diffprivlib_versions"]
     if v:
@@ -818,14 +947,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     t0 = time.perf_counter()
-    result = run_benchmark(args, log)
+    if args.threads > 0:
+        with threadpool_limits(limits=args.threads):
+            result = run_benchmark(args, log)
+    else:
+        result = run_benchmark(args, log)
     result["wall_seconds"] = time.perf_counter() - t0
     cmd = "python benchmarks/bench_linear.py" + (
         " " + shlex.join(argv if argv is not None else sys.argv[1:])
-        if (argv if argv is not None else sys.argv[1:]) else ""
+        if (argv if argv is not None else sys.argv[1:])
+        else ""
     )
     result["command"] = cmd
-    report = result["report"] + f"\nCommand: `{cmd}`; wall time {result['wall_seconds']:.0f} s.\n"
+    report = (
+        result["report"]
+        + f"\nCommand: `{cmd}`; wall time {result['wall_seconds']:.0f} s.\n"
+    )
     result["report"] = report
     print(report)
     if args.output:

@@ -75,6 +75,21 @@ class Loss(ABC):
         """ℓ″(z) where it exists (the right-hand value at kinks of ℓ′)."""
         raise NotImplementedError(f"{self.name} loss is not twice differentiable.")
 
+    def value_and_derivative(self, z: ArrayLike) -> tuple[float, FloatArray]:
+        """Σℓ(zᵢ) and ℓ′(z) in one pass (the solvers' hot path).
+
+        Parameters
+        ----------
+        z : array-like
+            Margins.
+
+        Returns
+        -------
+        tuple
+            (sum of the losses, array of derivatives).
+        """
+        return float(np.sum(self.value(z))), self.derivative(z)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
@@ -144,6 +159,19 @@ class HuberLoss(Loss):
         z = np.asarray(z, dtype=float)
         return np.where(np.abs(1.0 - z) <= self.h, 1.0 / (2 * self.h), 0.0)
 
+    def value_and_derivative(self, z: ArrayLike) -> tuple[float, FloatArray]:
+        # t = 1 + h − z; the quadratic zone is 0 ≤ t ≤ 2h.
+        h = self.h
+        t = 1.0 + h - np.asarray(z, dtype=float)
+        deriv = np.clip(t, 0.0, 2.0 * h)
+        quad = deriv * deriv
+        total = float(np.sum(quad)) / (4.0 * h)
+        lin = t > 2.0 * h
+        if np.any(lin):
+            total += float(np.sum(t[lin] - h - quad[lin] / (4.0 * h)))
+        deriv *= -1.0 / (2.0 * h)
+        return total, deriv
+
     def __repr__(self) -> str:
         return f"HuberLoss(h={self.h!r})"
 
@@ -170,6 +198,10 @@ class LogisticLoss(Loss):
     def second_derivative(self, z: ArrayLike) -> FloatArray:
         z = np.asarray(z, dtype=float)
         return expit(z) * expit(-z)
+
+    def value_and_derivative(self, z: ArrayLike) -> tuple[float, FloatArray]:
+        z = np.asarray(z, dtype=float)
+        return float(np.sum(np.logaddexp(0.0, -z))), -expit(-z)
 
 
 class RhoHingeLoss(Loss):

@@ -86,8 +86,15 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
 
     # -- preprocessing ---------------------------------------------------------
     def _augment(self, X: FloatArray, R: float) -> FloatArray:
-        """Rows [proj(x), s] with norm ≤ R (not yet divided by R)."""
+        """Rows [proj(x), s] with norm ≤ R (not yet divided by R).
+
+        Returns ``X`` itself (never modified downstream) when R = 1 and every row
+        is already in the ball, to spare a copy of large inputs; otherwise a new
+        array.
+        """
         if not self.fit_intercept:
+            if R == 1.0 and np.all(np.einsum("ij,ij->i", X, X) <= 1.0):
+                return X
             return np.asarray(project_rows_to_ball(X, R), dtype=np.float64)
         s = self.intercept_scaling * R
         Xp = project_rows_to_ball(X, math.sqrt(R * R - s * s))
@@ -102,7 +109,9 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
         self.classes_ = self._resolve_classes(np.asarray(y))
         R = self._resolve_data_norm(X)
         self.data_norm_ = R
-        Xt = self._augment(X, R) / R
+        Xt = self._augment(X, R)
+        if R != 1.0:
+            Xt /= R  # a new array whenever R ≠ 1: the caller's X is never modified
         y = np.asarray(y)
         if self.classes_.size == 2:
             targets = [np.where(y == self.classes_[1], 1.0, -1.0)]
