@@ -2,5 +2,21 @@
 """Private (and reference non-private) linear classifiers."""
 
 from .linear import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
+from .nie_wang import (
+    NWGaussianProcessRelease,
+    NWOutputPerturbationRegressor,
+    NWOutputPerturbationSVC,
+    NWPrivatePredictor,
+    NWScalarOffsetLiteral,
+)
 
-__all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
+__all__ = [
+    "DPLinearSVC",
+    "DPLogisticRegression",
+    "NWGaussianProcessRelease",
+    "NWOutputPerturbationRegressor",
+    "NWOutputPerturbationSVC",
+    "NWPrivatePredictor",
+    "NWScalarOffsetLiteral",
+    "NonPrivateLinearClassifier",
+]

@@ -1,0 +1,733 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""H2 of spec A.9: vector output perturbation in an explicit feature space.
+
+Nie & Wang's Theorem 2 bounds the change of the regularised minimiser in the
+feature (RKHS) norm, ‖w_z − w_z̄‖ ≤ Δ_H = 2κC_L/(λγm), for *any* convex
+C_L-Lipschitz loss (hinge, pinball, absolute: no differentiability needed) and any
+γ-strongly convex regulariser. When the feature map φ is explicit, finite and
+data-independent (the identity, random Fourier features drawn without the data,
+polynomial features, Nyström with public landmarks), the minimiser is a vector in
+ℝ^D and adding vector noise calibrated to Δ_H is a genuine ε-DP (or (ε, δ)-DP)
+release of the whole model — unlike the paper's scalar offset (spec A.8-1).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+from numbers import Real
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from .._compat import Interval, StrOptions, _fit_context, validate_data
+from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.events import PrivacyEvent
+from ..mechanisms import AnalyticGaussian, GammaNormVector, LaplaceVector
+from ..utils._random import check_random_state
+from ..validation import check_delta, check_epsilon, project_rows_to_ball
+from ._nie_wang_base import (
+    NW_REFERENCE,
+    calibrate,
+    check_certificate,
+    loss_lipschitz,
+    resolve_classes,
+    resolve_domain,
+    solve_features,
+)
+
+__all__ = ["NWOutputPerturbationRegressor", "NWOutputPerturbationSVC"]
+
+FloatArray = NDArray[np.float64]
+
+_NOISE_REFERENCES = {
+    "gamma-norm": (
+        "density ∝ exp(−ε‖b‖₂/Δ_H): Chaudhuri, Monteleoni & Sarwate, JMLR 12 "
+        "(2011), Alg. 1 (output perturbation), with Δ_H from " + NW_REFERENCE
+    ),
+    "laplace": (
+        "i.i.d. Laplace(√D·Δ_H/ε), ‖·‖₁ ≤ √D‖·‖₂: Dwork, McSherry, Nissim & Smith "
+        "(2006), Prop. 1, as in Rubinstein et al. arXiv:0911.5708 Thm 7, with Δ_H "
+        "from " + NW_REFERENCE
+    ),
+    "gaussian": (
+        "N(0, σ²I) with the analytic calibration of Balle & Wang (2018), "
+        "arXiv:1805.06530v1, Thm 8 (= a Gaussian-process release with kernel "
+        "φ(x)ᵀφ(x′), Hall, Rinaldo & Wasserman, JMLR 14 (2013), Cor. 9), with Δ_H "
+        "from " + NW_REFERENCE
+    ),
+}
+
+_PRIVACY_NOTES = """
+    Privacy: replace-one neighbours (datasets of equal size n differing in one
+    record, features and target). The released vector (``coef_``,
+    ``intercept_``) is ε-DP (``noise="gamma-norm"`` or ``"laplace"``) or
+    (ε, δ)-DP (``noise="gaussian"``) provided: the feature map is fixed without
+    the private data; its rows are bounded by κ (enforced: φ(x) is projected onto
+    the ball of radius κ = ``feature_norm``, or x onto radius ``data_norm`` for
+    the identity map); the loss is convex and C_L-Lipschitz in f(x) (hinge,
+    absolute: 1; pinball: max(τ, 1 − τ); squared: 2M(κ+1)/√λ_NW with |y| ≤ M
+    enforced by clipping); Λ > 0. Nie & Wang Thm 2 gives
+    ‖w_z − w_z̄‖₂ ≤ Δ_H = 2κC_L/(λ_NW·γ·n) = 2κC_L/(nΛ) (λ_NW = Λ/2, γ = 2; an
+    added μ‖w‖₁ keeps the modulus Λ). The solver certifies ‖ŵ − w*‖ ≤ cap =
+    10⁻³·Δ_H (else :class:`~dpsvm.exceptions.DPSVMConvergenceError`, nothing
+    spent) and the noise is calibrated to Δ_H + 2·cap. ``solver_info_`` reads the
+    data: do not publish it. Floating-point caveat: see
+    :mod:`dpsvm.mechanisms.base`.
+"""
+
+
+class _NWExplicitBase(BaseEstimator):
+    """Shared ``fit`` of the H2 estimators."""
+
+    _parameter_constraints: dict[str, Any] = {
+        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        "delta": [Interval(Real, 0, 1, closed="left")],
+        "noise": [StrOptions({"gamma-norm", "laplace", "gaussian"})],
+        "regularization": [Interval(Real, 0, None, closed="neither")],
+        "l1_regularization": [Interval(Real, 0, None, closed="left")],
+        "data_norm": [Interval(Real, 0, None, closed="neither"), None],
+        "feature_map": "no_validation",
+        "feature_norm": [Interval(Real, 0, None, closed="neither"), None],
+        "fit_intercept": ["boolean"],
+        "intercept_scaling": [Interval(Real, 0, 1, closed="neither")],
+        "accountant": [BudgetAccountant, None],
+        "random_state": ["random_state", np.random.Generator],
+    }
+
+    _loss_name: str = "hinge"
+    _quantile: float = 0.5
+    _y_bound: float | None = None
+
+    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+        tags = super().__sklearn_tags__()
+        # The noise is random unless random_state is fixed.
+        tags.non_deterministic = True
+        return tags
+
+    # -- feature space -----------------------------------------------------
+    def _prepare_map(self, n_features: int) -> None:
+        fmap = self.feature_map
+        if fmap is None:
+            self.feature_map_ = None
+            return
+        if not hasattr(fmap, "transform"):
+            raise TypeError(
+                "feature_map must be a transformer with a transform method (e.g. "
+                f"sklearn.kernel_approximation.RBFSampler), got {type(fmap).__name__}."
+            )
+        try:
+            check_is_fitted(fmap)
+        except NotFittedError:
+            # Fit on a public placeholder, never on the private rows: only
+            # data-independent maps (random features, polynomial features) are
+            # meaningful here.
+            self.feature_map_ = clone(fmap).fit(np.zeros((1, n_features)))
+            return
+        except TypeError:
+            pass  # not a scikit-learn estimator: used as given
+        self.feature_map_ = copy.deepcopy(fmap)
+
+    def _raw_features(self, X: FloatArray) -> FloatArray:
+        if self.feature_map_ is None:
+            return X
+        return np.asarray(self.feature_map_.transform(X), dtype=np.float64)
+
+    def _features(self, X: FloatArray) -> FloatArray:
+        """Rows [proj(φ(x)), s] with norm ≤ κ (s only with an intercept)."""
+        kappa = self.feature_norm_
+        Phi = self._raw_features(X)
+        if not self.fit_intercept:
+            return np.asarray(project_rows_to_ball(Phi, kappa), dtype=np.float64)
+        s = self.intercept_scaling * kappa
+        Pp = project_rows_to_ball(Phi, math.sqrt(kappa * kappa - s * s))
+        return np.hstack([Pp, np.full((Pp.shape[0], 1), s)])
+
+    def _set_coef(self, W: FloatArray) -> None:
+        if self.fit_intercept:
+            s = self.intercept_scaling * self.feature_norm_
+            self.coef_ = W[:, :-1]
+            self.intercept_ = W[:, -1] * s
+        else:
+            self.coef_ = W
+            self.intercept_ = np.zeros(W.shape[0])
+
+    def _scores(self, X: ArrayLike) -> FloatArray:
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        Phi = self._features(np.asarray(X, dtype=np.float64))
+        if self.fit_intercept:
+            Phi = Phi[:, :-1]
+        return np.asarray(Phi @ self.coef_.T + self.intercept_, dtype=np.float64)
+
+    # -- the release -------------------------------------------------------
+    def _check_privacy_parameters(self) -> tuple[float, float]:
+        epsilon = check_epsilon(self.epsilon)
+        delta = check_delta(self.delta)
+        if self.noise == "gaussian" and delta == 0.0:
+            raise ValueError(
+                "noise='gaussian' gives (ε, δ)-DP and needs delta > 0 (e.g. 1e-6, "
+                "well below 1/n); use noise='gamma-norm' for pure ε-DP."
+            )
+        if self.noise != "gaussian" and delta != 0.0:
+            raise ValueError(
+                f"noise={self.noise!r} is pure ε-DP: set delta=0 (or use "
+                "noise='gaussian')."
+            )
+        return epsilon, delta
+
+    def _release(
+        self,
+        Phi: FloatArray,
+        r: FloatArray,
+        eps: float,
+        delta: float,
+        rng: np.random.Generator,
+    ) -> tuple[FloatArray, PrivacyEvent, dict[str, Any]]:
+        n, D = Phi.shape
+        lam = float(self.regularization)
+        kappa = self.feature_norm_
+        C_L = loss_lipschitz(
+            self._loss_name,
+            quantile=self._quantile,
+            y_bound=self._y_bound,
+            kappa=kappa,
+            lam=lam,
+        )
+        cal = calibrate(kappa, C_L, lam, n)
+        sol = solve_features(
+            Phi,
+            r,
+            self._loss_name,
+            quantile=self._quantile,
+            lam=lam,
+            l1=float(self.l1_regularization),
+            target_distance=cal.cap,
+        )
+        check_certificate(sol.distance_bound, cal.cap)
+        sens = cal.rkhs_effective
+        mech: GammaNormVector | LaplaceVector | AnalyticGaussian
+        if self.noise == "gamma-norm":
+            # density ∝ exp(−ε‖b‖₂/Δ): ‖b‖ ~ Gamma(D, Δ/ε) (CMS11 Alg. 1).
+            mech = GammaNormVector(epsilon=eps, sensitivity=sens)
+        elif self.noise == "laplace":
+            # ‖Δw‖₁ ≤ √D‖Δw‖₂: L1 sensitivity √D·Δ (Rubinstein et al. Thm 7).
+            mech = LaplaceVector(epsilon=eps, sensitivity=math.sqrt(D) * sens)
+        else:
+            # Balle & Wang (2018) Thm 8 with L2 sensitivity Δ.
+            mech = AnalyticGaussian(epsilon=eps, delta=delta, sensitivity=sens)
+        w = mech.randomise(sol.coef, rng)
+        details: dict[str, Any] = {
+            "loss": self._loss_name,
+            "lipschitz": C_L,
+            "kappa": kappa,
+            "regularization": lam,
+            "lambda_nw": lam / 2.0,
+            "gamma_nw": 2.0,
+            "l1_regularization": float(self.l1_regularization),
+            "n_samples": n,
+            "n_features": D,
+            "rkhs_sensitivity": cal.rkhs,
+            "certificate_cap": cal.cap,
+            "noise": self.noise,
+        }
+        base = mech.privacy_event(**details)
+        event = dataclasses.replace(
+            base,
+            mechanism=f"nw-output-perturbation-vector({self.noise})",
+            reference=_NOISE_REFERENCES[self.noise],
+        )
+        info = {
+            "method": sol.method,
+            "n_iter": sol.n_iter,
+            "gap": sol.gap,
+            "distance_bound": sol.distance_bound,
+        }
+        return np.asarray(w, dtype=np.float64), event, info
+
+    def _begin_fit(self) -> tuple[float, float, BudgetAccountant | None]:
+        epsilon, delta = self._check_privacy_parameters()
+        accountant = resolve_accountant(self.accountant)
+        if accountant is not None:
+            accountant.check(epsilon, delta)  # before reading any data
+        return epsilon, delta, accountant
+
+    def _prepare_features(self, X: FloatArray) -> FloatArray:
+        self._prepare_map(X.shape[1])
+        if self.feature_map_ is None:
+            R = resolve_domain("linear", self.data_norm, X)
+            assert R is not None
+            self.feature_norm_ = float(R)
+        elif self.feature_norm is not None:
+            self.feature_norm_ = float(self.feature_norm)
+        else:
+            # A public bound published by the map itself (dpsvm's
+            # RandomFourierFeatures and PolynomialFeatureMap: a constant of the
+            # map, valid for every x, not read from the data).
+            bound = getattr(self.feature_map_, "feature_norm_bound_", None)
+            if bound is None:
+                raise ValueError(
+                    "feature_map needs feature_norm, a public bound κ on ‖φ(x)‖₂ "
+                    "(e.g. √2 for RBFSampler); rows of φ(X) are projected onto it."
+                )
+            self.feature_norm_ = float(bound)
+        return self._features(X)
+
+
+class NWOutputPerturbationSVC(ClassifierMixin, _NWExplicitBase):
+    """Private bias-free hinge SVM by Nie–Wang vector output perturbation (H2).
+
+    Solves (1/n)Σ max(0, 1 − yᵢ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ exactly (to a
+    certified tolerance) and releases w + b with b calibrated to Nie & Wang's
+    Theorem 2 sensitivity Δ_H = 2κ/(nΛ) (C_L = 1).
+
+    Parameters
+    ----------
+    epsilon : float, default=1.0
+        Privacy-loss bound ε > 0 of the whole fit.
+    delta : float, default=0.0
+        δ; must be 0 for the pure mechanisms and > 0 for ``noise="gaussian"``.
+    noise : {"gamma-norm", "laplace", "gaussian"}, default="gamma-norm"
+        ``"gamma-norm"``: density ∝ exp(−ε‖b‖₂/Δ_H) (‖b‖ ~ Gamma(D, Δ_H/ε),
+        uniform direction), pure ε-DP. ``"laplace"``: i.i.d. Laplace with scale
+        √D·Δ_H/ε (the L1 version), pure ε-DP. ``"gaussian"``: N(0, σ²I) with the
+        analytic (ε, δ) calibration of Balle & Wang; for a finite feature map this
+        is the Gaussian-process release of spec A.9-H3.
+    regularization : float, default=0.01
+        Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖²; Nie & Wang's λ = Λ/2 with Ω = ‖w‖², γ = 2.
+    l1_regularization : float, default=0.0
+        μ ≥ 0 of an extra μ‖w‖₁ (elastic net). The objective stays Λ-strongly
+        convex, so the sensitivity does not change ([NW] Thm 2 needs only a
+        strongly convex Ω).
+    data_norm : float or None, default=1.0
+        Public bound R on ‖x‖₂ when ``feature_map`` is None (κ = R; rows are
+        projected onto the ball). ``None`` reads it from the data and emits a
+        :class:`~dpsvm.PrivacyLeakWarning`.
+    feature_map : transformer or None, default=None
+        An explicit, data-independent feature map φ with ``transform`` (e.g.
+        ``RBFSampler(random_state=0)``). If it is not fitted, it is fitted on a
+        public placeholder ``np.zeros((1, n_features))``, never on the data. A
+        map fitted on the private data (e.g. Nyström on private landmarks) voids
+        the guarantee.
+    feature_norm : float or None, default=None
+        Public bound κ on ‖φ(x)‖₂ for ``feature_map`` (√2 for ``RBFSampler``);
+        rows of φ(X) are projected onto the ball. ``None`` uses the map's own
+        ``feature_norm_bound_`` (dpsvm's
+        :class:`~dpsvm.kernels.RandomFourierFeatures`) and is an error for maps
+        without one.
+    fit_intercept : bool, default=False
+        Append a constant feature s = ``intercept_scaling``·κ inside the norm
+        bound (regularised like the other weights; spec 0.6-2).
+    intercept_scaling : float, default=0.5
+        s/κ, in (0, 1).
+    classes : array-like or None, default=None
+        Public label set; ``None`` reads it from y (with a
+        :class:`~dpsvm.PrivacyLeakWarning`). More than two classes: one-vs-rest
+        with (ε/K, δ/K) per class.
+    accountant : BudgetAccountant or None, default=None
+        Checked before reading the data, charged after a successful fit.
+    random_state : None, int or numpy.random.Generator, default=None
+        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
+        only**.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features_out) or (n_classes, n_features_out)
+        Released weights on φ(x).
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        Released intercepts (zeros without ``fit_intercept``).
+    classes_ : ndarray
+        The label set.
+    feature_map_ : transformer or None
+        The (copied) feature map.
+    feature_norm_ : float
+        κ used.
+    privacy_event_ : PrivacyEvent
+        Frozen record of the release.
+    solver_info_ : list of dict
+        Solver diagnostics. Reads the data: do not publish.
+    n_features_in_ : int
+        Number of input features.
+
+    See Also
+    --------
+    NWOutputPerturbationRegressor : Pinball, absolute and bounded squared loss.
+    dpsvm.models.DPLinearSVC : The same release with ``mechanism="output"``.
+
+    Notes
+    -----
+    {privacy}
+
+    With the identity map, C_L = 1 and κ = 1 this is Chaudhuri et al.'s output
+    perturbation (scale 2/(nΛε)); Nie & Wang's contribution is that Theorem 2
+    needs neither a differentiable loss nor the squared-norm regulariser.
+
+    References
+    ----------
+    .. [1] W. Nie, C. Wang, "Perturbation of convex risk minimization and its
+       application in differential private learning algorithms", J. Inequal.
+       Appl., Theorem 2.
+    .. [2] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
+       empirical risk minimization", JMLR 12:1069–1109, 2011, Algorithm 1.
+    .. [3] B. Balle, Y.-X. Wang, "Improving the Gaussian mechanism for
+       differential privacy", ICML 2018, arXiv:1805.06530v1, Theorem 8.
+
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import NWOutputPerturbationSVC
+    >>> X, y = make_nested_balls(2000, random_state=0)
+    >>> clf = NWOutputPerturbationSVC(epsilon=1.0, classes=[-1, 1], random_state=0)
+    >>> clf.fit(X, y).privacy_event_.mechanism
+    'nw-output-perturbation-vector(gamma-norm)'
+    """
+
+    _parameter_constraints: dict[str, Any] = {
+        **_NWExplicitBase._parameter_constraints,
+        "classes": ["array-like", None],
+    }
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float = 0.0,
+        noise: str = "gamma-norm",
+        regularization: float = 0.01,
+        l1_regularization: float = 0.0,
+        data_norm: float | None = 1.0,
+        feature_map: Any = None,
+        feature_norm: float | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.noise = noise
+        self.regularization = regularization
+        self.l1_regularization = l1_regularization
+        self.data_norm = data_norm
+        self.feature_map = feature_map
+        self.feature_norm = feature_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.classes = classes
+        self.accountant = accountant
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+        tags = super().__sklearn_tags__()
+        # At the default ε the few hundred rows of scikit-learn's contract tests
+        # are dominated by noise; accuracy is tested in tests/models instead.
+        tags.classifier_tags.poor_score = True
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> NWOutputPerturbationSVC:
+        """Fit and release the private SVM.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Labels from the public set ``classes``.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        epsilon, delta, accountant = self._begin_fit()
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        X = np.asarray(X, dtype=np.float64)
+        y = np.asarray(y)
+        check_classification_targets(y)
+        self.classes_ = resolve_classes(self.classes, y)
+        Phi = self._prepare_features(X)
+        rng = check_random_state(self.random_state)
+        if self.classes_.size == 2:
+            targets = [np.where(y == self.classes_[1], 1.0, -1.0)]
+        else:
+            targets = [np.where(y == c, 1.0, -1.0) for c in self.classes_]
+        k = len(targets)
+        # One-vs-rest: k releases on the same data, each (ε/k, δ/k); sequential
+        # composition (Dwork & Roth 2014, Thm 3.16) gives (ε, δ) in total.
+        W = np.empty((k, Phi.shape[1]))
+        events, infos = [], []
+        for j, r in enumerate(targets):
+            W[j], event, info = self._release(Phi, r, epsilon / k, delta / k, rng)
+            events.append(event)
+            infos.append(info)
+        self._set_coef(W)
+        if k == 1:
+            event = events[0]
+        else:
+            event = PrivacyEvent(
+                mechanism=f"one-vs-rest({events[0].mechanism})",
+                epsilon=sum(e.epsilon for e in events),
+                delta=sum(e.delta for e in events),
+                reference=(
+                    "sequential composition over classes (Dwork & Roth 2014, Thm 3.16)"
+                ),
+                details={"n_classes": k},
+                children=tuple(events),
+            )
+        self.privacy_event_ = event
+        self.solver_info_ = infos
+        if accountant is not None:
+            accountant.spend(event)
+        return self
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Scores ⟨coef_, φ(x)⟩ + intercept_ (φ(x) projected as in ``fit``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Scores; one column per class for more than two classes.
+        """
+        scores = self._scores(X)
+        return scores.ravel() if scores.shape[1] == 1 else scores
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Predicted labels (post-processing of the released weights).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+
+class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
+    """Private bias-free quantile / median / bounded least-squares regression (H2).
+
+    Solves (1/n)Σℓ(yᵢ − ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ with a certified solver
+    and releases w + b, b calibrated to Nie & Wang's Theorem 2 sensitivity
+    Δ_H = 2κC_L/(nΛ). The pinball loss, the motivating example of Nie & Wang, is
+    not differentiable: its privacy needs exactly their Theorem 2.
+
+    Parameters
+    ----------
+    epsilon : float, default=1.0
+        Privacy-loss bound ε > 0 of the fit.
+    delta : float, default=0.0
+        δ; 0 for the pure mechanisms, > 0 for ``noise="gaussian"``.
+    noise : {"gamma-norm", "laplace", "gaussian"}, default="gamma-norm"
+        See :class:`NWOutputPerturbationSVC`.
+    loss : {"pinball", "absolute", "squared"}, default="pinball"
+        ``"pinball"``: ρ_τ(u) = max(τu, (τ − 1)u), C_L = max(τ, 1 − τ).
+        ``"absolute"``: |u|, C_L = 1. ``"squared"``: u² with |y| ≤ M enforced
+        (labels clipped to [−M, M]); C_L = 2M(κ + 1)/√λ_NW ([NW] Sec. 5.1),
+        which needs Λ ≤ 2 and ``l1_regularization=0``.
+    quantile : float, default=0.5
+        τ ∈ (0, 1) of the pinball loss.
+    y_bound : float or None, default=None
+        Public bound M on |y| (``loss="squared"`` only; required there).
+    regularization : float, default=0.01
+        Λ > 0; Nie & Wang's λ = Λ/2 (Ω = ‖w‖², γ = 2).
+    l1_regularization : float, default=0.0
+        μ ≥ 0 of an extra μ‖w‖₁ (not with ``loss="squared"``).
+    data_norm : float or None, default=1.0
+        Public bound R on ‖x‖₂ for the identity map.
+    feature_map : transformer or None, default=None
+        Explicit data-independent feature map (see
+        :class:`NWOutputPerturbationSVC`).
+    feature_norm : float or None, default=None
+        Public bound κ on ‖φ(x)‖₂ for ``feature_map`` (``None``: the map's
+        ``feature_norm_bound_``, see :class:`NWOutputPerturbationSVC`).
+    fit_intercept : bool, default=False
+        Constant feature inside the norm bound.
+    intercept_scaling : float, default=0.5
+        s/κ, in (0, 1).
+    accountant : BudgetAccountant or None, default=None
+        Checked before reading the data, charged after a successful fit.
+    random_state : None, int or numpy.random.Generator, default=None
+        ``None``: CSPRNG noise. An int: **tests and docs only**.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features_out,)
+        Released weights on φ(x).
+    intercept_ : float
+        Released intercept (0 without ``fit_intercept``).
+    feature_map_ : transformer or None
+        The (copied) feature map.
+    feature_norm_ : float
+        κ used.
+    privacy_event_ : PrivacyEvent
+        Frozen record of the release.
+    solver_info_ : dict
+        Solver diagnostics. Reads the data: do not publish.
+    n_features_in_ : int
+        Number of input features.
+
+    See Also
+    --------
+    NWOutputPerturbationSVC : The hinge-loss classifier.
+
+    Notes
+    -----
+    {privacy}
+
+    References
+    ----------
+    .. [1] W. Nie, C. Wang, "Perturbation of convex risk minimization and its
+       application in differential private learning algorithms", J. Inequal.
+       Appl., Theorem 2 and Section 5.1.
+    .. [2] I. Steinwart, A. Christmann, "Estimating conditional quantiles with
+       the help of the pinball loss", Bernoulli 17(1), 2011.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpsvm.models import NWOutputPerturbationRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(3000, 2)) / 2
+    >>> y = X @ [1.0, -1.0] + 0.1 * rng.standard_normal(3000)
+    >>> reg = NWOutputPerturbationRegressor(quantile=0.9, random_state=0)
+    >>> reg.fit(X, y).coef_.shape
+    (2,)
+    """
+
+    _parameter_constraints: dict[str, Any] = {
+        **_NWExplicitBase._parameter_constraints,
+        "loss": [StrOptions({"pinball", "absolute", "squared"})],
+        "quantile": [Interval(Real, 0, 1, closed="neither")],
+        "y_bound": [Interval(Real, 0, None, closed="neither"), None],
+    }
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float = 0.0,
+        noise: str = "gamma-norm",
+        loss: str = "pinball",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+        regularization: float = 0.01,
+        l1_regularization: float = 0.0,
+        data_norm: float | None = 1.0,
+        feature_map: Any = None,
+        feature_norm: float | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.noise = noise
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+        self.regularization = regularization
+        self.l1_regularization = l1_regularization
+        self.data_norm = data_norm
+        self.feature_map = feature_map
+        self.feature_norm = feature_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.accountant = accountant
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+        tags = super().__sklearn_tags__()
+        # Noise dominates on the tiny data of scikit-learn's contract tests.
+        tags.regressor_tags.poor_score = True
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> NWOutputPerturbationRegressor:
+        """Fit and release the private regressor.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Real targets (clipped to [−M, M] for the squared loss).
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        if self.loss == "squared":
+            if self.y_bound is None:
+                raise ValueError(
+                    "loss='squared' needs y_bound, a public bound M on |y| (labels "
+                    "are clipped to [−M, M])."
+                )
+            if self.l1_regularization > 0:
+                raise ValueError("loss='squared' does not support l1_regularization.")
+        self._loss_name = self.loss
+        self._quantile = float(self.quantile)
+        self._y_bound = None if self.y_bound is None else float(self.y_bound)
+        epsilon, delta, accountant = self._begin_fit()
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        X = np.asarray(X, dtype=np.float64)
+        r = np.asarray(y, dtype=np.float64)
+        if self._y_bound is not None and self.loss == "squared":
+            # Spec 0.6-1: labels clipped to |y| ≤ M (a per-record public map).
+            r = np.clip(r, -self._y_bound, self._y_bound)
+        Phi = self._prepare_features(X)
+        rng = check_random_state(self.random_state)
+        w, event, info = self._release(Phi, r, epsilon, delta, rng)
+        self._set_coef(w[None, :])
+        self.coef_ = self.coef_[0]
+        self.intercept_ = float(self.intercept_[0])
+        self.privacy_event_ = event
+        self.solver_info_ = info
+        if accountant is not None:
+            accountant.spend(event)
+        return self
+
+    def predict(self, X: ArrayLike) -> FloatArray:
+        """Predictions ⟨coef_, φ(x)⟩ + intercept_.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Predicted values (the τ-quantile for the pinball loss).
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        Phi = self._features(np.asarray(X, dtype=np.float64))
+        if self.fit_intercept:
+            Phi = Phi[:, :-1]
+        return np.asarray(Phi @ self.coef_ + self.intercept_, dtype=np.float64)
+
+
+for _cls in (NWOutputPerturbationSVC, NWOutputPerturbationRegressor):
+    _cls.__doc__ = (_cls.__doc__ or "").replace("{privacy}", _PRIVACY_NOTES.strip())

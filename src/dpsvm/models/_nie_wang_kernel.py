@@ -1,0 +1,856 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Kernel releases built on Nie & Wang's sensitivity (spec A.9 H1, H3, H4).
+
+All three fit the exact (certified) bias-free kernel ERM f_z of [NW] eq. (1) on
+rows projected onto a declared domain, and never publish f_z itself:
+
+* :class:`NWPrivatePredictor` (H1) answers each query x with
+  f_z(x) + Lap(S/ε), S = κ·Δ_H = 2κ²C_L/(λγm) (spec 0.5), spending ε per answer
+  from a required accountant.
+* :class:`NWGaussianProcessRelease` (H3) releases the random function
+  f_z + σ·G, G a Gaussian process with the kernel's covariance, (ε, δ)-DP with
+  σ from the analytic Gaussian calibration at RKHS sensitivity Δ_H.
+* :class:`NWScalarOffsetLiteral` (H4) is the paper's own f_z + b with a single
+  scalar b, for reproduction only: it is **not** differentially private (spec
+  A.8-1) and warns with :class:`NWLiteralModeWarning`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from numbers import Real
+from typing import Any, Literal
+
+import numpy as np
+import scipy.linalg
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from .._compat import Interval, StrOptions, _fit_context, validate_data
+from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.events import PrivacyEvent
+from ..bounds.nie_wang import nw_noise_scale
+from ..mechanisms import AnalyticGaussian, LaplaceVector, sample_laplace
+from ..utils._random import check_random_state
+from ..validation import check_delta, check_epsilon
+from ._nie_wang_base import (
+    KERNEL_CONSTRAINTS,
+    NW_REFERENCE,
+    Calibration,
+    KernelModel,
+    KernelSpec,
+    NWLiteralModeWarning,
+    calibrate,
+    check_certificate,
+    fit_kernel_model,
+    loss_lipschitz,
+    resolve_classes,
+    resolve_domain,
+    resolve_targets,
+)
+
+__all__ = ["NWGaussianProcessRelease", "NWPrivatePredictor", "NWScalarOffsetLiteral"]
+
+FloatArray = NDArray[np.float64]
+
+_COMMON_PARAMETERS = """
+    kernel : {"linear", "rbf", "poly"}, default="rbf"
+        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²) or (γ⟨x, y⟩ + c₀)^p. No bias term
+        (spec 0.6-2); use ``"poly"`` with c₀ > 0 for an implicit constant.
+    gamma : float, default=1.0
+        γ > 0, fixed before seeing the data (no data-dependent "scale").
+    degree : int, default=3
+        p ≥ 1 (poly).
+    coef0 : float, default=1.0
+        c₀ ≥ 0 (poly).
+    data_norm : float or None, default=1.0
+        Radius R of the declared input domain ‖x‖₂ ≤ R; training rows and every
+        query are projected onto it, and κ = sup √K(x, x) is computed from it
+        (R, 1 or (γR² + c₀)^{p/2}). ``None``: no projection for ``"rbf"``
+        (κ = 1 anyway); for the other kernels it is read from the data with a
+        :class:`~dpsvm.PrivacyLeakWarning`.
+    loss : {"hinge", "pinball", "absolute", "squared"}, default="hinge"
+        ``"hinge"``: binary classification, C_L = 1. ``"pinball"``: quantile
+        regression, C_L = max(τ, 1 − τ). ``"absolute"``: C_L = 1.
+        ``"squared"``: (f(x) − y)² with |y| ≤ M enforced, C_L = 2M(κ+1)/√λ_NW
+        ([NW] Sec. 5.1; needs Λ ≤ 2).
+    quantile : float, default=0.5
+        τ of the pinball loss.
+    y_bound : float or None, default=None
+        M, required by ``loss="squared"``.
+    regularization : float, default=0.01
+        Λ > 0 in (1/n)Σℓ + (Λ/2)‖f‖²_K; Nie & Wang's λ = Λ/2 (Ω = ‖f‖²_K, γ = 2).
+    classes : array-like or None, default=None
+        Public label set of the hinge loss (two labels); ``None`` reads it from
+        y with a :class:`~dpsvm.PrivacyLeakWarning`."""
+
+
+class _NWKernelBase(BaseEstimator):
+    """Certified kernel ERM on a declared domain (the model is never released)."""
+
+    _parameter_constraints: dict[str, Any] = {
+        **KERNEL_CONSTRAINTS,
+        "loss": [StrOptions({"hinge", "pinball", "absolute", "squared"})],
+        "quantile": [Interval(Real, 0, 1, closed="neither")],
+        "y_bound": [Interval(Real, 0, None, closed="neither"), None],
+        "regularization": [Interval(Real, 0, None, closed="neither")],
+        "classes": ["array-like", None],
+        "random_state": ["random_state", np.random.Generator],
+    }
+
+    def _fit_model(self, X: ArrayLike, y: ArrayLike) -> tuple[Calibration, int]:
+        is_clf = self.loss == "hinge"
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not is_clf)
+        X = np.asarray(X, dtype=np.float64)
+        y = np.asarray(y)
+        lam = float(self.regularization)
+        classes = None
+        if is_clf:
+            check_classification_targets(y)
+            classes = resolve_classes(self.classes, y)
+            self.classes_ = classes
+        elif self.loss == "squared" and self.y_bound is None:
+            raise ValueError(
+                "loss='squared' needs y_bound, a public bound M on |y| (labels are "
+                "clipped to [−M, M])."
+            )
+        r = resolve_targets(self.loss, y, classes, self.y_bound)
+        spec = KernelSpec(
+            self.kernel,
+            float(self.gamma),
+            int(self.degree),
+            float(self.coef0),
+            resolve_domain(self.kernel, self.data_norm, X),
+        )
+        kappa = spec.kappa
+        C_L = loss_lipschitz(
+            self.loss,
+            quantile=self.quantile,
+            y_bound=self.y_bound,
+            kappa=kappa,
+            lam=lam,
+        )
+        cal = calibrate(kappa, C_L, lam, X.shape[0])
+        model = fit_kernel_model(
+            spec,
+            spec.project(X),
+            r,
+            self.loss,
+            quantile=float(self.quantile),
+            lam=lam,
+            target_distance=cal.cap,
+        )
+        check_certificate(model.distance_bound, cal.cap)
+        self._model: KernelModel = model
+        self.kappa_ = kappa
+        self.lipschitz_ = C_L
+        self.solver_info_ = {
+            "method": model.method,
+            "n_iter": model.n_iter,
+            "distance_bound": model.distance_bound,
+        }
+        return cal, int(X.shape[0])
+
+    def _exact_scores(self, X: ArrayLike) -> tuple[FloatArray, FloatArray]:
+        """(f_z at the projected rows, the projected rows): private values."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        Xp = self._model.spec.project(np.asarray(X, dtype=np.float64))
+        return self._model.decision(Xp), Xp
+
+    def _labels(self, scores: FloatArray) -> np.ndarray:
+        if self.loss == "hinge":
+            return np.asarray(self.classes_[(scores > 0).astype(int)])
+        return scores
+
+    def _base_details(self, cal: Calibration, n: int) -> dict[str, Any]:
+        return {
+            "kernel": self.kernel,
+            "kappa": cal.kappa,
+            "loss": self.loss,
+            "lipschitz": cal.lipschitz,
+            "regularization": float(self.regularization),
+            "lambda_nw": float(self.regularization) / 2.0,
+            "gamma_nw": 2.0,
+            "n_samples": n,
+            "rkhs_sensitivity": cal.rkhs,
+            "certificate_cap": cal.cap,
+        }
+
+
+# ------------------------------------------------------------------------- H1
+class NWPrivatePredictor(_NWKernelBase):
+    """Per-query private predictions of a non-private kernel ERM model (H1).
+
+    ``fit`` computes the exact bias-free kernel ERM f_z of Nie & Wang eq. (1)
+    and keeps it **private**: it is never released, and ``fit`` spends nothing.
+    Each answer to a query x is f_z(x) + Lap(S/ε), with S = κ·Δ_H the sup-norm
+    sensitivity of Nie & Wang (Def. 2 / Prop. 1, = Jain & Thakurta's S, spec
+    0.5), and costs ε from the required ``accountant``.
+
+    Parameters
+    ----------
+    epsilon : float, default=0.1
+        ε > 0 spent by **each** answer (a batch of k queries spends k·ε).
+    accountant : BudgetAccountant
+        Required. Checked for the whole batch before any computation, charged
+        one event per answer after it is computed; an exhausted budget raises
+        :class:`~dpsvm.exceptions.BudgetExceededError` and nothing is spent.
+        (If another release sharing the accountant spends between the check and
+        the charges, the batch's answers are discarded, not returned.)
+    {common}
+    random_state : None, int or numpy.random.Generator, default=None
+        ``None``: CSPRNG noise. An int: **tests and docs only**.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        The label set (hinge loss).
+    kappa_ : float
+        κ of the kernel on the declared domain.
+    lipschitz_ : float
+        C_L of the loss.
+    prediction_sensitivity_ : float
+        S_eff = κ(Δ_H + 2·cap), the sensitivity each answer is calibrated to.
+    noise_scale_ : float
+        The Laplace scale S_eff/ε of each answer.
+    privacy_event_ : PrivacyEvent
+        The record of **one** answer (each answer spends one such event).
+    solver_info_ : dict
+        Solver diagnostics. Reads the data: do not publish.
+    n_features_in_ : int
+        Number of input features.
+
+    See Also
+    --------
+    NWGaussianProcessRelease : Release a whole function once instead.
+
+    Notes
+    -----
+    Privacy: replace-one neighbours. For every x in the domain,
+    |f_z(x) − f_z̄(x)| ≤ κ‖f_z − f_z̄‖_K ≤ B_Δ = 2κ²C_L/(λ_NW·γ·n) = 2κ²C_L/(nΛ)
+    ([NW] Thm 2 and the reproducing property), so each Laplace answer with scale
+    (B_Δ + 2κ·cap)/ε is ε-DP (Dwork et al. 2006; [NW] Lemma 1 applied to a
+    *single* value, which is where it is correct). k answers compose to kε
+    (basic composition; an accountant with ``slack`` > 0 may apply advanced
+    composition to the per-answer events). Assumptions: queries and training
+    rows projected onto the domain (enforced), a convex C_L-Lipschitz loss, the
+    certified minimiser (cap = 10⁻³·Δ_H, else
+    :class:`~dpsvm.exceptions.DPSVMConvergenceError`), public
+    hyperparameters. The object holds f_z: do not publish or pickle it for
+    others. Floating-point caveat: see :mod:`dpsvm.mechanisms.base`.
+
+    References
+    ----------
+    .. [1] W. Nie, C. Wang, "Perturbation of convex risk minimization and its
+       application in differential private learning algorithms", J. Inequal.
+       Appl., Theorem 2, Definition 2, Lemma 1.
+    .. [2] P. Jain, A. Thakurta, "Differentially private learning with
+       kernels", ICML 2013, eq. (3) (the same S).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpsvm.accounting import BudgetAccountant
+    >>> from dpsvm.models import NWPrivatePredictor
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
+    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    >>> acc = BudgetAccountant(epsilon=1.0)
+    >>> pp = NWPrivatePredictor(epsilon=0.1, accountant=acc, classes=[-1, 1],
+    ...                         random_state=0).fit(X, y)
+    >>> len(acc)  # fitting spends nothing
+    0
+    >>> pp.predict(X[:3]).shape, len(acc), round(acc.total()[0], 10)
+    ((3,), 3, 0.3)
+    """
+
+    _parameter_constraints: dict[str, Any] = {
+        **_NWKernelBase._parameter_constraints,
+        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        "accountant": [BudgetAccountant, None],
+    }
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 0.1,
+        accountant: BudgetAccountant | None = None,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        loss: str = "hinge",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.accountant = accountant
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> NWPrivatePredictor:
+        """Fit the private model (spends nothing; nothing is released).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows (projected onto the domain).
+        y : array-like of shape (n_samples,)
+            Labels (hinge) or real targets.
+
+        Returns
+        -------
+        self
+            The fitted predictor.
+
+        Raises
+        ------
+        ValueError
+            If no accountant is given.
+        """
+        epsilon = check_epsilon(self.epsilon)
+        if resolve_accountant(self.accountant) is None:
+            raise ValueError(
+                "NWPrivatePredictor needs an accountant: every answer spends "
+                "epsilon from it. Pass accountant=BudgetAccountant(total_epsilon)."
+            )
+        cal, n = self._fit_model(X, y)
+        self.prediction_sensitivity_ = cal.prediction_effective
+        self.noise_scale_ = cal.prediction_effective / epsilon
+        mech = LaplaceVector(epsilon=epsilon, sensitivity=cal.prediction_effective)
+        self.privacy_event_ = dataclasses.replace(
+            mech.privacy_event(
+                **self._base_details(cal, n),
+                prediction_sensitivity=cal.kappa * cal.rkhs,
+            ),
+            mechanism="nw-private-prediction-laplace",
+            sensitivity_norm="sup",
+            reference=(
+                "per-query Laplace answer f_z(x) + Lap(S/ε) (Dwork et al. 2006, "
+                "Prop. 1) with S from " + NW_REFERENCE
+            ),
+        )
+        self._rng = check_random_state(self.random_state)
+        return self
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Private answers f_z(x) + Lap(S/ε), one per row; spends ε per row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+            Query points (projected onto the domain).
+
+        Returns
+        -------
+        ndarray of shape (n_queries,)
+            The noisy scores.
+
+        Raises
+        ------
+        BudgetExceededError
+            If the accountant cannot pay n_queries·ε (nothing is spent).
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        k = int(np.asarray(X).shape[0])
+        accountant = resolve_accountant(self.accountant)
+        assert accountant is not None
+        epsilon = self.privacy_event_.epsilon
+        accountant.check(k * epsilon, 0.0)  # the whole batch, before computing
+        model = self._model
+        scores = model.decision(model.spec.project(np.asarray(X, dtype=np.float64)))
+        answers = scores + sample_laplace(k, self.noise_scale_, self._rng)
+        for _ in range(k):
+            accountant.spend(self.privacy_event_)
+        return np.asarray(answers, dtype=np.float64)
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Labels (hinge) or values from the private answers; spends ε per row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+            Query points.
+
+        Returns
+        -------
+        ndarray of shape (n_queries,)
+            sign of the noisy score mapped to ``classes_``, or the noisy value.
+        """
+        return self._labels(self.decision_function(X))
+
+
+# ------------------------------------------------------------------------- H3
+class NWGaussianProcessRelease(_NWKernelBase):
+    """Release the function f_z + σ·G with G a Gaussian process (H3, (ε, δ)-DP).
+
+    The exact bias-free kernel ERM f_z ([NW] eq. (1)) moves by at most
+    Δ_H = 2κC_L/(nΛ) in RKHS norm between neighbours ([NW] Thm 2). Adding
+    σ·G, G ~ GP(0, K), is then the Gaussian mechanism in the RKHS (Hall,
+    Rinaldo & Wasserman 2013): the privacy loss is that of N(0, σ²) noise on a
+    shift of size Δ_H, so σ is the analytic calibration of Balle & Wang at L2
+    sensitivity Δ_H + 2·cap. The whole function is released once (``fit``
+    spends (ε, δ)); evaluating it anywhere, any number of times, is free.
+
+    Parameters
+    ----------
+    epsilon : float, default=1.0
+        ε > 0 of the release.
+    delta : float, default=1e-6
+        δ ∈ (0, 1) of the release (take δ ≪ 1/n).
+    jitter : float, default=1e-10
+        Relative variance j of an independent white-noise term: the released
+        process is f_z + σ(G + W), W(x) ~ N(0, j·κ²) independent per distinct
+        point. It keeps the conditional covariances positive definite; it only
+        adds noise (its kernel K + jκ²δ has a smaller RKHS norm), so the
+        guarantee is unchanged.
+    accountant : BudgetAccountant or None, default=None
+        Checked before reading the data, charged (ε, δ) after the fit.
+    {common}
+    random_state : None, int or numpy.random.Generator, default=None
+        ``None``: CSPRNG noise. An int: **tests and docs only**.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        The label set (hinge loss).
+    kappa_ : float
+        κ.
+    lipschitz_ : float
+        C_L.
+    sigma_ : float
+        The GP scale σ.
+    privacy_event_ : PrivacyEvent
+        Frozen record of the release.
+    solver_info_ : dict
+        Solver diagnostics. Reads the data: do not publish.
+    n_features_in_ : int
+        Number of input features.
+
+    See Also
+    --------
+    NWOutputPerturbationSVC : ``noise="gaussian"`` is the same release for an
+        explicit finite feature map (G = ⟨g, φ(x)⟩, g ~ N(0, I)).
+
+    Notes
+    -----
+    Privacy: replace-one neighbours, (ε, δ)-DP for the whole released function
+    (any finite or adaptively chosen set of evaluations): at points x₁…x_q the
+    release is f_z(x) + N(0, σ²(K_xx + jκ²I)) and the Mahalanobis distance of
+    the two means is ≤ ‖f_z − f_z̄‖_K ≤ Δ_H + 2·cap (Hall, Rinaldo & Wasserman
+    2013, Prop. 8 and Cor. 9; the analytic bound of Balle & Wang, Thm 8,
+    replaces their c(δ) = √(2 ln(2/δ))). Evaluations are drawn conditionally on
+    all earlier ones, so repeated and later queries stay consistent (cost
+    O(q³) in the number q of distinct points evaluated). Assumptions as for
+    :class:`NWPrivatePredictor`. The object holds f_z and the GP state: only
+    the evaluations are the release. Floating-point caveat: see
+    :mod:`dpsvm.mechanisms.base`.
+
+    References
+    ----------
+    .. [1] W. Nie, C. Wang, J. Inequal. Appl., Theorem 2.
+    .. [2] R. Hall, A. Rinaldo, L. Wasserman, "Differential privacy for
+       functions and functional data", JMLR 14:703–727, 2013, Corollary 9.
+    .. [3] B. Balle, Y.-X. Wang, "Improving the Gaussian mechanism for
+       differential privacy", ICML 2018, arXiv:1805.06530v1, Theorem 8.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpsvm.models import NWGaussianProcessRelease
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(200, 2)) / 2
+    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    >>> gp = NWGaussianProcessRelease(epsilon=1.0, delta=1e-6, classes=[-1, 1],
+    ...                               random_state=0).fit(X, y)
+    >>> a = gp.decision_function(X[:5])
+    >>> bool(np.array_equal(a, gp.decision_function(X[:5])))  # consistent
+    True
+    """
+
+    _parameter_constraints: dict[str, Any] = {
+        **_NWKernelBase._parameter_constraints,
+        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        "delta": [Interval(Real, 0, 1, closed="neither")],
+        "jitter": [Interval(Real, 0, None, closed="neither")],
+        "accountant": [BudgetAccountant, None],
+    }
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float = 1e-6,
+        jitter: float = 1e-10,
+        accountant: BudgetAccountant | None = None,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        loss: str = "hinge",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.jitter = jitter
+        self.accountant = accountant
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> NWGaussianProcessRelease:
+        """Fit f_z and fix the released random function (spends (ε, δ)).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows (projected onto the domain).
+        y : array-like of shape (n_samples,)
+            Labels (hinge) or real targets.
+
+        Returns
+        -------
+        self
+            The fitted release.
+        """
+        epsilon = check_epsilon(self.epsilon)
+        delta = check_delta(self.delta, allow_zero=False)
+        accountant = resolve_accountant(self.accountant)
+        if accountant is not None:
+            accountant.check(epsilon, delta)  # before reading any data
+        cal, n = self._fit_model(X, y)
+        # Balle & Wang (2018) Thm 8 at L2 (here RKHS) sensitivity Δ_H + 2·cap;
+        # Hall, Rinaldo & Wasserman (2013) Cor. 9 for the process.
+        mech = AnalyticGaussian(
+            epsilon=epsilon, delta=delta, sensitivity=cal.rkhs_effective
+        )
+        self.sigma_ = mech.sigma
+        self.privacy_event_ = dataclasses.replace(
+            mech.privacy_event(**self._base_details(cal, n), jitter=self.jitter),
+            mechanism="nw-gaussian-process-release",
+            sensitivity_norm="rkhs",
+            reference=(
+                "f_z + σ·GP(0, K): Hall, Rinaldo & Wasserman, JMLR 14 (2013), "
+                "Cor. 9, with the analytic σ of Balle & Wang (2018), Thm 8, and "
+                "Δ_H from " + NW_REFERENCE
+            ),
+        )
+        self._rng = check_random_state(self.random_state)
+        d = self.n_features_in_
+        self._gp_points = np.zeros((0, d))
+        self._gp_values = np.zeros(0)
+        self._gp_index: dict[bytes, int] = {}
+        if accountant is not None:
+            accountant.spend(self.privacy_event_)
+        return self
+
+    def _gp_draw(self, Xp: FloatArray) -> FloatArray:
+        """G + W at the rows, conditionally on every earlier evaluation."""
+        spec = self._model.spec
+        j = self.jitter * self.kappa_**2
+        keys = [row.tobytes() for row in Xp]
+        new_rows: list[int] = []
+        seen: dict[bytes, int] = {}
+        for i, key in enumerate(keys):
+            if key not in self._gp_index and key not in seen:
+                seen[key] = i
+                new_rows.append(i)
+        if new_rows:
+            N = Xp[new_rows]
+            K_nn = spec.gram(N, N)
+            K_nn[np.diag_indices_from(K_nn)] += j
+            P = self._gp_points
+            if P.shape[0]:
+                K_pp = spec.gram(P, P)
+                K_pp[np.diag_indices_from(K_pp)] += j
+                L = scipy.linalg.cholesky(K_pp, lower=True)
+                A = scipy.linalg.solve_triangular(L, spec.gram(P, N), lower=True)
+                z = scipy.linalg.solve_triangular(L, self._gp_values, lower=True)
+                mean = A.T @ z
+                cov = K_nn - A.T @ A
+            else:
+                mean = np.zeros(len(new_rows))
+                cov = K_nn
+            cov = 0.5 * (cov + cov.T)
+            z_new = self._rng.standard_normal(len(new_rows))
+            try:
+                # cov ⪰ jκ²I in exact arithmetic (Schur complement of K + jκ²I).
+                draw = mean + scipy.linalg.cholesky(cov, lower=True) @ z_new
+            except scipy.linalg.LinAlgError:  # rounding: fall back to eigh
+                s, U = np.linalg.eigh(cov)
+                draw = mean + U @ (np.sqrt(np.maximum(s, 0.0)) * z_new)
+            start = P.shape[0]
+            self._gp_points = np.vstack([P, N])
+            self._gp_values = np.concatenate([self._gp_values, draw])
+            for offset, i in enumerate(new_rows):
+                self._gp_index[keys[i]] = start + offset
+        idx = np.array([self._gp_index[key] for key in keys], dtype=int)
+        return np.asarray(self._gp_values[idx], dtype=np.float64)
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Evaluate the released function f_z + σ(G + W) (free; consistent).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points (projected onto the domain).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The released values.
+        """
+        scores, Xp = self._exact_scores(X)
+        return np.asarray(scores + self.sigma_ * self._gp_draw(Xp), dtype=np.float64)
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Labels (hinge) or values of the released function.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Post-processed released values.
+        """
+        return self._labels(self.decision_function(X))
+
+
+# ------------------------------------------------------------------------- H4
+class NWScalarOffsetLiteral(_NWKernelBase):
+    """Nie & Wang's printed algorithm f_z + b with a *scalar* b — NOT private.
+
+    **Reproduction mode only.** The paper ([NW] eq. (2), Lemma 1, Prop. 1,
+    Sec. 5) releases the function x ↦ f_z(x) + b with one real b ~ Laplace.
+    That is not differential privacy in the standard sense: every difference
+    f_z(x) − f_z(x′) is released exactly, and on neighbouring datasets the two
+    output functions lie on the disjoint lines {f_z + c} and {f_z̄ + c}
+    (spec A.8-1). ``fit`` always emits :class:`NWLiteralModeWarning`, and
+    ``privacy_event_`` records ε = ∞ with the paper's claimed ε in its details.
+    Use :class:`NWPrivatePredictor`, :class:`NWOutputPerturbationSVC` or
+    :class:`NWGaussianProcessRelease` for private releases.
+
+    Parameters
+    ----------
+    epsilon : float, default=1.0
+        The ε the paper *claims* (sets the noise scale).
+    noise_convention : {"lemma1", "prop1"}, default="lemma1"
+        ``"lemma1"``: b ~ Lap(B_Δ/ε) (Lemma 1); ``"prop1"``: Lap(B_Δ/(2ε)), the
+        density printed in Prop. 1 and Sec. 5 (a factor 2 smaller, spec A.8-2).
+    {common}
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of b.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        The label set (hinge loss).
+    offset_ : float
+        The scalar b.
+    noise_scale_ : float
+        Its Laplace scale.
+    kappa_ : float
+        κ.
+    lipschitz_ : float
+        C_L.
+    privacy_event_ : PrivacyEvent
+        Record with ε = ∞ (no guarantee); details give the claimed ε.
+    solver_info_ : dict
+        Solver diagnostics.
+    n_features_in_ : int
+        Number of input features.
+
+    Notes
+    -----
+    Privacy: **none** (paper-literal, not standard DP). Released: the whole
+    function f_z + b (``decision_function`` answers any number of queries for
+    free), hence f_z up to one scalar.
+
+    References
+    ----------
+    .. [1] W. Nie, C. Wang, J. Inequal. Appl., eq. (2), Lemma 1, Proposition 1,
+       Sections 5.1–5.2.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from dpsvm.models import NWScalarOffsetLiteral
+    >>> X = np.array([[0.0], [0.5], [-0.5], [0.2]]); y = [1, 1, -1, -1]
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     lit = NWScalarOffsetLiteral(kernel="linear", classes=[-1, 1],
+    ...                                 random_state=0).fit(X, y)
+    >>> lit.privacy_event_.details["privacy"]
+    'none (paper-literal, not standard DP)'
+    """
+
+    _parameter_constraints: dict[str, Any] = {
+        **_NWKernelBase._parameter_constraints,
+        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        "noise_convention": [StrOptions({"lemma1", "prop1"})],
+    }
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        noise_convention: str = "lemma1",
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        loss: str = "hinge",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.noise_convention = noise_convention
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> NWScalarOffsetLiteral:
+        """Fit f_z and draw the scalar offset (warns: not DP).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Labels (hinge) or real targets.
+
+        Returns
+        -------
+        self
+            The fitted model.
+        """
+        epsilon = check_epsilon(self.epsilon)
+        warnings.warn(
+            "NWScalarOffsetLiteral is Nie & Wang's printed mechanism f_z + b with a "
+            "scalar b: it is NOT differential privacy in the standard sense (every "
+            "difference f_z(x) − f_z(x′) is released exactly; outputs on "
+            "neighbouring datasets have disjoint supports). Use it to reproduce the "
+            "paper only; use NWPrivatePredictor, NWOutputPerturbationSVC or "
+            "NWGaussianProcessRelease for private releases.",
+            NWLiteralModeWarning,
+            stacklevel=2,
+        )
+        cal, n = self._fit_model(X, y)
+        lam = float(self.regularization)
+        # [NW] Lemma 1 / Prop. 1: Lap(B_Δ/ε) ("lemma1") or Lap(B_Δ/(2ε)) ("prop1"),
+        # B_Δ = 2κ²C_L/(λγm) with λ = Λ/2, γ = 2.
+        convention: Literal["lemma1", "prop1"] = (
+            "prop1" if self.noise_convention == "prop1" else "lemma1"
+        )
+        scale = nw_noise_scale(
+            cal.kappa, cal.lipschitz, lam / 2.0, 2.0, n, epsilon, convention
+        )
+        rng = check_random_state(self.random_state)
+        self.noise_scale_ = scale
+        self.offset_ = float(sample_laplace(1, scale, rng)[0])
+        self.privacy_event_ = PrivacyEvent(
+            mechanism="nw-scalar-offset-literal (NOT DP)",
+            epsilon=math.inf,
+            sensitivity=cal.kappa * cal.rkhs,
+            sensitivity_norm="sup",
+            reference=(
+                "Nie & Wang, J. Inequal. Appl., eq. (2), Lemma 1, Prop. 1: claimed "
+                "ε-DP, but not DP in the standard sense (spec A.8-1)"
+            ),
+            details={
+                **self._base_details(cal, n),
+                "privacy": "none (paper-literal, not standard DP)",
+                "claimed_epsilon": epsilon,
+                "noise_convention": self.noise_convention,
+                "noise_scale": scale,
+            },
+        )
+        return self
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """f_z(x) + b (the paper's released function).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points (projected onto the domain).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The values.
+        """
+        scores, _ = self._exact_scores(X)
+        return np.asarray(scores + self.offset_, dtype=np.float64)
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """sgn(f_z + b) mapped to ``classes_`` (hinge), or f_z + b.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels or values.
+        """
+        return self._labels(self.decision_function(X))
+
+
+for _cls in (NWPrivatePredictor, NWGaussianProcessRelease, NWScalarOffsetLiteral):
+    _cls.__doc__ = (_cls.__doc__ or "").replace(
+        "    {common}", _COMMON_PARAMETERS.strip("\n")
+    )
