@@ -13,6 +13,13 @@ from __future__ import annotations
 from dpsvm.datasets._paths import resolve_data_dir
 from dpsvm.datasets.adult import load_adult
 from dpsvm.datasets.breast_cancer import load_breast_cancer
+from dpsvm.datasets.kddcup99 import load_kddcup99
 from dpsvm.datasets.synthetic import make_nested_balls
 
-__all__ = ["load_adult", "load_breast_cancer", "make_nested_balls", "resolve_data_dir"]
+__all__ = [
+    "load_adult",
+    "load_breast_cancer",
+    "load_kddcup99",
+    "make_nested_balls",
+    "resolve_data_dir",
+]

@@ -1,0 +1,287 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Select privately on one part of the data, fit the final model on the rest."""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.base import clone
+
+from .._compat import Interval, StrOptions, _fit_context, validate_data
+from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.composition import parallel_composition
+from ..accounting.events import PrivacyEvent
+from ..utils._random import check_random_state
+from ..validation import check_epsilon
+from ._base import SelectorBase
+from ._common import (
+    candidate_delta,
+    check_param_grid,
+    fitted_event,
+    partition_indices,
+    prepare_candidates,
+    split_generator,
+)
+from ._repeated import PrivateRandomSearch, _calibrate_base_epsilon, _check_mean
+from ._sarwate import PrivateParameterTuning
+
+__all__ = ["PrivateSelectThenFit"]
+
+
+class PrivateSelectThenFit(SelectorBase):
+    """Private tuning on a selection part, then one private fit on the rest.
+
+    The rows are cut once, data-independently, into a selection part S
+    (``selection_fraction`` of them) and a final part F. A private selector
+    (:class:`PrivateParameterTuning` or :class:`PrivateRandomSearch`) chooses a
+    candidate on S with the full ε; the estimator is then fitted once on F with
+    the chosen parameters and the full ε. S and F are disjoint, so the whole
+    procedure is ε-DP (adaptive parallel composition): ε is not divided, the
+    data are.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        A differentially private classifier with an ``epsilon`` parameter (e.g.
+        :class:`~dpsvm.models.DPLinearSVC`); its ``accountant`` must be None.
+    param_grid : dict or list of dict
+        Public candidate values **for the final fit** (explicit values only).
+    epsilon : float, default=1.0
+        The end-to-end ε > 0.
+    selection_fraction : float, default=0.25
+        Share of the rows in S, in (0, 1); |S| = ``ceil(selection_fraction * n)``.
+    selector : {"parameter-tuning", "random-search"}, default="parameter-tuning"
+        Paper 001's Algorithm 3 or Liu–Talwar random stopping (geometric K,
+        ``mean_repetitions`` runs on average, ε₀ = ε/3).
+    transfer : {"noise-matched", "none"}, default="noise-matched"
+        How a candidate's ``regularization`` Λ is translated to the smaller
+        fits inside the selector. ``"noise-matched"`` trains the candidate
+        standing for Λ with Λ·(n_F ε)/(n_c ε_c), where n_c and ε_c are the rows
+        and ε of one fit inside the selector: objective perturbation's noise
+        enters the solution as b/(nΛ) with ‖b‖ ∝ 1/ε′ and ε′ = ε − ln(1 + 2c/(nΛ)
+        + …), so equal n·Λ·ε gives the candidate the final fit's noise-to-
+        regularisation ratio and the same relative loss ε′/ε. ``"none"`` uses Λ
+        unchanged (the selector then judges Λ in a far noisier regime than the
+        final fit and tends to prefer large Λ). Other parameters are never
+        rescaled. The map uses only public quantities (n, ε, the grid).
+    mean_repetitions : float, default=10.0
+        E[K] for ``selector="random-search"``.
+    accountant : BudgetAccountant or None, default=None
+        Checked before the data are read; charged once (one event) after
+        success.
+    random_state : None, int or numpy.random.Generator, default=None
+        ``None``: CSPRNG. An int: reproducible, **tests and docs only**.
+    split_random_state : None, int or numpy.random.Generator, default=None
+        Seed of the data split alone (it reads no record, so a seed is fine
+        here). ``None``: drawn from ``random_state``'s generator.
+
+    Attributes
+    ----------
+    best_estimator_ : estimator
+        The final model, fitted on F with the selected parameters.
+    best_index_ : int
+        Index of the selected candidate in the expanded grid.
+    best_params_ : dict
+        The selected candidate (final-fit values, before any transfer).
+    selector_ : PrivateParameterTuning or PrivateRandomSearch
+        The fitted selector (its own diagnostics carry its own warnings).
+    partition_ : tuple of ndarray
+        (S indices, F indices), data-independent.
+    privacy_event_ : PrivacyEvent
+        One event: parallel composition of the selection (on S) and the final
+        fit (on F).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+
+    Notes
+    -----
+    **Privacy.** Replace-one neighbours; the S/F split depends only on n and a
+    random permutation. A record in S changes only the selector's output
+    (ε-DP); the final fit reads F and the selected index only. A record in F
+    changes only the final fit, which is ε-DP for every fixed choice of
+    parameters. Hence (ε, max δ)-DP end to end (McSherry 2009, Thm 4, applied
+    adaptively: the joint law factorises over the two parts).
+
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import DPLinearSVC
+    >>> from dpsvm.model_selection import PrivateSelectThenFit
+    >>> X, y = make_nested_balls(4000, random_state=0)
+    >>> pipe = PrivateSelectThenFit(
+    ...     DPLinearSVC(classes=[-1, 1]),
+    ...     {"regularization": [1e-3, 1e-2]},
+    ...     epsilon=1.0,
+    ...     random_state=0,
+    ... ).fit(X, y)
+    >>> pipe.privacy_event_.epsilon, [len(p) for p in pipe.partition_]
+    (1.0, [1000, 3000])
+    """
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        "estimator": [object],
+        "param_grid": [dict, list, object],
+        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        "selection_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "selector": [StrOptions({"parameter-tuning", "random-search"})],
+        "transfer": [StrOptions({"noise-matched", "none"})],
+        "mean_repetitions": [Interval(Real, 1, None, closed="left")],
+        "accountant": [BudgetAccountant, None],
+        "random_state": ["random_state", np.random.Generator],
+        "split_random_state": ["random_state", np.random.Generator],
+    }
+
+    def __init__(
+        self,
+        estimator: Any,
+        param_grid: Any,
+        *,
+        epsilon: float = 1.0,
+        selection_fraction: float = 0.25,
+        selector: str = "parameter-tuning",
+        transfer: str = "noise-matched",
+        mean_repetitions: float = 10.0,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | np.random.Generator | None = None,
+        split_random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self.estimator = estimator
+        self.param_grid = param_grid
+        self.epsilon = epsilon
+        self.selection_fraction = selection_fraction
+        self.selector = selector
+        self.transfer = transfer
+        self.mean_repetitions = mean_repetitions
+        self.accountant = accountant
+        self.random_state = random_state
+        self.split_random_state = split_random_state
+
+    def _transfer_grid(
+        self, candidates: list[dict[str, Any]], n_final: int, n_sel: int, eps: float
+    ) -> list[dict[str, Any]]:
+        """Candidate settings for the fits inside the selector (public map)."""
+        if self.transfer == "none":
+            return [dict(c) for c in candidates]
+        m = len(candidates)
+        if self.selector == "parameter-tuning":
+            n_c, eps_c = n_sel / (m + 1), eps  # one part of Algorithm 3
+        else:
+            n_c = n_sel - math.ceil(0.2 * n_sel)  # PrivateRandomSearch default
+            eps_c = _calibrate_base_epsilon(
+                eps, 0.0, "geometric", None, _check_mean(self.mean_repetitions)
+            )
+        factor = (n_final * eps) / (n_c * eps_c)
+        out = []
+        for c in candidates:
+            c2 = dict(c)
+            if "regularization" in c2:
+                # Equal n·Λ·ε: the same noise-to-regularisation ratio ‖b‖/(nΛ)
+                # (paper 001 Thm 2 / eq. 62: ‖f_priv − f*‖ ≤ 2‖b‖/(nΛ)).
+                c2["regularization"] = float(c2["regularization"]) * factor
+            out.append(c2)
+        return out
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> PrivateSelectThenFit:
+        """Select on S, then fit the final model on F.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Labels.
+
+        Returns
+        -------
+        self
+            The fitted pipeline.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For a data-derived grid or bad parameters.
+        BudgetExceededError
+            If the accountant cannot afford the budget; nothing is spent.
+        """
+        epsilon = check_epsilon(self.epsilon)
+        candidates = check_param_grid(self.param_grid)
+        rng = check_random_state(self.random_state)
+        finals = prepare_candidates(self.estimator, candidates, epsilon, rng)
+        delta = max(candidate_delta(e) for e in finals)
+        accountant = resolve_accountant(self.accountant)
+        if accountant is not None:
+            accountant.check(epsilon, delta)  # before reading any data
+
+        Xv, yv = validate_data(
+            self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
+        )
+        Xd: Any = Xv
+        y = np.asarray(yv)
+        n = y.shape[0]
+        n_sel = math.ceil(self.selection_fraction * n)  # a function of n only
+        if not 1 <= n_sel < n:
+            raise ValueError(
+                f"selection_fraction={self.selection_fraction} leaves an empty part "
+                f"with n = {n}."
+            )
+        perm = partition_indices(n, 1, split_generator(self.split_random_state, rng))[0]
+        sel, fin = perm[:n_sel], perm[n_sel:]
+
+        inner_cands = self._transfer_grid(candidates, int(fin.size), n_sel, epsilon)
+        # One single-valued grid per candidate keeps the order (and the index).
+        inner = [{k: [v] for k, v in c.items()} for c in inner_cands]
+        selector: PrivateParameterTuning | PrivateRandomSearch
+        if self.selector == "parameter-tuning":
+            selector = PrivateParameterTuning(
+                clone(self.estimator), inner, epsilon=epsilon, random_state=rng
+            )
+        else:
+            selector = PrivateRandomSearch(
+                clone(self.estimator),
+                inner,
+                epsilon=epsilon,
+                mean_repetitions=self.mean_repetitions,
+                random_state=rng,
+            )
+        selector.fit(Xd[sel], y[sel])
+        best = selector.best_index_
+
+        final = finals[best]
+        final.fit(Xd[fin], y[fin])
+        final_event = fitted_event(final, epsilon)
+
+        # Parallel composition over S and F (McSherry 2009, Thm 4).
+        eps_total, delta_total = parallel_composition(
+            [selector.privacy_event_, final_event]
+        )
+        event = PrivacyEvent(
+            mechanism="private-select-then-fit",
+            epsilon=eps_total,
+            delta=delta_total,
+            reference=(
+                "selection on S, final fit on disjoint F; parallel composition "
+                "(McSherry 2009, Thm 4)"
+            ),
+            details={
+                "selector": self.selector,
+                "transfer": self.transfer,
+                "n_selection_samples": int(sel.size),
+                "n_final_samples": int(fin.size),
+                "selected_index": int(best),
+            },
+            children=(selector.privacy_event_, final_event),
+        )
+        self.selector_ = selector
+        self.partition_ = (sel, fin)
+        self.best_index_ = int(best)
+        self.best_params_ = dict(candidates[best])
+        self.best_estimator_ = final
+        self.privacy_event_ = event
+        if accountant is not None:
+            accountant.spend(event)
+        return self

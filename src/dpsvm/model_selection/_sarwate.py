@@ -1,0 +1,287 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Privacy-preserving parameter tuning: Sarwate, Chaudhuri & Monteleoni, Alg. 3."""
+
+from __future__ import annotations
+
+from numbers import Real
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._compat import Interval, _fit_context, validate_data
+from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.composition import parallel_composition
+from ..accounting.events import PrivacyEvent
+from ..mechanisms import ExponentialMechanism
+from ..utils._random import check_random_state
+from ..validation import check_epsilon
+from ._base import SelectorBase
+from ._common import (
+    candidate_delta,
+    check_param_grid,
+    fitted_event,
+    partition_indices,
+    prepare_candidates,
+    split_generator,
+)
+
+__all__ = ["PrivateParameterTuning"]
+
+_REFERENCE = (
+    "Sarwate, Chaudhuri & Monteleoni, arXiv:0912.0071, Algorithm 3 and Theorem 6 "
+    "(parallel composition over disjoint parts, McSherry 2009 Thm 4; exponential "
+    "mechanism with score -z and sensitivity 1, McSherry & Talwar 2007 Thm 6)"
+)
+
+
+class PrivateParameterTuning(SelectorBase):
+    """Choose among public candidate settings privately (paper 001, Alg. 3).
+
+    The data are cut into m + 1 disjoint parts by a data-independent random
+    permutation. Candidate i (of m) is fitted on part i with the **full** ε; the
+    number of mistakes zᵢ of each fitted candidate on part m + 1 is counted, and
+    candidate i is selected with probability ∝ exp(−ε·zᵢ/2) (the exponential
+    mechanism, score −zᵢ, sensitivity 1). The selected candidate's model, fitted
+    on its part, is the output.
+
+    Parameters
+    ----------
+    estimator : estimator object
+        A differentially private classifier with an ``epsilon`` parameter (and
+        ``accountant`` / ``random_state`` parameters, which the selector sets),
+        e.g. :class:`~dpsvm.models.DPLinearSVC`. It must record a
+        ``privacy_event_`` when fitted. Its own ``accountant`` must be None.
+    param_grid : dict or list of dict
+        The m public candidates, as explicit values (see
+        :func:`~dpsvm.model_selection.check_param_grid`), e.g.
+        ``{"regularization": [1e-4, 1e-3, 1e-2]}``. Callables and other
+        data-derived forms are refused.
+    epsilon : float, default=1.0
+        The end-to-end ε > 0: every candidate is fitted with ε (on its own
+        part) and the selection spends ε (on the validation part).
+    accountant : BudgetAccountant or None, default=None
+        Checked for (ε, δ) before the data are read and charged once, with one
+        :class:`~dpsvm.accounting.PrivacyEvent`, after a successful fit; a
+        failed fit spends nothing. δ is the largest ``delta`` of the candidates
+        (0 for the pure-DP estimators of dpsvm).
+    random_state : None, int or numpy.random.Generator, default=None
+        Drives the split, the candidates' noise and the selection. ``None``
+        uses a ChaCha20 CSPRNG keyed by the OS. An int makes everything
+        reproducible — **for tests and documentation only, never for a real
+        release**.
+    split_random_state : None, int or numpy.random.Generator, default=None
+        Seed of the data split alone (it reads no record, so a seed is fine
+        here, e.g. for a reproducible, publishable split while the noise comes
+        from the CSPRNG). ``None``: drawn from ``random_state``'s generator.
+
+    Attributes
+    ----------
+    best_estimator_ : estimator
+        The selected candidate, fitted on its part of the data; prediction
+        methods delegate to it.
+    best_index_ : int
+        Its index in the expanded grid.
+    best_params_ : dict
+        Its parameters.
+    partition_ : tuple of ndarray
+        The m + 1 disjoint index arrays (row positions): ``partition_[i]`` for
+        candidate i and ``partition_[-1]`` the validation part. They cover all
+        rows; sizes follow :func:`numpy.array_split` (the first ``n mod (m+1)``
+        parts hold one extra row), so they depend only on n and m. The split is
+        data-independent and may be published.
+    cv_results_ : dict
+        Public facts per candidate: ``"params"``, ``"n_train_samples"`` and
+        ``"selected"`` (a boolean mask), plus ``"n_validation_samples"``.
+    validation_mistakes_ : ndarray of shape (m,)
+        The exact mistake counts zᵢ on the validation part. **Not private**: a
+        diagnostic that reads the validation records without noise; never
+        publish it or use it in another release.
+    privacy_event_ : PrivacyEvent
+        One event for the whole procedure (ε end to end), whose children are the
+        m candidate fits and the selection.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+
+    See Also
+    --------
+    PrivateRandomSearch : Every candidate sees all the training data; cost 3ε₀.
+    tune_on_public_data : Tuning on public data costs no privacy.
+
+    Notes
+    -----
+    **Privacy.** Neighbouring datasets have the same size n and differ in one
+    record (replace-one). The split depends only on n and the random
+    permutation, so a replaced record lies in exactly one part. If it lies in
+    part j ≤ m it affects only fⱼ (ε-DP by the learner's own guarantee); if it
+    lies in part m + 1 it affects only the counts zᵢ, each by at most 1, and the
+    exponential mechanism with sensitivity 1 is ε-DP (McSherry & Talwar 2007,
+    Thm 6). The output is a post-processing of (f₁…f_m, selected index), so the
+    whole procedure is ε-DP (paper 001, Thm 6; parallel composition, McSherry
+    2009, Thm 4). It assumes a public candidate list, a data-independent split
+    (nothing is stratified by label), and candidates that are themselves ε-DP
+    under replace-one neighbours. ``validation_mistakes_`` is outside the
+    guarantee.
+
+    **Utility.** With probability ≥ 1 − δ the selected candidate makes at most
+    z_min + (2/ε)·ln(m/δ) mistakes on the validation part (paper 001, Thm 7;
+    :func:`dpsvm.bounds.sarwate.tuning_error_slack`). Each candidate is fitted
+    on only n/(m + 1) records, so the released model is much noisier than a
+    fit on all n.
+
+    References
+    ----------
+    .. [1] A. D. Sarwate, K. Chaudhuri, C. Monteleoni, "Differentially private
+       support vector machines", arXiv:0912.0071, 2009, Algorithm 3, Theorems 6
+       and 7.
+    .. [2] F. McSherry, K. Talwar, "Mechanism design via differential privacy",
+       FOCS 2007, Theorem 6.
+    .. [3] F. McSherry, "Privacy integrated queries", SIGMOD 2009, Theorem 4.
+
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import DPLinearSVC
+    >>> from dpsvm.model_selection import PrivateParameterTuning
+    >>> X, y = make_nested_balls(4000, random_state=0)
+    >>> tuner = PrivateParameterTuning(
+    ...     DPLinearSVC(classes=[-1, 1]),
+    ...     {"regularization": [1e-2, 1e-1]},
+    ...     epsilon=1.0,
+    ...     random_state=0,
+    ... ).fit(X, y)
+    >>> tuner.privacy_event_.epsilon, len(tuner.privacy_event_.children)
+    (1.0, 3)
+    >>> [len(p) for p in tuner.partition_]
+    [1334, 1333, 1333]
+    """
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        "estimator": [object],
+        "param_grid": [dict, list, object],
+        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        "accountant": [BudgetAccountant, None],
+        "random_state": ["random_state", np.random.Generator],
+        "split_random_state": ["random_state", np.random.Generator],
+    }
+
+    def __init__(
+        self,
+        estimator: Any,
+        param_grid: Any,
+        *,
+        epsilon: float = 1.0,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | np.random.Generator | None = None,
+        split_random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self.estimator = estimator
+        self.param_grid = param_grid
+        self.epsilon = epsilon
+        self.accountant = accountant
+        self.random_state = random_state
+        self.split_random_state = split_random_state
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> PrivateParameterTuning:
+        """Run Algorithm 3: fit the candidates on disjoint parts, select one.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Labels.
+
+        Returns
+        -------
+        self
+            The fitted selector.
+
+        Raises
+        ------
+        TypeError
+            For a data-derived grid or an estimator without ``epsilon``.
+        ValueError
+            For fewer rows than m + 1 parts, or a bad grid.
+        BudgetExceededError
+            If the accountant cannot afford (ε, δ); nothing is read or spent.
+        """
+        epsilon = check_epsilon(self.epsilon)
+        candidates = check_param_grid(self.param_grid)
+        rng = check_random_state(self.random_state)
+        estimators = prepare_candidates(self.estimator, candidates, epsilon, rng)
+        delta = max(candidate_delta(e) for e in estimators)
+        accountant = resolve_accountant(self.accountant)
+        if accountant is not None:
+            accountant.check(epsilon, delta)  # before reading any data
+
+        Xv, yv = validate_data(
+            self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
+        )
+        Xd: Any = Xv
+        y = np.asarray(yv)
+        m = len(estimators)
+        n = y.shape[0]
+        if n < m + 1:
+            raise ValueError(
+                f"Algorithm 3 needs at least m + 1 = {m + 1} rows (one non-empty "
+                f"part per candidate and one for validation); got {n}."
+            )
+        # Step 1: m + 1 disjoint parts from a data-independent permutation.
+        parts = partition_indices(
+            n, m + 1, split_generator(self.split_random_state, rng)
+        )
+        val = parts[-1]
+        X_val, y_val = Xd[val], y[val]
+
+        # Step 2: candidate i on part i with the full ε (parallel composition).
+        events: list[PrivacyEvent] = []
+        mistakes = np.empty(m, dtype=np.int64)
+        for i, est in enumerate(estimators):
+            est.fit(Xd[parts[i]], y[parts[i]])
+            events.append(fitted_event(est, epsilon))
+            # Step 3: zᵢ = number (a count, not a rate) of mistakes on part m+1.
+            mistakes[i] = int(np.count_nonzero(est.predict(X_val) != y_val))
+
+        # Step 4: P(i) ∝ exp(−ε·zᵢ/2): exponential mechanism with utility −zᵢ
+        # and sensitivity 1 (paper 001, eq. (46); McSherry & Talwar 2007 Thm 6).
+        em = ExponentialMechanism(epsilon=epsilon, sensitivity=1.0)
+        best = em.select(-mistakes.astype(np.float64), random_state=rng)
+        selection = em.privacy_event(
+            n_candidates=m, n_validation_samples=int(val.size), utility="-mistakes"
+        )
+
+        # Parallel composition over the m + 1 disjoint parts (McSherry 2009,
+        # Thm 4): a record lies in one part only, so (max εᵢ, max δᵢ).
+        eps_total, delta_total = parallel_composition([*events, selection])
+        event = PrivacyEvent(
+            mechanism="private-parameter-tuning",
+            epsilon=eps_total,
+            delta=delta_total,
+            reference=_REFERENCE,
+            details={
+                "composition": "parallel over m + 1 disjoint parts",
+                "n_candidates": m,
+                "part_sizes": [int(p.size) for p in parts],
+                "selected_index": int(best),
+                "split": "uniform random permutation, numpy.array_split sizes",
+            },
+            children=(*events, selection),
+        )
+
+        self.partition_ = tuple(parts)
+        self.best_index_ = int(best)
+        self.best_params_ = dict(candidates[best])
+        self.best_estimator_ = estimators[best]
+        self.validation_mistakes_ = mistakes
+        self.cv_results_ = {
+            "params": [dict(c) for c in candidates],
+            "n_train_samples": np.array([p.size for p in parts[:-1]]),
+            "selected": np.arange(m) == best,
+            "n_validation_samples": int(val.size),
+        }
+        self.privacy_event_ = event
+        if accountant is not None:
+            accountant.spend(event)
+        return self
