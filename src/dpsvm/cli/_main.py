@@ -299,6 +299,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     evaluate.add_argument("--model", required=True, metavar="MODEL.json")
     _add_data_options(evaluate, part="test", labels="required")
+
+    from ..audit._cli import add_audit_subparser
+
+    add_audit_subparser(sub)
     return parser
 
 
@@ -599,11 +603,18 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _cmd_audit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ..audit._cli import run_audit_command
+
+    return run_audit_command(args, out, err)
+
+
 _COMMANDS = {
     "demo": _cmd_demo,
     "train": _cmd_train,
     "predict": _cmd_predict,
     "evaluate": _cmd_evaluate,
+    "audit": _cmd_audit,
 }
 
 

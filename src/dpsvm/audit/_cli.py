@@ -1,0 +1,423 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The ``dpsvm audit`` subcommand (wired into :mod:`dpsvm.cli` by the lead).
+
+::
+
+    dpsvm audit --list
+    dpsvm audit --mechanism NAME [--runs N] [--epsilon E] [--delta D]
+                [--confidence C] [--n-jobs J] [--seed S] [--no-progress]
+                [--json] [--check]
+    dpsvm audit --mechanism all ...
+
+:func:`add_audit_subparser` adds the subcommand to an ``argparse``
+sub-parser set and :func:`run_audit_command` runs it. Unknown mechanism names
+and other bad requests raise :class:`ValueError` with a one-line message, which
+the ``dpsvm`` wrapper prints as ``dpsvm: error: <message>``; :func:`main` is a
+standalone entry point that does the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn, TextIO
+
+from ._auditor import AuditResult
+from .registry import get_entry, list_entries
+
+__all__ = [
+    "add_audit_subparser",
+    "format_entries",
+    "format_results",
+    "main",
+    "run_audit_command",
+]
+
+PROG = "dpsvm"
+
+
+# -------------------------------------------------------------- option types
+def _float(text: str, what: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{what} must be a number, got {text!r}"
+        ) from None
+
+
+def _epsilon(text: str) -> float:
+    v = _float(text, "--epsilon")
+    if not (math.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(
+            f"--epsilon must be a finite number > 0, got {text}"
+        )
+    return v
+
+
+def _delta(text: str) -> float:
+    v = _float(text, "--delta")
+    if not 0 <= v < 1:  # also refuses NaN
+        raise argparse.ArgumentTypeError(f"--delta must be in [0, 1), got {text}")
+    return v
+
+
+def _confidence(text: str) -> float:
+    v = _float(text, "--confidence")
+    if not 0 < v < 1:
+        raise argparse.ArgumentTypeError(f"--confidence must be in (0, 1), got {text}")
+    return v
+
+
+def _int(what: str, low: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be an integer, got {text!r}"
+            ) from None
+        if v < low:
+            raise argparse.ArgumentTypeError(f"{what} must be >= {low}, got {v}")
+        return v
+
+    return parse
+
+
+def _n_jobs(text: str) -> int:
+    v = _int("--n-jobs", -(2**31))(text)
+    if v == 0:
+        raise argparse.ArgumentTypeError("--n-jobs must be a non-zero integer")
+    return int(v)
+
+
+# -------------------------------------------------------------------- parser
+def add_audit_subparser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``audit`` subcommand to an ``argparse`` sub-parser set.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The object returned by ``parser.add_subparsers(...)``. The new parser
+        inherits its class (so a parser whose ``error`` raises keeps doing so).
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The ``audit`` parser (its defaults set ``command="audit"``).
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser(prog="dpsvm")
+    >>> _ = add_audit_subparser(parser.add_subparsers(dest="command"))
+    >>> args = parser.parse_args(["audit", "--mechanism", "laplace", "--runs", "50"])
+    >>> args.command, args.mechanism, args.runs, args.confidence
+    ('audit', 'laplace', 50, 0.95)
+    """
+    p = subparsers.add_parser(
+        "audit",
+        help="empirically lower-bound the privacy loss of a mechanism",
+        description=(
+            "Run a mechanism many times on two neighbouring datasets and report a "
+            "Clopper-Pearson lower bound on its epsilon (Jagielski et al. 2020, "
+            "Nasr et al. 2021). A bound above the claimed epsilon refutes the "
+            "claim; a bound below it is evidence, not a proof, of privacy."
+        ),
+    )
+    p.add_argument(
+        "--mechanism",
+        "-m",
+        metavar="NAME",
+        help="registered mechanism to audit (see --list), or 'all'",
+    )
+    p.add_argument(
+        "--list", action="store_true", help="list the registered mechanisms and exit"
+    )
+    p.add_argument(
+        "--runs",
+        type=_int("--runs", 8),
+        metavar="N",
+        help="runs per dataset (default: the mechanism's fast setting)",
+    )
+    p.add_argument(
+        "--epsilon", type=_epsilon, metavar="E", help="claimed epsilon (default: 1)"
+    )
+    p.add_argument(
+        "--delta", type=_delta, metavar="D", help="claimed delta (default: per entry)"
+    )
+    p.add_argument(
+        "--confidence",
+        type=_confidence,
+        default=0.95,
+        metavar="C",
+        help="confidence of the lower bound (default: 0.95)",
+    )
+    p.add_argument(
+        "--n-jobs",
+        type=_n_jobs,
+        default=1,
+        metavar="J",
+        help="parallel workers (joblib; -1: all cores; default: 1)",
+    )
+    p.add_argument(
+        "--seed",
+        type=_int("--seed", 0),
+        default=0,
+        metavar="S",
+        help="seed of the run seeds (default: 0)",
+    )
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress line on standard error",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON lines")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help=(
+            "exit with status 3 when a real mechanism's claim is refuted or a "
+            "flawed one's is not"
+        ),
+    )
+    p.set_defaults(command="audit")
+    return p
+
+
+# ---------------------------------------------------------------- formatting
+def format_results(
+    results: Sequence[AuditResult],
+    *,
+    expected_violation: Mapping[str, bool] | None = None,
+    markdown: bool = False,
+) -> str:
+    """A table of audit results.
+
+    Columns: mechanism, claimed ε, δ, lower bound, point estimate, runs per
+    dataset, time, verdict (and whether it matches ``expected_violation``).
+
+    Parameters
+    ----------
+    results : sequence of AuditResult
+        The results.
+    expected_violation : mapping of str to bool, optional
+        Per mechanism name, whether the audit is expected to refute the claim
+        (flawed mechanisms).
+    markdown : bool, default=False
+        A Markdown table instead of aligned text.
+
+    Returns
+    -------
+    str
+        The table (no trailing newline).
+
+    Examples
+    --------
+    >>> from dpsvm.audit._auditor import _example_result
+    >>> table = format_results([_example_result()], markdown=True)
+    >>> print(table.splitlines()[2])
+    | m | 1 | 0 | 0.500 | 0.600 | 1000 | 2.0 | consistent |
+    """
+    conf = {r.confidence for r in results}
+    label = (
+        f"lower bound ({100 * next(iter(conf)):.10g}%)" if len(conf) == 1 else "lower"
+    )
+    header = [
+        "mechanism",
+        "claimed ε",
+        "δ",
+        label,
+        "point estimate",
+        "runs",
+        "time (s)",
+        "verdict",
+    ]
+    rows = []
+    for r in results:
+        verdict = "REFUTED" if r.violated else "consistent"
+        if expected_violation is not None and r.mechanism in expected_violation:
+            ok = r.violated == expected_violation[r.mechanism]
+            verdict += " (as expected)" if ok else " (UNEXPECTED)"
+        rows.append(
+            [
+                r.mechanism,
+                f"{r.epsilon:g}",
+                f"{r.delta:g}",
+                f"{r.epsilon_lower:.3f}",
+                "inf" if math.isinf(r.epsilon_point) else f"{r.epsilon_point:.3f}",
+                str(r.n_runs),
+                f"{r.wall_time:.1f}",
+                verdict,
+            ]
+        )
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        return "\n".join(lines)
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))]
+    lines += [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows
+    ]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def format_entries() -> str:
+    """The registered mechanisms as an aligned text table.
+
+    Returns
+    -------
+    str
+        One line per entry: name, family, claimed (ε, δ), fast and full runs,
+        description.
+
+    Examples
+    --------
+    >>> print(format_entries().splitlines()[0])  # doctest: +NORMALIZE_WHITESPACE
+    name  family  eps  delta  fast runs  full runs  description
+    """
+    header = ["name", "family", "eps", "delta", "fast runs", "full runs", "description"]
+    rows = [
+        [
+            e.name,
+            e.family,
+            f"{e.epsilon:g}",
+            f"{e.delta:g}",
+            str(e.fast_runs),
+            str(e.n_runs),
+            e.description,
+        ]
+        for e in list_entries()
+    ]
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))]
+    lines += [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows
+    ]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+# ------------------------------------------------------------------- running
+def run_audit_command(
+    args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
+    """Run ``dpsvm audit`` with parsed arguments.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        From a parser built with :func:`add_audit_subparser`.
+    out : text stream, optional
+        Where the results go (default: standard output).
+    err : text stream, optional
+        Where the progress line goes (default: standard error).
+
+    Returns
+    -------
+    int
+        0, or 3 with ``--check`` when a verdict is not the expected one.
+
+    Raises
+    ------
+    ValueError
+        For an unknown mechanism name or a missing ``--mechanism``.
+
+    Examples
+    --------
+    >>> ns = argparse.Namespace(list=True)
+    >>> run_audit_command(ns) == 0  # doctest: +ELLIPSIS
+    name ...
+    True
+    """
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    if getattr(args, "list", False):
+        out.write(format_entries() + "\n")
+        return 0
+    name = getattr(args, "mechanism", None)
+    if not name:
+        raise ValueError("audit needs --mechanism NAME (or --list)")
+    entries = list_entries() if name == "all" else [get_entry(name)]
+    progress = not getattr(args, "no_progress", False)
+    results: list[AuditResult] = []
+    for entry in entries:
+        auditor = entry.auditor(
+            n_runs=getattr(args, "runs", None),
+            epsilon=getattr(args, "epsilon", None),
+            delta=getattr(args, "delta", None),
+            confidence=getattr(args, "confidence", 0.95),
+            n_jobs=getattr(args, "n_jobs", 1),
+            random_state=getattr(args, "seed", 0),
+            progress=err if progress else False,
+        )
+        res = auditor.run()
+        results.append(res)
+        if getattr(args, "json", False):
+            out.write(
+                json.dumps({**res.to_dict(), "flawed": entry.flawed}, allow_nan=True)
+                + "\n"
+            )
+        elif len(entries) == 1:
+            out.write(res.summary() + "\n")
+        out.flush()
+    expected = {e.name: e.flawed for e in entries}
+    if len(entries) > 1 and not getattr(args, "json", False):
+        out.write(format_results(results, expected_violation=expected) + "\n")
+    if getattr(args, "check", False) and any(
+        r.violated != expected[r.mechanism] for r in results
+    ):
+        return 3
+    return 0
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Standalone ``dpsvm audit`` (the same options, without the word ``audit``).
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        Arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 1 for a failed request (one line ``dpsvm: error: ...`` on
+        standard error), 2 for a usage error, 3 for ``--check`` failures.
+
+    Examples
+    --------
+    The error line goes to standard error; the status is returned:
+
+    >>> main(["--mechanism", "no-such"])
+    1
+    """
+    parser = _Parser(prog=PROG)
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_audit_subparser(sub)
+    try:
+        args = parser.parse_args(["audit", *(sys.argv[1:] if argv is None else argv)])
+    except _UsageError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 2
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    try:
+        return run_audit_command(args)
+    except (ValueError, TypeError) as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: error: interrupted\n")
+        return 130
