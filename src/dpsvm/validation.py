@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -59,6 +60,9 @@ def check_positive(value: float, name: str, *, allow_inf: bool = False) -> float
         raise ValueError(f"{name} must be a number, got NaN.")
     if v <= 0:
         raise ValueError(f"{name} must be > 0, got {v}.")
+    if v < sys.float_info.min:
+        # Subnormal values lose precision and make 1/v overflow.
+        raise ValueError(f"{name} must be at least {sys.float_info.min:g}, got {v}.")
     if math.isinf(v) and not allow_inf:
         raise ValueError(f"{name} must be finite, got {v}.")
     return v

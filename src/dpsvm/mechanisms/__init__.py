@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Noise mechanisms: one module per noise family.
 
-* :class:`LaplaceVector` — i.i.d. Laplace noise, L1 sensitivity, pure ε-DP.
+* :class:`LaplaceVector` — i.i.d. Laplace noise, L1 sensitivity, pure ε-DP;
+  its releases use the floating-point-safe discretised Laplace
+  (:func:`laplace_release`, Canonne, Kamath & Steinke 2020) by default.
 * :class:`GammaNormVector` — L2 "spherical Laplace" noise ∝ exp(−ε‖b‖₂/Δ₂),
   pure ε-DP.
 * :class:`AnalyticGaussian` — Gaussian noise with the analytic (ε, δ)
@@ -9,11 +11,20 @@
 * :class:`ExponentialMechanism` — selection with P(c) ∝ exp(ε·u(c)/(2Δu)).
 
 :func:`sample_laplace` and :func:`sample_gamma_norm` are low-level samplers for
-callers that compute the noise scale themselves.
+callers that compute the noise scale themselves. :func:`laplace_release`
+releases a value with Laplace noise without the floating-point leak of
+``value + sample_laplace(...)`` (Mironov 2012); :func:`sample_discrete_laplace`
+draws exact discrete Laplace integers.
 """
 
 from __future__ import annotations
 
+from ._snapping import (
+    DiscreteLaplaceCalibration,
+    discrete_laplace_calibration,
+    laplace_release,
+    sample_discrete_laplace,
+)
 from .base import BaseMechanism, Mechanism
 from .exponential import ExponentialMechanism
 from .gamma_norm import GammaNormVector, sample_gamma_norm
@@ -23,10 +34,14 @@ from .laplace import LaplaceVector, sample_laplace
 __all__ = [
     "AnalyticGaussian",
     "BaseMechanism",
+    "DiscreteLaplaceCalibration",
     "ExponentialMechanism",
     "GammaNormVector",
     "LaplaceVector",
     "Mechanism",
+    "discrete_laplace_calibration",
+    "laplace_release",
+    "sample_discrete_laplace",
     "sample_gamma_norm",
     "sample_laplace",
 ]

@@ -15,20 +15,32 @@ dp_accounting's frozen events:
 Mechanism objects are immutable: ε, δ and the sensitivity are read-only, so the
 noise scale derived from them cannot drift away from the recorded event.
 
-Floating-point caveat (applies to every sampler in :mod:`dpsvm.mechanisms`): the
-noise is drawn with numpy's floating-point samplers from a CSPRNG-backed
-:class:`numpy.random.Generator` (:func:`dpsvm.utils._random.check_random_state`).
-The CSPRNG makes the noise unpredictable, but the samplers are textbook
-floating-point transforms, not the snapping mechanism of Mironov (2012) nor the
-interval refining of Haney et al. (2022); the released floats are therefore not
-exactly the ideal continuous distribution, and the precision-based attacks of
-Mironov (2012) and Jin et al. (2022) are not mitigated here.
+Floating-point hardening (see ``docs/privacy.md``). Noise is drawn from a
+CSPRNG-backed :class:`numpy.random.Generator`
+(:func:`dpsvm.utils._random.check_random_state`), so it is unpredictable. The
+*release* ``value + noise`` is a different matter: evaluated with textbook
+floating-point samplers, its set of possible doubles depends on the value, which
+the precision-based attacks of Mironov (CCS 2012) and Haney et al. (2022)
+exploit.
+
+* Laplace releases (:class:`~dpsvm.mechanisms.LaplaceVector` ``randomise`` and
+  :func:`~dpsvm.mechanisms.laplace_release`) default to the discretised
+  Laplace of :mod:`dpsvm.mechanisms._snapping`: the value is snapped to a
+  public grid 2^m and exact integer noise is added (Canonne, Kamath & Steinke
+  2020), which needs no floating-point assumption (arXiv:2107.10138 §5.1).
+* :meth:`Mechanism.sample` (noise alone), the Gamma-norm (L2) and Gaussian
+  samplers and the exponential mechanism remain floating-point transforms:
+  they are guarded against degenerate draws (zero norms, overflow, underflow)
+  but a release ``value + sample(...)`` is not protected against those
+  attacks.
 """
 
 from __future__ import annotations
 
 import abc
+import math
 import numbers
+import sys
 from typing import Any, ClassVar
 
 import numpy as np
@@ -38,7 +50,18 @@ from ..accounting.events import PrivacyEvent
 from ..utils._random import RandomStateLike, check_random_state
 from ..validation import check_delta, check_epsilon, check_positive
 
-__all__ = ["BaseMechanism", "Mechanism", "check_size"]
+__all__ = [
+    "BaseMechanism",
+    "Mechanism",
+    "check_noise_scale",
+    "check_release_value",
+    "check_size",
+]
+
+#: Smallest accepted noise scale, 2^-969 = (smallest normal double)/(machine
+#: epsilon): a draw of relative size >= 2^-53 of the scale is then a normal
+#: double, never a subnormal or a zero that would leave the value unperturbed.
+MIN_NOISE_SCALE = math.ldexp(1.0, -969)
 
 
 def check_size(size: int | tuple[int, ...]) -> int | tuple[int, ...]:
@@ -70,6 +93,89 @@ def check_size(size: int | tuple[int, ...]) -> int | tuple[int, ...]:
     if isinstance(size, tuple):
         return tuple(_check_positive_int(s, "size entries") for s in size)
     return _check_positive_int(size, "size")
+
+
+def check_noise_scale(scale: float, name: str, *, headroom: float = 64.0) -> float:
+    """Check a floating-point noise scale against underflow and overflow.
+
+    Parameters
+    ----------
+    scale : float
+        The scale of the noise distribution, > 0.
+    name : str
+        Its name, for the error message.
+    headroom : float, default=64.0
+        How many scales a draw may reach before it must still be finite (64 for
+        numpy's Laplace, whose draws stay within 37 scales; more for Gamma norms).
+
+    Returns
+    -------
+    float
+        ``scale`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``scale`` is not a real number.
+    ValueError
+        If ``scale`` is not positive and finite, is below 2⁻⁹⁶⁹ (draws could
+        underflow to subnormals or zero, releasing a value unperturbed) or
+        ``scale * headroom`` overflows.
+
+    Examples
+    --------
+    >>> check_noise_scale(0.5, "scale")
+    0.5
+    """
+    v = check_positive(scale, name)
+    if v < MIN_NOISE_SCALE:
+        raise ValueError(
+            f"{name} must be at least 2^-969 (about 2.0e-292), got {v!r}: noise of "
+            "this scale can underflow to zero and leave the value unperturbed."
+        )
+    if not v * headroom <= sys.float_info.max:
+        raise ValueError(
+            f"{name} = {v!r} is too large: noise draws of up to {headroom:g} scales "
+            "would overflow to inf."
+        )
+    return v
+
+
+def check_release_value(value: ArrayLike) -> NDArray[np.float64]:
+    """Check a value to be released and return a float64 copy of it.
+
+    Parameters
+    ----------
+    value : array-like of real numbers
+        The exact (sensitive) value, any shape.
+
+    Returns
+    -------
+    ndarray of float64
+        A new array (``value`` is never modified) with the shape of ``value``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not real-valued (complex, strings, objects).
+    ValueError
+        If ``value`` is empty or has a non-finite entry (an infinite value
+        would be released unchanged, so it is refused).
+
+    Examples
+    --------
+    >>> check_release_value([1, 2])
+    array([1., 2.])
+    """
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"value must be real-valued, got dtype {arr.dtype}.")
+    out = np.array(arr, dtype=np.float64, copy=True)
+    if out.size == 0:
+        raise ValueError("value must be non-empty.")
+    if not np.all(np.isfinite(out)):
+        raise ValueError("value must be finite (no NaN or inf entries).")
+    return out
 
 
 def _check_positive_int(value: Any, name: str) -> int:
@@ -201,8 +307,10 @@ class BaseMechanism(abc.ABC):
         --------
         >>> from dpsvm.mechanisms import LaplaceVector
         >>> event = LaplaceVector(epsilon=0.5, sensitivity=2.0).privacy_event(dim=3)
-        >>> event.mechanism, event.sensitivity_norm, dict(event.details)
-        ('laplace', 'l1', {'scale': 4.0, 'dim': 3})
+        >>> event.mechanism, event.sensitivity_norm, event.details["dim"]
+        ('laplace', 'l1', 3)
+        >>> event.details["scale"], event.details["release"]
+        (4.0, 'discrete')
         """
         return PrivacyEvent(
             mechanism=self.name,
@@ -315,14 +423,7 @@ class Mechanism(BaseMechanism):
         >>> w.dtype, w.shape
         (dtype('float64'), (3,))
         """
-        arr = np.asarray(value)
-        if arr.dtype.kind not in "biuf":
-            raise TypeError(f"value must be real-valued, got dtype {arr.dtype}.")
-        out = np.array(arr, dtype=np.float64, copy=True)
-        if out.size == 0:
-            raise ValueError("value must be non-empty.")
-        if not np.all(np.isfinite(out)):
-            raise ValueError("value must be finite (no NaN or inf entries).")
+        out = check_release_value(value)
         rng = check_random_state(random_state)
         out += self._noise_like(out.shape, rng)
         return out

@@ -113,7 +113,7 @@ class ExponentialMechanism(BaseMechanism):
         if not np.all(np.isfinite(u)):
             raise ValueError("utilities must be finite (no NaN or inf entries).")
         # McSherry & Talwar (2007), Thm 6: log P(c) = eps u(c) / (2 Delta_u) + const.
-        with np.errstate(over="ignore"):  # overflow is reported just below
+        with np.errstate(over="ignore", invalid="ignore"):  # reported just below
             logits = (self._epsilon / (2.0 * self._sensitivity)) * u
         if not np.all(np.isfinite(logits)):
             raise ValueError(

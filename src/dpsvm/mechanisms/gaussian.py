@@ -83,7 +83,10 @@ def _analytic_sigma(epsilon: float, delta: float, sensitivity: float) -> float:
             break
         lo, hi = hi, hi * 2.0
     else:  # pragma: no cover - unreachable for finite positive inputs
-        raise RuntimeError("Could not bracket the analytic Gaussian sigma.")
+        raise ValueError(
+            "Could not calibrate the analytic Gaussian sigma for these "
+            "parameters in floating point (epsilon or sensitivity too extreme)."
+        )
     if lo == hi:
         for _ in range(2200):
             lo = lo / 2.0
@@ -91,7 +94,10 @@ def _analytic_sigma(epsilon: float, delta: float, sensitivity: float) -> float:
                 break
             hi = lo
         else:  # pragma: no cover - unreachable for finite positive inputs
-            raise RuntimeError("Could not bracket the analytic Gaussian sigma.")
+            raise ValueError(
+                "Could not calibrate the analytic Gaussian sigma for these "
+                "parameters in floating point (epsilon or sensitivity too extreme)."
+            )
     sigma = float(brentq(excess, lo, hi, xtol=1e-300, rtol=4e-15, maxiter=500))
     # brentq returns a point within its tolerance of the root, on either side.
     # Step up (by relative amounts of a few ulps, then faster) until the

@@ -4,6 +4,12 @@
 Used for output perturbation with an L1 sensitivity bound, e.g. PRIVATESVM-FINITE
 and PRIVATESVM of Rubinstein, Bartlett, Huang & Taft (arXiv:0911.5708, Alg. 2 and
 3, Thm 7 and Cor. 9).
+
+Releases (:meth:`LaplaceVector.randomise`, :func:`laplace_release`) use the
+floating-point-safe discretised Laplace of :mod:`dpsvm.mechanisms._snapping` by
+default; :func:`sample_laplace` and :meth:`LaplaceVector.sample` return the noise
+alone from numpy's floating-point sampler (which cannot be made safe on its own:
+the leak is in the sum ``value + noise``).
 """
 
 from __future__ import annotations
@@ -11,13 +17,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from ..utils._random import RandomStateLike, check_random_state
 from ..validation import check_positive
-from .base import Mechanism, check_size
+from ._snapping import laplace_release
+from .base import Mechanism, check_noise_scale, check_size
 
-__all__ = ["LaplaceVector", "sample_laplace"]
+__all__ = ["LaplaceVector", "laplace_release", "sample_laplace"]
 
 _REFERENCE = (
     "Dwork, McSherry, Nissim & Smith (2006), 'Calibrating noise to sensitivity in "
@@ -52,12 +59,15 @@ def sample_laplace(
     Raises
     ------
     ValueError
-        If ``size`` or ``scale`` is not positive.
+        If ``size`` or ``scale`` is not positive, or ``scale`` is outside
+        [2⁻⁹⁶⁹, 2¹⁰¹⁶] (noise that could underflow to zero or overflow).
 
     Notes
     -----
     Drawn with :meth:`numpy.random.Generator.laplace` (a floating-point inverse-CDF
-    transform; see the caveat in :mod:`dpsvm.mechanisms.base`).
+    transform). This is the noise alone: ``value + sample_laplace(...)`` is the
+    *naive* release that Mironov (CCS 2012) attacks; release values with
+    :func:`laplace_release` (discretised Laplace) instead.
 
     Examples
     --------
@@ -65,7 +75,7 @@ def sample_laplace(
     (3,)
     """
     size = check_size(size)
-    scale = check_positive(scale, "scale")
+    scale = check_noise_scale(scale, "scale")
     gen = check_random_state(rng)
     return np.asarray(gen.laplace(0.0, scale, size=size), dtype=np.float64)
 
@@ -73,7 +83,10 @@ def sample_laplace(
 class LaplaceVector(Mechanism):
     """Pure ε-DP Laplace mechanism for a vector with bounded L1 sensitivity.
 
-    Adds i.i.d. Laplace(0, λ) noise to every coordinate with λ = Δ₁/ε.
+    Adds i.i.d. Laplace noise of scale λ = Δ₁/ε to every coordinate. By default
+    :meth:`randomise` is floating-point safe: the value is snapped to a public
+    grid 2^m and exact discrete Laplace noise is added
+    (:func:`~dpsvm.mechanisms.laplace_release`).
 
     Parameters
     ----------
@@ -82,6 +95,14 @@ class LaplaceVector(Mechanism):
     sensitivity : float
         The L1 sensitivity Δ₁ = max ‖f(D) − f(D′)‖₁ over neighbouring datasets,
         > 0 (finite). It must be a public bound, fixed before the data are seen.
+    method : {"discrete", "naive"}, default="discrete"
+        How :meth:`randomise` releases a value: ``"discrete"`` (discretised
+        Laplace on a 2^m grid, immune to the floating-point attack of Mironov
+        2012) or ``"naive"`` (value + numpy's Laplace draw; for speed
+        comparisons and tests only).
+    bound : float or None, default=None
+        Optional public bound B on |valueᵢ|: values are clamped to [−B, B]
+        before snapping and releases to [−B, B] after (``"discrete"`` only).
 
     Attributes
     ----------
@@ -91,6 +112,16 @@ class LaplaceVector(Mechanism):
         Always 0.
     sensitivity : float
         Δ₁.
+    method : str
+        The release method.
+    bound : float or None
+        B.
+
+    Raises
+    ------
+    ValueError
+        If ε or Δ₁ is not a finite positive number, ``bound`` is not positive,
+        or ``method`` is unknown.
 
     Notes
     -----
@@ -99,8 +130,11 @@ class LaplaceVector(Mechanism):
     replace-one), if ‖f(D) − f(D′)‖₁ ≤ Δ₁ then releasing f(D) + μ with
     μᵢ ~ Laplace(0, Δ₁/ε) i.i.d. is ε-differentially private (pure DP, δ = 0):
     the density ratio is exp((‖y − f(D′)‖₁ − ‖y − f(D)‖₁)/λ) ≤ exp(Δ₁/λ) = e^ε.
-    The whole vector is protected; the guarantee assumes Δ₁ is a true,
-    data-independent bound.
+    The ``"discrete"`` release keeps this exact ε on a computer: snapping to the
+    grid Λ raises the sensitivity to Δ₁/Λ + d grid units and the integer scale
+    t = ⌈λ/Λ + dλ/Δ₁⌉ pays for it (Canonne, Kamath & Steinke 2020; see
+    :mod:`dpsvm.mechanisms._snapping`). The whole vector is protected; the
+    guarantee assumes Δ₁ (and B) are true, data-independent bounds.
 
     References
     ----------
@@ -109,6 +143,10 @@ class LaplaceVector(Mechanism):
     .. [2] B. I. P. Rubinstein, P. L. Bartlett, L. Huang and N. Taft, "Learning
        in a large function space: privacy-preserving mechanisms for SVM
        learning", arXiv:0911.5708v1, Theorem 7 and Corollary 9.
+    .. [3] I. Mironov, "On significance of the least significant bits for
+       differential privacy", ACM CCS 2012.
+    .. [4] C. L. Canonne, G. Kamath and T. Steinke, "The discrete Gaussian for
+       differential privacy", NeurIPS 2020, arXiv:2004.00010, Alg. 1-2.
 
     Examples
     --------
@@ -123,8 +161,19 @@ class LaplaceVector(Mechanism):
     sensitivity_norm: ClassVar[str] = "l1"
     reference: ClassVar[str] = _REFERENCE
 
-    def __init__(self, *, epsilon: float, sensitivity: float) -> None:
+    def __init__(
+        self,
+        *,
+        epsilon: float,
+        sensitivity: float,
+        method: str = "discrete",
+        bound: float | None = None,
+    ) -> None:
         super().__init__(epsilon=epsilon, delta=0.0, sensitivity=sensitivity)
+        if method not in ("discrete", "naive"):
+            raise ValueError(f"method must be 'discrete' or 'naive', got {method!r}.")
+        self._method = method
+        self._bound = None if bound is None else check_positive(bound, "bound")
         # Dwork et al. (2006), Prop. 1; Rubinstein et al. (arXiv:0911.5708v1),
         # Thm 7: lambda = Delta_1 / epsilon.
         self._scale = self._sensitivity / self._epsilon
@@ -133,12 +182,37 @@ class LaplaceVector(Mechanism):
     def scale(self) -> float:
         """The Laplace scale λ = Δ₁/ε (mean absolute noise per coordinate).
 
+        The ``"discrete"`` release adds noise of scale at most λ·(1 + 2⁻¹⁹)
+        (see :func:`~dpsvm.mechanisms._snapping.discrete_laplace_calibration`).
+
         Examples
         --------
         >>> LaplaceVector(epsilon=0.5, sensitivity=2.0).scale
         4.0
         """
         return self._scale
+
+    @property
+    def method(self) -> str:
+        """The release method, ``"discrete"`` or ``"naive"`` (read-only).
+
+        Examples
+        --------
+        >>> LaplaceVector(epsilon=1.0, sensitivity=1.0).method
+        'discrete'
+        """
+        return self._method
+
+    @property
+    def bound(self) -> float | None:
+        """The public bound B on |valueᵢ|, or ``None`` (read-only).
+
+        Examples
+        --------
+        >>> LaplaceVector(epsilon=1.0, sensitivity=1.0, bound=5.0).bound
+        5.0
+        """
+        return self._bound
 
     @staticmethod
     def epsilon_for_scale(scale: float, sensitivity: float) -> float:
@@ -172,7 +246,7 @@ class LaplaceVector(Mechanism):
     def sample(
         self, size: int | tuple[int, ...], random_state: RandomStateLike = None
     ) -> NDArray[np.float64]:
-        """Draw i.i.d. Laplace(0, λ) noise.
+        """Draw i.i.d. Laplace(0, λ) noise alone (numpy's floating-point sampler).
 
         Parameters
         ----------
@@ -187,6 +261,11 @@ class LaplaceVector(Mechanism):
         ndarray of float64
             The noise.
 
+        Notes
+        -----
+        Adding this noise to a value yourself is the naive release that
+        Mironov (CCS 2012) attacks; use :meth:`randomise` to release a value.
+
         Examples
         --------
         >>> LaplaceVector(epsilon=1.0, sensitivity=1.0).sample((2, 3), 0).shape
@@ -194,5 +273,56 @@ class LaplaceVector(Mechanism):
         """
         return sample_laplace(size, self._scale, random_state)
 
+    def randomise(
+        self, value: ArrayLike, random_state: RandomStateLike = None
+    ) -> NDArray[np.float64]:
+        """Release ``value`` with Laplace noise of scale λ, as a new float64 array.
+
+        Parameters
+        ----------
+        value : array-like of real numbers
+            The exact (sensitive) value, finite and non-empty; not modified.
+        random_state : None, int or numpy.random.Generator, default=None
+            See :meth:`sample`.
+
+        Returns
+        -------
+        ndarray of float64
+            The release, with the shape of ``value``: on the public grid 2^m
+            (``method="discrete"``) or ``value + sample(...)`` (``"naive"``).
+
+        Raises
+        ------
+        TypeError
+            If ``value`` is not real-valued.
+        ValueError
+            If ``value`` is empty or has a non-finite entry.
+
+        Examples
+        --------
+        >>> mech = LaplaceVector(epsilon=1.0, sensitivity=1.0)
+        >>> mech.randomise([1, 2, 3], random_state=0).shape
+        (3,)
+        """
+        return laplace_release(
+            value,
+            self._scale,
+            random_state,
+            sensitivity=self._sensitivity,
+            bound=self._bound,
+            method=self._method,
+        )
+
     def _event_details(self) -> dict[str, Any]:
-        return {"scale": self._scale}
+        details: dict[str, Any] = {"scale": self._scale, "release": self._method}
+        if self._bound is not None:
+            details["bound"] = self._bound
+        return details
+
+    def __repr__(self) -> str:
+        text = super().__repr__()[:-1]
+        if self._method != "discrete":
+            text += f", method={self._method!r}"
+        if self._bound is not None:
+            text += f", bound={self._bound!r}"
+        return text + ")"

@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.events import PrivacyEvent
-from ..mechanisms import LaplaceVector, sample_laplace
+from ..mechanisms import LaplaceVector, laplace_release
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
 from ._base import SelectorBase
@@ -556,7 +556,10 @@ class PrivateRandomSearch(SelectorBase):
             z = int(np.count_nonzero(est.predict(X_val) != y_val))
             # Laplace mechanism on a count (sensitivity 1): scale 1/ε₀
             # (Dwork & Roth 2014, Thm 3.6).
-            noisy = z + float(sample_laplace(1, 1.0 / eps0, rng)[0])
+            release = laplace_release(
+                np.array([float(z)]), 1.0 / eps0, rng, sensitivity=1.0
+            )
+            noisy = float(release[0])
             if best is None or noisy < best[0]:
                 best = (noisy, i, est)
         assert best is not None  # K ≥ 1

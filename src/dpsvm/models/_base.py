@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from numbers import Integral, Real
 from typing import Any
@@ -117,7 +118,16 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
             targets = [np.where(y == self.classes_[1], 1.0, -1.0)]
         else:
             targets = [np.where(y == c, 1.0, -1.0) for c in self.classes_]
-        lam = self.regularization / (R * R)  # x̃ = x/R ⇒ λ = Λ/R² (module docstring)
+        n = X.shape[0]
+        r2 = R * R
+        # x̃ = x/R ⇒ λ = Λ/R² (module docstring)
+        lam = self.regularization / r2 if r2 > 0 else math.inf
+        if not (sys.float_info.min <= lam < math.inf and n * lam < math.inf):
+            raise ValueError(
+                f"regularization / data_norm² = {lam:g} is outside the floating-point "
+                "range the calibrations need; rescale the features so that "
+                "data_norm is closer to 1."
+            )
         return Xt, targets, lam
 
     def _set_coef(self, W: FloatArray) -> None:

@@ -104,7 +104,13 @@ def objective_perturbation_calibration(
     delta_reg = 0.0
     if eps_prime <= 0:
         # CMS11 Algorithm 2, step 2: Δ = c/(n(e^{ε/4} − 1)) − λ, ε′ = ε/2.
-        delta_reg = c / (n * math.expm1(epsilon / 4.0)) - lam
+        denom = n * math.expm1(epsilon / 4.0)
+        if not denom > 0 or not math.isfinite(c / denom):
+            raise ValueError(
+                f"epsilon = {epsilon:g} is too small for objective perturbation "
+                "in floating point."
+            )
+        delta_reg = c / denom - lam
         eps_prime = epsilon / 2.0
     # CMS11 Algorithm 2, step 3: ν(b) ∝ exp(−(ε′/2)‖b‖) ⇒ ‖b‖ ~ Gamma(d, 2/ε′).
     return ObjectiveCalibration(

@@ -29,7 +29,7 @@ from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.events import PrivacyEvent
 from ..exceptions import DPSVMConvergenceError
 from ..losses import Loss, get_loss
-from ..mechanisms import sample_gamma_norm, sample_laplace
+from ..mechanisms import laplace_release, sample_gamma_norm
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
 from ._base import LinearModelBase
@@ -294,17 +294,18 @@ class _DPLinearBase(LinearModelBase):
             if mech == "output":
                 # density ∝ exp(−ε‖b‖/Δ₂): ‖b‖ ~ Gamma(d, Δ₂/ε) (CMS11 Alg. 1).
                 scale = sens / eps
-                noise = sample_gamma_norm(d, scale, rng)
+                w = res.coef + sample_gamma_norm(d, scale, rng)
                 norm_name = "l2"
                 reported = sens
             else:
                 # Rubinstein et al. Thm 7: λ_L = 4LCκ√F/(βn) (‖·‖₁ ≤ √F‖·‖₂).
                 l1 = sens * math.sqrt(d)
                 scale = l1 / eps
-                noise = sample_laplace(d, scale, rng)
+                # Discretised Laplace release (floating-point safe; its achieved
+                # ε never exceeds Δ₁/λ_L): dpsvm.mechanisms.laplace_release.
+                w = laplace_release(res.coef, scale, rng, sensitivity=l1)
                 norm_name = "l1"
                 reported = l1
-            w = res.coef + noise
             details.update(noise_scale_internal=scale, certificate_cap=cap / R)
             event = PrivacyEvent(
                 mechanism="output-perturbation-l2"
