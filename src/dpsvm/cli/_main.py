@@ -301,8 +301,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data_options(evaluate, part="test", labels="required")
 
     from ..audit._cli import add_audit_subparser
+    from ..reproduce._cli import add_reproduce_subparser
 
     add_audit_subparser(sub)
+    add_reproduce_subparser(sub)
     return parser
 
 
@@ -609,12 +611,19 @@ def _cmd_audit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_audit_command(args, out, err)
 
 
+def _cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ..reproduce._cli import run_reproduce_command
+
+    return run_reproduce_command(args, out, err)
+
+
 _COMMANDS = {
     "demo": _cmd_demo,
     "train": _cmd_train,
     "predict": _cmd_predict,
     "evaluate": _cmd_evaluate,
     "audit": _cmd_audit,
+    "reproduce": _cmd_reproduce,
 }
 
 

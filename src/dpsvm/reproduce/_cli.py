@@ -1,0 +1,291 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The ``dpsvm reproduce`` subcommand (wired into :mod:`dpsvm.cli` by the lead).
+
+::
+
+    dpsvm reproduce sarwate2009 --data-dir DIR [--quick] [--out DIR]
+                    [--draws N] [--folds K] [--n-jobs J] [--seed S]
+                    [--no-progress]
+
+:func:`add_reproduce_subparser` adds the subcommand to an ``argparse``
+sub-parser set and :func:`run_reproduce_command` runs it. A run that cannot
+proceed (missing data directory or Adult files, unwritable ``--out``, no
+matplotlib) raises :class:`~dpsvm.reproduce.ReproductionError`, a
+:class:`ValueError` with a one-line message, before any experiment starts; the
+``dpsvm`` wrapper prints it as ``dpsvm: error: <message>`` (exit status 1).
+:func:`main` is a standalone entry point that does the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn, TextIO
+
+from ._config import make_config
+from ._runner import ReproductionError
+from ._sarwate2009 import run_sarwate2009
+
+__all__ = ["add_reproduce_subparser", "main", "run_reproduce_command"]
+
+PROG = "dpsvm"
+PAPERS = ("sarwate2009",)
+DEFAULT_OUT = "./reproduction-sarwate2009"
+
+
+def _int(what: str, low: int) -> Any:
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be an integer, got {text!r}"
+            ) from None
+        if v < low:
+            raise argparse.ArgumentTypeError(f"{what} must be >= {low}, got {v}")
+        return v
+
+    return parse
+
+
+def _n_jobs(text: str) -> int:
+    v = _int("--n-jobs", -1)(text)
+    if v == 0:
+        raise argparse.ArgumentTypeError("--n-jobs must be >= 1, or -1 for all CPUs")
+    return int(v)
+
+
+def add_reproduce_subparser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``reproduce`` subcommand to an ``argparse`` sub-parser set.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The object returned by ``parser.add_subparsers(...)``; the new parser
+        inherits its class (so a parser whose ``error`` raises keeps doing so).
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        The ``reproduce`` parser (its defaults set ``command="reproduce"``).
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser(prog="dpsvm")
+    >>> _ = add_reproduce_subparser(parser.add_subparsers(dest="command"))
+    >>> args = parser.parse_args(["reproduce", "sarwate2009", "--quick"])
+    >>> args.command, args.paper, args.quick, args.out, args.n_jobs
+    ('reproduce', 'sarwate2009', True, './reproduction-sarwate2009', 1)
+    """
+    p = subparsers.add_parser(
+        "reproduce",
+        help="rerun a paper's experiments and write a report with tables and plots",
+        description=(
+            "Rerun the experiments of a paper and write a Markdown report (each "
+            "table next to the paper's numbers and the difference), PNG plots and "
+            "a JSON file of all numbers. sarwate2009: Sarwate, Chaudhuri & "
+            "Monteleoni, 'Differentially private support vector machines' "
+            "(arXiv:0912.0071): Figures 1-4 on UCI Adult, nested balls and (when "
+            "its files are present) KDD Cup 99. The full run follows the paper "
+            "(10-fold cross-validation x 50 noise draws) and takes hours; it "
+            "prints its expected time first. --quick takes minutes."
+        ),
+    )
+    p.add_argument("paper", choices=PAPERS, help="which paper's experiments")
+    p.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="directory with adult.data and adult.test (plain or .gz, directly or "
+        "in adult/), and optionally the KDD Cup 99 files (kddcup.data_10_percent, "
+        "corrected; directly or in kddcup99/). Default: $DPSVM_DATA, then the "
+        "loaders' search path",
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="2 of 10 folds x 2 draws, 24,000 nested-balls points, fewer "
+        "learning-curve points (under 10 minutes on 2 cores)",
+    )
+    p.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        default=DEFAULT_OUT,
+        help=f"output directory (default {DEFAULT_OUT})",
+    )
+    p.add_argument(
+        "--draws",
+        type=_int("--draws", 1),
+        metavar="N",
+        help="noise draws per private fit, and repetitions per learning-curve "
+        "point (default 50 and 10; --quick 2 and 1)",
+    )
+    p.add_argument(
+        "--folds",
+        type=_int("--folds", 1),
+        metavar="K",
+        help="cross-validation folds evaluated, of a 10-fold split (default 10; "
+        "--quick 2); K > 10 uses a K-fold split",
+    )
+    p.add_argument(
+        "--n-jobs",
+        type=_n_jobs,
+        default=1,
+        metavar="J",
+        help="worker processes (-1: all CPUs; default 1)",
+    )
+    p.add_argument(
+        "--seed",
+        type=_int("--seed", 0),
+        default=0,
+        metavar="S",
+        help="seed of all splits, projections and noise draws (default 0)",
+    )
+    p.add_argument(
+        "--no-progress", action="store_true", help="no progress line on stderr"
+    )
+    p.set_defaults(command="reproduce")
+    return p
+
+
+def _command_line(args: argparse.Namespace) -> str:
+    parts = [PROG, "reproduce", str(args.paper)]
+    if getattr(args, "data_dir", None) is not None:
+        parts += ["--data-dir", str(args.data_dir)]
+    if getattr(args, "quick", False):
+        parts.append("--quick")
+    if getattr(args, "tiny", False):
+        parts.append("--tiny")
+    if getattr(args, "out", DEFAULT_OUT) != DEFAULT_OUT:
+        parts += ["--out", str(args.out)]
+    for opt in ("draws", "folds"):
+        if getattr(args, opt, None) is not None:
+            parts += [f"--{opt}", str(getattr(args, opt))]
+    if getattr(args, "n_jobs", 1) != 1:
+        parts += ["--n-jobs", str(args.n_jobs)]
+    if getattr(args, "seed", 0) != 0:
+        parts += ["--seed", str(args.seed)]
+    return shlex.join(parts)
+
+
+def run_reproduce_command(
+    args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
+    """Run ``dpsvm reproduce`` with parsed arguments.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        From a parser built with :func:`add_reproduce_subparser`.
+    out : text stream, optional
+        Where the final summary line goes (default: standard output).
+    err : text stream, optional
+        Where the time estimate and the progress line go (default: standard
+        error).
+
+    Returns
+    -------
+    int
+        0 on success.
+
+    Raises
+    ------
+    ReproductionError
+        (a :class:`ValueError`) when the run cannot proceed: missing data
+        directory or Adult files, unwritable ``--out``, no matplotlib. Nothing
+        is written.
+
+    Examples
+    --------
+    >>> ns = argparse.Namespace(paper="sarwate2009", data_dir="/nope",
+    ...                         tiny=True, out="/tmp/x")
+    >>> run_reproduce_command(ns)
+    Traceback (most recent call last):
+    ...
+    dpsvm.reproduce._runner.ReproductionError: --data-dir /nope: no such directory
+    """
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    paper = getattr(args, "paper", "sarwate2009")
+    if paper not in PAPERS:
+        raise ReproductionError(f"unknown paper {paper!r}; known: {', '.join(PAPERS)}")
+    if getattr(args, "tiny", False):
+        mode = "tiny"
+    elif getattr(args, "quick", False):
+        mode = "quick"
+    else:
+        mode = "full"
+    config = make_config(
+        mode,
+        folds=getattr(args, "folds", None),
+        draws=getattr(args, "draws", None),
+        seed=getattr(args, "seed", 0),
+    )
+    report = run_sarwate2009(
+        getattr(args, "data_dir", None),
+        getattr(args, "out", DEFAULT_OUT),
+        config=config,
+        n_jobs=getattr(args, "n_jobs", 1),
+        command=_command_line(args),
+        log=err,
+        progress=None if getattr(args, "no_progress", False) else err,
+    )
+    out.write(
+        f"{PROG}: wrote {report} (and {report.with_suffix('.json').name}, "
+        f"plots) in {report.parent}\n"
+    )
+    out.flush()
+    return 0
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Standalone ``dpsvm reproduce`` (the same options, after the word).
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        Arguments after ``reproduce`` (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 on success, 1 for a run that cannot proceed (one line ``dpsvm:
+        error: ...`` on standard error, nothing written), 2 for a usage error,
+        130 when interrupted.
+
+    Examples
+    --------
+    >>> main(["sarwate2009", "--data-dir", "/nope", "--tiny"])
+    1
+    """
+    parser = _Parser(prog=PROG)
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_reproduce_subparser(sub)
+    try:
+        args = parser.parse_args(
+            ["reproduce", *(sys.argv[1:] if argv is None else argv)]
+        )
+    except _UsageError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 2
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else 0
+    try:
+        return run_reproduce_command(args)
+    except (ValueError, OSError) as exc:
+        sys.stderr.write(f"{PROG}: error: {' '.join(str(exc).split())}\n")
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: error: interrupted\n")
+        return 130

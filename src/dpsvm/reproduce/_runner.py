@@ -1,0 +1,1460 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The experiments of paper 001 (Sarwate, Chaudhuri & Monteleoni, 2009).
+
+The work is cut into independent jobs (one cross-validation fold × one Λ, one
+fold × one training-set size, one random projection × one Λ, ...), each of
+which fits every method it concerns and returns error rates. Jobs run in this
+process (``n_jobs=1``) or in joblib worker processes, and are aggregated into
+the JSON-ready ``results`` dictionary that :mod:`._report` and :mod:`._plots`
+render.
+
+Protocol (spec 6.3): every linear value is a mean over cross-validation folds
+(each training set holds 9/10 of the data) and, for private methods, over
+noise draws; the kernel values are means over random projections × draws on
+one 9/10 : 1/10 split. Randomness comes from ``numpy.random.SeedSequence(seed,
+spawn_key=...)`` per job, so results do not depend on scheduling. Seeded noise
+is right for a reproduction (it can be rerun) and wrong for a real release.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+from numpy.typing import NDArray
+from sklearn.model_selection import KFold
+from threadpoolctl import threadpool_limits
+
+from ..exceptions import DPSVMConvergenceError
+from ..mechanisms import sample_gamma_norm
+from ..models._calibration import output_l2_sensitivity
+from ..models.linear import (
+    CERTIFICATE_RTOL,
+    DPLinearSVC,
+    DPLogisticRegression,
+    NonPrivateLinearClassifier,
+)
+from ._config import ReproductionConfig
+from ._progress import Progress, format_duration
+
+__all__ = [
+    "KERNEL_METHODS",
+    "METHODS",
+    "Dataset",
+    "ReproductionError",
+    "load_datasets",
+    "output_perturbation_from_solution",
+    "run_experiments",
+]
+
+FloatArray = NDArray[np.float64]
+_CLASSES = [-1, 1]
+
+
+class ReproductionError(ValueError):
+    """A reproduction that cannot run (missing data, missing matplotlib, ...).
+
+    A :class:`ValueError`, so that the ``dpsvm`` command reports it as one line
+    ``dpsvm: error: <message>`` with exit status 1.
+
+    Examples
+    --------
+    >>> str(ReproductionError("UCI Adult files not found"))
+    'UCI Adult files not found'
+    """
+
+
+@dataclass(frozen=True)
+class MethodInfo:
+    """How a method is labelled in the report.
+
+    Attributes
+    ----------
+    label : str
+        Row label.
+    private : bool
+        Whether the method is differentially private as run.
+    paper_row : str or None
+        The method of the paper's tables it corresponds to.
+    like_for_like : bool
+        Whether it is the implementation that matches what the paper ran (so
+        the difference to the paper's number is the reproduction error).
+    note : str
+        One-line description.
+    """
+
+    label: str
+    private: bool
+    paper_row: str | None
+    like_for_like: bool
+    note: str
+
+
+#: Linear methods, in the row order of the report.
+METHODS: dict[str, MethodInfo] = {
+    "huber_svm": MethodInfo(
+        "Non-private SVM (Huber)",
+        False,
+        "huber_svm",
+        True,
+        "NonPrivateLinearClassifier(loss='huber'), exact Newton solve; no privacy",
+    ),
+    "sensitivity": MethodInfo(
+        "Sensitivity method",
+        True,
+        "sensitivity",
+        True,
+        "output perturbation of the Huber SVM, Δ₂ = 2/(nΛ), Gamma-norm noise "
+        "(DPLinearSVC(mechanism='output'), CMS11 Alg. 1); private",
+    ),
+    "lr_2009": MethodInfo(
+        "Logistic regression, CM08 as printed (NOT private)",
+        False,
+        "lr",
+        True,
+        "DPLogisticRegression(mechanism='objective-2009'): noise ∝ exp(−(ε/2)‖b‖) "
+        "without the ε′ correction, as in CM08/paper 001; not guaranteed DP",
+    ),
+    "lr": MethodInfo(
+        "Logistic regression (private, corrected)",
+        True,
+        "lr",
+        False,
+        "DPLogisticRegression(mechanism='objective'): CM08 objective perturbation "
+        "with the CMS11 ε′/Δ correction (c = 1/4); private",
+    ),
+    "alg1_2009": MethodInfo(
+        "Algorithm 1, paper reading (NOT private)",
+        False,
+        "alg1",
+        True,
+        "DPLinearSVC(mechanism='objective-2009'): spec S.1 reading of Alg. 1, "
+        "(1/n)bᵀf with ‖b‖ ~ Gamma(d, 2/ε); its proof omits the Jacobian (S-P3), "
+        "not guaranteed DP",
+    ),
+    "alg1": MethodInfo(
+        "Algorithm 1, corrected (private)",
+        True,
+        "alg1",
+        False,
+        "DPLinearSVC(mechanism='objective'): CMS11 Alg. 2 (ε′ = ε − ln(1 + 2c/(nΛ) "
+        "+ c²/(nΛ)²), Δ fallback), c = 1/(2h); private",
+    ),
+    "diffprivlib_lr": MethodInfo(
+        "diffprivlib LogisticRegression",
+        True,
+        "lr",
+        False,
+        "diffprivlib.models.LogisticRegression(epsilon, data_norm=1, "
+        "fit_intercept=False, C = 1/(nΛ)); private",
+    ),
+}
+
+#: Kernel (nested balls) methods.
+KERNEL_METHODS: dict[str, MethodInfo] = {
+    "kernel_svm": MethodInfo(
+        "Non-private Gaussian SVM (hinge)",
+        False,
+        "kernel_svm",
+        True,
+        "scikit-learn SVC(kernel='rbf', γ, C = 1/(nΛ)) with a bias (libsvm, like "
+        "the paper's SVMlight) on a subsample of the training set; no privacy",
+    ),
+    "rr_svm": MethodInfo(
+        "Non-private RR-Gaussian SVM",
+        False,
+        "rr_svm",
+        True,
+        "NonPrivateRandomFeatureSVC(loss='huber', cos-phase, √(2/D) features): "
+        "the unperturbed problem of Alg. 2; no privacy",
+    ),
+    "alg2_2009": MethodInfo(
+        "Algorithm 2, paper reading (NOT private)",
+        False,
+        "alg2",
+        True,
+        "DPKernelSVC(mechanism='objective-2009', norm_handling='paper'): √(2/D) "
+        "features of norm up to √2 with noise for norm 1 (S-P6) and the "
+        "uncorrected Alg. 1 (S-P3); not guaranteed DP",
+    ),
+    "alg2": MethodInfo(
+        "Algorithm 2, corrected (private)",
+        True,
+        "alg2",
+        False,
+        "DPKernelSVC(mechanism='objective', norm_handling='clip'): features "
+        "projected onto the unit ball and CMS11 objective perturbation; private",
+    ),
+}
+
+
+# ---------------------------------------------------------------------------
+# Data
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Dataset:
+    """A data set with its evaluated cross-validation folds.
+
+    Attributes
+    ----------
+    name : str
+        ``"adult"``, ``"adult-compact"``, ``"kdd"`` or ``"nested-balls"``.
+    X : ndarray of shape (n_samples, n_features)
+        Rows (norm ≤ 1 for the linear data sets).
+    y : ndarray of shape (n_samples,)
+        Labels in {−1, +1}.
+    splits : list of (ndarray, ndarray)
+        (train, test) row positions of each evaluated fold.
+    description : str
+        Preprocessing, for the report.
+    info : dict
+        Public facts for the JSON (sizes, label rate).
+    """
+
+    name: str
+    X: FloatArray
+    y: NDArray[np.int64]
+    splits: list[tuple[NDArray[np.intp], NDArray[np.intp]]]
+    description: str
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+def _cv_splits(
+    n: int, config: ReproductionConfig, key: int
+) -> list[tuple[NDArray[np.intp], NDArray[np.intp]]]:
+    """The evaluated folds of a shuffled K-fold split (data-independent)."""
+    kf = KFold(n_splits=config.n_splits, shuffle=True, random_state=config.seed + key)
+    out = []
+    for i, (tr, te) in enumerate(kf.split(np.zeros((n, 1)))):
+        if i >= config.folds:
+            break
+        out.append((tr.astype(np.intp), te.astype(np.intp)))
+    return out
+
+
+def _subsample(n: int, size: int, seed: Sequence[int]) -> NDArray[np.intp]:
+    rng = np.random.default_rng(np.random.SeedSequence(list(seed)))
+    return np.sort(rng.permutation(n)[:size]).astype(np.intp)
+
+
+def _load_adult(
+    data_dir: Path | None, config: ReproductionConfig, compact: bool
+) -> tuple[Dataset, list[str]]:
+    from ..datasets import load_adult
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            bunch = load_adult(
+                data_dir,
+                column_scaling="public" if compact else "data-max",
+                feature_set="compact" if compact else "full",
+            )
+        except FileNotFoundError as exc:
+            where = f"--data-dir {data_dir}" if data_dir is not None else "the data"
+            raise ReproductionError(
+                f"UCI Adult files (adult.data and adult.test, plain or .gz, "
+                f"directly or in an 'adult/' subfolder) not found in {where}; the "
+                "reproduction needs them. " + str(exc).splitlines()[0]
+            ) from None
+    X = np.vstack([bunch.X_train, bunch.X_test])
+    y = np.concatenate([bunch.y_train, bunch.y_test]).astype(np.int64)
+    n_all = y.size
+    if config.adult_rows is not None and config.adult_rows < n_all:
+        keep = _subsample(n_all, config.adult_rows, (config.seed, 11))
+        X, y = X[keep], y[keep]
+    name = "adult-compact" if compact else "adult"
+    if compact:
+        description = (
+            f"UCI Adult, train + test ({y.size} rows after dropping rows with '?'), "
+            f"compact public features ({X.shape[1]} columns: no fnlwgt, no "
+            "education one-hots, one native-country indicator, log-scaled capital "
+            "columns, public numeric ranges), each row divided by its norm: a "
+            "per-record map, so the private methods are private end to end"
+        )
+    else:
+        description = (
+            f"UCI Adult, train + test ({y.size} rows after dropping rows with '?'), "
+            f"the paper's preprocessing: {X.shape[1]} columns (6 numeric + 99 "
+            "one-hot), every column divided by its maximum over the data "
+            "(column_scaling='data-max', as in the paper: it reads every record, "
+            "so it is outside any DP guarantee, spec S-P5), each row divided by "
+            "its L2 norm (‖x‖ = 1; the paper says 'at most 1')"
+        )
+    notes = sorted({str(w.message).split(";")[0] for w in caught})
+    ds = Dataset(
+        name=name,
+        X=np.ascontiguousarray(X, dtype=np.float64),
+        y=y,
+        splits=_cv_splits(y.size, config, 1 if compact else 0),
+        description=description,
+        info={
+            "n_samples": int(y.size),
+            "n_features": int(X.shape[1]),
+            "positive_rate": float(np.mean(y == 1)),
+            "files": dict(bunch.files),
+        },
+    )
+    return ds, [f"{name}: {m}" for m in notes]
+
+
+def _load_kdd(data_dir: Path | None, config: ReproductionConfig) -> Dataset | None:
+    """KDD Cup 99 random subset, or None when the files are absent."""
+    from ..datasets import load_kddcup99
+
+    try:
+        bunch: Any = load_kddcup99(
+            data_dir, subset=config.kdd_subset, random_state=config.seed
+        )
+    except FileNotFoundError:
+        return None
+    X = np.ascontiguousarray(bunch.X_train, dtype=np.float64)
+    y = np.asarray(bunch.y_train, dtype=np.int64)
+    return Dataset(
+        name="kdd",
+        X=X,
+        y=y,
+        splits=_cv_splits(y.size, config, 2),
+        description=(
+            f"KDD Cup 99, 10% file, random subset of {y.size} rows (paper: "
+            f"60,000), {X.shape[1]} columns (38 numeric scaled by public ranges + "
+            "one-hot protocol/service/flag), rows divided by their norm; +1 = "
+            "normal connection (spec 6.2: flipping the labels changes no error "
+            "rate). The paper divided columns by their data maxima; the loader "
+            "uses public ranges instead"
+        ),
+        info={
+            "n_samples": int(y.size),
+            "n_features": int(X.shape[1]),
+            "positive_rate": float(np.mean(y == 1)),
+            "files": dict(bunch.files),
+        },
+    )
+
+
+def _make_nested_balls(config: ReproductionConfig) -> Dataset:
+    from ..datasets import make_nested_balls
+
+    X, y = make_nested_balls(config.nb_samples, random_state=config.seed)
+    n = y.size
+    n_test = max(1, n // 10)
+    # One 9/10 : 1/10 split (the paper averages over projections × draws).
+    perm = np.random.default_rng(np.random.SeedSequence([config.seed, 21]))
+    order = perm.permutation(n).astype(np.intp)
+    test, train = np.sort(order[:n_test]), np.sort(order[n_test:])
+    return Dataset(
+        name="nested-balls",
+        X=X,
+        y=np.asarray(y, dtype=np.int64),
+        splits=[(train, test)],
+        description=(
+            f"'nested balls' in R^5 (dpsvm.datasets.make_nested_balls), {n} points "
+            f"(paper: 240,000), {train.size} train / {test.size} test; Bayes "
+            "error 0.05"
+        ),
+        info={"n_samples": int(n), "n_features": int(X.shape[1])},
+    )
+
+
+def load_datasets(
+    data_dir: str | os.PathLike[str] | None, config: ReproductionConfig
+) -> tuple[dict[str, Dataset], list[str]]:
+    """Load every data set of the run.
+
+    Parameters
+    ----------
+    data_dir : str or path-like or None
+        Directory with the UCI Adult files (and, optionally, the KDD Cup 99
+        files); ``None`` uses the loaders' default search.
+    config : ReproductionConfig
+        The run settings.
+
+    Returns
+    -------
+    datasets : dict of str to Dataset
+        ``"adult"``, optionally ``"adult-compact"`` and ``"kdd"``, and
+        ``"nested-balls"``.
+    notes : list of str
+        Warnings and skipped parts, for the report.
+
+    Raises
+    ------
+    ReproductionError
+        If ``data_dir`` is not a directory or the Adult files are missing.
+
+    Examples
+    --------
+    >>> from dpsvm.reproduce import make_config
+    >>> load_datasets("/nope", make_config("tiny"))
+    Traceback (most recent call last):
+    ...
+    dpsvm.reproduce._runner.ReproductionError: --data-dir /nope: no such directory
+    """
+    path = None
+    if data_dir is not None:
+        path = Path(data_dir)
+        if not path.is_dir():
+            raise ReproductionError(f"--data-dir {data_dir}: no such directory")
+    notes: list[str] = []
+    datasets: dict[str, Dataset] = {}
+    datasets["adult"], n1 = _load_adult(path, config, compact=False)
+    notes += n1
+    if config.compact:
+        datasets["adult-compact"], n2 = _load_adult(path, config, compact=True)
+        notes += n2
+    kdd = _load_kdd(path, config)
+    if kdd is None:
+        notes.append(
+            "KDD files not found (kddcup.data_10_percent and corrected, plain or "
+            ".gz, in the data directory or a 'kddcup99/' subfolder): the KDD "
+            "columns of Figure 2(a), Figure 3(b) and Figures 1(b), (d), (e) and "
+            "4(b) are skipped"
+        )
+    else:
+        datasets["kdd"] = kdd
+    datasets["nested-balls"] = _make_nested_balls(config)
+    return datasets, notes
+
+
+# ---------------------------------------------------------------------------
+# Fitting helpers (run in workers)
+# ---------------------------------------------------------------------------
+
+
+def _rng(seed: int, *key: int) -> np.random.Generator:
+    return np.random.Generator(
+        np.random.PCG64(np.random.SeedSequence(seed, spawn_key=tuple(key)))
+    )
+
+
+def _int_seed(seed: int, *key: int) -> int:
+    ss = np.random.SeedSequence(seed, spawn_key=tuple(key))
+    return int(ss.generate_state(1, dtype=np.uint32)[0])
+
+
+def output_perturbation_from_solution(
+    coef: FloatArray,
+    n_samples: int,
+    regularization: float,
+    epsilon: float,
+    rng: np.random.Generator,
+) -> FloatArray:
+    """The sensitivity method's release, given the exact non-private solution.
+
+    Adds the noise of ``DPLinearSVC(mechanism="output", data_norm=1,
+    fit_intercept=False)`` to an already computed minimiser, so that the 50
+    draws of a (fold, Λ) cell share one solve. The calibration is the
+    estimator's: L2 sensitivity Δ = 2L/(nΛ) with L = 1 (Chaudhuri, Monteleoni &
+    Sarwate 2011, Corollary 8; spec S.2) plus twice the public solver cap
+    ``CERTIFICATE_RTOL``·Δ, and ‖b‖ ~ Gamma(d, Δ_eff/ε) with a uniform
+    direction (CMS11 Alg. 1). ``tests/reproduce`` checks that it equals the
+    estimator's release for the same generator.
+
+    Parameters
+    ----------
+    coef : ndarray of shape (n_features,)
+        Exact minimiser of (1/n)Σℓ + (Λ/2)‖w‖² on rows of norm ≤ 1.
+    n_samples : int
+        Training-set size n.
+    regularization : float
+        Λ > 0.
+    epsilon : float
+        ε > 0.
+    rng : numpy.random.Generator
+        Noise source (advanced).
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
+        coef + b.
+
+    Notes
+    -----
+    **Privacy.** Pure ε-DP under replace-one neighbours for a 1-Lipschitz convex
+    loss, rows of norm ≤ 1 and Λ > 0, *provided* ``coef`` is the minimiser to
+    within the cap (the estimator certifies this; here the Newton solve to
+    ‖∇J‖ ≤ 1e-10 gives ‖w − w*‖ ≤ 1e-10/Λ, far below the cap for the Λ of
+    the paper's grids). With a seeded generator it is for reproduction only.
+
+    References
+    ----------
+    .. [1] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
+       empirical risk minimization", JMLR 12:1069–1109, 2011, Algorithm 1,
+       Corollary 8.
+
+    Examples
+    --------
+    >>> w = output_perturbation_from_solution(np.zeros(3), 1000, 0.1, 1.0,
+    ...                                       np.random.default_rng(0))
+    >>> w.shape
+    (3,)
+    """
+    base = output_l2_sensitivity(int(n_samples), float(regularization), 1.0)
+    # CMS11 Cor. 8: Δ₂ = 2L/(nΛ); + 2·cap for the certified solver error, cap =
+    # CERTIFICATE_RTOL·Δ₂ (dpsvm.models.linear); ‖b‖ ~ Gamma(d, Δ_eff/ε).
+    scale = base * (1.0 + 2.0 * CERTIFICATE_RTOL) / float(epsilon)
+    return np.asarray(coef, dtype=np.float64) + sample_gamma_norm(
+        int(np.size(coef)), scale, rng
+    )
+
+
+def _error_of_coef(coef: FloatArray, X: FloatArray, y: NDArray[np.int64]) -> float:
+    pred = np.where(X @ coef > 0, 1, -1)  # classes_[(score > 0)], as in predict
+    return float(np.mean(pred != y))
+
+
+def _diffprivlib_available() -> bool:
+    try:
+        import diffprivlib  # noqa: F401
+    except Exception:  # ImportError, or a version clash with scikit-learn
+        return False
+    return True
+
+
+def _linear_estimator(
+    method: str, lam: float, eps: float, rng: np.random.Generator, huber_h: float
+) -> Any:
+    common: dict[str, Any] = {
+        "epsilon": eps,
+        "regularization": lam,
+        "data_norm": 1.0,
+        "classes": _CLASSES,
+        "random_state": rng,
+    }
+    if method == "alg1_2009":
+        return DPLinearSVC(mechanism="objective-2009", huber_h=huber_h, **common)
+    if method == "alg1":
+        return DPLinearSVC(mechanism="objective", huber_h=huber_h, **common)
+    if method == "sensitivity":
+        return DPLinearSVC(mechanism="output", huber_h=huber_h, **common)
+    if method == "lr_2009":
+        return DPLogisticRegression(mechanism="objective-2009", **common)
+    if method == "lr":
+        return DPLogisticRegression(mechanism="objective", **common)
+    raise ValueError(f"unknown method {method!r}")
+
+
+def _diffprivlib_error(
+    Xtr: FloatArray,
+    ytr: NDArray[np.int64],
+    Xte: FloatArray,
+    yte: NDArray[np.int64],
+    lam: float,
+    eps: float,
+    seed: int,
+) -> float:
+    from diffprivlib.models import LogisticRegression
+
+    clf = LogisticRegression(
+        epsilon=eps,
+        data_norm=1.0,
+        fit_intercept=False,
+        C=1.0 / (ytr.size * lam),
+        random_state=seed,
+    )
+    clf.fit(Xtr, ytr)
+    return float(np.mean(clf.predict(Xte) != yte))
+
+
+@dataclass
+class _Outcome:
+    """What a job returns."""
+
+    key: tuple[Any, ...]
+    values: dict[str, Any]
+    n_fits: int
+    warnings: list[str]
+    failures: int = 0
+    seconds: float = 0.0
+
+
+def _record(caught: list[warnings.WarningMessage]) -> list[str]:
+    return sorted({f"{w.category.__name__}: {w.message}" for w in caught})
+
+
+def _grid_job(
+    key: tuple[Any, ...],
+    X: FloatArray,
+    y: NDArray[np.int64],
+    train: NDArray[np.intp],
+    test: NDArray[np.intp],
+    lam: float,
+    epsilons: tuple[float, ...],
+    draws: int,
+    methods: tuple[str, ...],
+    huber_h: float,
+    seed_key: tuple[int, ...],
+) -> _Outcome:
+    """One (fold, Λ) cell: the Huber SVM, then every method × ε × draw."""
+    Xtr, ytr, Xte, yte = X[train], y[train], X[test], y[test]
+    n = ytr.size
+    values: dict[str, Any] = {}
+    fits = failures = 0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ref = NonPrivateLinearClassifier(
+            loss="huber", huber_h=huber_h, regularization=lam, classes=_CLASSES
+        ).fit(Xtr, ytr)
+        fits += 1
+        values["huber_svm"] = float(np.mean(ref.predict(Xte) != yte))
+        coef = ref.coef_.ravel()
+        for m_idx, method in enumerate(methods):
+            errs = np.full((len(epsilons), draws), np.nan)
+            for e_idx, eps in enumerate(epsilons):
+                rng = _rng(*seed_key, m_idx, e_idx)
+                for r in range(draws):
+                    try:
+                        if method == "sensitivity":
+                            w = output_perturbation_from_solution(
+                                coef, n, lam, eps, rng
+                            )
+                            errs[e_idx, r] = _error_of_coef(w, Xte, yte)
+                            continue
+                        if method == "diffprivlib_lr":
+                            seed = int(rng.integers(2**31 - 1))
+                            errs[e_idx, r] = _diffprivlib_error(
+                                Xtr, ytr, Xte, yte, lam, eps, seed
+                            )
+                        else:
+                            est = _linear_estimator(method, lam, eps, rng, huber_h)
+                            est.fit(Xtr, ytr)
+                            errs[e_idx, r] = float(np.mean(est.predict(Xte) != yte))
+                        fits += 1
+                    except DPSVMConvergenceError:
+                        failures += 1
+            values[method] = errs
+    return _Outcome(key, values, fits, _record(caught), failures)
+
+
+def _lc_job(
+    key: tuple[Any, ...],
+    X: FloatArray,
+    y: NDArray[np.int64],
+    train: NDArray[np.intp],
+    test: NDArray[np.intp],
+    size: int,
+    epsilons: tuple[float, ...],
+    draws: int,
+    methods: tuple[str, ...],
+    lambdas: tuple[float, ...],
+    huber_h: float,
+    seed_key: tuple[int, ...],
+) -> _Outcome:
+    """One (fold, N) point of a learning curve.
+
+    The Huber SVM takes the best Λ of ``lambdas`` on the test fold (non-private
+    tuning); each private method is tuned by Algorithm 3
+    (:class:`~dpsvm.model_selection.PrivateParameterTuning`, the m = 7 public
+    candidates ``lambdas``) with the same ε.
+    """
+    from ..model_selection import PrivateParameterTuning
+
+    sub = train[_subsample(train.size, min(size, train.size), (*seed_key, 0))]
+    Xtr, ytr, Xte, yte = X[sub], y[sub], X[test], y[test]
+    values: dict[str, Any] = {}
+    fits = failures = 0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np_errs = []
+        for lam in lambdas:
+            ref = NonPrivateLinearClassifier(
+                loss="huber", huber_h=huber_h, regularization=lam, classes=_CLASSES
+            ).fit(Xtr, ytr)
+            fits += 1
+            np_errs.append(float(np.mean(ref.predict(Xte) != yte)))
+        values["huber_svm"] = np.asarray(np_errs)
+        grid = {"regularization": list(lambdas)}
+        for m_idx, method in enumerate(methods):
+            errs = np.full((len(epsilons), draws), np.nan)
+            for e_idx, eps in enumerate(epsilons):
+                rng = _rng(*seed_key, 1 + m_idx, e_idx)
+                for r in range(draws):
+                    base = _linear_estimator(method, lambdas[0], eps, rng, huber_h)
+                    tuner = PrivateParameterTuning(
+                        base, grid, epsilon=eps, random_state=rng
+                    )
+                    try:
+                        tuner.fit(Xtr, ytr)
+                        errs[e_idx, r] = float(np.mean(tuner.predict(Xte) != yte))
+                    except DPSVMConvergenceError:
+                        failures += 1
+                    fits += len(lambdas)
+            values[method] = errs
+    values["n_train"] = int(sub.size)
+    return _Outcome(key, values, fits, _record(caught), failures)
+
+
+def _kernel_models(
+    gamma: float,
+    n_components: int,
+    huber_h: float,
+    lam: float,
+    feature_seed: int,
+) -> tuple[Any, Callable[[str, float, np.random.Generator], Any]]:
+    from ..models.kernel import DPKernelSVC, NonPrivateRandomFeatureSVC
+
+    rr = NonPrivateRandomFeatureSVC(
+        kernel="rbf",
+        gamma=gamma,
+        n_components=n_components,
+        feature_map="cos-phase",
+        norm_handling="paper",
+        loss="huber",
+        huber_h=huber_h,
+        regularization=lam,
+        classes=_CLASSES,
+        feature_random_state=feature_seed,
+    )
+
+    def private(method: str, eps: float, rng: np.random.Generator) -> Any:
+        return DPKernelSVC(
+            kernel="rbf",
+            gamma=gamma,
+            n_components=n_components,
+            mechanism="objective-2009" if method == "alg2_2009" else "objective",
+            norm_handling="paper" if method == "alg2_2009" else "clip",
+            huber_h=huber_h,
+            regularization=lam,
+            epsilon=eps,
+            classes=_CLASSES,
+            feature_random_state=feature_seed,
+            random_state=rng,
+        )
+
+    return rr, private
+
+
+def _kernel_grid_job(
+    key: tuple[Any, ...],
+    X: FloatArray,
+    y: NDArray[np.int64],
+    train: NDArray[np.intp],
+    test: NDArray[np.intp],
+    lam: float,
+    epsilons: tuple[float, ...],
+    draws: int,
+    config: ReproductionConfig,
+    feature_seed: int,
+    seed_key: tuple[int, ...],
+) -> _Outcome:
+    """One (projection, Λ) cell of the kernel experiment."""
+    Xtr, ytr, Xte, yte = X[train], y[train], X[test], y[test]
+    values: dict[str, Any] = {}
+    fits = failures = 0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rr, private = _kernel_models(
+            config.nb_gamma, config.nb_components, config.huber_h, lam, feature_seed
+        )
+        rr.fit(Xtr, ytr)
+        fits += 1
+        values["rr_svm"] = float(np.mean(rr.predict(Xte) != yte))
+        for m_idx, method in enumerate(("alg2_2009", "alg2")):
+            errs = np.full((len(epsilons), draws), np.nan)
+            for e_idx, eps in enumerate(epsilons):
+                rng = _rng(*seed_key, m_idx, e_idx)
+                for r in range(draws):
+                    try:
+                        est = private(method, eps, rng).fit(Xtr, ytr)
+                        errs[e_idx, r] = float(np.mean(est.predict(Xte) != yte))
+                    except DPSVMConvergenceError:
+                        failures += 1
+                    fits += 1
+            values[method] = errs
+    return _Outcome(key, values, fits, _record(caught), failures)
+
+
+def _kernel_lc_job(
+    key: tuple[Any, ...],
+    X: FloatArray,
+    y: NDArray[np.int64],
+    train: NDArray[np.intp],
+    test: NDArray[np.intp],
+    size: int,
+    eps: float,
+    draws: int,
+    config: ReproductionConfig,
+    feature_seed: int,
+    seed_key: tuple[int, ...],
+) -> _Outcome:
+    """One (projection, N) point of the nested-balls learning curve."""
+    from ..model_selection import PrivateParameterTuning
+
+    sub = train[_subsample(train.size, min(size, train.size), (*seed_key, 0))]
+    Xtr, ytr, Xte, yte = X[sub], y[sub], X[test], y[test]
+    lambdas = config.tuning_lambdas
+    values: dict[str, Any] = {}
+    fits = failures = 0
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rr_errs = []
+        for lam in lambdas:
+            rr, _ = _kernel_models(
+                config.nb_gamma, config.nb_components, config.huber_h, lam, feature_seed
+            )
+            rr.fit(Xtr, ytr)
+            fits += 1
+            rr_errs.append(float(np.mean(rr.predict(Xte) != yte)))
+        values["rr_svm"] = np.asarray(rr_errs)
+        for m_idx, method in enumerate(("alg2_2009", "alg2")):
+            errs = np.full((1, draws), np.nan)
+            rng = _rng(*seed_key, 1 + m_idx)
+            for r in range(draws):
+                _, private = _kernel_models(
+                    config.nb_gamma,
+                    config.nb_components,
+                    config.huber_h,
+                    lambdas[0],
+                    feature_seed,
+                )
+                tuner = PrivateParameterTuning(
+                    private(method, eps, rng),
+                    {"regularization": list(lambdas)},
+                    epsilon=eps,
+                    random_state=rng,
+                )
+                try:
+                    tuner.fit(Xtr, ytr)
+                    errs[0, r] = float(np.mean(tuner.predict(Xte) != yte))
+                except DPSVMConvergenceError:
+                    failures += 1
+                fits += len(lambdas)
+            values[method] = errs
+    values["n_train"] = int(sub.size)
+    return _Outcome(key, values, fits, _record(caught), failures)
+
+
+def _svc_job(
+    key: tuple[Any, ...],
+    X: FloatArray,
+    y: NDArray[np.int64],
+    train: NDArray[np.intp],
+    test: NDArray[np.intp],
+    lam: float,
+    config: ReproductionConfig,
+) -> _Outcome:
+    """The exact Gaussian-kernel hinge SVM (libsvm, with bias) on a subsample."""
+    from sklearn.svm import SVC
+
+    sub = train[_subsample(train.size, min(config.nb_svc_rows, train.size), (7,))]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = SVC(kernel="rbf", gamma=config.nb_gamma, C=1.0 / (sub.size * lam))
+        clf.fit(X[sub], y[sub])
+        err = float(np.mean(clf.predict(X[test]) != y[test]))
+    return _Outcome(
+        key, {"kernel_svm": err, "n_train": int(sub.size)}, 1, _record(caught)
+    )
+
+
+# ---------------------------------------------------------------------------
+# Scheduling
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Job:
+    kind: str
+    key: tuple[Any, ...]
+    fn: Callable[..., _Outcome]
+    args: tuple[Any, ...]
+    n_fits: int
+    cost: float  # rows × features of the fits; seconds once calibrated
+    cost_kind: str  # "linear" or "kernel": which timing calibrates it
+    lam: float | None = None  # Λ of a grid job (its solve time depends on it)
+
+
+def _build_jobs(
+    datasets: dict[str, Dataset], config: ReproductionConfig, methods: tuple[str, ...]
+) -> list[_Job]:
+    jobs: list[_Job] = []
+    seed = config.seed
+    grid_specs: list[tuple[str, tuple[float, ...], tuple[float, ...]]] = [
+        ("adult", config.adult_lambdas, config.adult_epsilons)
+    ]
+    if "adult-compact" in datasets:
+        grid_specs.append(
+            ("adult-compact", config.adult_lambdas, config.compact_epsilons)
+        )
+    if "kdd" in datasets:
+        grid_specs.append(("kdd", config.kdd_lambdas, config.kdd_epsilons))
+    compact_methods = tuple(m for m in methods if m != "lr_2009")
+    for d_idx, (name, lambdas, epsilons) in enumerate(grid_specs):
+        ds = datasets[name]
+        ms = compact_methods if name == "adult-compact" else methods
+        n_solves = sum(len(epsilons) * config.draws for m in ms if m != "sensitivity")
+        for f, (tr, te) in enumerate(ds.splits):
+            for l_idx, lam in enumerate(lambdas):
+                jobs.append(
+                    _Job(
+                        "grid",
+                        (name, f, l_idx),
+                        _grid_job,
+                        (
+                            ds.X,
+                            ds.y,
+                            tr,
+                            te,
+                            lam,
+                            epsilons,
+                            config.draws,
+                            ms,
+                            config.huber_h,
+                            (seed, 100 + d_idx, f, l_idx),
+                        ),
+                        1 + n_solves,
+                        (1 + n_solves) * tr.size * ds.X.shape[1],
+                        "linear",
+                        lam,
+                    )
+                )
+    lc_specs: list[tuple[str, tuple[int, ...], tuple[float, ...]]] = [
+        ("adult", config.adult_lc_sizes, (config.adult_lc_epsilon,))
+    ]
+    if "kdd" in datasets:
+        lc_specs.append(("kdd", config.kdd_lc_sizes, config.kdd_lc_epsilons))
+    m = len(config.tuning_lambdas)
+    for d_idx, (name, sizes, epsilons) in enumerate(lc_specs):
+        ds = datasets[name]
+        for f, (tr, te) in enumerate(ds.splits):
+            for s_idx, size in enumerate(sizes):
+                n_sub = min(size, tr.size)
+                private_fits = (
+                    len(config.lc_methods) * len(epsilons) * config.lc_draws * m
+                )
+                jobs.append(
+                    _Job(
+                        "lc",
+                        (name, f, s_idx),
+                        _lc_job,
+                        (
+                            ds.X,
+                            ds.y,
+                            tr,
+                            te,
+                            size,
+                            epsilons,
+                            config.lc_draws,
+                            config.lc_methods,
+                            config.tuning_lambdas,
+                            config.huber_h,
+                            (seed, 200 + d_idx, f, s_idx),
+                        ),
+                        m + private_fits,
+                        (m + private_fits / (m + 1)) * n_sub * ds.X.shape[1],
+                        "linear",
+                    )
+                )
+    nb = datasets["nested-balls"]
+    tr, te = nb.splits[0]
+    D = config.nb_components
+    for p in range(config.nb_projections):
+        feature_seed = _int_seed(seed, 300, p)
+        for l_idx, lam in enumerate(config.nb_lambdas):
+            n_fits = 1 + 2 * len(config.nb_epsilons) * config.draws
+            jobs.append(
+                _Job(
+                    "kgrid",
+                    ("nested-balls", p, l_idx),
+                    _kernel_grid_job,
+                    (
+                        nb.X,
+                        nb.y,
+                        tr,
+                        te,
+                        lam,
+                        config.nb_epsilons,
+                        config.draws,
+                        config,
+                        feature_seed,
+                        (seed, 301, p, l_idx),
+                    ),
+                    n_fits,
+                    n_fits * tr.size * D,
+                    "kernel",
+                )
+            )
+        for s_idx, size in enumerate(config.nb_lc_sizes):
+            n_sub = min(size, tr.size)
+            private_fits = 2 * config.lc_draws * m
+            jobs.append(
+                _Job(
+                    "klc",
+                    ("nested-balls", p, s_idx),
+                    _kernel_lc_job,
+                    (
+                        nb.X,
+                        nb.y,
+                        tr,
+                        te,
+                        size,
+                        config.nb_lc_epsilon,
+                        config.lc_draws,
+                        config,
+                        feature_seed,
+                        (seed, 302, p, s_idx),
+                    ),
+                    m + private_fits,
+                    (m + private_fits / (m + 1)) * n_sub * D,
+                    "kernel",
+                )
+            )
+    n_svc = min(config.nb_svc_rows, tr.size)
+    for l_idx, lam in enumerate(config.nb_lambdas):
+        jobs.append(
+            _Job(
+                "svc",
+                ("nested-balls", 0, l_idx),
+                _svc_job,
+                (nb.X, nb.y, tr, te, lam, config),
+                1,
+                # libsvm: roughly quadratic in n; scaled to the RFF fit unit.
+                float(n_svc) * n_svc / 50.0,
+                "kernel",
+            )
+        )
+    return jobs
+
+
+def _calibrate(
+    datasets: dict[str, Dataset], config: ReproductionConfig
+) -> dict[str, Any]:
+    """Seconds per unit of cost, from timed fits.
+
+    One Algorithm-1 fit on the first Adult training fold at every Λ of the
+    Adult grid (the solver's cost grows a lot at small Λ), and one Algorithm-2
+    fit on the nested-balls training set.
+    """
+    ds = datasets["adult"]
+    tr, _ = ds.splits[0]
+    by_lambda: dict[float, float] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for lam in config.adult_lambdas:
+            t0 = time.perf_counter()
+            try:
+                DPLinearSVC(
+                    mechanism="objective-2009",
+                    epsilon=0.1,
+                    regularization=lam,
+                    huber_h=config.huber_h,
+                    classes=_CLASSES,
+                    random_state=_rng(config.seed, 999),
+                ).fit(ds.X[tr], ds.y[tr])
+            except DPSVMConvergenceError:  # pragma: no cover - timing only
+                pass
+            by_lambda[lam] = time.perf_counter() - t0
+        nb = datasets["nested-balls"]
+        ntr, _ = nb.splits[0]
+        _, private = _kernel_models(
+            config.nb_gamma,
+            config.nb_components,
+            config.huber_h,
+            config.nb_lambdas[0],
+            _int_seed(config.seed, 998),
+        )
+        t0 = time.perf_counter()
+        try:
+            private("alg2_2009", 0.1, _rng(config.seed, 998)).fit(nb.X[ntr], nb.y[ntr])
+        except DPSVMConvergenceError:  # pragma: no cover - timing only
+            pass
+        t_ker = time.perf_counter() - t0
+    size = tr.size * ds.X.shape[1]
+    times = list(by_lambda.values())
+    return {
+        "linear": float(np.mean(times)) / size,
+        "linear_by_lambda": {lam: t / size for lam, t in by_lambda.items()},
+        "kernel": t_ker / (ntr.size * config.nb_components),
+        "linear_fit_seconds": {f"{lam:g}": t for lam, t in by_lambda.items()},
+        "kernel_fit_seconds": t_ker,
+    }
+
+
+def _unit_cost(job: _Job, calib: dict[str, Any]) -> float:
+    """Seconds per cost unit of a job (per-Λ for the linear grids)."""
+    if job.cost_kind == "linear" and job.lam is not None:
+        table = calib["linear_by_lambda"]
+        target = math.log10(job.lam)
+        near = min(table, key=lambda v: abs(math.log10(v) - target))
+        return float(table[near])
+    return float(calib[job.cost_kind])
+
+
+def _run_jobs(
+    jobs: list[_Job], n_jobs: int, progress: Progress
+) -> dict[tuple[Any, ...], _Outcome]:
+    results: dict[tuple[Any, ...], _Outcome] = {}
+    if n_jobs == 1:
+        for i, job in enumerate(jobs):
+            _, out = _call_job(i, job.fn, job.key, job.args)
+            results[(job.kind, *job.key)] = out
+            progress.advance(job.n_fits, job.cost)
+        return results
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+    calls = (
+        delayed(_call_job)(i, job.fn, job.key, job.args) for i, job in enumerate(jobs)
+    )
+    for i, out in parallel(calls):
+        job = jobs[i]
+        results[(job.kind, *job.key)] = out
+        progress.advance(job.n_fits, job.cost)
+    return results
+
+
+def _call_job(
+    i: int, fn: Callable[..., _Outcome], key: tuple[Any, ...], args: tuple[Any, ...]
+) -> tuple[int, _Outcome]:
+    start = time.perf_counter()
+    out = fn(key, *args)
+    out.seconds = time.perf_counter() - start
+    return i, out
+
+
+# ---------------------------------------------------------------------------
+# Aggregation
+# ---------------------------------------------------------------------------
+
+
+def _stats(values: FloatArray) -> dict[str, Any]:
+    v = np.asarray(values, dtype=np.float64).ravel()
+    ok = v[np.isfinite(v)]
+    if ok.size == 0:
+        return {"mean": None, "std": None, "n": 0}
+    return {
+        "mean": float(ok.mean()),
+        "std": float(ok.std(ddof=1)) if ok.size > 1 else 0.0,
+        "n": int(ok.size),
+    }
+
+
+def _aggregate_grid(
+    results: dict[tuple[Any, ...], _Outcome],
+    name: str,
+    n_folds: int,
+    lambdas: tuple[float, ...],
+    epsilons: tuple[float, ...],
+    methods: tuple[str, ...],
+) -> dict[str, Any]:
+    huber = []
+    per_method: dict[str, list[list[dict[str, Any]]]] = {m: [] for m in methods}
+    for l_idx in range(len(lambdas)):
+        outs = [results[("grid", name, f, l_idx)] for f in range(n_folds)]
+        huber.append(_stats(np.array([o.values["huber_svm"] for o in outs])))
+        for m in methods:
+            row = []
+            for e_idx in range(len(epsilons)):
+                vals = np.concatenate([o.values[m][e_idx] for o in outs])
+                row.append(_stats(vals))
+            per_method[m].append(row)
+    best: dict[str, Any] = {}
+    means = [h["mean"] for h in huber]
+    i = _argmin(means)
+    best["huber_svm"] = {
+        "error": means[i] if i is not None else None,
+        "std": huber[i]["std"] if i is not None else None,
+        "lambda": lambdas[i] if i is not None else None,
+    }
+    for m in methods:
+        best[m] = {}
+        for e_idx, eps in enumerate(epsilons):
+            col = [per_method[m][l_idx][e_idx]["mean"] for l_idx in range(len(lambdas))]
+            i = _argmin(col)
+            best[m][_key(eps)] = {
+                "error": col[i] if i is not None else None,
+                "std": per_method[m][i][e_idx]["std"] if i is not None else None,
+                "lambda": lambdas[i] if i is not None else None,
+            }
+    return {
+        "lambdas": list(lambdas),
+        "epsilons": list(epsilons),
+        "huber_svm": huber,
+        "methods": per_method,
+        "best": best,
+    }
+
+
+def _argmin(values: Sequence[float | None]) -> int | None:
+    best, idx = math.inf, None
+    for i, v in enumerate(values):
+        if v is not None and v < best:
+            best, idx = v, i
+    return idx
+
+
+def _key(eps: float) -> str:
+    return f"{eps:g}"
+
+
+def _aggregate_lc(
+    results: dict[tuple[Any, ...], _Outcome],
+    name: str,
+    n_folds: int,
+    sizes: tuple[int, ...],
+    epsilons: tuple[float, ...],
+    methods: tuple[str, ...],
+    lambdas: tuple[float, ...],
+    kind: str = "lc",
+    reference: str = "huber_svm",
+) -> dict[str, Any]:
+    points = []
+    for s_idx in range(len(sizes)):
+        outs = [results[(kind, name, f, s_idx)] for f in range(n_folds)]
+        ref = np.array([o.values[reference] for o in outs])  # folds × Λ
+        ref_means = ref.mean(axis=0)
+        i = int(np.argmin(ref_means))
+        point: dict[str, Any] = {
+            "n_train": int(outs[0].values["n_train"]),
+            reference: {**_stats(ref[:, i]), "lambda": lambdas[i]},
+        }
+        for m in methods:
+            point[m] = {
+                _key(eps): _stats(np.concatenate([o.values[m][e_idx] for o in outs]))
+                for e_idx, eps in enumerate(epsilons)
+            }
+        points.append(point)
+    return {
+        "epsilons": list(epsilons),
+        "tuning_lambdas": list(lambdas),
+        "methods": [reference, *methods],
+        "points": points,
+    }
+
+
+def _aggregate_kernel(
+    results: dict[tuple[Any, ...], _Outcome], config: ReproductionConfig
+) -> dict[str, Any]:
+    P = config.nb_projections
+    lambdas, epsilons = config.nb_lambdas, config.nb_epsilons
+    rr = []
+    per: dict[str, list[list[dict[str, Any]]]] = {"alg2_2009": [], "alg2": []}
+    for l_idx in range(len(lambdas)):
+        outs = [results[("kgrid", "nested-balls", p, l_idx)] for p in range(P)]
+        rr.append(_stats(np.array([o.values["rr_svm"] for o in outs])))
+        for m in per:
+            per[m].append(
+                [
+                    _stats(np.concatenate([o.values[m][e_idx] for o in outs]))
+                    for e_idx in range(len(epsilons))
+                ]
+            )
+    svc = [
+        {
+            **_stats(
+                np.array(
+                    [results[("svc", "nested-balls", 0, l_idx)].values["kernel_svm"]]
+                )
+            ),
+            "n_train": results[("svc", "nested-balls", 0, l_idx)].values["n_train"],
+        }
+        for l_idx in range(len(lambdas))
+    ]
+    best: dict[str, Any] = {}
+    for name, cells in (("rr_svm", rr), ("kernel_svm", svc)):
+        i = _argmin([c["mean"] for c in cells])
+        best[name] = {
+            "error": cells[i]["mean"] if i is not None else None,
+            "std": cells[i]["std"] if i is not None else None,
+            "lambda": lambdas[i] if i is not None else None,
+        }
+    for m in per:
+        best[m] = {}
+        for e_idx, eps in enumerate(epsilons):
+            col = [per[m][l_idx][e_idx]["mean"] for l_idx in range(len(lambdas))]
+            i = _argmin(col)
+            best[m][_key(eps)] = {
+                "error": col[i] if i is not None else None,
+                "std": per[m][i][e_idx]["std"] if i is not None else None,
+                "lambda": lambdas[i] if i is not None else None,
+            }
+    return {
+        "lambdas": list(lambdas),
+        "epsilons": list(epsilons),
+        "n_components": config.nb_components,
+        "gamma": config.nb_gamma,
+        "rr_svm": rr,
+        "kernel_svm": svc,
+        "methods": per,
+        "best": best,
+    }
+
+
+# ---------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------
+
+
+def _environment(n_jobs: int) -> dict[str, Any]:
+    import scipy
+    import sklearn
+
+    from .. import __version__
+
+    return {
+        "dpsvm": __version__,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "scikit-learn": sklearn.__version__,
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "n_jobs": n_jobs,
+    }
+
+
+def run_experiments(
+    datasets: dict[str, Dataset],
+    config: ReproductionConfig,
+    *,
+    n_jobs: int = 1,
+    log: TextIO | None = None,
+    progress: TextIO | None = None,
+) -> dict[str, Any]:
+    """Run every experiment and aggregate the error rates.
+
+    Parameters
+    ----------
+    datasets : dict of str to Dataset
+        From :func:`load_datasets`.
+    config : ReproductionConfig
+        The run settings.
+    n_jobs : int, default=1
+        Worker processes (joblib); 1 runs in this process.
+    log : text stream, optional
+        Where the time estimate is printed before the work starts.
+    progress : text stream, optional
+        Where the progress line goes (None: no progress line).
+
+    Returns
+    -------
+    dict
+        JSON-ready results: ``"grids"`` (per data set), ``"learning_curves"``,
+        ``"kernel"``, ``"kernel_learning_curve"``, ``"timing"``,
+        ``"warnings"``, ``"failures"``, ``"diffprivlib"``, ``"environment"``.
+
+    Examples
+    --------
+    >>> from dpsvm.reproduce import make_config
+    >>> run_experiments({}, make_config("tiny"))  # doctest: +SKIP
+    """
+    methods = tuple(
+        m for m in config.methods if m != "diffprivlib_lr" or _diffprivlib_available()
+    )
+    diffprivlib_note = (
+        "diffprivlib imported: its LogisticRegression is in the grids"
+        if "diffprivlib_lr" in methods
+        else "diffprivlib is not installed (import failed): its LogisticRegression "
+        "is skipped. It does not import with scikit-learn >= 1.8; "
+        "benchmarks/bench_linear.py runs it in a side environment"
+    )
+    jobs = _build_jobs(datasets, config, methods)
+    # Time the calibration fits with the BLAS threads a worker will have
+    # (joblib gives each of n_jobs workers cpu_count // n_jobs threads).
+    threads = max(1, (os.cpu_count() or 1) // n_jobs) if n_jobs > 1 else None
+    with threadpool_limits(limits=threads):
+        calib = _calibrate(datasets, config)
+    for j in jobs:
+        j.cost *= _unit_cost(j, calib)  # now in estimated seconds
+    estimate = sum(j.cost for j in jobs) / max(1, n_jobs)
+    n_fits = sum(j.n_fits for j in jobs)
+    if log is not None:
+        lin = list(calib["linear_fit_seconds"].values())
+        log.write(
+            f"sarwate2009 ({config.mode}): {len(jobs)} jobs, about {n_fits} fits; "
+            f"one Adult fit took {min(lin):.2f}-{max(lin):.2f} s over the Λ grid and "
+            f"one nested-balls fit {calib['kernel_fit_seconds']:.2f} s, so the "
+            f"expected time is about {format_duration(estimate)} with "
+            f"{n_jobs} worker{'s' * (n_jobs != 1)}.\n"
+        )
+        log.flush()
+    bar = Progress(n_fits, sum(j.cost for j in jobs), progress, label="sarwate2009")
+    start = time.perf_counter()
+    outcomes = _run_jobs(jobs, n_jobs, bar)
+    bar.close()
+    elapsed = time.perf_counter() - start
+
+    grids: dict[str, Any] = {}
+    for name, lambdas, epsilons in (
+        ("adult", config.adult_lambdas, config.adult_epsilons),
+        ("adult-compact", config.adult_lambdas, config.compact_epsilons),
+        ("kdd", config.kdd_lambdas, config.kdd_epsilons),
+    ):
+        if name not in datasets:
+            continue
+        ms = tuple(
+            m for m in methods if not (name == "adult-compact" and m == "lr_2009")
+        )
+        grids[name] = _aggregate_grid(
+            outcomes, name, len(datasets[name].splits), lambdas, epsilons, ms
+        )
+    curves: dict[str, Any] = {
+        "adult": _aggregate_lc(
+            outcomes,
+            "adult",
+            len(datasets["adult"].splits),
+            config.adult_lc_sizes,
+            (config.adult_lc_epsilon,),
+            config.lc_methods,
+            config.tuning_lambdas,
+        )
+    }
+    if "kdd" in datasets:
+        curves["kdd"] = _aggregate_lc(
+            outcomes,
+            "kdd",
+            len(datasets["kdd"].splits),
+            config.kdd_lc_sizes,
+            config.kdd_lc_epsilons,
+            config.lc_methods,
+            config.tuning_lambdas,
+        )
+    curves["nested-balls"] = _aggregate_lc(
+        outcomes,
+        "nested-balls",
+        config.nb_projections,
+        config.nb_lc_sizes,
+        (config.nb_lc_epsilon,),
+        ("alg2_2009", "alg2"),
+        config.tuning_lambdas,
+        kind="klc",
+        reference="rr_svm",
+    )
+    by_kind: dict[str, float] = {}
+    for key, out in outcomes.items():
+        by_kind[key[0]] = by_kind.get(key[0], 0.0) + out.seconds
+    warn_counts: dict[str, int] = {}
+    for out in outcomes.values():
+        for w in out.warnings:
+            warn_counts[w] = warn_counts.get(w, 0) + 1
+    return {
+        "grids": grids,
+        "kernel": _aggregate_kernel(outcomes, config),
+        "learning_curves": curves,
+        "methods_run": list(methods),
+        "diffprivlib": diffprivlib_note,
+        "failures": int(sum(o.failures for o in outcomes.values())),
+        "warnings": [{"message": k, "jobs": v} for k, v in sorted(warn_counts.items())],
+        "timing": {
+            "estimated_seconds": estimate,
+            "elapsed_seconds": elapsed,
+            "n_jobs_run": len(jobs),
+            "n_fits": n_fits,
+            # Summed job times (worker seconds) per job kind: grid = Λ × ε
+            # grids, lc = linear learning curves, kgrid / klc = kernel grid /
+            # learning curve, svc = exact kernel SVM.
+            "job_seconds_by_kind": by_kind,
+            **calib,
+        },
+        "environment": _environment(n_jobs),
+    }
