@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Private (and reference non-private) linear classifiers."""
 
+from .kernel import DPKernelSVC, NonPrivateKernelSVC, NonPrivateRandomFeatureSVC
 from .linear import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
 from .nie_wang import (
     NWGaussianProcessRelease,
@@ -11,6 +12,7 @@ from .nie_wang import (
 )
 
 __all__ = [
+    "DPKernelSVC",
     "DPLinearSVC",
     "DPLogisticRegression",
     "NWGaussianProcessRelease",
@@ -18,5 +20,7 @@ __all__ = [
     "NWOutputPerturbationSVC",
     "NWPrivatePredictor",
     "NWScalarOffsetLiteral",
+    "NonPrivateKernelSVC",
     "NonPrivateLinearClassifier",
+    "NonPrivateRandomFeatureSVC",
 ]

@@ -1,0 +1,1138 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Private kernel SVMs through random Fourier features, and their references.
+
+Every model here solves the bias-free problem of both papers (spec R.1, 0),
+
+    minimise_w  (1/n) Σᵢ ℓ(yᵢ ⟨w, z(xᵢ)⟩) + (Λ/2)‖w‖²,
+
+on a feature map z: the random features of :mod:`dpsvm.kernels` for the private
+and random-feature models, the kernel's own RKHS for :class:`NonPrivateKernelSVC`.
+Paper 000's C is 1/Λ (its dual box is 0 ≤ αᵢ ≤ C/n = 1/(nΛ)).
+
+* :class:`DPKernelSVC` — random features (public frequencies, drawn without
+  looking at the data) followed by one of the private linear mechanisms of
+  :class:`~dpsvm.models.DPLinearSVC` on the features, which it composes rather
+  than re-implements:
+
+  - ``"rubinstein"``: PRIVATESVM (paper 000, Alg. 3) = cos-sin features and the
+    linear ``"output-laplace"`` mechanism with ``data_norm`` = κ = 1 and
+    F = 2d̂ coordinates: λ = 4LC√(2d̂)/(βn) = 2^{2.5}·L·C·√d̂/(βn) (Cor. 9);
+  - ``"objective"``: paper 001 Alg. 2 (cos-phase features) with the corrected
+    objective perturbation of Chaudhuri, Monteleoni & Sarwate (JMLR 2011);
+  - ``"objective-2009"``: the same with paper 001's uncorrected calibration —
+    **not private**, for reproducing its figures only;
+  - ``"output"``: L2 output perturbation (Gamma-norm noise, Δ₂ = 2LR/(nΛ)).
+
+* :class:`NonPrivateRandomFeatureSVC` — the same problem on the same features
+  without noise (paper 001's "RR-Gaussian" baseline).
+* :class:`NonPrivateKernelSVC` — the exact kernel hinge SVM (paper 000 Alg. 1),
+  solved in the dual with the box 0 ≤ αᵢ ≤ C/n and **no** equality constraint
+  (libsvm's ``SVC`` fits a bias and solves a different problem, spec R.1),
+  certified by its duality gap.
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+import scipy.linalg
+from numpy.typing import ArrayLike, NDArray
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from .._compat import Interval, StrOptions, _fit_context, validate_data
+from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.events import PrivacyEvent
+from ..bounds.rubinstein import rff_noise_scale
+from ..exceptions import PrivacyLeakWarning
+from ..kernels import (
+    EXACT_KERNELS,
+    SHIFT_INVARIANT_KERNELS,
+    RandomFourierFeatures,
+    fourier_features,
+    kernel_matrix,
+    reject_string_gamma,
+)
+from ..losses import get_loss
+from ..validation import check_delta, check_epsilon, project_rows_to_ball
+from .linear import DPLinearSVC, NonPrivateLinearClassifier
+
+__all__ = [
+    "DPKernelSVC",
+    "NonPrivateKernelSVC",
+    "NonPrivateRandomFeatureSVC",
+    "solve_kernel_hinge_dual",
+]
+
+FloatArray = NDArray[np.float64]
+
+#: The linear mechanism each kernel mechanism composes.
+_LINEAR_MECHANISM = {
+    "rubinstein": "output-laplace",
+    "objective": "objective",
+    "objective-2009": "objective-2009",
+    "output": "output",
+}
+
+_REFERENCES = {
+    "rubinstein": (
+        "Rubinstein, Bartlett, Huang & Taft, arXiv:0911.5708, Algorithm 3 "
+        "(PRIVATESVM) and Corollary 9: λ = 2^2.5·L·C·√d̂/(βn) on the cos-sin map "
+        "(4.1), κ = 1, F = 2d̂"
+    ),
+    "objective": (
+        "Sarwate, Chaudhuri & Monteleoni, arXiv:0912.0071, Algorithm 2 / Theorem 3 "
+        "(random features, data-independent θ), with the objective perturbation "
+        "of Chaudhuri, Monteleoni & Sarwate, JMLR 12 (2011), Algorithm 2"
+    ),
+    "objective-2009": (
+        "Sarwate, Chaudhuri & Monteleoni, arXiv:0912.0071, Algorithm 2 with "
+        "Algorithm 1 as printed (spec S.1 reading); NOT private (spec S-P3)"
+    ),
+    "output": (
+        "Random features (data-independent) + output perturbation, Chaudhuri, "
+        "Monteleoni & Sarwate, JMLR 12 (2011), Algorithm 1 / Corollary 8"
+    ),
+}
+
+_NORM_HANDLING = {"scale", "bound", "clip", "paper"}
+
+
+class _UnprojectedDPLinearSVC(DPLinearSVC):
+    """DPLinearSVC without the row projection — ``norm_handling="paper"`` only.
+
+    Paper 001 Alg. 2 as printed feeds features of norm up to √2 to a mechanism
+    calibrated for norm 1 (spec S-P6). Reproducing that needs the rows
+    unprojected; the release is then **not** covered by the guarantee, which
+    :class:`DPKernelSVC` states in a :class:`~dpsvm.PrivacyLeakWarning` and in
+    its ``privacy_event_``.
+    """
+
+    def _augment(self, X: FloatArray, R: float) -> FloatArray:
+        return np.asarray(X, dtype=np.float64)
+
+
+# ---------------------------------------------------------------------------
+# Random-feature models (private and not)
+# ---------------------------------------------------------------------------
+
+
+class _RandomFeatureClassifierBase(ClassifierMixin, BaseEstimator):
+    """Shared feature construction and prediction of the random-feature models."""
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        "kernel": [StrOptions(set(SHIFT_INVARIANT_KERNELS))],
+        "gamma": [Interval(Real, 0, None, closed="neither")],
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "feature_map": [StrOptions({"auto", "cos-sin", "cos-phase"})],
+        "norm_handling": [StrOptions(_NORM_HANDLING)],
+        "loss": [StrOptions({"auto", "hinge", "huber", "logistic"})],
+        "huber_h": [Interval(Real, 0, None, closed="neither")],
+        "regularization": [Interval(Real, 0, None, closed="neither")],
+        "classes": ["array-like", None],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "feature_random_state": ["random_state", np.random.Generator],
+    }
+
+    # Overridden by the subclasses (resolution of the "auto" options).
+    def _resolved_feature_map(self) -> str:
+        raise NotImplementedError
+
+    def _resolved_loss(self) -> str:
+        raise NotImplementedError
+
+    def _feature_setup(self, n_features: int) -> tuple[RandomFourierFeatures, float]:
+        """Fit the public feature map; return it and the feature-norm bound R.
+
+        Only the number of input columns is used: the frequencies are drawn
+        from ``feature_random_state`` independently of the records.
+        """
+        feature_map = self._resolved_feature_map()
+        unscaled = feature_map == "cos-phase" and self.norm_handling != "scale"
+        rff = RandomFourierFeatures(
+            kernel=self.kernel,
+            gamma=self.gamma,
+            n_components=self.n_components,
+            feature_map=feature_map,
+            norm_handling="bound" if unscaled else "scale",
+            random_state=self.feature_random_state,
+        )
+        rff.fit(np.zeros((1, n_features)))  # public: reads the column count only
+        if feature_map == "cos-phase" and self.norm_handling == "bound":
+            R = rff.feature_norm_bound_  # √2: spec S-P6 option (b)
+        else:
+            # cos-sin: exactly 1; "scale": 1; "clip": rows projected onto the
+            # unit ball; "paper": 1 *claimed* for features of norm up to √2.
+            R = 1.0
+        return rff, R
+
+    def _store_features(self, rff: RandomFourierFeatures, R: float) -> None:
+        self.feature_map_ = self._resolved_feature_map()
+        self.frequencies_ = rff.frequencies_
+        self.phases_ = rff.phases_
+        self.feature_scale_ = float(rff.scale_)
+        self.feature_norm_bound_ = float(rff.feature_norm_bound_)
+        self.data_norm_ = float(R)
+        unprojected = self.norm_handling == "paper" and self.feature_map_ == "cos-phase"
+        self.projection_radius_ = None if unprojected else float(R)
+
+    def transform_features(self, X: ArrayLike) -> FloatArray:
+        """Random features of ``X`` from the released frequencies, as used in fit.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_random_features)
+            z(x), projected onto the ball of radius ``projection_radius_`` (a
+            no-op except for ``norm_handling="clip"`` and rounding).
+        """
+        check_is_fitted(self)
+        Xa = np.asarray(validate_data(self, X, dtype=np.float64, reset=False))
+        Z = fourier_features(
+            Xa, self.frequencies_, self.phases_, scale=self.feature_scale_
+        )
+        if self.projection_radius_ is not None:
+            Z = project_rows_to_ball(Z, self.projection_radius_)
+        return np.asarray(Z, dtype=np.float64)
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Signed scores ⟨coef_, z(x)⟩, rebuilt from the released parameters.
+
+        Only ``frequencies_``, ``phases_``, ``feature_scale_``,
+        ``projection_radius_`` and ``coef_`` are read.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Scores; one column per class for more than two classes.
+        """
+        scores = self.transform_features(X) @ self.coef_.T
+        return scores.ravel() if scores.shape[1] == 1 else scores
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Predicted labels.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def _feature_details(self, R: float) -> dict[str, Any]:
+        return {
+            "kernel": self.kernel,
+            "gamma": float(self.gamma),
+            "n_components": int(self.n_components),
+            "feature_map": self.feature_map_,
+            "norm_handling": self.norm_handling,
+            "n_random_features": int(self.coef_.shape[1]),
+            "feature_norm_bound": self.feature_norm_bound_,
+            "calibrated_norm_bound": float(R),
+            "frequencies": "data-independent, released (frequencies_, phases_)",
+        }
+
+
+_PRIVACY_NOTES = """
+    Privacy: replace-one neighbours (datasets of equal size n differing in one
+    record; its features and label are protected). The frequencies (and phases)
+    are drawn independently of the data and released with the model, so they cost
+    nothing (paper 000 Cor. 9; paper 001 Thm 3): the guarantee is that of the
+    linear mechanism on the features, whose public norm bound is 1 for cos-sin
+    (exactly) and for cos-phase with ``norm_handling="scale"`` or ``"clip"``
+    (enforced by projection), and √2 for ``"bound"``. The loss must be convex and
+    1-Lipschitz, Λ > 0, and the labels in the public set ``classes``.
+    ``"rubinstein"``, ``"objective"`` and ``"output"`` give pure ε-DP;
+    ``"objective-2009"`` and ``norm_handling="paper"`` are **not** DP
+    (reproduction only; the latter warns). Released: ``coef_``, ``frequencies_``,
+    ``phases_``, ``feature_scale_``, ``classes_``; ``solver_info_`` reads the data
+    and must not be published. With K > 2 classes, one-vs-rest spends ε/K each.
+"""
+
+
+class DPKernelSVC(_RandomFeatureClassifierBase):
+    """Differentially private kernel SVM on random Fourier features.
+
+    Draws public random frequencies for a translation-invariant kernel, maps the
+    rows to random features z(x) and releases a private linear classifier on
+    them, fitted by :class:`~dpsvm.models.DPLinearSVC` (composed, not
+    duplicated): f(x) = ⟨w, z(x)⟩, no bias.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "gaussian", "laplacian", "cauchy"}, default="rbf"
+        exp(−γ‖x − y‖²), exp(−γ‖x − y‖₁) or ∏ 1/(1 + γ(xᵢ − yᵢ)²).
+    gamma : float, default=1.0
+        Public kernel width γ > 0 (paper 001's nested balls use γ = 0.5, i.e.
+        σ = 1). Strings (data-dependent ``"scale"``/``"auto"``) are refused.
+    n_components : int, default=100
+        Number of frequencies: d̂ for cos-sin (2d̂ features), D for cos-phase.
+    feature_map : {"auto", "cos-sin", "cos-phase"}, default="auto"
+        ``"auto"``: cos-sin (paper 000 eq. (4.1)) for ``"rubinstein"`` and
+        ``"output"``, cos-phase (paper 001 Alg. 2) for the objective mechanisms.
+    norm_handling : {"scale", "bound", "clip", "paper"}, default="scale"
+        How the cos-phase features' norm bound √2 is handled (paper 001 pitfall
+        S-P6; ignored for cos-sin, whose norm is exactly 1):
+
+        * ``"scale"`` (private): features √(1/D)·cos(ωᵀx + ψ), norm ≤ 1, noise
+          calibrated for 1. Equivalent to the paper's √(2/D) features with Λ
+          doubled.
+        * ``"bound"`` (private): features √(2/D)·cos(…), noise calibrated for
+          ``data_norm`` = √2 (S-P6 option (b)). Identical to ``"scale"`` with Λ
+          halved.
+        * ``"clip"`` (private): features √(2/D)·cos(…) projected onto the unit
+          ball (a fixed per-row map), noise calibrated for 1. Closest private
+          variant of the paper: ‖v‖² − 1 is of order 1/√(2D), so few rows move
+          much.
+        * ``"paper"`` (**not private**): features √(2/D)·cos(…) unprojected with
+          noise calibrated for norm 1, as printed in paper 001. Emits a
+          :class:`~dpsvm.PrivacyLeakWarning`; for reproducing Fig. 2(b) only.
+    mechanism : {"objective", "objective-2009", "rubinstein", "output"}, \
+            default="objective"
+        ``"rubinstein"``: PRIVATESVM, paper 000 Alg. 3 (2d̂ Laplace draws of
+        scale 2^{2.5}·L·C·√d̂/(βn), C = 1/Λ). ``"objective"``: paper 001 Alg. 2
+        with corrected objective perturbation. ``"objective-2009"``: paper 001's
+        uncorrected calibration (not private). ``"output"``: L2 output
+        perturbation.
+    loss : {"auto", "hinge", "huber", "logistic"}, default="auto"
+        ``"auto"``: hinge for ``"rubinstein"``/``"output"``, Huber for the
+        objective mechanisms (which refuse the hinge).
+    huber_h : float, default=0.5
+        Half-width h of the Huber loss (c = 1/(2h)).
+    regularization : float, default=0.01
+        Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖² (paper 000's C = 1/Λ).
+    epsilon : float, default=1.0
+        Privacy-loss bound ε > 0 of the whole fit (paper 000's β, paper 001's
+        ε_p).
+    delta : float, default=0.0
+        δ of the fit (every mechanism here is pure; recorded only).
+    classes : array-like or None, default=None
+        The public label set. ``None`` reads it from y and emits a
+        :class:`~dpsvm.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget checked before the data are read and charged after a successful
+        fit with ``privacy_event_``. Shared by clones.
+    tol : float, default=1e-10
+        Solver tolerance (see :class:`~dpsvm.models.DPLinearSVC`).
+    max_iter : int, default=200
+        Solver iteration cap.
+    feature_random_state : None, int or numpy.random.Generator, default=None
+        Seed of the frequencies and phases. They are public and data-independent,
+        so an ordinary seeded generator is allowed here.
+    random_state : None, int or numpy.random.Generator, default=None
+        Privacy noise. ``None``: ChaCha20 CSPRNG keyed by the OS. An int makes
+        the noise reproducible — **for tests and documentation only**.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_random_features) or (n_classes, ...)
+        Released weights on the random features.
+    frequencies_ : ndarray of shape (n_features_in_, n_components)
+        Released frequencies ωⱼ.
+    phases_ : ndarray of shape (n_components,) or None
+        Released phases ψⱼ (cos-phase only).
+    feature_scale_ : float
+        Feature multiplier (d̂^{−1/2}, √(1/D) or √(2/D)).
+    feature_map_ : str
+        The resolved feature map.
+    feature_norm_bound_ : float
+        True bound on ‖z(x)‖ (1 or √2).
+    data_norm_ : float
+        The norm bound the noise is calibrated for.
+    projection_radius_ : float or None
+        Radius the features are projected onto (``None`` for ``"paper"``).
+    classes_ : ndarray
+        The label set.
+    privacy_event_ : PrivacyEvent
+        The linear mechanism's record with the feature map added to ``details``.
+    solver_info_ : list of dict
+        Solver diagnostics (reads the data: do not publish).
+    n_iter_ : ndarray
+        Solver iterations per binary problem.
+    n_features_in_ : int
+        Number of input columns.
+
+    See Also
+    --------
+    NonPrivateRandomFeatureSVC : The same problem without noise.
+    NonPrivateKernelSVC : The exact kernel SVM.
+    dpsvm.kernels.RandomFourierFeatures : The feature map.
+
+    Notes
+    -----
+    {privacy}
+
+    References
+    ----------
+    .. [1] B. I. P. Rubinstein, P. L. Bartlett, L. Huang, N. Taft, "Learning in a
+       large function space: privacy-preserving mechanisms for SVM learning",
+       arXiv:0911.5708, 2009, Algorithm 3, Corollaries 9 and 15.
+    .. [2] A. D. Sarwate, K. Chaudhuri, C. Monteleoni, "Differentially private
+       support vector machines", arXiv:0912.0071, 2009, Algorithm 2, Theorem 3.
+    .. [3] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
+       empirical risk minimization", JMLR 12:1069–1109, 2011.
+
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import DPKernelSVC
+    >>> X, y = make_nested_balls(2000, random_state=0)
+    >>> clf = DPKernelSVC(gamma=0.5, n_components=50, mechanism="rubinstein",
+    ...                   regularization=0.1, epsilon=1.0, classes=[-1, 1],
+    ...                   feature_random_state=0, random_state=0).fit(X, y)
+    >>> clf.coef_.shape, clf.privacy_event_.epsilon
+    ((1, 100), 1.0)
+    """
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        **_RandomFeatureClassifierBase._parameter_constraints,
+        "mechanism": [StrOptions(set(_LINEAR_MECHANISM))],
+        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        "delta": [Interval(Real, 0, 1, closed="left")],
+        "accountant": [BudgetAccountant, None],
+        "random_state": ["random_state", np.random.Generator],
+    }
+
+    def __init__(
+        self,
+        *,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        n_components: int = 100,
+        feature_map: str = "auto",
+        norm_handling: str = "scale",
+        mechanism: str = "objective",
+        loss: str = "auto",
+        huber_h: float = 0.5,
+        regularization: float = 0.01,
+        epsilon: float = 1.0,
+        delta: float = 0.0,
+        classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+        feature_random_state: int | np.random.Generator | None = None,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.gamma = gamma
+        self.n_components = n_components
+        self.feature_map = feature_map
+        self.norm_handling = norm_handling
+        self.mechanism = mechanism
+        self.loss = loss
+        self.huber_h = huber_h
+        self.regularization = regularization
+        self.epsilon = epsilon
+        self.delta = delta
+        self.classes = classes
+        self.accountant = accountant
+        self.tol = tol
+        self.max_iter = max_iter
+        self.feature_random_state = feature_random_state
+        self.random_state = random_state
+
+    def _resolved_feature_map(self) -> str:
+        if self.feature_map != "auto":
+            return str(self.feature_map)
+        return "cos-sin" if self.mechanism in ("rubinstein", "output") else "cos-phase"
+
+    def _resolved_loss(self) -> str:
+        if self.loss != "auto":
+            return str(self.loss)
+        return "hinge" if self.mechanism in ("rubinstein", "output") else "huber"
+
+    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+        tags = super().__sklearn_tags__()
+        # As for the linear estimators: noise dominates on the few hundred rows
+        # of the contract tests, and the noise is random unless seeded.
+        tags.classifier_tags.poor_score = True
+        tags.non_deterministic = True
+        return tags
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> DPKernelSVC:
+        """Fit the private kernel classifier.
+
+        The accountant (if any) is checked before the data are read and charged
+        only after the model is computed; a failed fit spends nothing.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows (any norm: the random features are bounded).
+        y : array-like of shape (n_samples,)
+            Labels.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            For a string ``gamma``, a hinge loss with objective perturbation, or
+            labels outside ``classes``.
+        BudgetExceededError
+            If the accountant cannot afford ε (nothing is read or spent).
+        """
+        reject_string_gamma(self.gamma, type(self).__name__)
+        return self._fit(X, y)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def _fit(self, X: Any, y: Any) -> DPKernelSVC:
+        loss_name = self._resolved_loss()
+        loss = get_loss(loss_name, huber_h=self.huber_h)
+        if (
+            self.mechanism in ("objective", "objective-2009")
+            and not loss.differentiable
+        ):
+            raise ValueError(
+                f"mechanism={self.mechanism!r} needs a twice-differentiable loss; "
+                f"the {loss_name} loss breaks objective perturbation (Sarwate et "
+                "al. 2009, §3.1 counter-example). Use loss='huber' or 'logistic', "
+                "or mechanism='rubinstein' / 'output' for the hinge."
+            )
+        epsilon = check_epsilon(self.epsilon)
+        delta = check_delta(self.delta)
+        accountant = resolve_accountant(self.accountant)
+        if accountant is not None:
+            accountant.check(epsilon, delta)  # before reading any data
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        rff, R = self._feature_setup(X.shape[1])
+        self._store_features(rff, R)
+        paper = self.projection_radius_ is None
+        if paper:
+            warnings.warn(
+                "norm_handling='paper' feeds cos-phase features of norm up to √2 "
+                "(√(2/D) scaling, paper 001 Alg. 2) to a mechanism calibrated for "
+                "norm 1 (pitfall S-P6): the fit is NOT covered by the privacy "
+                "guarantee and exists only to reproduce the paper. Use "
+                "norm_handling='scale', 'bound' or 'clip' for a private fit.",
+                PrivacyLeakWarning,
+                stacklevel=3,
+            )
+        Z = rff.transform(X)
+        inner_cls = _UnprojectedDPLinearSVC if paper else DPLinearSVC
+        inner = inner_cls(
+            epsilon=epsilon,
+            delta=delta,
+            mechanism=_LINEAR_MECHANISM[self.mechanism],
+            loss=loss_name,
+            huber_h=self.huber_h,
+            regularization=self.regularization,
+            data_norm=R,
+            fit_intercept=False,
+            classes=self.classes,
+            accountant=None,  # charged here, with the feature map in the event
+            tol=self.tol,
+            max_iter=self.max_iter,
+            random_state=self.random_state,
+        )
+        inner.fit(Z, y)
+        self.classes_ = inner.classes_
+        self.coef_ = inner.coef_
+        self.solver_info_ = inner.solver_info_
+        self.n_iter_ = inner.n_iter_
+        self.privacy_event_ = self._event(inner.privacy_event_, R, X.shape[0], loss)
+        if accountant is not None:
+            accountant.spend(self.privacy_event_)
+        return self
+
+    def _event(self, linear: PrivacyEvent, R: float, n: int, loss: Any) -> PrivacyEvent:
+        details = dict(linear.details)
+        details.update(self._feature_details(R))
+        k = len(self.classes_) if len(self.classes_) > 2 else 1
+        if self.mechanism == "rubinstein" and self.feature_map_ == "cos-sin":
+            # [R] Cor. 9: λ = 2^{2.5}·L·C·√d̂/(βn), C = 1/Λ, per binary problem
+            # (β = ε/K under one-vs-rest). The linear mechanism adds the public
+            # solver-certificate cap on top (details["noise_scale_internal"]).
+            details["laplace_scale_cor9"] = rff_noise_scale(
+                linear.epsilon / k,
+                n,
+                1.0 / self.regularization,
+                loss.lipschitz,
+                int(self.n_components),
+            )
+            details["n_laplace_draws"] = 2 * int(self.n_components)
+        name = f"random-fourier-features[{self.feature_map_}]+{linear.mechanism}"
+        reference = _REFERENCES[self.mechanism]
+        if self.projection_radius_ is None:
+            name += " (NOT DP: feature norm √2 calibrated as 1, spec S-P6)"
+            reference += "; norm_handling='paper' voids the guarantee"
+        return PrivacyEvent(
+            mechanism=name,
+            epsilon=linear.epsilon,
+            delta=linear.delta,
+            sensitivity=linear.sensitivity,
+            sensitivity_norm=linear.sensitivity_norm,
+            neighbouring=linear.neighbouring,
+            reference=f"{reference}; linear step: {linear.reference}",
+            details=details,
+            children=linear.children,
+        )
+
+
+class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
+    """Non-private linear SVM on random Fourier features (the "RR" baseline).
+
+    Solves exactly the problem that :class:`DPKernelSVC` perturbs, on the same
+    features when given the same ``feature_random_state`` and feature options:
+    (1/n)Σℓ(yᵢ⟨w, z(xᵢ)⟩) + (Λ/2)‖w‖², bias-free, by
+    :class:`~dpsvm.models.NonPrivateLinearClassifier`. **It offers no privacy.**
+
+    Parameters
+    ----------
+    kernel : {"rbf", "gaussian", "laplacian", "cauchy"}, default="rbf"
+        The kernel.
+    gamma : float, default=1.0
+        Kernel width γ > 0 (strings refused, as for :class:`DPKernelSVC`).
+    n_components : int, default=100
+        Number of frequencies.
+    feature_map : {"auto", "cos-sin", "cos-phase"}, default="auto"
+        ``"auto"`` is cos-sin.
+    norm_handling : {"scale", "bound", "clip", "paper"}, default="scale"
+        As in :class:`DPKernelSVC` (cos-phase only); ``"paper"`` solves the
+        unprojected problem on the √(2/D) features.
+    loss : {"auto", "hinge", "huber", "logistic"}, default="auto"
+        ``"auto"`` is the hinge.
+    huber_h : float, default=0.5
+        Huber half-width.
+    regularization : float, default=0.01
+        Λ > 0.
+    classes : array-like or None, default=None
+        Label set (``None``: read from y; nothing here is private).
+    tol : float, default=1e-10
+        Solver tolerance.
+    max_iter : int, default=200
+        Solver iteration cap.
+    feature_random_state : None, int or numpy.random.Generator, default=None
+        Seed of the frequencies and phases.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_random_features) or (n_classes, ...)
+        Weights on the random features.
+    frequencies_ : ndarray of shape (n_features_in_, n_components)
+        Frequencies ωⱼ.
+    phases_ : ndarray of shape (n_components,) or None
+        Phases ψⱼ (cos-phase only).
+    feature_scale_ : float
+        Feature multiplier.
+    feature_map_ : str
+        The resolved feature map.
+    feature_norm_bound_ : float
+        Bound on ‖z(x)‖.
+    data_norm_ : float
+        Norm bound of the internal problem.
+    projection_radius_ : float or None
+        Projection radius of the features (``None`` for ``"paper"``).
+    classes_ : ndarray
+        The label set.
+    n_iter_ : ndarray
+        Solver iterations per binary problem.
+    n_features_in_ : int
+        Number of input columns.
+
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import NonPrivateRandomFeatureSVC
+    >>> X, y = make_nested_balls(2000, random_state=0)
+    >>> clf = NonPrivateRandomFeatureSVC(gamma=0.5, n_components=50,
+    ...                                  regularization=1e-3,
+    ...                                  feature_random_state=0).fit(X, y)
+    >>> bool(clf.score(X, y) > 0.85)
+    True
+    """
+
+    def __init__(
+        self,
+        *,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        n_components: int = 100,
+        feature_map: str = "auto",
+        norm_handling: str = "scale",
+        loss: str = "auto",
+        huber_h: float = 0.5,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+        feature_random_state: int | np.random.Generator | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.gamma = gamma
+        self.n_components = n_components
+        self.feature_map = feature_map
+        self.norm_handling = norm_handling
+        self.loss = loss
+        self.huber_h = huber_h
+        self.regularization = regularization
+        self.classes = classes
+        self.tol = tol
+        self.max_iter = max_iter
+        self.feature_random_state = feature_random_state
+
+    def _resolved_feature_map(self) -> str:
+        return "cos-sin" if self.feature_map == "auto" else str(self.feature_map)
+
+    def _resolved_loss(self) -> str:
+        return "hinge" if self.loss == "auto" else str(self.loss)
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateRandomFeatureSVC:
+        """Fit the non-private random-feature SVM.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Labels.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        reject_string_gamma(self.gamma, type(self).__name__)
+        return self._fit(X, y)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def _fit(self, X: Any, y: Any) -> NonPrivateRandomFeatureSVC:
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        rff, R = self._feature_setup(X.shape[1])
+        self._store_features(rff, R)
+        inner = NonPrivateLinearClassifier(
+            loss=self._resolved_loss(),
+            huber_h=self.huber_h,
+            regularization=self.regularization,
+            # None: R = the largest row norm, i.e. the unprojected problem with
+            # the same Λ (x̃ = x/R, λ = Λ/R² is a change of variables).
+            data_norm=None if self.projection_radius_ is None else R,
+            fit_intercept=False,
+            classes=self.classes,
+            tol=self.tol,
+            max_iter=self.max_iter,
+        )
+        inner.fit(rff.transform(X), y)
+        self.classes_ = inner.classes_
+        self.coef_ = inner.coef_
+        self.n_iter_ = inner.n_iter_
+        return self
+
+
+# ---------------------------------------------------------------------------
+# Exact kernel hinge SVM (paper 000 Alg. 1)
+# ---------------------------------------------------------------------------
+
+
+def _hinge_dual_gap(a: FloatArray, Qa: FloatArray) -> float:
+    """Duality gap of the box dual in the a = α/U scaling (U = C/n).
+
+    With Q̃ = U·(yyᵀ ∘ K), paper 000's P_R(w(α)) − D_R(α) (spec R.1:
+    P_R = ½‖w‖² + (C/n)Σhinge, D_R = Σα − ½αᵀQα, w = Σαᵢyᵢφ(xᵢ), so
+    yᵢf(xᵢ) = (Q̃a)ᵢ) equals U·Σᵢ[aᵢ(Q̃a)ᵢ − aᵢ + max(0, 1 − (Q̃a)ᵢ)]. Each term is
+    ≥ 0 for aᵢ ∈ [0, 1]; summing them avoids cancellation. Returned: the sum.
+    """
+    terms = a * Qa - a + np.maximum(0.0, 1.0 - Qa)
+    return float(np.sum(np.maximum(terms, 0.0)))
+
+
+def _greedy_coordinate_descent(
+    Q: FloatArray, a: FloatArray, g: FloatArray, n_steps: int, tol: float
+) -> int:
+    """Greedy (Gauss–Southwell) exact coordinate steps on ½aᵀQa − Σa, a ∈ [0, 1]ⁿ.
+
+    Without the equality constraint a single coordinate can move alone, so each
+    step is the exact 1-D minimiser clip(aᵢ − gᵢ/Qᵢᵢ, 0, 1) of the coordinate
+    with the largest projected gradient (in place on ``a`` and ``g = Qa − 1``).
+    """
+    diag = np.maximum(np.diag(Q), 1e-300)  # Qᵢᵢ = 0 ⇒ row 0 ⇒ aᵢ → 1
+    step = 0
+    for step in range(1, n_steps + 1):  # noqa: B007 - reported
+        viol = g.copy()
+        viol[(a <= 0.0) & (g > 0.0)] = 0.0
+        viol[(a >= 1.0) & (g < 0.0)] = 0.0
+        i = int(np.argmax(np.abs(viol)))
+        if abs(viol[i]) <= tol:
+            break
+        new = min(1.0, max(0.0, a[i] - g[i] / diag[i]))
+        g += Q[i] * (new - a[i])
+        a[i] = new
+    return step
+
+
+def _projected_newton(
+    Q: FloatArray, mu: float, a: FloatArray, max_iter: int
+) -> tuple[FloatArray, int]:
+    """Projected Newton (Bertsekas 1982) on ½aᵀ(Q + μI)a − Σa over [0, 1]ⁿ.
+
+    Scaled gradient steps on the ε-binding set, a Newton step on the free set
+    and an Armijo search along the projection arc. Once the active set is
+    identified the Newton step is exact, so from a good start (greedy
+    coordinate descent) it ends in one or two iterations. The ridge μ keeps the
+    free-set systems positive definite when K is (numerically) singular.
+    """
+    diag = np.diag(Q) + mu
+    Qa = Q @ a + mu * a
+    f = 0.5 * float(a @ Qa) - float(a.sum())
+    it = 0
+    for it in range(1, max_iter + 1):  # noqa: B007 - reported
+        g = Qa - 1.0
+        kkt = float(np.max(np.abs(a - np.clip(a - g, 0.0, 1.0))))
+        if kkt <= 1e-15:
+            break
+        eps_k = min(1e-3, kkt)
+        binding = ((a <= eps_k) & (g > 0)) | ((a >= 1.0 - eps_k) & (g < 0))
+        free = ~binding
+        d = np.where(binding, -g / diag, 0.0)
+        if np.any(free):
+            H = Q[np.ix_(free, free)]
+            H[np.diag_indices_from(H)] += mu
+            with warnings.catch_warnings():
+                # Ill-conditioning only slows the search; the gap certifies.
+                warnings.simplefilter("ignore", scipy.linalg.LinAlgWarning)
+                try:
+                    d[free] = -scipy.linalg.solve(
+                        H, g[free], assume_a="pos", check_finite=False
+                    )
+                except (np.linalg.LinAlgError, scipy.linalg.LinAlgError):
+                    d[free] = -g[free] / diag[free]
+        t = 1.0
+        for _ in range(60):
+            a_new = np.clip(a + t * d, 0.0, 1.0)
+            step = a_new - a
+            moved = np.flatnonzero(step)
+            Qa_new = Qa + Q[:, moved] @ step[moved] + mu * step
+            f_new = 0.5 * float(a_new @ Qa_new) - float(a_new.sum())
+            if f_new <= f + 1e-4 * float(g @ step):
+                break
+            t *= 0.5
+        else:
+            break  # no decrease possible in floating point
+        a, f = a_new, f_new
+        Qa = Q @ a + mu * a  # recomputed: no drift
+    return a, it
+
+
+def solve_kernel_hinge_dual(
+    K: ArrayLike,
+    y: ArrayLike,
+    box: float,
+    *,
+    tol: float = 1e-12,
+    max_iter: int = 100,
+) -> tuple[FloatArray, float, int]:
+    """Solve the bias-free kernel hinge-SVM dual (paper 000 eq. (5.1)) exactly.
+
+    max_α Σαᵢ − ½ΣΣαᵢαⱼyᵢyⱼK(xᵢ, xⱼ) subject to 0 ≤ αᵢ ≤ ``box`` (= C/n), with
+    **no** equality constraint Σαᵢyᵢ = 0 (no bias, spec R.1). Greedy exact
+    coordinate descent (single coordinates can move alone without the
+    equality constraint) finds the active set; projected Newton on the free
+    set (with a vanishing ridge, 10⁻⁹ then 10⁻¹² of max Qᵢᵢ, for singular K)
+    then solves it to rounding. The result is certified by the duality gap.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Kernel matrix (positive semi-definite; singular is fine).
+    y : array-like of shape (n,)
+        Labels in {−1, +1}.
+    box : float
+        Upper bound C/n = 1/(nΛ) on each αᵢ.
+    tol : float, default=1e-12
+        Target duality gap in the Λ normalisation,
+        J = (1/n)Σhinge + (Λ/2)‖w‖², i.e. (gap in paper 000's normalisation)/(n·box).
+    max_iter : int, default=100
+        Coordinate-descent budget in epochs (n steps each); projected Newton
+        gets up to ``max_iter`` iterations per ridge level.
+
+    Returns
+    -------
+    alpha : ndarray of shape (n,)
+        Dual solution.
+    gap : float
+        Duality gap P_R(w(α)) − D_R(α) in paper 000's normalisation
+        ½‖w‖² + (C/n)Σhinge; ‖w − w*‖_H ≤ √(2·gap).
+    n_iter : int
+        Coordinate steps plus Newton iterations used.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> alpha, gap, _ = solve_kernel_hinge_dual(np.eye(2), np.array([1, -1]), 0.5)
+    >>> alpha.tolist(), gap
+    ([0.5, 0.5], 0.0)
+    """
+    Ka = np.asarray(K, dtype=np.float64)
+    ya = np.asarray(y, dtype=np.float64)
+    n = ya.shape[0]
+    U = float(box)
+    if n == 0:
+        return np.zeros(0), 0.0, 0
+    # Q̃ = U·(yyᵀ ∘ K) and a = α/U ∈ [0, 1]: D_R(α) = −U·(½aᵀQ̃a − Σa).
+    Q = (U * ya[:, None]) * Ka * ya[None, :]
+    a = np.zeros(n)
+    g = -np.ones(n)
+    steps = _greedy_coordinate_descent(Q, a, g, max_iter * n, 1e-7)
+    target = tol * n  # gap_J = gap_a/n (J = Λ·P_R and U = 1/(nΛ))
+    gap = _hinge_dual_gap(a, Q @ a)
+    scale = max(float(np.max(np.diag(Q))), 1e-300)
+    for rel in (1e-9, 1e-12):
+        if gap <= target:
+            break
+        a_new, it = _projected_newton(Q, rel * scale, a.copy(), max_iter)
+        steps += it
+        gap_new = _hinge_dual_gap(a_new, Q @ a_new)
+        if gap_new < gap:
+            a, gap = a_new, gap_new
+    return a * U, gap * U, steps
+
+
+class NonPrivateKernelSVC(ClassifierMixin, BaseEstimator):
+    """Exact bias-free kernel hinge SVM (paper 000 Alg. 1). No privacy.
+
+    Solves (1/n)Σ max(0, 1 − yᵢf(xᵢ)) + (Λ/2)‖f‖²_H over the RKHS of the kernel,
+    i.e. paper 000's ½‖w‖² + (C/n)Σ hinge with C = 1/Λ, through its dual
+    (eq. (5.1)): 0 ≤ αᵢ ≤ C/n and **no** equality constraint, so that it is the
+    problem the private random-feature models approximate. scikit-learn's
+    ``SVC`` (libsvm) always fits a bias and therefore solves another problem
+    (spec R.1). The solution is certified by its duality gap. Builds the n × n
+    kernel matrix: for n up to a few thousand.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "gaussian", "laplacian", "cauchy", "linear", "poly"}, \
+            default="rbf"
+        The kernel (see :func:`~dpsvm.kernels.kernel_matrix`).
+    gamma : float, default=1.0
+        Width of the translation-invariant kernels.
+    degree : int, default=2
+        Degree of ``"poly"``, (coef0 + xᵀy)^degree.
+    coef0 : float, default=1.0
+        Offset of ``"poly"``.
+    regularization : float, default=0.01
+        Λ > 0 (C = 1/Λ; dual box C/n = 1/(nΛ)).
+    classes : array-like or None, default=None
+        Label set (``None``: read from y).
+    tol : float, default=1e-12
+        Target duality gap in the Λ normalisation (J(f) − J(f*) ≤ gap).
+    max_iter : int, default=100
+        Budget of the dual solver: coordinate-descent epochs, and Newton
+        iterations per ridge level (see :func:`solve_kernel_hinge_dual`).
+
+    Attributes
+    ----------
+    support_ : ndarray of shape (n_support,)
+        Indices of the training rows with αᵢ > 0 for some class.
+    support_vectors_ : ndarray of shape (n_support, n_features)
+        Those rows (**training data: this model is not private**).
+    dual_coef_ : ndarray of shape (1, n_support) or (n_classes, n_support)
+        αᵢyᵢ, so that f(x) = Σᵢ dual_coef_ᵢ k(x, support_vectors_ᵢ).
+    duality_gap_ : ndarray of shape (1,) or (n_classes,)
+        Gap of each binary problem in the Λ normalisation (an upper bound on
+        J(f) − J(f*)).
+    distance_bound_ : ndarray of shape (1,) or (n_classes,)
+        Certified ‖f − f*‖_H ≤ √(2·gap/Λ); for a kernel with k(x, x) ≤ 1 it also
+        bounds sup_x |f(x) − f*(x)|.
+    classes_ : ndarray
+        The label set.
+    n_iter_ : ndarray
+        Iterations per binary problem.
+    n_features_in_ : int
+        Number of input columns.
+
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import NonPrivateKernelSVC
+    >>> X, y = make_nested_balls(500, random_state=0)
+    >>> clf = NonPrivateKernelSVC(gamma=0.5, regularization=1e-3).fit(X, y)
+    >>> bool(clf.score(X, y) > 0.85), bool(clf.duality_gap_[0] < 1e-9)
+    (True, True)
+    """
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        "kernel": [StrOptions(set(EXACT_KERNELS))],
+        "gamma": [Interval(Real, 0, None, closed="neither")],
+        "degree": [Interval(Integral, 1, None, closed="left")],
+        "coef0": [Interval(Real, 0, None, closed="left")],
+        "regularization": [Interval(Real, 0, None, closed="neither")],
+        "classes": ["array-like", None],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        *,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        degree: int = 2,
+        coef0: float = 1.0,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        tol: float = 1e-12,
+        max_iter: int = 100,
+    ) -> None:
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.regularization = regularization
+        self.classes = classes
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def _kernel(self, A: FloatArray, B: FloatArray) -> FloatArray:
+        return kernel_matrix(
+            A,
+            B,
+            kernel=self.kernel,
+            gamma=self.gamma,
+            degree=self.degree,
+            coef0=self.coef0,
+        )
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateKernelSVC:
+        """Solve the dual exactly.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Labels.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        reject_string_gamma(self.gamma, type(self).__name__)
+        return self._fit(X, y)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def _fit(self, X: Any, y: Any) -> NonPrivateKernelSVC:
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        y = np.asarray(y)
+        if self.classes is None:
+            classes = np.unique(y)
+        else:
+            classes = np.unique(np.asarray(self.classes))
+            unknown = np.setdiff1d(np.unique(y), classes)
+            if unknown.size:
+                raise ValueError(
+                    f"y contains labels {unknown.tolist()[:5]} that are not in "
+                    f"classes={classes.tolist()}."
+                )
+        if classes.size < 2:
+            raise ValueError(
+                "Classifier needs samples of at least 2 classes; got 1 class."
+            )
+        self.classes_ = classes
+        if classes.size == 2:
+            targets = [np.where(y == classes[1], 1.0, -1.0)]
+        else:
+            targets = [np.where(y == c, 1.0, -1.0) for c in classes]
+        n = X.shape[0]
+        K = self._kernel(X, X)
+        box = 1.0 / (n * self.regularization)  # C/n with C = 1/Λ (spec R.1)
+        alphas, gaps, iters = [], [], []
+        for t in targets:
+            alpha, gap, it = solve_kernel_hinge_dual(
+                K, t, box, tol=self.tol, max_iter=self.max_iter
+            )
+            alphas.append(alpha * t)
+            # J = Λ·P_R, so gap_J = Λ·gap_R; ‖w − w*‖ ≤ √(2·gap_R).
+            gaps.append(self.regularization * gap)
+            iters.append(it)
+        A = np.vstack(alphas)
+        support = np.flatnonzero(np.any(A != 0.0, axis=0))
+        self.support_ = support
+        self.support_vectors_ = X[support]
+        self.dual_coef_ = A[:, support]
+        self.duality_gap_ = np.array(gaps)
+        self.distance_bound_ = np.sqrt(2.0 * self.duality_gap_ / self.regularization)
+        self.n_iter_ = np.array(iters)
+        worst = float(np.max(self.duality_gap_))
+        if worst > 1e3 * self.tol:
+            warnings.warn(
+                f"NonPrivateKernelSVC stopped with duality gap {worst:.3g}; "
+                "increase max_iter.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
+        return self
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """f(x) = Σᵢ αᵢyᵢ k(x, xᵢ) (no bias).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Scores.
+        """
+        check_is_fitted(self)
+        Xa = np.asarray(validate_data(self, X, dtype=np.float64, reset=False))
+        if self.support_vectors_.shape[0] == 0:
+            scores = np.zeros((Xa.shape[0], self.dual_coef_.shape[0]))
+        else:
+            scores = self._kernel(Xa, self.support_vectors_) @ self.dual_coef_.T
+        return scores.ravel() if scores.shape[1] == 1 else scores
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Predicted labels.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+
+DPKernelSVC.__doc__ = (DPKernelSVC.__doc__ or "").replace(
+    "{privacy}", _PRIVACY_NOTES.strip()
+)
