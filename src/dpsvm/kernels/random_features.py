@@ -164,15 +164,26 @@ def fourier_features(
         block *= s
 
     work = cos_sin if psi is None else cos_phase
-    threads = _n_threads(n_jobs, len(starts))
-    if threads == 1:
+    if len(starts) <= 1:
         for start in starts:
             work(start)
-    else:
-        # numpy's matmul, cos and sin release the GIL: chunks run in parallel.
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            for _ in pool.map(work, starts):
-                pass
+        return out
+    # The chunk matmuls are tiny (inner dimension d): extra BLAS threads would
+    # only spin between chunks, burning a core (and stealing it from the
+    # workers below) for no speed-up, so each chunk uses one BLAS thread.
+    # (threadpoolctl is a dependency of scikit-learn.)
+    from threadpoolctl import threadpool_limits
+
+    threads = _n_threads(n_jobs, len(starts))
+    with threadpool_limits(limits=1, user_api="blas"):
+        if threads == 1:
+            for start in starts:
+                work(start)
+        else:
+            # numpy's matmul, cos and sin release the GIL: chunks in parallel.
+            with ThreadPoolExecutor(max_workers=threads) as pool:
+                for _ in pool.map(work, starts):
+                    pass
     return out
 
 

@@ -663,10 +663,10 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     >>> from dpsvm.datasets import make_nested_balls
     >>> from dpsvm.models import NonPrivateRandomFeatureSVC
     >>> X, y = make_nested_balls(2000, random_state=0)
-    >>> clf = NonPrivateRandomFeatureSVC(gamma=0.5, n_components=50,
-    ...                                  regularization=1e-3,
+    >>> clf = NonPrivateRandomFeatureSVC(gamma=0.5, n_components=50, loss="huber",
+    ...                                  regularization=1e-5,
     ...                                  feature_random_state=0).fit(X, y)
-    >>> bool(clf.score(X, y) > 0.85)
+    >>> bool(clf.score(X, y) > 0.9)
     True
     """
 
