@@ -13,7 +13,7 @@ from __future__ import annotations
 from dpsvm.datasets._paths import resolve_data_dir
 from dpsvm.datasets.adult import load_adult
 from dpsvm.datasets.breast_cancer import load_breast_cancer
-from dpsvm.datasets.kddcup99 import load_kddcup99
+from dpsvm.datasets.kdd99 import load_kddcup99
 from dpsvm.datasets.synthetic import make_nested_balls
 
 __all__ = [

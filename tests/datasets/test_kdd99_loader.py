@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpsvm.datasets import kddcup99, load_kddcup99
-from dpsvm.datasets.kddcup99 import (
+from dpsvm.datasets import kdd99, load_kddcup99
+from dpsvm.datasets.kdd99 import (
     KDDCUP99_CATEGORIES,
     KDDCUP99_COLUMNS,
     KDDCUP99_NUMERIC_BOUNDS,
@@ -183,9 +183,9 @@ def _serve(tmp_path, monkeypatch, train, test):
         with gzip.open(path, "wt", encoding="ascii") as f:
             f.write("\n".join(rows) + "\n")
         urls[name] = path.as_uri()
-    monkeypatch.setattr(kddcup99, "KDDCUP99_URLS", urls)
+    monkeypatch.setattr(kdd99, "KDDCUP99_URLS", urls)
     monkeypatch.setattr(
-        kddcup99,
+        kdd99,
         "KDDCUP99_RECORD_COUNTS",
         {"kddcup.data_10_percent": len(TRAIN), "corrected": len(TEST)},
     )
