@@ -56,7 +56,7 @@ from dpsvm.datasets._paths import (
     default_cache_dir,
     resolve_data_dir,
 )
-from dpsvm.validation import project_rows_to_ball
+from dpsvm.datasets.adult import _normalise_rows
 
 __all__ = [
     "KDDCUP99_CATEGORIES",
@@ -428,12 +428,8 @@ def _design(
         offset += len(KDDCUP99_CATEGORIES[c])
     if add_constant:
         X[:, -1] = 1.0
-    # Per-record map: each row divided by its own L2 norm (reads no other row);
-    # the projection only removes rounding excess above 1.
-    norms = np.sqrt(np.einsum("ij,ij->i", X, X))
-    nz = norms > 0
-    X[nz] /= norms[nz, None]
-    return np.asarray(project_rows_to_ball(X, 1.0), dtype=np.float64), n_clipped
+    # Per-record map: each row divided by its own L2 norm (reads no other row).
+    return _normalise_rows(X), n_clipped
 
 
 def _feature_names(add_constant: bool) -> list[str]:
