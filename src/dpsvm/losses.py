@@ -146,7 +146,10 @@ class HuberLoss(Loss):
         z = np.asarray(z, dtype=float)
         h = self.h
         t = 1.0 + h - z
-        return np.where(z > 1 + h, 0.0, np.where(z < 1 - h, 1.0 - z, t * t / (4 * h)))
+        # u²/(4h) + max(t − 2h, 0) with u = clip(t, 0, 2h): the three zones of
+        # eq. (2) without squaring a huge t (which would overflow).
+        u = np.clip(t, 0.0, 2.0 * h)
+        return u * u / (4 * h) + np.maximum(t - 2.0 * h, 0.0)
 
     def derivative(self, z: ArrayLike) -> FloatArray:
         z = np.asarray(z, dtype=float)
@@ -161,14 +164,15 @@ class HuberLoss(Loss):
 
     def value_and_derivative(self, z: ArrayLike) -> tuple[float, FloatArray]:
         # t = 1 + h − z; the quadratic zone is 0 ≤ t ≤ 2h.
+        # With u = clip(t, 0, 2h): ℓ = u²/(4h) + max(t − 2h, 0) on every zone
+        # (t > 2h: h + t − 2h = 1 − z; 0 ≤ t ≤ 2h: t²/(4h); t < 0: 0).
         h = self.h
         t = 1.0 + h - np.asarray(z, dtype=float)
         deriv = np.clip(t, 0.0, 2.0 * h)
-        quad = deriv * deriv
-        total = float(np.sum(quad)) / (4.0 * h)
-        lin = t > 2.0 * h
-        if np.any(lin):
-            total += float(np.sum(t[lin] - h - quad[lin] / (4.0 * h)))
+        total = float(deriv @ deriv) / (4.0 * h)
+        t -= 2.0 * h
+        np.maximum(t, 0.0, out=t)
+        total += float(np.sum(t))
         deriv *= -1.0 / (2.0 * h)
         return total, deriv
 
@@ -200,8 +204,19 @@ class LogisticLoss(Loss):
         return expit(z) * expit(-z)
 
     def value_and_derivative(self, z: ArrayLike) -> tuple[float, FloatArray]:
+        # With e = exp(−|z|) ∈ (0, 1]: ℓ(z) = log1p(e) + max(−z, 0) and
+        # ℓ′(z) = −σ(−z) = −e/(1 + e) for z ≥ 0, −1/(1 + e) for z < 0 — two
+        # transcendental evaluations per margin, no overflow for any z.
         z = np.asarray(z, dtype=float)
-        return float(np.sum(np.logaddexp(0.0, -z))), -expit(-z)
+        e = np.abs(z)
+        np.negative(e, out=e)
+        np.exp(e, out=e)
+        total = float(np.sum(np.log1p(e))) - float(np.sum(np.minimum(z, 0.0)))
+        deriv = np.where(z >= 0.0, e, 1.0)
+        e += 1.0
+        deriv /= e
+        np.negative(deriv, out=deriv)
+        return total, deriv
 
 
 class RhoHingeLoss(Loss):

@@ -182,14 +182,26 @@ def project_rows_to_ball(X: ArrayLike, radius: float) -> NDArray[np.floating]:
     radius = check_positive(radius, "radius")
     X = np.array(X, dtype=np.result_type(np.asarray(X).dtype, np.float64), copy=True)
     norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+    huge = np.isinf(norms)
+    if np.any(huge):
+        huge[huge] = np.all(np.isfinite(X[huge]), axis=1)
+    if np.any(huge):
+        # ‖x‖² overflowed although every entry is finite: rescale those rows by
+        # their largest entry first, which keeps their direction.
+        X[huge] /= np.max(np.abs(X[huge]), axis=1)[:, None]
+        norms[huge] = np.sqrt(np.einsum("ij,ij->i", X[huge], X[huge]))
     too_long = norms > radius
     if np.any(too_long):
         X[too_long] *= (radius / norms[too_long])[:, None]
         # Rounding can leave a norm a few ulps above the radius; shrink those
-        # rows by one more ulp-sized factor so that the bound holds exactly.
-        renorm = np.sqrt(np.einsum("ij,ij->i", X[too_long], X[too_long]))
-        over = renorm > radius
-        if np.any(over):
-            idx = np.flatnonzero(too_long)[over]
+        # rows by one more ulp-sized factor, until the computed norm is within
+        # the bound (a factor < 1 every round, so this ends within a few rounds).
+        idx = np.flatnonzero(too_long)
+        for _ in range(64):
+            renorm = np.sqrt(np.einsum("ij,ij->i", X[idx], X[idx]))
+            over = renorm > radius
+            if not np.any(over):
+                break
+            idx = idx[over]
             X[idx] *= np.nextafter(radius / renorm[over], 0)[:, None]
     return X

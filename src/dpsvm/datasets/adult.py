@@ -685,8 +685,9 @@ def load_adult(
     if feature_set == "compact":
         X_train, names = _compact(X_train, names)
         X_test, _ = _compact(X_test, _feature_names(add_constant))
-    X_train = _normalise_rows(X_train)
-    X_test = _normalise_rows(X_test)
+    # Row-major, as scikit-learn's loaders return: solvers read rows in chunks.
+    X_train = np.ascontiguousarray(_normalise_rows(X_train))
+    X_test = np.ascontiguousarray(_normalise_rows(X_test))
 
     if return_X_y:
         return X_train, y_train, X_test, y_test

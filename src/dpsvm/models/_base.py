@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import assert_all_finite
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
@@ -23,6 +24,13 @@ from ..validation import project_rows_to_ball
 __all__ = ["LinearModelBase"]
 
 FloatArray = NDArray[np.float64]
+
+
+def _row_norms(X: FloatArray) -> FloatArray:
+    """Computed Euclidean row norms, exactly as :func:`project_rows_to_ball` does."""
+    norms = np.einsum("ij,ij->i", X, X)
+    np.sqrt(norms, out=norms)
+    return norms
 
 
 class LinearModelBase(ClassifierMixin, BaseEstimator):
@@ -86,16 +94,24 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
         return norm if norm > 0 else 1.0
 
     # -- preprocessing ---------------------------------------------------------
-    def _augment(self, X: FloatArray, R: float) -> FloatArray:
+    def _augment(
+        self, X: FloatArray, R: float, norms: FloatArray | None = None
+    ) -> FloatArray:
         """Rows [proj(x), s] with norm ≤ R (not yet divided by R).
 
         Returns ``X`` itself (never modified downstream) when R = 1 and every row
         is already in the ball, to spare a copy of large inputs; otherwise a new
-        array.
+        array. ``norms`` are the rows' computed norms, if already known.
         """
         if not self.fit_intercept:
-            if R == 1.0 and np.all(np.einsum("ij,ij->i", X, X) <= 1.0):
-                return X
+            if R == 1.0:
+                # The same test as project_rows_to_ball (a row is moved iff its
+                # computed norm exceeds the radius), so rows it would leave
+                # unchanged never force a copy.
+                if norms is None:
+                    norms = _row_norms(X)
+                if np.all(norms <= 1.0):
+                    return X
             return np.asarray(project_rows_to_ball(X, R), dtype=np.float64)
         s = self.intercept_scaling * R
         Xp = project_rows_to_ball(X, math.sqrt(R * R - s * s))
@@ -104,13 +120,20 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
     def _prepare_fit(
         self, X: ArrayLike, y: ArrayLike
     ) -> tuple[FloatArray, list[FloatArray], float]:
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        # One pass computes the row norms, which also reveal any NaN/inf entry
+        # (its row norm is not finite); scikit-learn's own check then runs only
+        # to word the error.
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=False)
         X = np.asarray(X, dtype=np.float64)
+        norms = _row_norms(X)
+        if not np.all(np.isfinite(norms)):
+            assert_all_finite(X, input_name="X")
+            norms = None  # finite entries whose squares overflow
         check_classification_targets(y)
         self.classes_ = self._resolve_classes(np.asarray(y))
         R = self._resolve_data_norm(X)
         self.data_norm_ = R
-        Xt = self._augment(X, R)
+        Xt = self._augment(X, R, norms)
         if R != 1.0:
             Xt /= R  # a new array whenever R ≠ 1: the caller's X is never modified
         y = np.asarray(y)

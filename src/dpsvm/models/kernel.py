@@ -113,7 +113,9 @@ class _UnprojectedDPLinearSVC(DPLinearSVC):
     its ``privacy_event_``.
     """
 
-    def _augment(self, X: FloatArray, R: float) -> FloatArray:
+    def _augment(
+        self, X: FloatArray, R: float, norms: FloatArray | None = None
+    ) -> FloatArray:
         return np.asarray(X, dtype=np.float64)
 
 
