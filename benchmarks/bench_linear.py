@@ -779,16 +779,23 @@ def run_benchmark(
                 f"C = 1/(nΛ) = {c_sk:.4g}, dual CD, defaults tol=1e-4, max_iter=1000"
             ),
         )
-        dp_svc = MethodResult(
-            "dpsvm DPLinearSVC (Huber h=0.5, objective)",
-            private=True,
-            settings=f"Λ = {lam:g}",
-        )
-        dp_lr = MethodResult(
-            "dpsvm DPLogisticRegression (objective)",
-            private=True,
-            settings=f"Λ = {lam:g}",
-        )
+        # dpsvm at the benchmark's Λ and at Λ = 1/n, the problem diffprivlib's
+        # default C = 1 solves, so that each diffprivlib row has a dpsvm row
+        # solving the same problem.
+        lam_dpl = 1.0 / n
+        dp_rows = [
+            (
+                MethodResult(
+                    f"dpsvm {label} (objective)", private=True, settings=f"Λ = {lm:g}"
+                ),
+                _dp_factory(cls, lm),
+            )
+            for lm in (lam, lam_dpl)
+            for label, cls in (
+                ("DPLinearSVC (Huber h=0.5)", DPLinearSVC),
+                ("DPLogisticRegression", DPLogisticRegression),
+            )
+        ]
         make_lr = partial(
             LogisticRegression, solver="lbfgs", C=c_sk, fit_intercept=False
         )
@@ -813,17 +820,15 @@ def run_benchmark(
                     _nonprivate_round(lr, make_lr, ds)
                     _nonprivate_round(svc, make_svc, ds)
                 if r < ds.draws:
-                    _dpsvm_round(dp_svc, _dp_factory(DPLinearSVC, lam), ds, epsilons)
-                    _dpsvm_round(
-                        dp_lr, _dp_factory(DPLogisticRegression, lam), ds, epsilons
-                    )
+                    for res, make in dp_rows:
+                        _dpsvm_round(res, make, ds, epsilons)
                     dpl.round()
                 log(
                     f"  round {r + 1}/{n_rounds} done in "
                     f"{time.perf_counter() - t_round:.1f} s"
                 )
         dpl_versions = dpl.versions or dpl_versions
-        rows = [lr, svc, dp_svc, dp_lr, *dpl.rows]
+        rows = [lr, svc, *(res for res, _ in dp_rows), *dpl.rows]
         for row in rows:
             if row.available:
                 log(
