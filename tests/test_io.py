@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Model files: exact round trips, strict validation, atomic writes."""
+"""Model files: exact round trips, strict validation, atomic writes.
+
+Linear models first, then the random-feature kernel models (at the end).
+"""
 
 from __future__ import annotations
 
@@ -26,7 +29,14 @@ from dpsvm.io import (
     model_to_dict,
     save_model,
 )
-from dpsvm.models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
+from dpsvm.models import (
+    DPKernelSVC,
+    DPLinearSVC,
+    DPLogisticRegression,
+    NonPrivateKernelSVC,
+    NonPrivateLinearClassifier,
+    NonPrivateRandomFeatureSVC,
+)
 
 
 @pytest.fixture(scope="module")
@@ -471,3 +481,414 @@ def test_missing_file_is_an_oserror(tmp_path):
         load_model(tmp_path / "nope.json")
     with pytest.raises(IsADirectoryError):
         load_model(tmp_path)
+
+
+# ======================================================= random-feature models
+# Small models (n_components <= 20) on the 300 nested-balls rows: each fit takes
+# milliseconds. gamma = 2 so that the kernel is not flat on rows of norm <= 0.5.
+KERNEL_ESTIMATORS = [
+    pytest.param(
+        lambda: DPKernelSVC(
+            gamma=2.0, n_components=20, mechanism="rubinstein", classes=[-1, 1],
+            feature_random_state=0, random_state=0,
+        ),
+        id="dp-rubinstein-cos-sin",
+    ),
+    pytest.param(
+        lambda: DPKernelSVC(
+            gamma=2.0, n_components=15, mechanism="objective", classes=[-1, 1],
+            feature_random_state=1, random_state=1,
+        ),
+        id="dp-objective-cos-phase-scale",
+    ),
+    pytest.param(
+        lambda: DPKernelSVC(
+            gamma=2.0, n_components=15, mechanism="output", feature_map="cos-phase",
+            norm_handling="bound", loss="huber", classes=[-1, 1], random_state=2,
+        ),
+        id="dp-output-cos-phase-bound",
+    ),
+    pytest.param(
+        lambda: DPKernelSVC(
+            gamma=2.0, n_components=15, mechanism="rubinstein",
+            feature_map="cos-phase", norm_handling="clip", classes=[-1, 1],
+            random_state=3,
+        ),
+        id="dp-rubinstein-cos-phase-clip",
+    ),
+    pytest.param(
+        lambda: DPKernelSVC(
+            kernel="laplacian", gamma=0.5, n_components=10, mechanism="objective",
+            feature_map="cos-sin", loss="logistic", epsilon=0.3, classes=[-1, 1],
+            random_state=4,
+        ),
+        id="dp-laplacian-objective-cos-sin",
+    ),
+    pytest.param(
+        lambda: DPKernelSVC(
+            kernel="cauchy", gamma=3, n_components=10, mechanism="output",
+            classes=[-1, 1], random_state=5,
+        ),
+        id="dp-cauchy-output-int-gamma",
+    ),
+    pytest.param(
+        lambda: NonPrivateRandomFeatureSVC(gamma=2.0, n_components=20),
+        id="nonprivate-cos-sin",
+    ),
+    pytest.param(
+        lambda: NonPrivateRandomFeatureSVC(
+            kernel="gaussian", gamma=2.0, n_components=20, feature_map="cos-phase",
+            norm_handling="paper", loss="huber",
+        ),
+        id="nonprivate-cos-phase-paper",
+    ),
+]  # fmt: skip
+
+
+def _assert_same_kernel_model(a, b, X):
+    assert type(a) is type(b)
+    # Bit-for-bit: the released numbers are repr-exact, so the scores are the
+    # very same doubles, not just close ones.
+    assert np.array_equal(a.decision_function(X), b.decision_function(X))
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+    assert np.array_equal(a.transform_features(X), b.transform_features(X))
+    assert np.array_equal(a.coef_, b.coef_)
+    assert np.array_equal(a.frequencies_, b.frequencies_)
+    if a.phases_ is None:
+        assert b.phases_ is None
+    else:
+        assert np.array_equal(a.phases_, b.phases_)
+    for attr in (
+        "feature_scale_",
+        "feature_map_",
+        "feature_norm_bound_",
+        "data_norm_",
+        "projection_radius_",
+        "n_features_in_",
+    ):
+        assert getattr(a, attr) == getattr(b, attr), attr
+    np.testing.assert_array_equal(a.classes_, b.classes_)
+    skipped = ("accountant", "random_state", "feature_random_state")
+    pa = {k: v for k, v in a.get_params().items() if k not in skipped}
+    pb = {k: v for k, v in b.get_params().items() if k not in skipped}
+    assert {k: v for k, v in pa.items() if k != "classes"} == {
+        k: v for k, v in pb.items() if k != "classes"
+    }
+    if pa["classes"] is not None:
+        assert list(pa["classes"]) == list(pb["classes"])
+    if hasattr(a, "privacy_event_"):
+        assert b.privacy_event_.to_dict() == a.privacy_event_.to_dict()
+    else:
+        assert not hasattr(b, "privacy_event_")
+
+
+def _fit_kernel(make, X, y):
+    est = make()
+    if est.norm_handling == "paper" and isinstance(est, DPKernelSVC):
+        with pytest.warns(PrivacyLeakWarning, match="paper"):
+            return est.fit(X, y)
+    return est.fit(X, y)
+
+
+@pytest.mark.parametrize("make", KERNEL_ESTIMATORS)
+def test_kernel_round_trip_is_exact(make, data, tmp_path):
+    X, y = data
+    est = _fit_kernel(make, X, y)
+    path = tmp_path / "m.json"
+    save_model(est, path)
+    loaded = load_model(path)
+    _assert_same_kernel_model(est, loaded, X)
+    # Fresh rows far outside the training ball predict identically too.
+    X_far = np.random.default_rng(9).normal(scale=3.0, size=(50, X.shape[1]))
+    assert np.array_equal(est.decision_function(X_far), loaded.decision_function(X_far))
+    params = loaded.get_params()
+    for key in ("random_state", "feature_random_state", "accountant"):
+        assert params.get(key) is None, key
+    assert not hasattr(loaded, "solver_info_") and not hasattr(loaded, "n_iter_")
+
+
+def test_kernel_one_vs_rest_round_trips(data, tmp_path):
+    X, y = data
+    y3 = np.where(X[:, 0] > 0.1, 2, y)
+    est = DPKernelSVC(
+        gamma=2.0, n_components=10, mechanism="output", classes=[-1, 1, 2],
+        random_state=0,
+    ).fit(X, y3)  # fmt: skip
+    save_model(est, tmp_path / "m.json")
+    loaded = load_model(tmp_path / "m.json")
+    _assert_same_kernel_model(est, loaded, X)
+    assert loaded.coef_.shape == (3, 20)  # cos-sin: 2·n_components columns
+    assert len(loaded.privacy_event_.children) == 3
+
+
+def test_paper_norm_handling_round_trips_with_its_warning_event(data, tmp_path):
+    X, y = data
+    est = DPKernelSVC(
+        gamma=2.0, n_components=10, mechanism="objective-2009",
+        norm_handling="paper", classes=[-1, 1], random_state=0,
+    )  # fmt: skip
+    with pytest.warns(PrivacyLeakWarning, match="NOT covered"):
+        est.fit(X, y)
+    save_model(est, tmp_path / "m.json")
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["random_features"]["projection_radius"] is None
+    loaded = load_model(tmp_path / "m.json")
+    _assert_same_kernel_model(est, loaded, X)
+    # The file keeps the model's own statement that it is not private.
+    assert "NOT DP" in loaded.privacy_event_.mechanism
+
+
+def test_kernel_file_content_is_the_documented_json(data, tmp_path):
+    X, y = data
+    acc = BudgetAccountant(epsilon=5.0)
+    est = DPKernelSVC(
+        gamma=2.0, n_components=12, mechanism="objective", norm_handling="bound",
+        classes=[-1, 1], accountant=acc, feature_random_state=987654,
+        random_state=123457,
+    ).fit(X, y)  # fmt: skip
+    path = tmp_path / "m.json"
+    save_model(est, path)
+    text = path.read_text(encoding="utf-8")
+    doc = json.loads(text)
+    assert list(doc) == [
+        "format",
+        "format_version",
+        "dpsvm_version",
+        "estimator",
+        "params",
+        "label_type",
+        "classes",
+        "coef",
+        "random_features",
+        "data_norm",
+        "n_features_in",
+        "privacy_event",
+    ]
+    assert doc["format_version"] == 1 and doc["estimator"] == "DPKernelSVC"
+    rf = doc["random_features"]
+    assert list(rf) == [
+        "kernel",
+        "gamma",
+        "n_components",
+        "feature_map",
+        "norm_handling",
+        "scale",
+        "feature_norm_bound",
+        "projection_radius",
+        "frequencies",
+        "phases",
+    ]
+    assert (rf["kernel"], rf["gamma"], rf["n_components"]) == ("rbf", 2.0, 12)
+    # "auto" resolves to paper 001's cos-phase map for objective perturbation.
+    assert doc["params"]["feature_map"] == "auto" and rf["feature_map"] == "cos-phase"
+    # norm_handling="bound" keeps √(2/D) (norm <= √2) and calibrates for √2.
+    assert rf["scale"] == math.sqrt(2.0 / 12)
+    assert rf["feature_norm_bound"] == rf["projection_radius"] == math.sqrt(2.0)
+    assert doc["data_norm"] == math.sqrt(2.0)
+    # The released frequencies and phases are the model's, as exact doubles.
+    assert rf["frequencies"] == est.frequencies_.tolist()
+    assert np.array(rf["frequencies"]).shape == (5, 12)
+    assert rf["phases"] == est.phases_.tolist() and len(rf["phases"]) == 12
+    assert doc["coef"] == est.coef_.tolist()
+    assert np.array(doc["coef"]).shape == (1, 12)
+    assert doc["privacy_event"] == est.privacy_event_.to_dict()
+    assert doc["privacy_event"]["details"]["kernel"] == "rbf"
+    # No seed, no accountant, no solver diagnostics, no intercept.
+    for key in ("accountant", "random_state", "feature_random_state"):
+        assert key not in doc["params"]
+    assert "123457" not in text and "987654" not in text
+    assert "solver_info" not in text and "n_iter" not in text
+    assert "intercept" not in doc
+    assert model_to_dict(est) == doc
+
+
+def test_kernel_feature_names_round_trip(data, tmp_path):
+    X, y = data
+    est = NonPrivateRandomFeatureSVC(gamma=2.0, n_components=5).fit(X, y)
+    est.feature_names_in_ = np.array([f"f{i}" for i in range(5)], dtype=object)
+    save_model(est, tmp_path / "m.json")
+    loaded = load_model(tmp_path / "m.json")
+    assert loaded.feature_names_in_.tolist() == ["f0", "f1", "f2", "f3", "f4"]
+
+
+def test_save_refuses_other_kernel_models_and_oversized_files(
+    data, tmp_path, monkeypatch
+):
+    X, y = data
+    exact = NonPrivateKernelSVC(gamma=2.0, regularization=0.1).fit(X[:60], y[:60])
+    with pytest.raises(TypeError, match=r"supports .*DPKernelSVC"):
+        save_model(exact, tmp_path / "a.json")
+
+    class Sub(DPKernelSVC):
+        pass
+
+    sub = Sub(gamma=2.0, n_components=5, classes=[-1, 1], random_state=0).fit(X, y)
+    with pytest.raises(TypeError, match="got Sub"):
+        save_model(sub, tmp_path / "b.json")
+    est = DPKernelSVC(gamma=2.0, n_components=5, classes=[-1, 1], random_state=0)
+    est.fit(X, y)
+    # A file that load_model would refuse as too large is never written.
+    monkeypatch.setattr(dio, "MAX_MODEL_BYTES", 2000)
+    with pytest.raises(ValueError, match="more than the 2000 that load_model reads"):
+        save_model(est, tmp_path / "c.json")
+    est.frequencies_ = est.frequencies_.copy()
+    est.frequencies_[0, 0] = np.inf
+    monkeypatch.setattr(dio, "MAX_MODEL_BYTES", 10**6)
+    with pytest.raises(ValueError, match="frequencies_ is not finite"):
+        save_model(est, tmp_path / "d.json")
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.fixture
+def kernel_saved(data, tmp_path):
+    X, y = data
+    est = DPKernelSVC(
+        gamma=2.0, n_components=4, mechanism="rubinstein", classes=[-1, 1],
+        random_state=0,
+    ).fit(X, y)  # fmt: skip
+    path = tmp_path / "k.json"
+    save_model(est, path)
+    return path, json.loads(path.read_text())
+
+
+@pytest.fixture
+def phase_saved(data, tmp_path):
+    X, y = data
+    est = DPKernelSVC(
+        gamma=2.0, n_components=4, mechanism="objective", norm_handling="clip",
+        classes=[-1, 1], random_state=0,
+    ).fit(X, y)  # fmt: skip
+    path = tmp_path / "p.json"
+    save_model(est, path)
+    return path, json.loads(path.read_text())
+
+
+_FREQ = [[0.5, -0.25, 1.0, 2.0]] * 5  # shape (5, 4): a well-formed matrix
+
+
+@pytest.mark.parametrize(
+    ("dotted", "value", "match"),
+    [
+        ("format_version", 2, "unsupported format_version 2"),
+        ("format_version", 0, "unsupported format_version 0"),
+        ("unexpected", 1, "unknown key\\(s\\) 'unexpected'"),
+        # A kernel model is bias-free: an intercept is an unknown key.
+        ("intercept", [0.0], "unknown key\\(s\\) 'intercept'"),
+        ("random_features", _DELETE, "lacks the key\\(s\\) random_features"),
+        ("random_features", [1], "random_features must be a JSON object"),
+        ("random_features.extra", 1, r"has unknown key\(s\) 'extra'"),
+        ("random_features.phases", _DELETE, r"features lacks the key\(s\) phases"),
+        # Frequencies of the wrong shape: transposed, a column short, ragged.
+        ("random_features.frequencies", np.array(_FREQ).T.tolist(),
+         r"frequencies has shape \(4, 5\); expected \(5, 4\)"),
+        ("random_features.frequencies", [r[:3] for r in _FREQ],
+         r"frequencies has shape \(5, 3\); expected \(5, 4\)"),
+        ("random_features.frequencies", [*_FREQ[:4], [0.5]], "ragged|shape"),
+        ("random_features.frequencies", [["1"] * 4] * 5, "list of numbers"),
+        ("random_features.frequencies", None, "list of numbers"),
+        ("n_features_in", 4, r"frequencies has shape \(5, 4\); expected \(4, 4\)"),
+        # cos-sin: 2·n_components weights, no phases.
+        ("coef", [[0.1] * 4], r"coef has shape \(1, 4\); expected \(1, 8\)"),
+        ("coef", [[0.1] * 8, [0.2] * 8], r"expected \(1, 8\)"),
+        ("random_features.phases", [0.0] * 4, "phases must be null for the cos-sin"),
+        # Derived values must agree with the parameters.
+        ("random_features.kernel", "laplacian",
+         "random_features.kernel is 'laplacian' but params.kernel is 'rbf'"),
+        ("random_features.gamma", 2.5, "random_features.gamma is 2.5"),
+        ("random_features.n_components", 5, "random_features.n_components is 5"),
+        ("random_features.norm_handling", "bound", "norm_handling is 'bound'"),
+        ("random_features.feature_map", "cos-phase",
+         "feature_map is 'cos-phase'; the parameters give 'cos-sin'"),
+        ("random_features.scale", 1.0, "random_features.scale is 1.0; the param"),
+        ("random_features.scale", "0.5", "random_features.scale is '0.5'"),
+        ("random_features.feature_norm_bound", 2.0, "feature_norm_bound is 2.0"),
+        ("random_features.projection_radius", 2.0,
+         "projection_radius is 2.0; it must equal data_norm"),
+        ("random_features.projection_radius", None, "projection_radius is None"),
+        ("data_norm", 2.0, "data_norm is 2.0; the parameters give 1.0"),
+        ("data_norm", 0, "data_norm must be a number > 0"),
+        ("params.gamma", "scale", "params:.*gamma"),
+        ("params.n_components", 0, "params:.*n_components"),
+        ("params.n_components", True, "n_components must be an integer"),
+        ("params.kernel", "poly", "params:.*kernel"),
+        ("params.norm_handling", "none", "params:.*norm_handling"),
+        ("params.feature_random_state", 0, "unknown key\\(s\\) 'feature_random_state'"),
+        ("params.random_state", 0, "unknown key\\(s\\) 'random_state'"),
+        ("params.mechanism", _DELETE, "params lacks the key\\(s\\) mechanism"),
+        ("privacy_event", None, "a DPKernelSVC model needs a privacy_event"),
+        ("privacy_event.epsilon", "1", "epsilon must be a number"),
+        ("estimator", "NonPrivateKernelSVC", "unknown estimator 'NonPrivateKernelSVC'"),
+        ("feature_names_in", ["a"], "feature_names_in must be a list of 5 strings"),
+    ],
+)  # fmt: skip
+def test_load_rejects_tampered_kernel_fields(kernel_saved, dotted, value, match):
+    path, doc = kernel_saved
+    _write(path, _edit(doc, dotted, value))
+    with pytest.raises(ValueError, match=match):
+        load_model(path)
+
+
+@pytest.mark.parametrize(
+    ("dotted", "value", "match"),
+    [
+        ("random_features.phases", None, "phases must be a \\(nested\\) list"),
+        ("random_features.phases", [0.0] * 3, r"phases has shape \(3,\); expected"),
+        ("random_features.phases", [[0.0] * 4], r"phases has shape \(1, 4\)"),
+        ("coef", [[0.1] * 8], r"coef has shape \(1, 8\); expected \(1, 4\)"),
+        # "clip" keeps √(2/D) = √(1/2) for D = 4 and projects onto radius 1.
+        ("random_features.scale", 0.5, "scale is 0.5; the parameters give 0.7071"),
+        ("random_features.feature_norm_bound", 1.0, "feature_norm_bound is 1.0"),
+        ("random_features.feature_map", "cos-sin", "feature_map is 'cos-sin'"),
+        ("params.norm_handling", "scale", "norm_handling is 'clip' but params"),
+    ],
+)  # fmt: skip
+def test_load_rejects_tampered_cos_phase_fields(phase_saved, dotted, value, match):
+    path, doc = phase_saved
+    _write(path, _edit(doc, dotted, value))
+    with pytest.raises(ValueError, match=match):
+        load_model(path)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        lambda doc: doc["coef"][0][3],
+        lambda doc: doc["random_features"]["frequencies"][2][1],
+    ],
+    ids=["coef", "frequencies"],
+)
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_non_finite_kernel_numbers_are_refused(kernel_saved, target, token):
+    path, doc = kernel_saved
+    text = json.dumps(doc)
+    old = repr(target(doc))
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, token))
+    with pytest.raises(ValueError, match=r"non-finite|overflows"):
+        load_model(path)
+
+
+def test_non_private_kernel_model_has_no_event(kernel_saved, data):
+    path, doc = kernel_saved
+    X, y = data
+    private = load_model(path)
+    other = model_to_dict(NonPrivateRandomFeatureSVC(n_components=4).fit(X, y))
+    doc = _edit(doc, "estimator", "NonPrivateRandomFeatureSVC")
+    doc["params"] = {**other["params"], "gamma": 2.0}
+    _write(path, doc)
+    with pytest.raises(ValueError, match="NonPrivateRandomFeatureSVC model has no"):
+        load_model(path)
+    # Without the event it is a valid non-private model on the same cos-sin
+    # features and weights, so it scores exactly as the private one.
+    _write(path, _edit(doc, "privacy_event", None))
+    loaded = load_model(path)
+    assert isinstance(loaded, NonPrivateRandomFeatureSVC)
+    assert np.array_equal(loaded.decision_function(X), private.decision_function(X))
+
+
+def test_linear_file_with_kernel_keys_is_refused(saved):
+    path, doc = saved
+    doc = _edit(doc, "random_features", {})
+    _write(path, doc)
+    with pytest.raises(ValueError, match="unknown key\\(s\\) 'random_features'"):
+        load_model(path)

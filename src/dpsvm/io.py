@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Saving and loading fitted linear models as plain, non-executable JSON.
+"""Saving and loading fitted models as plain, non-executable JSON.
 
 dpsvm never pickles models. A pickle runs code when it is loaded, so a model file
 received from someone else would be a program; and a pickle of an estimator carries
@@ -8,11 +8,21 @@ everything the object holds, including diagnostics that read the private data
 public parameters, and :func:`load_model` checks every field before it builds an
 estimator.
 
+Two kinds of model are written: the linear estimators
+(:class:`~dpsvm.models.DPLinearSVC`, :class:`~dpsvm.models.DPLogisticRegression`,
+:class:`~dpsvm.models.NonPrivateLinearClassifier`) and the random-feature kernel
+classifiers (:class:`~dpsvm.models.DPKernelSVC`,
+:class:`~dpsvm.models.NonPrivateRandomFeatureSVC`). The ``estimator`` key tells
+them apart and fixes the set of keys. Kernel models were added without a new
+``format_version``: every version-1 file written before stays valid and reads the
+same, and a reader that predates kernel models refuses a kernel file with an
+"unknown estimator" error rather than misreading it.
+
 Model file format (``format_version`` 1)
 ----------------------------------------
 
-A UTF-8 JSON object (no ``NaN``/``Infinity`` tokens, no duplicate keys) with
-exactly these keys:
+A UTF-8 JSON object (no ``NaN``/``Infinity`` tokens, no duplicate keys). A linear
+model has exactly these keys:
 
 ``format``
     The string ``"dpsvm-model"``.
@@ -22,13 +32,15 @@ exactly these keys:
     The dpsvm version that wrote the file (a string, informative only).
 ``estimator``
     The class name: ``"DPLinearSVC"``, ``"DPLogisticRegression"`` or
-    ``"NonPrivateLinearClassifier"``.
+    ``"NonPrivateLinearClassifier"`` (for the kernel models see below).
 ``params``
-    The estimator's public parameters (``get_params()``) except ``accountant``
-    and ``random_state``, which are not properties of the released model (an
-    accountant is a live object; a noise seed must never be published). Every
-    parameter of the class must be present and no other. Values are JSON
-    scalars, except ``classes``: ``null`` or a list of labels of ``label_type``.
+    The estimator's public parameters (``get_params()``) except ``accountant``,
+    ``random_state`` and ``feature_random_state``, which are not properties of
+    the released model (an accountant is a live object; a noise seed must never
+    be published; the frequencies that a feature seed draws are written
+    themselves). Every parameter of the class must be present and no other.
+    Values are JSON scalars, except ``classes``: ``null`` or a list of labels of
+    ``label_type``.
 ``label_type``
     How the labels are typed: ``"int"``, ``"float"``, ``"str"`` or ``"bool"``.
     numpy labels are written as the matching Python values and read back as
@@ -51,28 +63,74 @@ exactly these keys:
     ``privacy_event_.to_dict()`` for the private estimators (``mechanism``,
     ``epsilon``, ``delta``, ``sensitivity``, ``sensitivity_norm``,
     ``neighbouring``, ``reference``, ``details``, ``children``; an infinite
-    number is written as the string ``"inf"``), ``null`` for
-    ``NonPrivateLinearClassifier``.
+    number is written as the string ``"inf"``), ``null`` for the non-private
+    ones.
 
 and optionally ``feature_names_in`` (a list of ``n_features_in`` strings, written
 when the model was fitted on a data frame).
 
+Random-feature kernel models
+----------------------------
+
+``estimator`` is ``"DPKernelSVC"`` or ``"NonPrivateRandomFeatureSVC"``. The
+prediction is f(x) = ⟨coef, z(x)⟩ (no intercept) on the random Fourier features
+z(x) rebuilt from the released frequencies (paper 000 Alg. 3, paper 001 Alg. 2;
+the frequencies and phases are drawn independently of the data and are part of
+the released model, paper 000 Cor. 9 and paper 001 Thm 3). The keys are those of
+a linear model **without** ``intercept`` and **with** ``random_features``:
+
+``coef``
+    ``coef_``: 1 row for two classes, one row per class otherwise; each row has
+    2·``n_components`` numbers for ``"cos-sin"``, ``n_components`` for
+    ``"cos-phase"``.
+``data_norm``
+    ``data_norm_``, the feature-norm bound the noise was calibrated for: √2 for
+    cos-phase features with ``norm_handling="bound"``, else 1.
+``random_features``
+    The public description of the feature map, an object with exactly the keys
+
+    * ``kernel``, ``gamma``, ``n_components``, ``norm_handling`` — equal to the
+      parameters of the same name;
+    * ``feature_map`` — the map used, ``"cos-sin"`` (paper 000 eq. (4.1)) or
+      ``"cos-phase"`` (paper 001 Alg. 2); ``params.feature_map`` may be
+      ``"auto"``, this is what it resolved to;
+    * ``scale`` — the multiplier s of the features (``feature_scale_``):
+      n_components^{−1/2}, or √(2/n_components) for cos-phase features with
+      ``norm_handling`` ``"bound"``, ``"clip"`` or ``"paper"``;
+    * ``feature_norm_bound`` — the true bound on ‖z(x)‖ (1 or √2);
+    * ``projection_radius`` — the radius the features are projected onto
+      before the inner product (``data_norm``), ``null`` only for cos-phase
+      features with ``norm_handling="paper"`` (not private);
+    * ``frequencies`` — ``frequencies_``, ``n_features_in`` rows of
+      ``n_components`` finite numbers (column j is ωⱼ);
+    * ``phases`` — ``phases_``, ``n_components`` finite numbers for cos-phase,
+      ``null`` for cos-sin.
+
+    The derived values (``feature_map``, ``scale``, ``feature_norm_bound``,
+    ``projection_radius``, ``data_norm``) must agree with the parameters.
+
+The polynomial feature map (:class:`~dpsvm.kernels.PolynomialFeatureMap`) is not
+used by these estimators and has no file format; other estimators are refused by
+:func:`save_model`.
+
 Floats are written by Python's ``repr`` (the shortest string that reads back to
 the same double), so a loaded model's ``predict`` and ``decision_function`` equal
 the original's exactly. Not written: ``solver_info_`` and ``n_iter_`` (solver
-diagnostics that read the data), the accountant and the random state. A loaded
+diagnostics that read the data), the accountant and the random states. A loaded
 model can predict but has no accountant; refitting it spends a new budget.
 
 Files are written atomically: the text goes to a temporary file in the
 destination directory, which is flushed, ``fsync``-ed and renamed over the
 destination with :func:`os.replace`; on any failure the temporary file is removed,
-so a reader sees either the old file, the complete new one, or none.
+so a reader sees either the old file, the complete new one, or none. A model
+whose text would exceed :data:`MAX_MODEL_BYTES` (the largest file
+:func:`load_model` reads) is refused before anything is written.
 
 Examples
 --------
 >>> import os, tempfile
 >>> from dpsvm.datasets import make_nested_balls
->>> from dpsvm.models import DPLinearSVC
+>>> from dpsvm.models import DPKernelSVC, DPLinearSVC
 >>> X, y = make_nested_balls(500, random_state=0)
 >>> clf = DPLinearSVC(classes=[-1, 1], random_state=0).fit(X, y)
 >>> path = os.path.join(tempfile.mkdtemp(), "model.json")
@@ -82,6 +140,14 @@ Examples
 True
 >>> clone.privacy_event_.epsilon
 1.0
+>>> svc = DPKernelSVC(gamma=0.5, n_components=20, mechanism="rubinstein",
+...                   classes=[-1, 1], random_state=0).fit(X, y)
+>>> save_model(svc, path)
+>>> kernel_clone = load_model(path)
+>>> kernel_clone.frequencies_.shape, kernel_clone.feature_map_
+((5, 20), 'cos-sin')
+>>> bool((kernel_clone.decision_function(X) == svc.decision_function(X)).all())
+True
 """
 
 from __future__ import annotations
@@ -102,13 +168,29 @@ from sklearn.utils.validation import check_is_fitted
 from . import __version__
 from ._compat import validate_params
 from .accounting.events import PrivacyEvent
-from .models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
+from .models import (
+    DPKernelSVC,
+    DPLinearSVC,
+    DPLogisticRegression,
+    NonPrivateLinearClassifier,
+    NonPrivateRandomFeatureSVC,
+)
 from .models._base import LinearModelBase
+
+#: The estimators that :func:`save_model` writes and :func:`load_model` returns.
+SavedModel = (
+    DPLinearSVC
+    | DPLogisticRegression
+    | NonPrivateLinearClassifier
+    | DPKernelSVC
+    | NonPrivateRandomFeatureSVC
+)
 
 __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "MAX_MODEL_BYTES",
+    "SavedModel",
     "atomic_write_text",
     "load_model",
     "model_to_dict",
@@ -122,13 +204,21 @@ FORMAT_VERSION = 1
 #: Files larger than this are refused by :func:`load_model` (256 MiB).
 MAX_MODEL_BYTES = 256 * 1024 * 1024
 
-_ESTIMATORS: dict[str, type[LinearModelBase]] = {
+_LINEAR_ESTIMATORS: dict[str, type[LinearModelBase]] = {
     "DPLinearSVC": DPLinearSVC,
     "DPLogisticRegression": DPLogisticRegression,
     "NonPrivateLinearClassifier": NonPrivateLinearClassifier,
 }
-#: Parameters that are not written: a live object and the noise seed.
-_SKIPPED_PARAMS = ("accountant", "random_state")
+_KERNEL_ESTIMATORS: dict[str, type[DPKernelSVC] | type[NonPrivateRandomFeatureSVC]] = {
+    "DPKernelSVC": DPKernelSVC,
+    "NonPrivateRandomFeatureSVC": NonPrivateRandomFeatureSVC,
+}
+_ESTIMATORS: dict[str, type[Any]] = {**_LINEAR_ESTIMATORS, **_KERNEL_ESTIMATORS}
+#: The estimators without a privacy_event_.
+_NON_PRIVATE = ("NonPrivateLinearClassifier", "NonPrivateRandomFeatureSVC")
+#: Parameters that are not written: a live object and the random states (the
+#: noise seed must never be published; the frequencies are written themselves).
+_SKIPPED_PARAMS = ("accountant", "random_state", "feature_random_state")
 _REQUIRED_KEYS = (
     "format",
     "format_version",
@@ -142,6 +232,33 @@ _REQUIRED_KEYS = (
     "data_norm",
     "n_features_in",
     "privacy_event",
+)
+#: The keys of a kernel model: no intercept, plus the random-feature map.
+_KERNEL_KEYS = (
+    "format",
+    "format_version",
+    "dpsvm_version",
+    "estimator",
+    "params",
+    "label_type",
+    "classes",
+    "coef",
+    "random_features",
+    "data_norm",
+    "n_features_in",
+    "privacy_event",
+)
+_RANDOM_FEATURE_KEYS = (
+    "kernel",
+    "gamma",
+    "n_components",
+    "feature_map",
+    "norm_handling",
+    "scale",
+    "feature_norm_bound",
+    "projection_radius",
+    "frequencies",
+    "phases",
 )
 _OPTIONAL_KEYS = ("feature_names_in",)
 _EVENT_KEYS = (
@@ -318,12 +435,35 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serialisable.")
 
 
-def model_to_dict(estimator: LinearModelBase) -> dict[str, Any]:
+def _random_features_dict(estimator: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """The ``random_features`` object of a fitted random-feature model."""
+    phases = estimator.phases_
+    radius = estimator.projection_radius_
+    return {
+        "kernel": params["kernel"],
+        "gamma": params["gamma"],
+        "n_components": params["n_components"],
+        "feature_map": str(estimator.feature_map_),
+        "norm_handling": params["norm_handling"],
+        "scale": _python_scalar("feature_scale_", float(estimator.feature_scale_)),
+        "feature_norm_bound": _python_scalar(
+            "feature_norm_bound_", float(estimator.feature_norm_bound_)
+        ),
+        "projection_radius": None
+        if radius is None
+        else _python_scalar("projection_radius_", float(radius)),
+        "frequencies": _finite_matrix("frequencies_", estimator.frequencies_),
+        "phases": None if phases is None else _finite_matrix("phases_", phases),
+    }
+
+
+def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
     """Return the JSON-ready dict of a fitted model (the format above).
 
     Parameters
     ----------
-    estimator : DPLinearSVC, DPLogisticRegression or NonPrivateLinearClassifier
+    estimator : DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier, \
+            DPKernelSVC or NonPrivateRandomFeatureSVC
         A fitted estimator of exactly one of these classes.
 
     Returns
@@ -351,6 +491,7 @@ def model_to_dict(estimator: LinearModelBase) -> dict[str, Any]:
     if _ESTIMATORS.get(name) is not type(estimator):
         raise TypeError(f"save_model supports {', '.join(_ESTIMATORS)}; got {name}.")
     check_is_fitted(estimator)
+    kernel = name in _KERNEL_ESTIMATORS
     classes = np.asarray(estimator.classes_)
     label_type = _label_type(classes)
     params: dict[str, Any] = {}
@@ -375,23 +516,27 @@ def model_to_dict(estimator: LinearModelBase) -> dict[str, Any]:
         "label_type": label_type,
         "classes": _python_labels(classes, label_type),
         "coef": _finite_matrix("coef_", coef),
-        "intercept": _finite_matrix("intercept_", estimator.intercept_),
-        "data_norm": data_norm,
-        "n_features_in": int(estimator.n_features_in_),
-        "privacy_event": None if event is None else event.to_dict(),
     }
+    if kernel:
+        out["random_features"] = _random_features_dict(estimator, params)
+    else:
+        out["intercept"] = _finite_matrix("intercept_", estimator.intercept_)
+    out["data_norm"] = data_norm
+    out["n_features_in"] = int(estimator.n_features_in_)
+    out["privacy_event"] = None if event is None else event.to_dict()
     names = getattr(estimator, "feature_names_in_", None)
     if names is not None:
         out["feature_names_in"] = [str(n) for n in np.asarray(names).tolist()]
     return out
 
 
-def save_model(estimator: LinearModelBase, path: str | os.PathLike[str]) -> None:
-    """Save a fitted linear model as a JSON model file, atomically.
+def save_model(estimator: SavedModel, path: str | os.PathLike[str]) -> None:
+    """Save a fitted linear or random-feature model as a JSON file, atomically.
 
     Parameters
     ----------
-    estimator : DPLinearSVC, DPLogisticRegression or NonPrivateLinearClassifier
+    estimator : DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier, \
+            DPKernelSVC or NonPrivateRandomFeatureSVC
         The fitted model.
     path : str or path-like
         The destination (replaced if it exists).
@@ -401,7 +546,8 @@ def save_model(estimator: LinearModelBase, path: str | os.PathLike[str]) -> None
     TypeError
         For an unsupported class, parameter or label type.
     ValueError
-        If the model is not fitted or holds a non-finite number.
+        If the model is not fitted, holds a non-finite number, or its text would
+        be larger than :data:`MAX_MODEL_BYTES` (nothing is written).
     OSError
         If the file cannot be written; no partial file is left.
 
@@ -413,8 +559,9 @@ def save_model(estimator: LinearModelBase, path: str | os.PathLike[str]) -> None
     -----
     The whole text is serialised before any file is created, then written by
     :func:`atomic_write_text`. The released numbers (``coef_``,
-    ``intercept_``, ``classes_``) and the public parameters are written; the
-    solver diagnostics, the accountant and the random state are not.
+    ``intercept_`` or the random frequencies and phases, ``classes_``) and the
+    public parameters are written; the solver diagnostics, the accountant and
+    the random states are not.
 
     Examples
     --------
@@ -431,6 +578,13 @@ def save_model(estimator: LinearModelBase, path: str | os.PathLike[str]) -> None
     text = json.dumps(
         model_to_dict(estimator), indent=2, allow_nan=False, default=_json_default
     )
+    # json.dumps escapes non-ASCII characters, so len(text) counts bytes.
+    if len(text) + 1 > MAX_MODEL_BYTES:
+        raise ValueError(
+            f"Cannot save this model: its file would take {len(text) + 1} bytes, "
+            f"more than the {MAX_MODEL_BYTES} that load_model reads (use fewer "
+            "n_components)."
+        )
     atomic_write_text(path, text + "\n")
 
 
@@ -618,16 +772,100 @@ def _check_header(doc: Any) -> None:
             )
 
 
-def _build(doc: Any) -> LinearModelBase:
+def _derived(value: Any, expected: float, where: str) -> float:
+    """A derived public number, which must equal what the parameters give."""
+    if not _is_number(value) or not math.isclose(value, expected, rel_tol=1e-12):
+        raise _fail(f"{where} is {value!r}; the parameters give {expected!r}.")
+    return float(value)
+
+
+def _random_features(
+    doc: dict[str, Any], estimator: Any, d: int, k: int, data_norm: float
+) -> dict[str, Any]:
+    """Check ``random_features`` and ``coef`` of a kernel model; return the state."""
+    rf = _check_keys(doc["random_features"], "random_features", _RANDOM_FEATURE_KEYS)
+    if isinstance(estimator.n_components, bool):  # an Integral to scikit-learn
+        raise _fail("params.n_components must be an integer >= 1, got True/False.")
+    for key in ("kernel", "gamma", "n_components", "norm_handling"):
+        value, param = rf[key], getattr(estimator, key)
+        if isinstance(value, bool) or value != param:
+            raise _fail(
+                f"random_features.{key} is {value!r} but params.{key} is {param!r}."
+            )
+    m = int(estimator.n_components)
+    feature_map = rf["feature_map"]
+    resolved = estimator._resolved_feature_map()  # "auto" -> the map fit uses
+    if feature_map != resolved:
+        raise _fail(
+            f"random_features.feature_map is {feature_map!r}; the parameters give "
+            f"{resolved!r}."
+        )
+    handling = estimator.norm_handling
+    # As in _RandomFeatureClassifierBase._feature_setup / _store_features and
+    # RandomFourierFeatures.fit: the cos-sin map (paper 000 eq. (4.1)) and the
+    # cos-phase map with norm_handling="scale" use 1/√m (norm <= 1); the
+    # other cos-phase modes keep paper 001 Alg. 2's √(2/D) (norm <= √2, spec
+    # S-P6). The noise is calibrated for √2 with "bound" only; "paper" alone
+    # leaves the features unprojected.
+    cos_phase = feature_map == "cos-phase"
+    unscaled = cos_phase and handling != "scale"
+    scale = _derived(
+        rf["scale"],
+        math.sqrt(2.0 / m) if unscaled else 1.0 / math.sqrt(m),
+        "random_features.scale",
+    )
+    norm_bound = _derived(
+        rf["feature_norm_bound"],
+        math.sqrt(2.0) if unscaled else 1.0,
+        "random_features.feature_norm_bound",
+    )
+    calibrated = math.sqrt(2.0) if cos_phase and handling == "bound" else 1.0
+    _derived(data_norm, calibrated, "data_norm")
+    radius = rf["projection_radius"]
+    if cos_phase and handling == "paper":
+        if radius is not None:
+            raise _fail(
+                "random_features.projection_radius must be null for "
+                "norm_handling='paper' (unprojected features)."
+            )
+    elif not _is_number(radius) or radius != data_norm:
+        raise _fail(
+            f"random_features.projection_radius is {radius!r}; it must equal "
+            f"data_norm ({data_norm!r})."
+        )
+    frequencies = _matrix(rf["frequencies"], "random_features.frequencies", (d, m))
+    if cos_phase:
+        phases: np.ndarray | None = _matrix(
+            rf["phases"], "random_features.phases", (m,)
+        )
+    elif rf["phases"] is not None:
+        raise _fail("random_features.phases must be null for the cos-sin map.")
+    else:
+        phases = None
+    return {
+        "coef_": _matrix(doc["coef"], "coef", (k, m if cos_phase else 2 * m)),
+        "frequencies_": frequencies,
+        "phases_": phases,
+        "feature_scale_": scale,
+        "feature_map_": feature_map,
+        "feature_norm_bound_": norm_bound,
+        "projection_radius_": None if radius is None else float(radius),
+    }
+
+
+def _build(doc: Any) -> SavedModel:
     _check_header(doc)
-    doc = _check_keys(doc, "the top level", _REQUIRED_KEYS, _OPTIONAL_KEYS)
-    if not isinstance(doc["dpsvm_version"], str):
-        raise _fail("dpsvm_version must be a string.")
-    name = doc["estimator"]
-    if not isinstance(name, str) or name not in _ESTIMATORS:
+    # The estimator decides which keys the file must have: check it first.
+    name = doc.get("estimator")
+    if "estimator" in doc and (not isinstance(name, str) or name not in _ESTIMATORS):
         raise _fail(
             f"unknown estimator {name!r}; expected one of {', '.join(_ESTIMATORS)}."
         )
+    kernel = name in _KERNEL_ESTIMATORS
+    keys = _KERNEL_KEYS if kernel else _REQUIRED_KEYS
+    doc = _check_keys(doc, "the top level", keys, _OPTIONAL_KEYS)
+    if not isinstance(doc["dpsvm_version"], str):
+        raise _fail("dpsvm_version must be a string.")
     cls = _ESTIMATORS[name]
 
     label_type = doc["label_type"]
@@ -659,23 +897,27 @@ def _build(doc: Any) -> LinearModelBase:
     if not isinstance(d, int) or isinstance(d, bool) or d < 1:
         raise _fail(f"n_features_in must be an integer >= 1, got {d!r}.")
     k = 1 if classes.size == 2 else classes.size
-    coef = _matrix(doc["coef"], "coef", (k, d))
-    intercept = _matrix(doc["intercept"], "intercept", (k,))
-    if not estimator.fit_intercept and np.any(intercept != 0):
-        raise _fail("intercept must be zero when params.fit_intercept is false.")
     data_norm = doc["data_norm"]
     if not _is_number(data_norm) or not data_norm > 0:
         raise _fail(f"data_norm must be a number > 0, got {data_norm!r}.")
+    state: dict[str, Any]
+    if kernel:
+        state = _random_features(doc, estimator, d, k, data_norm)
+    else:
+        state = {"coef_": _matrix(doc["coef"], "coef", (k, d))}
+        state["intercept_"] = _matrix(doc["intercept"], "intercept", (k,))
+        if not estimator.fit_intercept and np.any(state["intercept_"] != 0):
+            raise _fail("intercept must be zero when params.fit_intercept is false.")
     event_doc = doc["privacy_event"]
-    private = cls is not NonPrivateLinearClassifier
+    private = name not in _NON_PRIVATE
     if private and event_doc is None:
         raise _fail(f"a {name} model needs a privacy_event.")
     if not private and event_doc is not None:
         raise _fail(f"a {name} model has no privacy_event (it must be null).")
 
     estimator.classes_ = classes
-    estimator.coef_ = coef
-    estimator.intercept_ = intercept
+    for attribute, value in state.items():
+        setattr(estimator, attribute, value)
     estimator.data_norm_ = float(data_norm)
     estimator.n_features_in_ = d
     if private:
@@ -689,10 +931,11 @@ def _build(doc: Any) -> LinearModelBase:
         ):
             raise _fail(f"feature_names_in must be a list of {d} strings.")
         estimator.feature_names_in_ = np.array(names, dtype=object)
-    return estimator
+    result: SavedModel = estimator
+    return result
 
 
-def load_model(path: str | os.PathLike[str]) -> LinearModelBase:
+def load_model(path: str | os.PathLike[str]) -> SavedModel:
     """Load a model file written by :func:`save_model`, checking every field.
 
     Parameters
@@ -702,11 +945,15 @@ def load_model(path: str | os.PathLike[str]) -> LinearModelBase:
 
     Returns
     -------
-    DPLinearSVC, DPLogisticRegression or NonPrivateLinearClassifier
-        A fitted estimator with ``coef_``, ``intercept_``, ``classes_``,
-        ``data_norm_``, ``n_features_in_`` and (private estimators)
-        ``privacy_event_``; its predictions equal the saved model's exactly.
-        ``accountant`` and ``random_state`` have their defaults (``None``).
+    DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier, \
+            DPKernelSVC or NonPrivateRandomFeatureSVC
+        A fitted estimator with ``coef_``, ``classes_``, ``data_norm_``,
+        ``n_features_in_``, (private estimators) ``privacy_event_``, and
+        ``intercept_`` (linear models) or ``frequencies_``, ``phases_``,
+        ``feature_scale_``, ``feature_map_``, ``feature_norm_bound_`` and
+        ``projection_radius_`` (random-feature models); its predictions equal
+        the saved model's exactly. ``accountant``, ``random_state`` and
+        ``feature_random_state`` have their defaults (``None``).
 
     Raises
     ------
@@ -714,7 +961,8 @@ def load_model(path: str | os.PathLike[str]) -> LinearModelBase:
         If the file is not a dpsvm model file of a supported version: not UTF-8
         JSON (a pickle is refused without being loaded), a missing or unknown
         key, an unknown estimator, a wrong shape, a non-finite number, labels of
-        the wrong type or an invalid parameter. The message says which.
+        the wrong type, an invalid parameter or a feature-map value that
+        disagrees with the parameters. The message says which.
     OSError
         If the file cannot be read.
 

@@ -41,8 +41,23 @@ from ._data import (
 __all__ = ["build_parser", "main"]
 
 PROG = "dpsvm"
-_MECHANISMS = ("objective", "output", "output-laplace")
+#: --mechanism: "output-laplace" is for --kernel linear, "rubinstein" for the
+#: kernels; the non-private "objective-2009" reading is not offered.
+_MECHANISMS = ("objective", "output", "output-laplace", "rubinstein")
 _LOSSES = ("huber", "hinge", "logistic")
+#: --kernel: "linear" (DPLinearSVC / DPLogisticRegression) or a translation-
+#: invariant kernel approximated by random Fourier features (DPKernelSVC).
+_KERNELS = ("linear", "rbf", "laplacian", "cauchy")
+#: Options that only a non-linear --kernel uses, as (option, argparse dest).
+_KERNEL_OPTIONS = (
+    ("--gamma", "gamma"),
+    ("--n-components", "n_components"),
+    ("--feature-map", "feature_map"),
+    ("--norm-handling", "norm_handling"),
+    ("--feature-seed", "feature_seed"),
+)
+_DEFAULT_N_COMPONENTS = 100
+_MAX_N_COMPONENTS = 1_000_000
 _LIBSVM_SUFFIXES = (".libsvm", ".svm", ".svmlight")
 #: Options whose value may start with "-" (a negative label or column index).
 _DASH_VALUE_OPTIONS = ("--classes", "--label-column")
@@ -97,6 +112,20 @@ def _positive(what: str) -> Any:
         return v
 
     return parse
+
+
+def _gamma(text: str) -> float:
+    if text.strip().lower() in ("scale", "auto"):
+        raise argparse.ArgumentTypeError(
+            f"--gamma {text!r} would be computed from the data, which the privacy "
+            "guarantee does not cover; give the public kernel width as a number > 0"
+        )
+    v = _number(text, "--gamma")
+    if not (math.isfinite(v) and v > 0):
+        raise argparse.ArgumentTypeError(
+            f"--gamma must be a finite number > 0, got {text}"
+        )
+    return v
 
 
 def _count(what: str, low: int, high: int) -> Any:
@@ -190,7 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     """
     parser = _Parser(
         prog=PROG,
-        description="Differentially private linear SVMs from the command line.",
+        description="Differentially private linear and kernel SVMs from the "
+        "command line.",
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -220,17 +250,23 @@ def build_parser() -> argparse.ArgumentParser:
     train = sub.add_parser(
         "train",
         help="train a private model and write it with a privacy report",
-        description="Train a differentially private linear classifier and write "
-        "the model (JSON, see dpsvm.io) and optionally a privacy report. Rows are "
-        "projected onto the ball of radius --data-norm (default 1): scale your "
-        "features with public bounds first.",
+        description="Train a differentially private linear or kernel classifier "
+        "and write the model (JSON, see dpsvm.io) and optionally a privacy report. "
+        "Linear models (--kernel linear, the default): rows are projected onto the "
+        "ball of radius --data-norm (default 1), so scale your features with public "
+        "bounds first. Kernel models (--kernel rbf, laplacian or cauchy): "
+        "DPKernelSVC on random Fourier features with public width --gamma; the "
+        "features have a public norm bound, so rows of any norm are used as they "
+        "are. The random frequencies are drawn without looking at the data and are "
+        "written into the model file.",
     )
     _add_data_options(train, part="training", labels="required")
     train.add_argument(
         "--model",
         choices=("svm", "logistic"),
         default="svm",
-        help="svm: DPLinearSVC; logistic: DPLogisticRegression (default svm)",
+        help="svm: DPLinearSVC, or DPKernelSVC with a non-linear --kernel; "
+        "logistic: DPLogisticRegression (--kernel linear only) (default svm)",
     )
     train.add_argument("--epsilon", type=_epsilon, default=1.0, help="ε (default 1)")
     train.add_argument(
@@ -243,11 +279,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--mechanism",
         choices=_MECHANISMS,
         default="objective",
-        help="objective (CMS11 Alg. 2), output (CMS11 Alg. 1) or output-laplace "
-        "(Rubinstein et al. Alg. 2) (default objective)",
+        help="objective (CMS11 Alg. 2; with a kernel: Sarwate et al. Alg. 2), "
+        "output (CMS11 Alg. 1), output-laplace (Rubinstein et al. Alg. 2; --kernel "
+        "linear only) or rubinstein (PRIVATESVM, Rubinstein et al. Alg. 3; kernels "
+        "only) (default objective)",
     )
     train.add_argument(
-        "--loss", choices=_LOSSES, help="loss of --model svm (default huber)"
+        "--loss",
+        choices=_LOSSES,
+        help="loss of --model svm and of the kernel models (default huber)",
     )
     train.add_argument(
         "--huber-h", type=_positive("--huber-h"), help="Huber half-width (default 0.5)"
@@ -261,11 +301,59 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument(
         "--data-norm",
         type=_positive("--data-norm"),
-        default=1.0,
-        help="public bound R on the row norm; longer rows are projected (default 1)",
+        help="public bound R on the row norm; longer rows are projected (default "
+        "1; --kernel linear only)",
     )
     train.add_argument(
-        "--fit-intercept", action="store_true", help="fit an intercept (inside R)"
+        "--fit-intercept",
+        action="store_true",
+        help="fit an intercept (inside R; --kernel linear only: the kernel models "
+        "are bias-free, as in both papers)",
+    )
+    kern = train.add_argument_group(
+        "kernel options",
+        "for --kernel rbf, laplacian or cauchy (DPKernelSVC on random Fourier "
+        "features; see docs/kernels.md)",
+    )
+    kern.add_argument(
+        "--kernel",
+        choices=_KERNELS,
+        default="linear",
+        help="linear: a linear model (default); rbf: exp(-γ‖x-y‖²); laplacian: "
+        "exp(-γ‖x-y‖₁); cauchy: ∏ 1/(1+γ(xᵢ-yᵢ)²)",
+    )
+    kern.add_argument(
+        "--gamma",
+        type=_gamma,
+        help="public kernel width γ > 0 (required with a kernel; data-dependent "
+        "values such as 'scale' are refused)",
+    )
+    kern.add_argument(
+        "--n-components",
+        type=_count("--n-components", 1, _MAX_N_COMPONENTS),
+        metavar="N",
+        help="number of random frequencies: 2N features for cos-sin, N for "
+        f"cos-phase (default {_DEFAULT_N_COMPONENTS})",
+    )
+    kern.add_argument(
+        "--feature-map",
+        choices=("cos-sin", "cos-phase"),
+        help="cos-sin (Rubinstein et al. eq. (4.1), norm exactly 1) or cos-phase "
+        "(Sarwate et al. Alg. 2) (default: cos-sin for rubinstein and output, "
+        "cos-phase for objective)",
+    )
+    kern.add_argument(
+        "--norm-handling",
+        choices=("scale", "bound", "clip"),
+        help="cos-phase only: scale the features to norm <= 1, calibrate the noise "
+        "for their bound √2, or project them onto the unit ball (default scale)",
+    )
+    kern.add_argument(
+        "--feature-seed",
+        type=_count("--feature-seed", 0, 2**63 - 1),
+        help="seed the random frequencies (they are public and written into the "
+        "model, so seeding them is allowed; the seed is not written; default: "
+        "fresh OS entropy)",
     )
     train.add_argument(
         "--classes",
@@ -421,15 +509,42 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _build_estimator(args: argparse.Namespace) -> Any:
+def _loss(args: argparse.Namespace) -> tuple[str, float]:
+    """The --loss and --huber-h of an SVM (linear or kernel), checked."""
+    loss = args.loss or "huber"
+    if args.huber_h is not None and loss != "huber":
+        raise UsageError("--huber-h applies to --loss huber only")
+    if loss == "hinge" and args.mechanism == "objective":
+        laplace = "output-laplace" if args.kernel == "linear" else "rubinstein"
+        raise UsageError(
+            "--mechanism objective needs a differentiable loss (huber or logistic); "
+            "the hinge loss breaks objective perturbation. Use --loss huber, or "
+            f"--mechanism output / {laplace} with the hinge loss"
+        )
+    return loss, 0.5 if args.huber_h is None else args.huber_h
+
+
+def _build_linear(args: argparse.Namespace) -> Any:
     from ..models import DPLinearSVC, DPLogisticRegression
 
+    for option, dest in _KERNEL_OPTIONS:
+        if getattr(args, dest) is not None:
+            raise UsageError(
+                f"{option} applies to a non-linear --kernel ({', '.join(_KERNELS[1:])})"
+                " only"
+            )
+    if args.mechanism == "rubinstein":
+        raise UsageError(
+            "--mechanism rubinstein (PRIVATESVM, Rubinstein et al. Alg. 3) works on "
+            "random features: give a non-linear --kernel, or use --mechanism "
+            "output-laplace (their Alg. 2) for a linear model"
+        )
     common: dict[str, Any] = {
         "epsilon": args.epsilon,
         "delta": args.delta,
         "mechanism": args.mechanism,
         "regularization": args.regularization,
-        "data_norm": args.data_norm,
+        "data_norm": 1.0 if args.data_norm is None else args.data_norm,
         "fit_intercept": args.fit_intercept,
         "classes": args.classes,
         "random_state": args.random_state,
@@ -438,17 +553,72 @@ def _build_estimator(args: argparse.Namespace) -> Any:
         if args.loss is not None or args.huber_h is not None:
             raise UsageError("--loss and --huber-h apply to --model svm only")
         return DPLogisticRegression(**common)
-    loss = args.loss or "huber"
-    if args.huber_h is not None and loss != "huber":
-        raise UsageError("--huber-h applies to --loss huber only")
-    if loss == "hinge" and args.mechanism == "objective":
-        raise UsageError(
-            "--mechanism objective needs a differentiable loss (huber or logistic); "
-            "the hinge loss breaks objective perturbation. Use --loss huber, or "
-            "--mechanism output / output-laplace with the hinge loss"
-        )
-    huber_h = 0.5 if args.huber_h is None else args.huber_h
+    loss, huber_h = _loss(args)
     return DPLinearSVC(loss=loss, huber_h=huber_h, **common)
+
+
+def _build_kernel(args: argparse.Namespace) -> Any:
+    from ..models import DPKernelSVC
+
+    kernel = args.kernel
+    if args.gamma is None:
+        raise UsageError(
+            f"--kernel {kernel} needs --gamma, the public kernel width (a number "
+            "> 0; it is never derived from the data)"
+        )
+    if args.model == "logistic":
+        raise UsageError(
+            "--model logistic applies to --kernel linear only; use --loss logistic "
+            "for a kernel model"
+        )
+    if args.mechanism == "output-laplace":
+        raise UsageError(
+            f"--mechanism output-laplace applies to --kernel linear only; with "
+            f"--kernel {kernel} use --mechanism rubinstein (Laplace output "
+            "perturbation on random features, Rubinstein et al. Alg. 3)"
+        )
+    if args.data_norm is not None:
+        raise UsageError(
+            "--data-norm applies to --kernel linear only: random features have a "
+            "public norm bound (1, or √2 with --norm-handling bound)"
+        )
+    if args.fit_intercept:
+        raise UsageError(
+            "--fit-intercept applies to --kernel linear only: the kernel models are "
+            "bias-free"
+        )
+    feature_map = args.feature_map
+    if feature_map is None:  # DPKernelSVC's "auto", written out
+        feature_map = "cos-phase" if args.mechanism == "objective" else "cos-sin"
+    if args.norm_handling is not None and feature_map != "cos-phase":
+        raise UsageError(
+            "--norm-handling applies to --feature-map cos-phase only (cos-sin "
+            "features have norm exactly 1)"
+        )
+    loss, huber_h = _loss(args)
+    n_components = args.n_components
+    return DPKernelSVC(
+        kernel=kernel,
+        gamma=args.gamma,
+        n_components=_DEFAULT_N_COMPONENTS if n_components is None else n_components,
+        feature_map=feature_map,
+        norm_handling=args.norm_handling or "scale",
+        mechanism=args.mechanism,
+        loss=loss,
+        huber_h=huber_h,
+        regularization=args.regularization,
+        epsilon=args.epsilon,
+        delta=args.delta,
+        classes=args.classes,
+        feature_random_state=args.feature_seed,
+        random_state=args.random_state,
+    )
+
+
+def _build_estimator(args: argparse.Namespace) -> Any:
+    if args.kernel == "linear":
+        return _build_linear(args)
+    return _build_kernel(args)
 
 
 def _check_binary_labels(y: np.ndarray, classes: list[Any] | None, where: str) -> None:
