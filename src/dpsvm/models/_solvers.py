@@ -97,9 +97,12 @@ def solve_smooth(
 ) -> SolverResult:
     """Minimise J for a twice-differentiable (a.e.) loss to ‖∇J‖ ≤ ``tol``.
 
-    Newton's method with an exact Hessian and Armijo backtracking when
-    d ≤ 2000 (quadratic convergence, so the tolerance costs a few iterations),
-    else L-BFGS. J is λ-strongly convex, so the minimiser is unique.
+    Newton's method when d ≤ 2000, else L-BFGS. For large n, Newton is
+    warm-started on a subsample of the rows and uses a sub-sampled, lazily
+    rebuilt, BFGS-corrected Hessian (see the tuning notes above ``_newton``);
+    the gradient and the stopping test always use every row, so the result and
+    its certificate are those of the exact problem. J is λ-strongly convex, so
+    the minimiser is unique.
 
     Parameters
     ----------
