@@ -52,8 +52,30 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
     }
 
     # -- public bounds ---------------------------------------------------------
-    def _resolve_classes(self, y: np.ndarray) -> np.ndarray:
-        present = np.unique(y)
+    def _labels_all_public(self, y: np.ndarray) -> bool:
+        """Whether every label is in the public ``classes`` (a cheap check).
+
+        A fast path only: ``False`` means "not shown", and the caller then runs
+        the full checks, which word the error.
+        """
+        if self.classes is None:
+            return False
+        classes = np.asarray(self.classes)
+        numeric = "iufb"
+        if classes.ndim != 1 or not 2 <= classes.size <= 16:
+            return False
+        if not (
+            (y.dtype.kind in numeric and classes.dtype.kind in numeric)
+            or (y.dtype.kind in "US" and classes.dtype.kind in "US")
+        ):
+            return False
+        known = y == classes[0]
+        for c in classes[1:]:
+            known |= y == c
+        return bool(np.all(known))
+
+    def _resolve_classes(self, y: np.ndarray, all_public: bool = False) -> np.ndarray:
+        present = None if all_public else np.unique(y)
         if self.classes is None:
             warnings.warn(
                 "The label set was read from the private data (classes=None): which "
@@ -62,12 +84,15 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
                 PrivacyLeakWarning,
                 stacklevel=3,
             )
+            assert present is not None
             classes = present
         else:
             classes = np.unique(np.asarray(self.classes))
             if classes.ndim != 1 or classes.size != len(np.asarray(self.classes)):
                 raise ValueError("classes must be a 1-D list of distinct labels.")
-            unknown = np.setdiff1d(present, classes)
+            unknown = (
+                np.empty(0) if present is None else np.setdiff1d(present, classes)
+            )
             if unknown.size:
                 raise ValueError(
                     f"y contains labels {unknown.tolist()[:5]} that are not in the "
@@ -129,8 +154,13 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
         if not np.all(np.isfinite(norms)):
             assert_all_finite(X, input_name="X")
             norms = None  # finite entries whose squares overflow
-        check_classification_targets(y)
-        self.classes_ = self._resolve_classes(np.asarray(y))
+        y = np.asarray(y)
+        # Labels all in the public set are valid class labels by construction;
+        # otherwise scikit-learn's checks run (and word any error).
+        all_public = self._labels_all_public(y)
+        if not all_public:
+            check_classification_targets(y)
+        self.classes_ = self._resolve_classes(y, all_public)
         R = self._resolve_data_norm(X)
         self.data_norm_ = R
         Xt = self._augment(X, R, norms)

@@ -713,7 +713,7 @@ class NonPrivateLinearClassifier(LinearModelBase):
         self.tol = tol
         self.max_iter = max_iter
 
-    def _resolve_classes(self, y: np.ndarray) -> np.ndarray:
+    def _resolve_classes(self, y: np.ndarray, all_public: bool = False) -> np.ndarray:
         if self.classes is None:
             classes = np.unique(y)
             if classes.size < 2:
@@ -721,7 +721,7 @@ class NonPrivateLinearClassifier(LinearModelBase):
                     "Classifier needs samples of at least 2 classes; got 1 class."
                 )
             return classes
-        return super()._resolve_classes(y)
+        return super()._resolve_classes(y, all_public)
 
     def _resolve_data_norm(self, X: FloatArray) -> float:
         if self.data_norm is None:
