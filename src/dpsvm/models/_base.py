@@ -150,8 +150,9 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
         # to word the error.
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=False)
         X = np.asarray(X, dtype=np.float64)
-        norms: FloatArray | None = _row_norms(X)
-        if not np.all(np.isfinite(norms)):
+        row_norms = _row_norms(X)
+        norms: FloatArray | None = row_norms
+        if not np.all(np.isfinite(row_norms)):
             assert_all_finite(X, input_name="X")
             norms = None  # finite entries whose squares overflow
         y = np.asarray(y)
