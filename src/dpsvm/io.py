@@ -233,20 +233,9 @@ _REQUIRED_KEYS = (
     "n_features_in",
     "privacy_event",
 )
-#: The keys of a kernel model: no intercept, plus the random-feature map.
-_KERNEL_KEYS = (
-    "format",
-    "format_version",
-    "dpsvm_version",
-    "estimator",
-    "params",
-    "label_type",
-    "classes",
-    "coef",
-    "random_features",
-    "data_norm",
-    "n_features_in",
-    "privacy_event",
+#: The keys of a kernel model: the random-feature map in place of the intercept.
+_KERNEL_KEYS = tuple(
+    "random_features" if key == "intercept" else key for key in _REQUIRED_KEYS
 )
 _RANDOM_FEATURE_KEYS = (
     "kernel",
