@@ -74,5 +74,7 @@ def test_strided_view_input_is_not_copied_and_solves_the_same_problem():
     X, y, lin = _problem(40_000, 8, seed=2)
     view = X[::2]
     a = solve_smooth(view, y[::2], LogisticLoss(), 1e-3, linear=lin)
-    b = solve_smooth(np.ascontiguousarray(view), y[::2], LogisticLoss(), 1e-3, linear=lin)
+    b = solve_smooth(
+        np.ascontiguousarray(view), y[::2], LogisticLoss(), 1e-3, linear=lin
+    )
     np.testing.assert_allclose(a.coef, b.coef, rtol=0, atol=1e-7)

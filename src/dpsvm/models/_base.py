@@ -90,9 +90,7 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
             classes = np.unique(np.asarray(self.classes))
             if classes.ndim != 1 or classes.size != len(np.asarray(self.classes)):
                 raise ValueError("classes must be a 1-D list of distinct labels.")
-            unknown = (
-                np.empty(0) if present is None else np.setdiff1d(present, classes)
-            )
+            unknown = np.empty(0) if present is None else np.setdiff1d(present, classes)
             if unknown.size:
                 raise ValueError(
                     f"y contains labels {unknown.tolist()[:5]} that are not in the "
