@@ -16,20 +16,9 @@ import pytest
 from sklearn.datasets import dump_svmlight_file
 
 from dpsvm import __version__
-from dpsvm.cli import main
 from dpsvm.io import load_model
 from dpsvm.models import DPLinearSVC
 from dpsvm.utils._random import check_random_state
-
-
-@pytest.fixture
-def run(capsys):
-    def _run(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return _run
 
 
 def _separable(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -38,16 +38,6 @@ def _write_csv(path: Path, X: np.ndarray, y: np.ndarray | None) -> Path:
     return path
 
 
-@pytest.fixture
-def run(capsys):
-    def _run(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return _run
-
-
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
     inp = tmp_path_factory.mktemp("in")
