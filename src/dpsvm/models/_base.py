@@ -21,7 +21,7 @@ from .._compat import Interval, validate_data
 from ..exceptions import PrivacyLeakWarning
 from ..validation import project_rows_to_ball
 
-__all__ = ["LinearModelBase"]
+__all__ = ["LinearModelBase", "ScorePredictMixin"]
 
 FloatArray = NDArray[np.float64]
 
@@ -33,7 +33,36 @@ def _row_norms(X: FloatArray) -> FloatArray:
     return norms
 
 
-class LinearModelBase(ClassifierMixin, BaseEstimator):
+class ScorePredictMixin:
+    """``predict`` from ``decision_function`` and ``classes_``.
+
+    Binary models score the second class positive; one-vs-rest models take the
+    class with the highest score. Prediction post-processes the released model,
+    so it costs no privacy.
+    """
+
+    classes_: np.ndarray
+
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Predicted labels.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to classify.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+        scores = self.decision_function(X)  # type: ignore[attr-defined]
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+
+class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     """Bias-free linear classifier on rows projected onto a public ball.
 
     Subclasses implement ``_fit_binary(Xt, y, ...)`` on the *internal* problem:
@@ -218,24 +247,6 @@ class LinearModelBase(ClassifierMixin, BaseEstimator):
             radius = math.sqrt(R * R - s * s)
         scores = project_rows_to_ball(X, radius) @ self.coef_.T + self.intercept_
         return scores.ravel() if scores.shape[1] == 1 else scores
-
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """Predicted labels.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to classify.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Labels from ``classes_``.
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(int)]
-        return self.classes_[np.argmax(scores, axis=1)]
 
     def _predict_proba_from_scores(self, scores: FloatArray) -> FloatArray:
         if scores.ndim == 1:

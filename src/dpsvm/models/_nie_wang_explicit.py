@@ -32,6 +32,7 @@ from ..accounting.events import PrivacyEvent
 from ..mechanisms import AnalyticGaussian, GammaNormVector, LaplaceVector
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
+from ._base import ScorePredictMixin
 from ._nie_wang_base import (
     NW_REFERENCE,
     calibrate,
@@ -280,7 +281,7 @@ class _NWExplicitBase(BaseEstimator):
         return self._features(X)
 
 
-class NWOutputPerturbationSVC(ClassifierMixin, _NWExplicitBase):
+class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBase):
     """Private bias-free hinge SVM by Nie–Wang vector output perturbation (H2).
 
     Solves (1/n)Σ max(0, 1 − yᵢ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ exactly (to a
@@ -503,24 +504,6 @@ class NWOutputPerturbationSVC(ClassifierMixin, _NWExplicitBase):
         """
         scores = self._scores(X)
         return scores.ravel() if scores.shape[1] == 1 else scores
-
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """Predicted labels (post-processing of the released weights).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to classify.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Labels from ``classes_``.
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(int)]
-        return self.classes_[np.argmax(scores, axis=1)]
 
 
 class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):

@@ -60,6 +60,7 @@ from ..kernels import (
 )
 from ..losses import get_loss
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
+from ._base import ScorePredictMixin
 from .linear import DPLinearSVC, NonPrivateLinearClassifier
 
 __all__ = [
@@ -124,7 +125,7 @@ class _UnprojectedDPLinearSVC(DPLinearSVC):
 # ---------------------------------------------------------------------------
 
 
-class _RandomFeatureClassifierBase(ClassifierMixin, BaseEstimator):
+class _RandomFeatureClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     """Shared feature construction and prediction of the random-feature models."""
 
     _parameter_constraints: dict[str, list[Any]] = {
@@ -225,24 +226,6 @@ class _RandomFeatureClassifierBase(ClassifierMixin, BaseEstimator):
         """
         scores = self.transform_features(X) @ self.coef_.T
         return scores.ravel() if scores.shape[1] == 1 else scores
-
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """Predicted labels.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to classify.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Labels from ``classes_``.
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(int)]
-        return self.classes_[np.argmax(scores, axis=1)]
 
     def _feature_details(self, R: float) -> dict[str, Any]:
         return {
@@ -918,7 +901,7 @@ def solve_kernel_hinge_dual(
     return a * U, gap * U, steps
 
 
-class NonPrivateKernelSVC(ClassifierMixin, BaseEstimator):
+class NonPrivateKernelSVC(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     """Exact bias-free kernel hinge SVM (paper 000 Alg. 1). No privacy.
 
     Solves (1/n)Σ max(0, 1 − yᵢf(xᵢ)) + (Λ/2)‖f‖²_H over the RKHS of the kernel,
@@ -1115,24 +1098,6 @@ class NonPrivateKernelSVC(ClassifierMixin, BaseEstimator):
         else:
             scores = self._kernel(Xa, self.support_vectors_) @ self.dual_coef_.T
         return scores.ravel() if scores.shape[1] == 1 else scores
-
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """Predicted labels.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to classify.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Labels from ``classes_``.
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(int)]
-        return self.classes_[np.argmax(scores, axis=1)]
 
 
 DPKernelSVC.__doc__ = (DPKernelSVC.__doc__ or "").replace(
