@@ -26,7 +26,7 @@ from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
 
 from ..accounting.events import PrivacyEvent
-from ..utils._random import check_random_state
+from ..utils._random import check_random_state, child_generator
 
 __all__ = ["FORBIDDEN_GRID_KEYS", "check_param_grid", "partition_indices"]
 
@@ -207,15 +207,13 @@ def partition_indices(
 
 
 def prepare_candidates(
-    estimator: Any,
-    candidates: list[dict[str, Any]],
-    epsilon: float,
-    rng: np.random.Generator,
+    estimator: Any, candidates: list[dict[str, Any]], epsilon: float
 ) -> list[Any]:
     """Unfitted clones of ``estimator`` with each candidate's parameters set.
 
-    Each clone gets ``epsilon``, ``accountant=None`` (the selector charges the
-    budget once) and, if it has one, ``random_state=rng``.
+    Each clone gets ``epsilon`` and ``accountant=None`` (the selector charges the
+    budget once). Its ``random_state`` stays the estimator's own: the noise of
+    its fit comes from :func:`fit_with_child_stream`.
     """
     if not hasattr(estimator, "get_params") or not hasattr(estimator, "fit"):
         raise TypeError(
@@ -247,11 +245,34 @@ def prepare_candidates(
         extra: dict[str, Any] = {"epsilon": epsilon}
         if "accountant" in params:
             extra["accountant"] = None
-        if "random_state" in params:
-            extra["random_state"] = rng
         est.set_params(**cand, **extra)
         out.append(est)
     return out
+
+
+def fit_with_child_stream(
+    estimator: Any, X: Any, y: Any, rng: np.random.Generator
+) -> Any:
+    """Fit ``estimator`` with noise from a fresh child stream of ``rng``.
+
+    The child (:func:`dpsvm.utils._random.child_generator`) is the estimator's
+    ``random_state`` for this fit only; afterwards ``random_state`` is set back
+    to the estimator's own value, so the fitted object keeps no generator that
+    produced its noise (the child is dropped) and ``get_params()`` shows what
+    the caller configured. With an int ``random_state`` on the selector the
+    children are drawn from its seeded stream, hence reproducible.
+    """
+    params = estimator.get_params(deep=False)
+    if "random_state" not in params:
+        estimator.fit(X, y)
+        return estimator
+    own = params["random_state"]
+    estimator.set_params(random_state=child_generator(rng))
+    try:
+        estimator.fit(X, y)
+    finally:
+        estimator.set_params(random_state=own)
+    return estimator
 
 
 def candidate_delta(estimator: Any) -> float:

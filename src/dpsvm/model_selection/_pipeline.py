@@ -21,6 +21,7 @@ from ._base import SelectorBase
 from ._common import (
     candidate_delta,
     check_param_grid,
+    fit_with_child_stream,
     fitted_event,
     partition_indices,
     prepare_candidates,
@@ -211,7 +212,7 @@ class PrivateSelectThenFit(SelectorBase):
         epsilon = check_epsilon(self.epsilon)
         candidates = check_param_grid(self.param_grid)
         rng = check_random_state(self.random_state)
-        finals = prepare_candidates(self.estimator, candidates, epsilon, rng)
+        finals = prepare_candidates(self.estimator, candidates, epsilon)
         delta = max(candidate_delta(e) for e in finals)
         accountant = resolve_accountant(self.accountant)
         if accountant is not None:
@@ -238,7 +239,10 @@ class PrivateSelectThenFit(SelectorBase):
         selector: PrivateParameterTuning | PrivateRandomSearch
         if self.selector == "parameter-tuning":
             selector = PrivateParameterTuning(
-                clone(self.estimator), inner, epsilon=epsilon, random_state=rng
+                clone(self.estimator),
+                inner,
+                epsilon=epsilon,
+                random_state=self.random_state,
             )
         else:
             selector = PrivateRandomSearch(
@@ -246,13 +250,14 @@ class PrivateSelectThenFit(SelectorBase):
                 inner,
                 epsilon=epsilon,
                 mean_repetitions=self.mean_repetitions,
-                random_state=rng,
+                random_state=self.random_state,
             )
-        selector.fit(Xd[sel], y[sel])
+        # The selector runs on a child stream of rng, dropped after its fit.
+        fit_with_child_stream(selector, Xd[sel], y[sel], rng)
         best = selector.best_index_
 
         final = finals[best]
-        final.fit(Xd[fin], y[fin])
+        fit_with_child_stream(final, Xd[fin], y[fin], rng)
         final_event = fitted_event(final, epsilon)
 
         # Parallel composition over S and F (McSherry 2009, Thm 4).

@@ -34,6 +34,7 @@ from ._base import SelectorBase
 from ._common import (
     candidate_delta,
     check_param_grid,
+    fit_with_child_stream,
     fitted_event,
     partition_indices,
     prepare_candidates,
@@ -520,7 +521,7 @@ class PrivateRandomSearch(SelectorBase):
         )
         rng = check_random_state(self.random_state)
         # Validate the estimator and the grid once, before any data are read.
-        template = prepare_candidates(self.estimator, candidates, eps0, rng)
+        template = prepare_candidates(self.estimator, candidates, eps0)
         if any(candidate_delta(e) > 0 for e in template):
             raise ValueError(
                 "PrivateRandomSearch composes pure-DP candidates only (delta = 0)."
@@ -550,8 +551,8 @@ class PrivateRandomSearch(SelectorBase):
         m = len(candidates)
         for _ in range(k):
             i = int(rng.integers(m))  # data-independent candidate draw
-            est = prepare_candidates(self.estimator, [candidates[i]], eps0, rng)[0]
-            est.fit(X_tr, y_tr)
+            est = prepare_candidates(self.estimator, [candidates[i]], eps0)[0]
+            fit_with_child_stream(est, X_tr, y_tr, rng)
             fitted_event(est, eps0)
             z = int(np.count_nonzero(est.predict(X_val) != y_val))
             # Laplace mechanism on a count (sensitivity 1): scale 1/ε₀

@@ -20,6 +20,7 @@ from ._base import SelectorBase
 from ._common import (
     candidate_delta,
     check_param_grid,
+    fit_with_child_stream,
     fitted_event,
     partition_indices,
     prepare_candidates,
@@ -210,7 +211,7 @@ class PrivateParameterTuning(SelectorBase):
         epsilon = check_epsilon(self.epsilon)
         candidates = check_param_grid(self.param_grid)
         rng = check_random_state(self.random_state)
-        estimators = prepare_candidates(self.estimator, candidates, epsilon, rng)
+        estimators = prepare_candidates(self.estimator, candidates, epsilon)
         delta = max(candidate_delta(e) for e in estimators)
         accountant = resolve_accountant(self.accountant)
         if accountant is not None:
@@ -239,7 +240,7 @@ class PrivateParameterTuning(SelectorBase):
         events: list[PrivacyEvent] = []
         mistakes = np.empty(m, dtype=np.int64)
         for i, est in enumerate(estimators):
-            est.fit(Xd[parts[i]], y[parts[i]])
+            fit_with_child_stream(est, Xd[parts[i]], y[parts[i]], rng)
             events.append(fitted_event(est, epsilon))
             # Step 3: zᵢ = number (a count, not a rate) of mistakes on part m+1.
             mistakes[i] = int(np.count_nonzero(est.predict(X_val) != y_val))

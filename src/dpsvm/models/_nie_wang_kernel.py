@@ -40,7 +40,7 @@ from ..mechanisms import (
     laplace_release,
     sample_laplace,
 )
-from ..utils._random import check_random_state
+from ..utils._random import call_generator, check_random_state
 from ..validation import check_delta, check_epsilon
 from ._nie_wang_base import (
     KERNEL_CONSTRAINTS,
@@ -159,6 +159,17 @@ class _NWKernelBase(BaseEstimator):
             "distance_bound": model.distance_bound,
         }
         return cal, int(X.shape[0])
+
+    def _noise_generator(self) -> np.random.Generator:
+        """A noise stream for one call after ``fit``, never kept on the object.
+
+        Keeping the generator that drew earlier answers would let anyone with
+        the object replay that noise; each call takes a fresh stream instead
+        (:func:`dpsvm.utils._random.call_generator`).
+        """
+        call = self._n_noise_calls
+        self._n_noise_calls = call + 1
+        return call_generator(self.random_state, call)
 
     def _exact_scores(self, X: ArrayLike) -> tuple[FloatArray, FloatArray]:
         """(f_z at the projected rows, the projected rows): private values."""
@@ -354,7 +365,7 @@ class NWPrivatePredictor(_NWKernelBase):
                 "Prop. 1) with S from " + NW_REFERENCE
             ),
         )
-        self._rng = check_random_state(self.random_state)
+        self._n_noise_calls = 0  # a fresh noise stream per call (no generator kept)
         return self
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
@@ -391,7 +402,7 @@ class NWPrivatePredictor(_NWKernelBase):
         answers = laplace_release(
             scores,
             self.noise_scale_,
-            self._rng,
+            self._noise_generator(),
             sensitivity=self.noise_scale_ * epsilon,
         )
         for _ in range(k):
@@ -583,7 +594,7 @@ class NWGaussianProcessRelease(_NWKernelBase):
                 "Δ_H from " + NW_REFERENCE
             ),
         )
-        self._rng = check_random_state(self.random_state)
+        self._n_noise_calls = 0  # a fresh noise stream per call (no generator kept)
         d = self.n_features_in_
         self._gp_points = np.zeros((0, d))
         self._gp_values = np.zeros(0)
@@ -620,7 +631,7 @@ class NWGaussianProcessRelease(_NWKernelBase):
                 mean = np.zeros(len(new_rows))
                 cov = K_nn
             cov = 0.5 * (cov + cov.T)
-            z_new = self._rng.standard_normal(len(new_rows))
+            z_new = self._noise_generator().standard_normal(len(new_rows))
             try:
                 # cov ⪰ jκ²I in exact arithmetic (Schur complement of K + jκ²I).
                 draw = mean + scipy.linalg.cholesky(cov, lower=True) @ z_new
