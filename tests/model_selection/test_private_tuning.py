@@ -257,8 +257,32 @@ def test_prediction_delegates_to_the_selected_estimator():
     assert tuner.score(X, y) == best.score(X, y)
     assert np.array_equal(tuner.classes_, [-1, 1])
     assert tuner.cv_results_["selected"].sum() == 1
-    assert tuner.validation_mistakes_.shape == (2,)
     assert not hasattr(tuner, "predict_proba")
+
+
+def test_fitted_selector_keeps_only_released_facts():
+    # Regression (issue 10, item 5): the exact validation mistake counts zᵢ were
+    # kept as validation_mistakes_; they read the validation part without noise.
+    X, y = _linear_data()
+    tuner = PrivateParameterTuning(
+        DPLinearSVC(classes=[-1, 1]), {"regularization": [1e-2, 1e-1]}, epsilon=2.0
+    ).fit(X, y)
+    fitted = {k for k in vars(tuner) if k.endswith("_") and not k.startswith("_")}
+    assert fitted == {
+        "best_estimator_",
+        "best_index_",
+        "best_params_",
+        "cv_results_",
+        "n_features_in_",
+        "partition_",
+        "privacy_event_",
+    }
+    assert set(tuner.cv_results_) == {
+        "params",
+        "n_train_samples",
+        "selected",
+        "n_validation_samples",
+    }
 
 
 # ------------------------------------------------------------ utility, Thm 7
@@ -277,7 +301,9 @@ def test_theorem_7_selected_mistakes_are_within_the_slack():
         tuner = PrivateParameterTuning(
             ThresholdClassifier(), grid, epsilon=eps, random_state=r
         ).fit(X, y)
-        z = tuner.validation_mistakes_
+        # Exact counts on the validation part (the selector does not keep them).
+        val = tuner.partition_[-1]
+        z = np.array([np.sum(X[val, 0] < t) for t in grid["threshold"]])
         violations += z[tuner.best_index_] > z.min() + slack
     # Binomial(300, δ) upper tail: mean 15, sd 3.8; bound at mean + 3 sd.
     assert violations <= reps * delta + 3 * math.sqrt(reps * delta * (1 - delta))

@@ -94,10 +94,6 @@ class PrivateParameterTuning(SelectorBase):
     cv_results_ : dict
         Public facts per candidate: ``"params"``, ``"n_train_samples"`` and
         ``"selected"`` (a boolean mask), plus ``"n_validation_samples"``.
-    validation_mistakes_ : ndarray of shape (m,)
-        The exact mistake counts zᵢ on the validation part. **Not private**: a
-        diagnostic that reads the validation records without noise; never
-        publish it or use it in another release.
     privacy_event_ : PrivacyEvent
         One event for the whole procedure (ε end to end), whose children are the
         m candidate fits and the selection.
@@ -121,8 +117,8 @@ class PrivateParameterTuning(SelectorBase):
     whole procedure is ε-DP (paper 001, Thm 6; parallel composition, McSherry
     2009, Thm 4). It assumes a public candidate list, a data-independent split
     (nothing is stratified by label), and candidates that are themselves ε-DP
-    under replace-one neighbours. ``validation_mistakes_`` is outside the
-    guarantee.
+    under replace-one neighbours. The exact counts zᵢ are not kept: only the
+    selected index (and the selected model) are released.
 
     **Utility.** With probability ≥ 1 − δ the selected candidate makes at most
     z_min + (2/ε)·ln(m/δ) mistakes on the validation part (paper 001, Thm 7;
@@ -275,7 +271,6 @@ class PrivateParameterTuning(SelectorBase):
         self.best_index_ = int(best)
         self.best_params_ = dict(candidates[best])
         self.best_estimator_ = estimators[best]
-        self.validation_mistakes_ = mistakes
         self.cv_results_ = {
             "params": [dict(c) for c in candidates],
             "n_train_samples": np.array([p.size for p in parts[:-1]]),
