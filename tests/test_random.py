@@ -45,7 +45,9 @@ def test_the_os_bytes_are_the_chacha_key(monkeypatch):
         ChaCha(key=np.frombuffer(KEY, dtype="<u8").astype(np.uint64), rounds=20)
     )
     assert gen.bit_generator.state["state"]["rounds"] == 20
-    np.testing.assert_array_equal(gen.integers(2**62, size=8), ref.integers(2**62, size=8))
+    np.testing.assert_array_equal(
+        gen.integers(2**62, size=8), ref.integers(2**62, size=8)
+    )
 
 
 def test_secure_generators_are_keyed_independently():

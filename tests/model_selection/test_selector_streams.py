@@ -30,16 +30,19 @@ def _data(n=300, seed=0):
 
 
 SELECTORS = [
-    pytest.param(lambda est, rs: PrivateParameterTuning(est, GRID, random_state=rs),
-                 id="tuning"),
+    pytest.param(
+        lambda est, rs: PrivateParameterTuning(est, GRID, random_state=rs), id="tuning"
+    ),
     pytest.param(
         lambda est, rs: PrivateRandomSearch(
             est, GRID, mean_repetitions=3, random_state=rs
         ),
         id="random-search",
     ),
-    pytest.param(lambda est, rs: PrivateSelectThenFit(est, GRID, random_state=rs),
-                 id="select-then-fit"),
+    pytest.param(
+        lambda est, rs: PrivateSelectThenFit(est, GRID, random_state=rs),
+        id="select-then-fit",
+    ),
 ]
 
 
@@ -68,4 +71,3 @@ def test_an_int_random_state_still_reproduces_the_release(make):
     restored = pickle.loads(pickle.dumps(a))
     np.testing.assert_array_equal(restored.predict(X), a.predict(X))
     assert b"numpy.random" not in pickle.dumps(a)
-

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import sys
 import warnings
@@ -18,12 +19,71 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, validate_data
+from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
 from ..validation import project_rows_to_ball
 
 __all__ = ["LinearModelBase", "ScorePredictMixin"]
 
 FloatArray = NDArray[np.float64]
+
+
+#: ``privacy_event_.details["label_set"]`` of a fit with ``classes=None``.
+LABEL_SET_FROM_DATA = (
+    "read from the private data (classes=None): which labels occur is released "
+    "through classes_ and is not covered by the privacy guarantee"
+)
+
+
+def resolve_label_set(
+    classes: ArrayLike | None, y: np.ndarray, *, all_public: bool = False
+) -> np.ndarray:
+    """The label set of a classifier: the public ``classes``, else read from y.
+
+    ``classes=None`` reads the labels that occur in y and emits a
+    :class:`~dpsvm.exceptions.PrivacyLeakWarning` naming ``classes``. Error
+    messages name the option to change and never quote a label or a count read
+    from y (``all_public``: y is already known to lie in ``classes``).
+    """
+    if classes is None:
+        warnings.warn(
+            "The label set was read from the private data (classes=None): which "
+            "labels occur is then released through classes_ and is not covered "
+            "by the privacy guarantee. Pass the public label set as classes=[...].",
+            PrivacyLeakWarning,
+            stacklevel=4,
+        )
+        out = np.unique(y)
+        if out.size < 2:
+            raise ValueError(
+                "Classifier needs samples of at least 2 classes in the data (or a "
+                "public label set of 2 or more classes): pass the public label set "
+                "as classes=[...]."
+            )
+        return out
+    out = np.unique(np.asarray(classes))
+    if out.ndim != 1 or out.size != len(np.asarray(classes)):
+        raise ValueError("classes must be a 1-D list of distinct labels.")
+    if out.size < 2:
+        raise ValueError(
+            "Classifier needs a public label set of 2 or more classes; got "
+            f"classes={out.tolist()}."
+        )
+    if not all_public and np.setdiff1d(np.unique(y), out).size:
+        raise ValueError(
+            "y contains labels that are not in the public label set "
+            f"classes={out.tolist()}: add them to classes or drop those rows."
+        )
+    return out
+
+
+def mark_label_set(event: PrivacyEvent, classes: ArrayLike | None) -> PrivacyEvent:
+    """``event`` with ``details["label_set"]`` recorded when ``classes=None``."""
+    if classes is not None:
+        return event
+    return dataclasses.replace(
+        event, details={**event.details, "label_set": LABEL_SET_FROM_DATA}
+    )
 
 
 def _row_norms(X: FloatArray) -> FloatArray:
@@ -104,42 +164,17 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         return bool(np.all(known))
 
     def _resolve_classes(self, y: np.ndarray, all_public: bool = False) -> np.ndarray:
-        present = None if all_public else np.unique(y)
-        if self.classes is None:
-            warnings.warn(
-                "The label set was read from the private data (classes=None): which "
-                "labels occur is then released through classes_ and is not covered "
-                "by the privacy guarantee. Pass the public label set as classes=[...].",
-                PrivacyLeakWarning,
-                stacklevel=3,
-            )
-            assert present is not None
-            classes = present
-        else:
-            classes = np.unique(np.asarray(self.classes))
-            if classes.ndim != 1 or classes.size != len(np.asarray(self.classes)):
-                raise ValueError("classes must be a 1-D list of distinct labels.")
-            unknown = np.empty(0) if present is None else np.setdiff1d(present, classes)
-            if unknown.size:
-                raise ValueError(
-                    f"y contains labels {unknown.tolist()[:5]} that are not in the "
-                    f"public label set classes={classes.tolist()}."
-                )
-        if classes.size < 2:
-            raise ValueError(
-                "Classifier needs samples of at least 2 classes in the data (or a "
-                f"public label set of 2 or more classes); got {classes.size} class."
-            )
-        return classes
+        return resolve_label_set(self.classes, y, all_public=all_public)
 
     def _resolve_data_norm(self, X: FloatArray) -> float:
         if self.data_norm is not None:
             return float(self.data_norm)
         norm = float(np.max(np.linalg.norm(X, axis=1))) if X.size else 1.0
+        # The message names the option, never the value (it is data-derived).
         warnings.warn(
             "data_norm=None: the row-norm bound was computed from the private data "
-            f"({norm:.6g}); the privacy guarantee does not hold. Set data_norm to a "
-            "public bound on ‖x‖₂.",
+            "(stored in data_norm_); the privacy guarantee does not hold. Set "
+            "data_norm to a public bound on ‖x‖₂.",
             PrivacyLeakWarning,
             stacklevel=3,
         )
@@ -204,10 +239,12 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         # x̃ = x/R ⇒ λ = Λ/R² (module docstring)
         lam = self.regularization / r2 if r2 > 0 else math.inf
         if not (sys.float_info.min <= lam < math.inf and n * lam < math.inf):
+            # Quote the parameters only: with data_norm=None, λ is data-derived.
             raise ValueError(
-                f"regularization / data_norm² = {lam:g} is outside the floating-point "
-                "range the calibrations need; rescale the features so that "
-                "data_norm is closer to 1."
+                f"regularization / data_norm² (regularization={self.regularization!r}, "
+                f"data_norm={self.data_norm!r}) is outside the floating-point range "
+                "the calibrations need; rescale the features so that data_norm is "
+                "closer to 1."
             )
         return Xt, targets, lam
 

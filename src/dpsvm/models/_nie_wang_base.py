@@ -28,6 +28,7 @@ from .._compat import Interval, StrOptions
 from ..bounds.nie_wang import nw_ls_lipschitz, nw_sensitivity_thm2
 from ..exceptions import DPSVMConvergenceError, PrivacyLeakWarning
 from ..validation import project_rows_to_ball
+from ._base import resolve_label_set
 from ._nie_wang_solvers import (
     BoxSolution,
     box_loss,
@@ -157,10 +158,11 @@ def resolve_domain(kernel: str, data_norm: float | None, X: FloatArray) -> float
     if kernel == "rbf":
         return None  # κ = 1 without any domain bound
     norm = float(np.max(np.linalg.norm(X, axis=1))) if X.size else 1.0
+    # The message names the option, never the value (it is data-derived).
     warnings.warn(
         "data_norm=None: the domain radius (hence κ) was computed from the private "
-        f"data ({norm:.6g}); the privacy guarantee does not hold. Set data_norm to "
-        "a public bound on ‖x‖₂.",
+        "data; the privacy guarantee does not hold. Set data_norm to a public "
+        "bound on ‖x‖₂.",
         PrivacyLeakWarning,
         stacklevel=3,
     )
@@ -224,32 +226,7 @@ def loss_lipschitz(
 
 def resolve_classes(classes: ArrayLike | None, y: np.ndarray) -> np.ndarray:
     """The public label set (warns if it is read from the data)."""
-    present = np.unique(y)
-    if classes is None:
-        warnings.warn(
-            "The label set was read from the private data (classes=None): which "
-            "labels occur is then released through classes_ and is not covered by "
-            "the privacy guarantee. Pass the public label set as classes=[...].",
-            PrivacyLeakWarning,
-            stacklevel=3,
-        )
-        out = present
-    else:
-        out = np.unique(np.asarray(classes))
-        if out.ndim != 1 or out.size != len(np.asarray(classes)):
-            raise ValueError("classes must be a 1-D list of distinct labels.")
-        unknown = np.setdiff1d(present, out)
-        if unknown.size:
-            raise ValueError(
-                f"y contains labels {unknown.tolist()[:5]} that are not in the "
-                f"public label set classes={out.tolist()}."
-            )
-    if out.size < 2:
-        raise ValueError(
-            "Classifier needs samples of at least 2 classes in the data (or a "
-            f"public label set of 2 or more classes); got {out.size} class."
-        )
-    return out
+    return resolve_label_set(classes, y)
 
 
 def resolve_targets(
@@ -260,8 +237,9 @@ def resolve_targets(
         assert classes is not None
         if classes.size != 2:
             raise ValueError(
-                f"This estimator is binary; got {classes.size} classes. Use "
-                "NWOutputPerturbationSVC for one-vs-rest."
+                "This estimator is binary: pass a public label set of exactly 2 "
+                "labels as classes=[...], or use NWOutputPerturbationSVC for "
+                "one-vs-rest."
             )
         return np.where(y == classes[1], 1.0, -1.0)
     r = np.asarray(y, dtype=np.float64)
@@ -371,10 +349,11 @@ def solve_features(
 def check_certificate(distance_bound: float, cap: float) -> None:
     """Refuse to release when the certified error exceeds the public cap."""
     if not distance_bound <= cap:
+        # The certified error is computed on the private data: not quoted.
         raise DPSVMConvergenceError(
-            f"The solver's certified error {distance_bound:.3g} exceeds the "
-            f"public cap {cap:.3g} that the noise is calibrated for; nothing was "
-            "released or spent."
+            "The solver could not certify its error below the public cap "
+            f"{cap:.3g} that the noise is calibrated for; nothing was released or "
+            "spent."
         )
 
 

@@ -32,7 +32,7 @@ from ..accounting.events import PrivacyEvent
 from ..mechanisms import AnalyticGaussian, GammaNormVector, LaplaceVector
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
-from ._base import ScorePredictMixin
+from ._base import ScorePredictMixin, mark_label_set
 from ._nie_wang_base import (
     NW_REFERENCE,
     calibrate,
@@ -483,6 +483,7 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
                 details={"n_classes": k},
                 children=tuple(events),
             )
+        event = mark_label_set(event, self.classes)
         self.privacy_event_ = event
         self.solver_info_ = infos
         if accountant is not None:

@@ -42,6 +42,7 @@ from ..mechanisms import (
 )
 from ..utils._random import call_generator, check_random_state
 from ..validation import check_delta, check_epsilon
+from ._base import LABEL_SET_FROM_DATA
 from ._nie_wang_base import (
     KERNEL_CONSTRAINTS,
     NW_REFERENCE,
@@ -184,7 +185,7 @@ class _NWKernelBase(BaseEstimator):
         return scores
 
     def _base_details(self, cal: Calibration, n: int) -> dict[str, Any]:
-        return {
+        details = {
             "kernel": self.kernel,
             "kappa": cal.kappa,
             "loss": self.loss,
@@ -196,6 +197,9 @@ class _NWKernelBase(BaseEstimator):
             "rkhs_sensitivity": cal.rkhs,
             "certificate_cap": cal.cap,
         }
+        if self.loss == "hinge" and self.classes is None:
+            details["label_set"] = LABEL_SET_FROM_DATA
+        return details
 
 
 # ------------------------------------------------------------------------- H1

@@ -32,7 +32,7 @@ from ..losses import Loss, get_loss
 from ..mechanisms import laplace_release, sample_gamma_norm
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
-from ._base import LinearModelBase
+from ._base import LinearModelBase, mark_label_set
 from ._calibration import (
     objective_perturbation_calibration,
     output_l2_sensitivity,
@@ -194,6 +194,7 @@ class _DPLinearBase(LinearModelBase):
                 details={"n_classes": k},
                 children=tuple(events),
             )
+        event = mark_label_set(event, self.classes)
         self.privacy_event_ = event
         self.solver_info_ = infos
         self.n_iter_ = np.array([i["n_iter"] for i in infos])
