@@ -354,3 +354,20 @@ def test_the_walk_finds_generators_states_and_keys(os_keys):
         assert _secrets_in(hidden, os_keys) != [], vars(hidden)
     assert _types_in(_Holder(draw=_closure_over(gen))) == ["Generator"]
     assert _secrets_in(_Holder(x=np.arange(4.0), s="random"), os_keys) == []
+
+
+def test_interactive_release_draws_each_call_from_a_fresh_stream():
+    # NWPrivatePredictor answers after fit; it used to keep its generator. With
+    # an int seed the answers stay reproducible and each call gets new noise.
+    X, y = _data()
+
+    def answers() -> list[np.ndarray]:
+        pp = dpsvm.models.NWPrivatePredictor(
+            accountant=BudgetAccountant(epsilon=10.0), random_state=0, **_BINARY
+        ).fit(X, y)
+        return [pp.decision_function(X[:4]) for _ in range(2)]
+
+    first, second = answers(), answers()
+    np.testing.assert_array_equal(first[0], second[0])
+    np.testing.assert_array_equal(first[1], second[1])
+    assert not np.array_equal(first[0], first[1])

@@ -55,10 +55,10 @@ def resolve_label_set(
         )
         out = np.unique(y)
         if out.size < 2:
+            # "one class" says no more than the error itself (y has < 2 labels).
             raise ValueError(
-                "Classifier needs samples of at least 2 classes in the data (or a "
-                "public label set of 2 or more classes): pass the public label set "
-                "as classes=[...]."
+                "Classifier needs samples of at least 2 classes; y holds one class "
+                "and classes=None. Pass the public label set as classes=[...]."
             )
         return out
     out = np.unique(np.asarray(classes))

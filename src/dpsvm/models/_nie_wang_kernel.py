@@ -107,6 +107,8 @@ class _NWKernelBase(BaseEstimator):
         "classes": ["array-like", None],
         "random_state": ["random_state", np.random.Generator],
     }
+    #: Noisy calls answered since ``fit`` (releases that draw noise after fit).
+    _n_noise_calls: int
 
     def _fit_model(self, X: ArrayLike, y: ArrayLike) -> tuple[Calibration, int]:
         is_clf = self.loss == "hinge"
@@ -369,7 +371,7 @@ class NWPrivatePredictor(_NWKernelBase):
                 "Prop. 1) with S from " + NW_REFERENCE
             ),
         )
-        self._n_noise_calls = 0  # a fresh noise stream per call (no generator kept)
+        self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
         return self
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
@@ -598,7 +600,7 @@ class NWGaussianProcessRelease(_NWKernelBase):
                 "Δ_H from " + NW_REFERENCE
             ),
         )
-        self._n_noise_calls = 0  # a fresh noise stream per call (no generator kept)
+        self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
         d = self.n_features_in_
         self._gp_points = np.zeros((0, d))
         self._gp_values = np.zeros(0)
