@@ -169,7 +169,7 @@ default="auto"
         linear kernel, else uniform.
     n_candidates : int, default=1000
         Size of the uniform or grid candidate set.
-{kernel}
+    {kernel}
 
     Attributes
     ----------

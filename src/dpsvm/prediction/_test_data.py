@@ -200,7 +200,7 @@ class _PublicModelMixin(ClassifierMixin):
                 delattr(self, name)
 
 
-_KERNEL_DOC = """    kernel : {"linear", "rbf", "poly"} or callable, default="poly"
+_KERNEL_DOC = """kernel : {"linear", "rbf", "poly"} or callable, default="poly"
         K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (γ⟨x, y⟩ + c₀)^p, or a callable
         ``K(A, B) -> gram`` with ``kernel_bound`` declared.
     gamma : float, default=1.0
@@ -227,90 +227,90 @@ _KERNEL_DOC = """    kernel : {"linear", "rbf", "poly"} or callable, default="po
 class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
     """Release a kernel classifier fitted to noisy labels of public test points.
 
-        Jain & Thakurta's Alg. 2: the exact kernel SVM w* (hinge loss, no bias)
-        labels T public points z_t with ỹ_t = ⟨w*, φ(z_t)⟩ + Lap(ν); the released
-        model ŵ = Σβ_tφ(z_t) minimises (1/T)Σ(⟨w, φ(z_t)⟩ − ỹ_t)² over the ball
-        ‖w‖ ≤ r. The training data reach ŵ only through the noisy labels; w* is
-        discarded at the end of ``fit``. The default kernel is the paper's
-        experiment kernel (⟨x, y⟩ + 1)³.
+    Jain & Thakurta's Alg. 2: the exact kernel SVM w* (hinge loss, no bias)
+    labels T public points z_t with ỹ_t = ⟨w*, φ(z_t)⟩ + Lap(ν); the released
+    model ŵ = Σβ_tφ(z_t) minimises (1/T)Σ(⟨w, φ(z_t)⟩ − ỹ_t)² over the ball
+    ‖w‖ ≤ r. The training data reach ŵ only through the noisy labels; w* is
+    discarded at the end of ``fit``. The default kernel is the paper's
+    experiment kernel (⟨x, y⟩ + 1)³.
 
-        The public points are the user's own test sample, given to ``fit`` as
-        ``test_points`` (they are not protected and must not be chosen using the
-        training data); T of them are drawn with replacement (the theory's i.i.d.
-        sample). Without ``test_points``, T points uniform in the declared domain
-        are used (data-independent, but usually far less accurate). Predictions
-        (:meth:`predict`, :meth:`decision_function`) are free post-processing, for
-        any inputs, and most accurate on the distribution of the test points.
+    The public points are the user's own test sample, given to ``fit`` as
+    ``test_points`` (they are not protected and must not be chosen using the
+    training data); T of them are drawn with replacement (the theory's i.i.d.
+    sample). Without ``test_points``, T points uniform in the declared domain
+    are used (data-independent, but usually far less accurate). Predictions
+    (:meth:`predict`, :meth:`decision_function`) are free post-processing, for
+    any inputs, and most accurate on the distribution of the test points.
 
-        Parameters
-        ----------
-        epsilon : float, default=1.0
-            Total ε of the T noisy labels.
-        delta : float, default=1e-6
-            Total δ; > 0 uses advanced composition (Jain & Thakurta Thm 11), 0 basic
-            composition.
-        n_test_points : int, default=200
-            T.
-        constraint_radius : float or None, default=None
-            r of 𝒞 = {‖w‖ ≤ r}; ``None``: 2L·R_φ/λ (Cor. 6; data-independent).
+    Parameters
+    ----------
+    epsilon : float, default=1.0
+        Total ε of the T noisy labels.
+    delta : float, default=1e-6
+        Total δ; > 0 uses advanced composition (Jain & Thakurta Thm 11), 0 basic
+        composition.
+    n_test_points : int, default=200
+        T.
+    constraint_radius : float or None, default=None
+        r of 𝒞 = {‖w‖ ≤ r}; ``None``: 2L·R_φ/λ (Cor. 6; data-independent).
     {kernel}
 
-        Attributes
-        ----------
-        classes_ : ndarray
-            The label set.
-        kappa_ : float
-            R_φ on the declared domain.
-        lipschitz_ : float
-            L = 1 (hinge).
-        prediction_sensitivity_ : float
-            S = 2LR_φ²/(λn) plus the solver-certificate margin.
-        noise_scale_ : float
-            ν = S/ε_q.
-        constraint_radius_ : float
-            r.
-        support_ : ndarray of shape (T, n_features)
-            The public points z_t (projected).
-        noisy_labels_ : ndarray of shape (T,)
-            The released ỹ_t.
-        dual_coef_ : ndarray of shape (T,)
-            β.
-        privacy_event_ : PrivacyEvent
-            The record of the release.
-        n_features_in_ : int
-            Number of input features.
+    Attributes
+    ----------
+    classes_ : ndarray
+        The label set.
+    kappa_ : float
+        R_φ on the declared domain.
+    lipschitz_ : float
+        L = 1 (hinge).
+    prediction_sensitivity_ : float
+        S = 2LR_φ²/(λn) plus the solver-certificate margin.
+    noise_scale_ : float
+        ν = S/ε_q.
+    constraint_radius_ : float
+        r.
+    support_ : ndarray of shape (T, n_features)
+        The public points z_t (projected).
+    noisy_labels_ : ndarray of shape (T,)
+        The released ỹ_t.
+    dual_coef_ : ndarray of shape (T,)
+        β.
+    privacy_event_ : PrivacyEvent
+        The record of the release.
+    n_features_in_ : int
+        Number of input features.
 
-        Notes
-        -----
-        Privacy: replace-one neighbours. Each ỹ_t is ⟨w*, φ(z_t)⟩, of sensitivity
-        S = 2LR_φ²/(λn) (Jain & Thakurta eq. (3)), plus discretised Laplace noise
-        of scale ν = S/ε_q, so it is ε_q-DP; T of them are (ε, δ)-DP with ε_q the
-        largest value with √(2T ln(1/δ))·ε_q + Tε_q(e^{ε_q} − 1) ≤ ε (Thm 11 =
-        Dwork, Rothblum & Vadhan 2010, Thm III.3), or ε/T if larger or if δ = 0
-        (Thm 4 of the paper gives only ν = O(·)). ŵ is post-processing. Assumptions
-        (enforced): rows, public points and inputs projected onto the declared
-        domain, hinge loss, the certified bias-free minimiser, public
-        hyperparameters, public points chosen without the training data. Utility:
-        Thm 5 bounds the excess loss on the test distribution only; each label's
-        noise grows like √T/(nε), which dominates unless nελ is large
-        (``docs/prediction.md``).
+    Notes
+    -----
+    Privacy: replace-one neighbours. Each ỹ_t is ⟨w*, φ(z_t)⟩, of sensitivity
+    S = 2LR_φ²/(λn) (Jain & Thakurta eq. (3)), plus discretised Laplace noise
+    of scale ν = S/ε_q, so it is ε_q-DP; T of them are (ε, δ)-DP with ε_q the
+    largest value with √(2T ln(1/δ))·ε_q + Tε_q(e^{ε_q} − 1) ≤ ε (Thm 11 =
+    Dwork, Rothblum & Vadhan 2010, Thm III.3), or ε/T if larger or if δ = 0
+    (Thm 4 of the paper gives only ν = O(·)). ŵ is post-processing. Assumptions
+    (enforced): rows, public points and inputs projected onto the declared
+    domain, hinge loss, the certified bias-free minimiser, public
+    hyperparameters, public points chosen without the training data. Utility:
+    Thm 5 bounds the excess loss on the test distribution only; each label's
+    noise grows like √T/(nε), which dominates unless nελ is large
+    (``docs/prediction.md``).
 
-        References
-        ----------
-        .. [1] P. Jain, A. Thakurta, "Differentially private learning with
-           kernels", ICML 2013, Alg. 2, Theorems 4, 5, 11, Cor. 6, eq. (3).
+    References
+    ----------
+    .. [1] P. Jain, A. Thakurta, "Differentially private learning with
+       kernels", ICML 2013, Alg. 2, Theorems 4, 5, 11, Cor. 6, eq. (3).
 
-        Examples
-        --------
-        >>> import numpy as np
-        >>> rng = np.random.default_rng(0)
-        >>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
-        >>> y = np.where(X[:, 0] > 0, 1, -1)
-        >>> Q = rng.uniform(-1, 1, size=(100, 2)) / 2
-        >>> clf = TestDataDependentLearner(epsilon=1.0, n_test_points=50,
-        ...     regularization=0.1, classes=[-1, 1], random_state=0)
-        >>> clf.fit(X, y, test_points=Q).predict(Q[:4]).shape
-        (4,)
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
+    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    >>> Q = rng.uniform(-1, 1, size=(100, 2)) / 2
+    >>> clf = TestDataDependentLearner(epsilon=1.0, n_test_points=50,
+    ...     regularization=0.1, classes=[-1, 1], random_state=0)
+    >>> clf.fit(X, y, test_points=Q).predict(Q[:4]).shape
+    (4,)
     """
 
     _parameter_constraints: dict[str, Any] = {
