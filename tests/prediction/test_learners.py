@@ -239,3 +239,29 @@ def test_linear_sampler_point_distribution():
 )
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+def test_tddl_private_radius_splits_budget():
+    X, y = _data()
+    clf = TestDataDependentLearner(
+        epsilon=2.0,
+        n_test_points=20,
+        constraint_radius="private",
+        radius_fraction=0.25,
+        regularization=0.1,
+        classes=[-1, 1],
+        random_state=0,
+    ).fit(X, y)
+    det = clf.privacy_event_.details
+    assert det["radius_epsilon"] == pytest.approx(0.5)
+    # Labels get the remaining 1.5: ν = S/ε_q(1.5, T = 20).
+    S = clf.prediction_sensitivity_
+    assert clf.noise_scale_ == pytest.approx(noisy_label_scale(20, 1.5, 1e-6, S))
+    # Radius noise: Δ_H/ε_C with Δ_H = 2LR/(λn)(1 + 2·10⁻³), R = √8.
+    assert det["radius_scale"] == pytest.approx(
+        2 * math.sqrt(8) / (0.1 * 300) * (1 + 2e-3) / 0.5
+    )
+    assert clf.constraint_radius_ <= 2 * math.sqrt(8) / 0.1
+    assert clf.dual_coef_ @ clf._spec.gram(clf.support_, clf.support_) @ (
+        clf.dual_coef_
+    ) <= clf.constraint_radius_**2 * (1 + 1e-6)

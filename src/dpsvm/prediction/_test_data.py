@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from numbers import Integral, Real
 from typing import Any
 
@@ -13,7 +14,7 @@ from sklearn.base import ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted
 
-from .._compat import Interval, _fit_context, validate_data
+from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.events import PrivacyEvent
 from ..bounds.prediction import noisy_label_scale, weight_norm_bound
 from ..mechanisms import laplace_release
@@ -251,8 +252,16 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         composition.
     n_test_points : int, default=200
         T.
-    constraint_radius : float or None, default=None
-        r of 𝒞 = {‖w‖ ≤ r}; ``None``: 2L·R_φ/λ (Cor. 6; data-independent).
+    constraint_radius : float, "private" or None, default=None
+        r of 𝒞 = {‖w‖ ≤ r}; ``None``: 2L·R_φ/λ (Cor. 6; data-independent,
+        usually far above ‖w*‖, so ŵ nearly interpolates the noisy labels);
+        ``"private"``: ‖w*‖ released with Laplace noise (sensitivity
+        2LR_φ/(λn)) at ``radius_fraction``·ε, plus a public margin, capped at
+        2L·R_φ/λ (the paper suggests estimating C privately but then assumes
+        it public).
+    radius_fraction : float, default=0.1
+        Share of ε spent on the private radius (``"private"`` only); the labels
+        get the rest (basic composition).
     {kernel}
 
     Attributes
@@ -318,7 +327,12 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         "epsilon": [Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, 1, closed="left")],
         "n_test_points": [Interval(Integral, 1, None, closed="left")],
-        "constraint_radius": [Interval(Real, 0, None, closed="neither"), None],
+        "constraint_radius": [
+            Interval(Real, 0, None, closed="neither"),
+            StrOptions({"private"}),
+            None,
+        ],
+        "radius_fraction": [Interval(Real, 0, 1, closed="neither")],
     }
 
     def __init__(
@@ -327,7 +341,8 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         epsilon: float = 1.0,
         delta: float = 1e-6,
         n_test_points: int = 200,
-        constraint_radius: float | None = None,
+        constraint_radius: float | str | None = None,
+        radius_fraction: float = 0.1,
         kernel: Any = "poly",
         gamma: float = 1.0,
         degree: int = 3,
@@ -342,6 +357,7 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         self.delta = delta
         self.n_test_points = n_test_points
         self.constraint_radius = constraint_radius
+        self.radius_fraction = radius_fraction
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -351,6 +367,39 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         self.regularization = regularization
         self.classes = classes
         self.random_state = random_state
+
+    def _private_radius(
+        self,
+        rkhs_sensitivity: float,
+        eps: float,
+        r_public: float,
+        rng: np.random.Generator,
+    ) -> tuple[float, float, float]:
+        """Release r from ‖w*‖ + Laplace noise; return (r, ε spent, scale).
+
+        ‖w*‖ moves by at most ‖w*_G − w*_G′‖ ≤ 2LR_φ/(λn) (Jain & Thakurta eq.
+        (3)), so ‖w*‖ + Lap(Δ/ε_C) is ε_C-DP; r adds the public margin
+        scale·ln 10 (the noise is below it with probability 0.95) and is capped
+        by the public 2LR_φ/λ (post-processing).
+        """
+        eps_radius = float(self.radius_fraction) * eps
+        scale = rkhs_sensitivity / eps_radius
+        model = self._model
+        if model.coef is not None:
+            norm = float(np.linalg.norm(model.coef))
+        else:
+            assert model.support is not None and model.dual_coef is not None
+            c = model.dual_coef
+            norm = math.sqrt(
+                max(0.0, float(c @ model.spec.gram(model.support, model.support) @ c))
+            )
+        noisy = float(
+            laplace_release(np.array([norm]), scale, rng, sensitivity=rkhs_sensitivity)[
+                0
+            ]
+        )
+        r = min(r_public, max(noisy + scale * math.log(10.0), scale))
+        return r, eps_radius, scale
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
@@ -397,17 +446,29 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
             radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
             Z = uniform_ball_points(T, d, radius, rng)
         S = cal.prediction_effective
+        r_public = weight_norm_bound(
+            self.lipschitz_, self.kappa_, float(self.regularization)
+        )
+        eps_labels, radius_details = eps, {}
+        if isinstance(self.constraint_radius, str):  # "private"
+            r, eps_radius, radius_scale = self._private_radius(
+                cal.rkhs_effective, eps, r_public, rng
+            )
+            eps_labels = eps - eps_radius
+            radius_details = {
+                "radius_epsilon": eps_radius,
+                "radius_scale": radius_scale,
+            }
+        elif self.constraint_radius is None:
+            r = r_public  # Jain & Thakurta Cor. 6: 𝒞 = {‖w‖ ≤ 2LR_φ/λ}
+        else:
+            r = float(self.constraint_radius)
         # ν = S/ε_q with ε_q from Thm 11 (k = T, δ′ = δ), or ε/T (δ = 0).
-        nu = noisy_label_scale(T, eps, delta, S)
+        nu = noisy_label_scale(T, eps_labels, delta, S)
         eps_q = S / nu
         # ỹ_t = ⟨w*, φ(z_t)⟩ + Lap(ν): per-coordinate discretised Laplace, each
-        # ε_q-DP (the only access to the training data).
+        # ε_q-DP (the only access to the training data besides the radius).
         noisy = laplace_release(self._model.decision(Z), nu, rng, sensitivity=S)
-        r = (
-            weight_norm_bound(self.lipschitz_, self.kappa_, float(self.regularization))
-            if self.constraint_radius is None
-            else float(self.constraint_radius)
-        )
         self._release(spec)
         self.prediction_sensitivity_ = S
         self.noise_scale_ = nu
@@ -418,18 +479,21 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         self.privacy_event_ = PrivacyEvent(
             mechanism="test-data-dependent-learner",
             epsilon=eps,
-            delta=delta if T * eps_q > eps * (1 + 1e-12) else 0.0,
+            delta=delta if T * eps_q > eps_labels * (1 + 1e-12) else 0.0,
             sensitivity=S,
             sensitivity_norm="sup",
             reference=(
                 f"{JT_REFERENCE}, Alg. 2 and Thm 4: T Laplace labels of "
-                "sensitivity S (eq. (3)) composed by Thm 11"
+                "sensitivity S (eq. (3)) composed by Thm 11 (plus, for a private "
+                "radius, ‖w*‖ + Laplace of sensitivity 2LR_φ/(λn), basic "
+                "composition)"
             ),
             details={
                 "n_test_points": T,
                 "per_label_epsilon": eps_q,
                 "noise_scale": nu,
                 "constraint_radius": r,
+                **radius_details,
                 "n_samples": n,
                 "kernel_bound": self.kappa_,
                 "regularization": float(self.regularization),
