@@ -142,9 +142,13 @@ def plot(
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 4))
+    styles = iter([("C3", "--"), ("C4", ":"), ("C5", "-.")])
     for method, by_eps in results.items():
         if "inf" in by_eps:
-            ax.axhline(100 * np.mean(by_eps["inf"]), ls="--", lw=1, label=method)
+            color, ls = next(styles)
+            ax.axhline(
+                100 * np.mean(by_eps["inf"]), color=color, ls=ls, lw=1, label=method
+            )
             continue
         m = [100 * np.mean(by_eps[str(e)]) for e in epsilons]
         s = [100 * np.std(by_eps[str(e)]) for e in epsilons]
@@ -156,6 +160,12 @@ def plot(
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
+
+
+def replot(out: Path, epsilons: list[float]) -> None:
+    """Redraw the plot from ``prediction_adult.json`` (no recomputation)."""
+    results = json.loads((out / "prediction_adult.json").read_text())
+    plot(results, epsilons, out / "prediction_adult.png")
 
 
 def main(argv: list[str] | None = None) -> int:
