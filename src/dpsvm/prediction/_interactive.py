@@ -581,6 +581,9 @@ class PrivateInteractivePredictor(PredictionBase):
     def answer(self, X: ArrayLike) -> PredictionAnswers:
         """Answer a batch of queries, in order, and charge its privacy cost.
 
+        Not thread-safe: a server must serialise calls (and commit
+        :meth:`state_dict` before sending the answers).
+
         Parameters
         ----------
         X : array-like of shape (n_queries, n_features)
@@ -652,6 +655,12 @@ class PrivateInteractivePredictor(PredictionBase):
         S = self.prediction_sensitivity_
         B = self.max_updates_
         sigma, eta = self.threshold_, self.step_
+        if len(self._coef) >= B:
+            # After the cap the private model is not touched any more: answers
+            # are post-processing of the released state (Alg. 1, after B updates).
+            pts, coef = self._points, self._coef
+            scores = np.array([self._public_score(z, pts, coef) for z in Z])
+            return scores, np.zeros(k, dtype=bool), np.ones(k, dtype=bool)
         exact = self._model.decision(Z)  # a_t = ⟨w*, φ(z_t)⟩ (private)
         # Noisy values, drawn for every query (Jain & Thakurta Alg. 1 step 2:
         # a fresh ζ_t each time), released only on update rounds.
