@@ -319,3 +319,29 @@ def test_laplace_answer_noise_distribution():
     assert p.noise_scale_ == pytest.approx(p.prediction_sensitivity_ / 0.5)
     res = stats.kstest(draws, "laplace", args=(0.0, p.noise_scale_))
     assert res.pvalue > 1e-3
+
+
+def test_no_generator_kept_and_fresh_stream_per_call():
+    # None: nothing random kept on the object; int: reproducible per call.
+    p, X = _fit("sparse-vector", random_state=None)
+    p.answer(X[:2])
+    kept = [
+        v
+        for v in vars(p).values()
+        if isinstance(v, np.random.Generator | np.random.BitGenerator)
+    ]
+    assert kept == []
+
+    def run():
+        q, _ = _fit("laplace", random_state=0)
+        return [q.answer(X[i : i + 4]).scores for i in (0, 0)]
+
+    a, b = run(), run()
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+    assert not np.array_equal(a[0], a[1])
+
+
+def test_predict_is_answer_labels():
+    p, X = _fit("laplace")
+    assert p.predict(X[:3]).shape == (3,) and p.n_answers == 3
