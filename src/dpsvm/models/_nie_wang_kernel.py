@@ -98,6 +98,16 @@ _COMMON_PARAMETERS = """
 class _NWKernelBase(BaseEstimator):
     """Certified kernel ERM on a declared domain (the model is never released)."""
 
+    def _kernel_spec(self, X: FloatArray) -> KernelSpec:
+        """The kernel with its public bound κ (subclasses may add kernels)."""
+        return KernelSpec(
+            self.kernel,
+            float(self.gamma),
+            int(self.degree),
+            float(self.coef0),
+            resolve_domain(self.kernel, self.data_norm, X),
+        )
+
     _parameter_constraints: dict[str, Any] = {
         **KERNEL_CONSTRAINTS,
         "loss": [StrOptions({"hinge", "pinball", "absolute", "squared"})],
@@ -127,13 +137,7 @@ class _NWKernelBase(BaseEstimator):
                 "clipped to [−M, M])."
             )
         r = resolve_targets(self.loss, y, classes, self.y_bound)
-        spec = KernelSpec(
-            self.kernel,
-            float(self.gamma),
-            int(self.degree),
-            float(self.coef0),
-            resolve_domain(self.kernel, self.data_norm, X),
-        )
+        spec = self._kernel_spec(X)
         kappa = spec.kappa
         C_L = loss_lipschitz(
             self.loss,
