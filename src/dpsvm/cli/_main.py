@@ -194,6 +194,30 @@ def _add_data_options(p: argparse.ArgumentParser, *, part: str, labels: str) -> 
         "CSV: ',' separated decimal numbers, optional header row. LibSVM: "
         "'label index:value ...' with 1-based indices",
     )
+    head = p.add_mutually_exclusive_group()
+    head.add_argument(
+        "--header",
+        dest="header",
+        action="store_const",
+        const=True,
+        help="the CSV file's first row is a header of column names",
+    )
+    head.add_argument(
+        "--no-header",
+        dest="header",
+        action="store_const",
+        const=False,
+        help="the CSV file has no header row (by default the first row is the "
+        "header, and a first row of numbers only is refused as ambiguous)",
+    )
+    if part == "training":
+        p.add_argument(
+            "--n-features",
+            type=_count("--n-features", 1, 10**8),
+            metavar="N",
+            help="LibSVM: the public number of features (required: the width is "
+            "never read from the private file; an index above N is refused)",
+        )
     lab = p.add_mutually_exclusive_group() if labels == "optional" else p
     lab.add_argument(
         "--label-column",
@@ -446,24 +470,47 @@ def _data_format(args: argparse.Namespace) -> str:
 
 
 def _check_data_options(args: argparse.Namespace) -> None:
+    n_features = getattr(args, "n_features", None)
     if args.dataset is not None:
         if args.format is not None or args.label_column is not None:
             raise UsageError("--format and --label-column apply to --data files only")
+        if args.header is not None:
+            raise UsageError("--header and --no-header apply to --data CSV files only")
+        if n_features is not None:
+            raise UsageError("--n-features applies to --format libsvm files only")
         if args.dataset != "adult" and args.data_dir is not None:
             raise UsageError("--data-dir applies to --dataset adult only")
     else:
         if args.data_dir is not None:
             raise UsageError("--data-dir applies to --dataset adult only")
-        if _data_format(args) == "libsvm" and args.label_column is not None:
+        libsvm = _data_format(args) == "libsvm"
+        if libsvm and args.label_column is not None:
             raise UsageError(
                 "--label-column applies to CSV files (LibSVM labels come first)"
+            )
+        if libsvm and args.header is not None:
+            raise UsageError("--header and --no-header apply to CSV files only")
+        if not libsvm and n_features is not None:
+            raise UsageError(
+                "--n-features applies to --format libsvm files only (a CSV file's "
+                "width is its number of columns)"
+            )
+        if libsvm and args.command == "train" and n_features is None:
+            raise UsageError(
+                "--format libsvm needs --n-features N, the public number of "
+                "features: it is never read from the private file"
             )
 
 
 def _read(
     args: argparse.Namespace, *, part: str, labels: bool, n_features: int | None = None
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """Read the rows (and labels, when ``labels``) named by the data options."""
+) -> tuple[np.ndarray, np.ndarray | None, list[str] | None]:
+    """Read the rows (and labels, when ``labels``) named by the data options.
+
+    Returns the rows, the labels (or ``None``) and the feature names (the CSV
+    header without the label column; ``None`` for files without a header, LibSVM
+    files and named data sets).
+    """
     if args.dataset is not None:
         X, y = load_dataset(
             args.dataset,
@@ -471,17 +518,58 @@ def _read(
             data_dir=args.data_dir,
             feature_set=args.feature_set,
         )
-        return np.asarray(X, dtype=np.float64), np.asarray(y)
+        return np.asarray(X, dtype=np.float64), np.asarray(y), None
     if _data_format(args) == "libsvm":
-        X, y = read_libsvm(args.data, n_features=n_features)
-        return X, (y if labels else None)
-    table = read_csv(args.data)
+        width = n_features if n_features is not None else args.n_features
+        option = "--n-features" if n_features is None else "the model's n_features_in_"
+        X, y = read_libsvm(args.data, width, width_option=option)
+        return X, (y if labels else None), None
+    table = read_csv(args.data, header=args.header)
     if not labels:
-        return table.values, None
+        return table.values, None, table.header
     j = resolve_label_column(args.label_column, table)
-    y = labels_to_numbers(table.values[:, j])
+    y = labels_to_numbers(np.asarray(table.values[:, j], dtype=np.float64))
     X = np.delete(table.values, j, axis=1)
-    return X, y
+    names = None if table.header is None else table.header[:j] + table.header[j + 1 :]
+    return X, y, names
+
+
+def _match_columns(
+    model: Any, X: np.ndarray, names: list[str] | None, where: str
+) -> Any:
+    """The rows in the model's column order, matched by name when it has names."""
+    expected = getattr(model, "feature_names_in_", None)
+    if expected is None:
+        if X.shape[1] != model.n_features_in_:
+            raise DataError(
+                f"{where}: {X.shape[1]} feature columns, but the model was trained "
+                f"on {model.n_features_in_}"
+            )
+        return X
+    expected = [str(n) for n in expected]
+    if names is None:
+        raise DataError(
+            f"{where}: the model was trained on named columns "
+            f"({', '.join(map(repr, expected[:5]))}{', ...' * (len(expected) > 5)}); "
+            "give a CSV file with a header row naming them (not --no-header or "
+            "LibSVM)"
+        )
+    missing = [n for n in expected if n not in names]
+    extra = [n for n in names if n not in expected]
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append(f"missing column(s) {', '.join(map(repr, missing))}")
+        if extra:
+            parts.append(
+                f"column(s) {', '.join(map(repr, extra))} the model was not trained "
+                "on (name the label column with --label-column, or remove them)"
+            )
+        raise DataError(f"{where}: {'; '.join(parts)}")
+    import pandas as pd
+
+    order = [names.index(n) for n in expected]
+    return pd.DataFrame(X[:, order], columns=expected, copy=False)
 
 
 def _labels_text(labels: np.ndarray) -> str:
@@ -631,12 +719,12 @@ def _check_binary_labels(y: np.ndarray, classes: list[Any] | None, where: str) -
                 "(exactly 2 values, or pass the public label set with --classes A,B)"
             )
         return
-    unknown = [v for v in present.tolist() if v not in classes]
-    if unknown:
-        shown = ", ".join(repr(v) for v in unknown[:3])
+    if any(v not in classes for v in present.tolist()):
+        # Never quote the labels found: which values occur is private.
         raise DataError(
-            f"{where}: label(s) {shown} not in the public label set --classes "
-            f"{','.join(str(c) for c in classes)}"
+            f"{where}: the labels include values outside the public label set "
+            f"--classes {','.join(str(c) for c in classes)}; fix the data or "
+            "--classes"
         )
 
 
@@ -654,7 +742,7 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ):
         raise UsageError("an output file would overwrite the --data file")
 
-    X, y = _read(args, part="train", labels=True)
+    X, y, names = _read(args, part="train", labels=True)
     assert y is not None
     where = args.data if args.data is not None else f"--dataset {args.dataset}"
     classes = args.classes
@@ -666,7 +754,15 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        estimator.fit(X, y)
+        if names is not None:
+            # A data frame: the estimator records the column names
+            # (feature_names_in_), which the model file keeps so that predict
+            # and evaluate match columns by name.
+            import pandas as pd
+
+            estimator.fit(pd.DataFrame(X, columns=names, copy=False), y)
+        else:
+            estimator.fit(X, y)
     for w in caught:
         if issubclass(w.category, PrivacyLeakWarning) and "classes" in str(w.message):
             notes.append(
@@ -753,10 +849,10 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if src is not None and _same_file(src, out_path):
             raise UsageError("--out would overwrite an input file")
     model = _load(args)
-    X, _ = _read(
+    X, _, names = _read(
         args, part="test", labels=not args.no_labels, n_features=model.n_features_in_
     )
-    predictions = model.predict(X)
+    predictions = model.predict(_match_columns(model, X, names, args.data))
     atomic_write_text(out_path, _labels_text(np.asarray(predictions)))
     out.write(f"{PROG}: wrote {len(predictions)} predictions -> {out_path}\n")
     return 0
@@ -765,9 +861,21 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _check_data_options(args)
     model = _load(args)
-    X, y = _read(args, part="test", labels=True, n_features=model.n_features_in_)
+    X, y, names = _read(args, part="test", labels=True, n_features=model.n_features_in_)
     assert y is not None
-    predictions = np.asarray(model.predict(X), dtype=object)
+    where = args.data if args.data is not None else f"--dataset {args.dataset}"
+    known = set(np.asarray(model.classes_).tolist())
+    if any(v not in known for v in np.unique(y).tolist()):
+        # An accuracy over labels the model can never predict is meaningless;
+        # the message names the model's (public) classes, not the values found.
+        raise DataError(
+            f"{where}: the labels include values that are not among the model's "
+            f"classes {', '.join(map(str, model.classes_.tolist()))}; fix the "
+            "labels or --label-column"
+        )
+    predictions = np.asarray(
+        model.predict(_match_columns(model, X, names, where)), dtype=object
+    )
     # Compare as Python values: 1 == 1.0, and labels of other types never match.
     correct = predictions == np.asarray(y, dtype=object)
     accuracy = float(np.mean(correct.astype(bool)))
