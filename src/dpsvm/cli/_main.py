@@ -17,6 +17,7 @@ import io
 import json
 import math
 import os
+import stat
 import sys
 import warnings
 from collections.abc import Sequence
@@ -443,11 +444,27 @@ class OutputError(ValueError):
 
 
 def _check_output(path: str, option: str) -> Path:
-    """Refuse an output path that cannot be written, before any work is done."""
+    """Refuse an output path that cannot be written, before any work is done.
+
+    ``-`` (standard output), character devices and FIFOs are written through;
+    a symbolic link is followed (see :func:`dpsvm.io.atomic_write_text`).
+    """
     p = Path(path)
+    if path == "-":
+        return p
     if p.is_dir():
         raise OutputError(f"{option} {path!r} is a directory")
-    parent = p.parent
+    if p.exists():
+        mode = os.stat(p).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+            if not os.access(p, os.W_OK):
+                raise OutputError(f"{option} {path!r} is not writable")
+            return p
+        if not stat.S_ISREG(mode):
+            raise OutputError(
+                f"{option} {path!r} is not a regular file, character device or FIFO"
+            )
+    parent = Path(os.path.realpath(p)).parent
     if not parent.is_dir():
         raise OutputError(
             f"{option} {path!r}: directory {str(parent)!r} does not exist"
@@ -459,7 +476,14 @@ def _check_output(path: str, option: str) -> Path:
     return p
 
 
+def _is_regular_output(path: Path) -> bool:
+    """Whether ``path`` names a regular file (after links): safe to remove."""
+    return str(path) != "-" and Path(os.path.realpath(path)).is_file()
+
+
 def _same_file(a: str | Path, b: str | Path) -> bool:
+    if "-" in (str(a), str(b)):
+        return False  # standard input or output
     return Path(a).resolve() == Path(b).resolve()
 
 
@@ -810,19 +834,24 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     report_text = None
     if report is not None:
         report_text = json.dumps(report, indent=2, allow_nan=False) + "\n"
-    save_model(estimator, model_path)
+    save_model(estimator, os.fspath(model_path))
     if report_path is not None and report_text is not None:
         try:
-            atomic_write_text(report_path, report_text)
+            atomic_write_text(os.fspath(report_path), report_text)
         except BaseException:
-            try:
-                model_path.unlink()
-            except OSError:  # pragma: no cover - the model stays; say so
-                err.write(f"{PROG}: warning: could not remove {model_path}\n")
+            # Remove the model only where a regular file was written: never a
+            # device, a FIFO or standard output.
+            if _is_regular_output(model_path):
+                try:
+                    os.unlink(os.path.realpath(model_path))
+                except OSError:  # pragma: no cover - the model stays; say so
+                    err.write(f"{PROG}: warning: could not remove {model_path}\n")
             raise
     for note in notes:
         _warn(note, err)
-    out.write(
+    # With --out - or --report - the status line must not mix into the output.
+    status = err if "-" in (args.out, args.report) else out
+    status.write(
         f"{PROG}: trained {type(estimator).__name__} ({event.mechanism}, "
         f"ε = {_fmt(event.epsilon)}, δ = {_fmt(event.delta)}) on {X.shape[0]} rows "
         f"× {X.shape[1]} features -> {model_path}"
@@ -853,8 +882,9 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         args, part="test", labels=not args.no_labels, n_features=model.n_features_in_
     )
     predictions = model.predict(_match_columns(model, X, names, args.data))
-    atomic_write_text(out_path, _labels_text(np.asarray(predictions)))
-    out.write(f"{PROG}: wrote {len(predictions)} predictions -> {out_path}\n")
+    atomic_write_text(os.fspath(out_path), _labels_text(np.asarray(predictions)))
+    status = err if args.out == "-" else out  # keep standard output clean
+    status.write(f"{PROG}: wrote {len(predictions)} predictions -> {out_path}\n")
     return 0
 
 
