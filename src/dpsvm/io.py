@@ -67,7 +67,13 @@ model has exactly these keys:
     ones.
 
 and optionally ``feature_names_in`` (a list of ``n_features_in`` strings, written
-when the model was fitted on a data frame).
+when the model was fitted on a data frame; ``predict`` and ``evaluate`` of the
+command line then match a CSV file's columns by these names) and ``schema`` (the
+public schema the rows were encoded by, the JSON object of
+:class:`dpsvm.preprocessing.PublicSchema`; written when the estimator has a
+``public_schema_`` attribute, as ``dpsvm train --schema`` sets, and restored as
+``public_schema_``; ``feature_names_in`` must then be the schema's encoded
+feature names and ``classes`` its label classes).
 
 Random-feature kernel models
 ----------------------------
@@ -251,7 +257,7 @@ _RANDOM_FEATURE_KEYS = (
     "frequencies",
     "phases",
 )
-_OPTIONAL_KEYS = ("feature_names_in",)
+_OPTIONAL_KEYS = ("feature_names_in", "schema")
 _EVENT_KEYS = (
     "mechanism",
     "epsilon",
@@ -567,6 +573,9 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
     names = getattr(estimator, "feature_names_in_", None)
     if names is not None:
         out["feature_names_in"] = [str(n) for n in np.asarray(names).tolist()]
+    schema = getattr(estimator, "public_schema_", None)
+    if schema is not None:
+        out["schema"] = schema.to_dict()
     return out
 
 
@@ -971,8 +980,27 @@ def _build(doc: Any) -> SavedModel:
         ):
             raise _fail(f"feature_names_in must be a list of {d} strings.")
         estimator.feature_names_in_ = np.array(names, dtype=object)
+    if "schema" in doc:
+        estimator.public_schema_ = _schema(doc, estimator)
     result: SavedModel = estimator
     return result
+
+
+def _schema(doc: Any, estimator: Any) -> Any:
+    """The public schema of a model file, checked against the model."""
+    from .preprocessing import PublicSchema, SchemaError, canonical_key
+
+    try:
+        schema = PublicSchema.from_dict(doc["schema"])
+    except SchemaError as exc:
+        raise _fail(str(exc)) from None
+    names = doc.get("feature_names_in")
+    if names != list(schema.feature_names_out):
+        raise _fail("feature_names_in must be the schema's encoded feature names.")
+    declared = {canonical_key(c) for c in schema.classes}
+    if {canonical_key(c) for c in estimator.classes_.tolist()} != declared:
+        raise _fail("classes differs from the schema's label.classes.")
+    return schema
 
 
 def load_model(path: str | os.PathLike[str]) -> SavedModel:

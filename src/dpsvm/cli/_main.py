@@ -36,6 +36,7 @@ from ._data import (
     load_dataset,
     read_csv,
     read_libsvm,
+    read_table,
     resolve_label_column,
 )
 
@@ -381,6 +382,15 @@ def build_parser() -> argparse.ArgumentParser:
         "fresh OS entropy)",
     )
     train.add_argument(
+        "--schema",
+        metavar="SCHEMA.json",
+        help="public schema of a CSV file with a header (docs/schema.md): label "
+        "column and classes, numeric ranges, categories. Rows are encoded by it "
+        "(numbers clipped and scaled to [-1, 1], categories one-hot), --classes "
+        "and --data-norm come from it, and the model file carries it, so predict "
+        "and evaluate need only --model and --data",
+    )
+    train.add_argument(
         "--classes",
         type=_classes,
         metavar="A,B",
@@ -491,6 +501,56 @@ def _data_format(args: argparse.Namespace) -> str:
     if args.format is not None:
         return str(args.format)
     return "libsvm" if Path(args.data).suffix.lower() in _LIBSVM_SUFFIXES else "csv"
+
+
+def _check_schema_options(args: argparse.Namespace, what: str) -> None:
+    """Options that a public schema (given, or carried by the model) replaces."""
+    if args.data is None:
+        raise UsageError(f"{what} needs --data, a CSV file with a header row")
+    if _data_format(args) != "csv":
+        raise UsageError(f"{what} applies to CSV files only (not --format libsvm)")
+    for option, value in (
+        ("--label-column", args.label_column),
+        ("--classes", getattr(args, "classes", None)),
+    ):
+        if value is not None:
+            raise UsageError(
+                f"{option} does not apply with {what}: the schema names the label "
+                "column and its classes"
+            )
+    if args.header is False:
+        raise UsageError(
+            f"--no-header does not apply with {what}: columns are matched by the "
+            "names in the header row"
+        )
+
+
+def _read_schema_frame(args: argparse.Namespace) -> tuple[Any, str]:
+    """The --data CSV as a data frame (text kept as text) for a schema."""
+    table, names, where = read_table(args.data, header=True)
+    if table.num_rows == 0:
+        raise DataError(f"{where}: no data rows (only a header)")
+    frame = table.to_pandas()
+    frame.columns = names
+    return frame, where
+
+
+def _schema_labels(schema: Any, frame: Any, where: str) -> np.ndarray:
+    column = schema.label.column
+    if column not in frame.columns:
+        raise DataError(
+            f"{where}: no label column {column!r} (named by the schema's label.column)"
+        )
+    labels: np.ndarray = schema.encode_labels(frame[column])
+    return labels
+
+
+def _schema_rows(schema: Any, frame: Any) -> Any:
+    """The rows encoded by the schema, as a frame named like the model's inputs."""
+    from ..preprocessing import SchemaTransformer
+
+    encoder = SchemaTransformer(schema).set_output(transform="pandas")
+    return encoder.fit_transform(frame)
 
 
 def _check_data_options(args: argparse.Namespace) -> None:
@@ -766,7 +826,25 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ):
         raise UsageError("an output file would overwrite the --data file")
 
-    X, y, names = _read(args, part="train", labels=True)
+    schema = None
+    y: np.ndarray | None
+    names: list[str] | None
+    if args.schema is not None:
+        from ..preprocessing import PublicSchema, SchemaTransformer
+
+        _check_schema_options(args, "--schema")
+        schema = PublicSchema.from_json(args.schema)
+        frame, where = _read_schema_frame(args)
+        y = _schema_labels(schema, frame, where)
+        X = SchemaTransformer(schema).fit_transform(frame)
+        names = list(schema.feature_names_out)
+        estimator.set_params(classes=list(schema.classes))
+        args.classes = list(schema.classes)
+        if args.kernel == "linear" and args.data_norm is None:
+            # The public bound of encoded rows: sqrt(#numeric + #categorical).
+            estimator.set_params(data_norm=schema.row_norm_bound)
+    else:
+        X, y, names = _read(args, part="train", labels=True)
     assert y is not None
     where = args.data if args.data is not None else f"--dataset {args.dataset}"
     classes = args.classes
@@ -787,6 +865,8 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             estimator.fit(pd.DataFrame(X, columns=names, copy=False), y)
         else:
             estimator.fit(X, y)
+    if schema is not None:
+        estimator.public_schema_ = schema  # written into the model file
     for w in caught:
         if issubclass(w.category, PrivacyLeakWarning) and "classes" in str(w.message):
             notes.append(
@@ -819,6 +899,7 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "neighbouring": event.neighbouring,
             "n_samples": int(X.shape[0]),
             "label_set_public": classes is not None,
+            "schema": None if schema is None else schema.to_dict(),
             "noise": "seeded PCG64 (--random-state; NOT for a real release)"
             if args.random_state is not None
             else "ChaCha20 CSPRNG keyed from os.urandom",
@@ -878,10 +959,19 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if src is not None and _same_file(src, out_path):
             raise UsageError("--out would overwrite an input file")
     model = _load(args)
-    X, _, names = _read(
-        args, part="test", labels=not args.no_labels, n_features=model.n_features_in_
-    )
-    predictions = model.predict(_match_columns(model, X, names, args.data))
+    schema = getattr(model, "public_schema_", None)
+    if schema is not None:
+        _check_schema_options(args, "a model trained with --schema")
+        frame, _ = _read_schema_frame(args)
+        predictions = model.predict(_schema_rows(schema, frame))
+    else:
+        X, _, names = _read(
+            args,
+            part="test",
+            labels=not args.no_labels,
+            n_features=model.n_features_in_,
+        )
+        predictions = model.predict(_match_columns(model, X, names, args.data))
     atomic_write_text(os.fspath(out_path), _labels_text(np.asarray(predictions)))
     status = err if args.out == "-" else out  # keep standard output clean
     status.write(f"{PROG}: wrote {len(predictions)} predictions -> {out_path}\n")
@@ -891,6 +981,16 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _check_data_options(args)
     model = _load(args)
+    schema = getattr(model, "public_schema_", None)
+    if schema is not None:
+        _check_schema_options(args, "a model trained with --schema")
+        frame, where = _read_schema_frame(args)
+        # Labels outside the schema's classes are refused (not quoted).
+        truth = _schema_labels(schema, frame, where)
+        predictions = np.asarray(model.predict(_schema_rows(schema, frame)))
+        accuracy = float(np.mean(predictions == truth))
+        out.write(f"accuracy: {accuracy:.6f} (n = {len(truth)})\n")
+        return 0
     X, y, names = _read(args, part="test", labels=True, n_features=model.n_features_in_)
     assert y is not None
     where = args.data if args.data is not None else f"--dataset {args.dataset}"
