@@ -173,3 +173,11 @@ def test_cli_report_failure_never_removes_a_device(
     assert os.path.exists(path)
     assert stat.S_ISCHR(os.lstat(path).st_mode)
     capsys.readouterr()
+
+
+def test_cli_out_and_report_cannot_both_be_stdout(data, capsys):
+    code = main(["train", "--data", str(data), "--classes", "-1,1",
+                 "--out", "-", "--report", "-"])  # fmt: skip
+    assert code == 2
+    cap = capsys.readouterr()
+    assert cap.out == "" and "--out and --report must be different" in cap.err

@@ -819,7 +819,9 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     estimator = _build_estimator(args)
     model_path = _check_output(args.out, "--out")
     report_path = _check_output(args.report, "--report") if args.report else None
-    if report_path is not None and _same_file(model_path, report_path):
+    if report_path is not None and (
+        _same_file(model_path, report_path) or args.out == args.report == "-"
+    ):
         raise UsageError("--out and --report must be different files")
     if args.data is not None and any(
         _same_file(args.data, p) for p in (model_path, report_path) if p is not None
