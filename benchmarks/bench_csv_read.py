@@ -81,7 +81,9 @@ def main() -> None:
         print(f"file: {args.rows} x 11, {size:.0f} MB")
         print("| reader | time (s, best of n) | peak RSS above baseline (MiB) |")
         print("|---|---|---|")
-        base = min(_run(path, "baseline")["peak_mib"] for _ in range(2))
+        base = min(
+            _run(path, "baseline")["peak_mib"] for _ in range(min(2, args.repeat))
+        )
         for reader in args.readers.split(","):
             if reader == "baseline":
                 continue
