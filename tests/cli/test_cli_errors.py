@@ -384,3 +384,11 @@ def test_fuzzed_csv_never_tracebacks(rows):
             assert status == 1
             assert len(lines) == 1 and lines[0].startswith("dpsvm: error: ")
             assert os.listdir(out_dir) == []
+
+
+@pytest.mark.parametrize("cell", ["TRUE", "false", "2020-01-01", "12:30:00"])
+def test_booleans_and_dates_are_not_numbers(env, cell):
+    write, run, _ = env
+    data = write("d.csv", f"a,b,label\n0.1,{cell},1\n0.2,{cell},-1\n")
+    line = run(*_train(data, "--classes", "-1,1"), code=1)
+    assert "column 2 ('b') holds a value that is not a decimal number" in line

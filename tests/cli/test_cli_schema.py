@@ -134,3 +134,36 @@ def test_tampered_schema_in_model_file_is_refused(setup):
     model.write_text(json.dumps(doc))
     with pytest.raises(ValueError, match="schema's encoded feature names"):
         load_model(model)
+
+
+def test_categories_are_read_as_text_not_inferred(run, tmp_path):
+    # pyarrow would infer booleans, dates and integers: with a schema, every
+    # non-numeric column is text, so the declared categories match as written.
+    schema = tmp_path / "s.json"
+    schema.write_text(
+        json.dumps(
+            {
+                "label": {"column": "y", "classes": [-1, 1]},
+                "features": [
+                    {"column": "flag", "type": "categorical",
+                     "categories": ["TRUE", "FALSE"]},
+                    {"column": "day", "type": "categorical",
+                     "categories": ["2020-01-01", "2020-01-02"]},
+                ],
+            }
+        )
+    )  # fmt: skip
+    data = tmp_path / "d.csv"
+    rows = ["flag,day,y"] + [
+        f"{'TRUE' if i % 2 else 'FALSE'},2020-01-0{1 + i % 2},{1 if i % 2 else -1}"
+        for i in range(200)
+    ]
+    data.write_text("\n".join(rows) + "\n")
+    model = tmp_path / "m.json"
+    code, _, err = run("train", "--data", str(data), "--schema", str(schema),
+                       "--epsilon", "50", "--fit-intercept", "--random-state", "0",
+                       "--out", str(model))  # fmt: skip
+    assert code == 0, err
+    code, stdout, err = run("evaluate", "--model", str(model), "--data", str(data))
+    assert code == 0, err
+    assert float(stdout.split()[1]) == 1.0  # all-zero encodings could not do this

@@ -22,6 +22,7 @@ import os
 import re
 import sys
 import zlib
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,7 +123,10 @@ def _is_number(cell: str) -> bool:
 
 
 def read_table(
-    path: str | os.PathLike[str], *, header: bool | None = None
+    path: str | os.PathLike[str],
+    *,
+    header: bool | None = None,
+    numeric_columns: Collection[str] | None = None,
 ) -> tuple[Any, list[str] | None, str]:
     """Read a CSV file into a pyarrow table (the parser of :func:`read_csv`).
 
@@ -134,6 +138,9 @@ def read_table(
         ``True``: the first row is a header; ``False``: there is none; ``None``:
         the first row is a header unless every cell of it is a number, which is
         refused as ambiguous (pass ``header`` explicitly).
+    numeric_columns : collection of str, optional
+        With a header: read every column not named here as text (no inference of
+        booleans, dates or numbers), as a public schema's categories need.
 
     Returns
     -------
@@ -196,6 +203,13 @@ def read_table(
                 "name"
             )
     ncols = len(first)
+    text_types = {}
+    if numeric_columns is not None and names is not None:
+        text_types = {
+            f"c{j}": pa.string()
+            for j, n in enumerate(names)
+            if n not in set(numeric_columns)
+        }
     try:
         table = pacsv.read_csv(
             source,
@@ -204,7 +218,11 @@ def read_table(
                 skip_rows=1 if header else 0,
             ),
             convert_options=pacsv.ConvertOptions(
-                null_values=[""], strings_can_be_null=False
+                column_types=text_types,
+                null_values=[""],
+                strings_can_be_null=False,
+                true_values=[],  # "TRUE" is text (or an error), not a boolean
+                false_values=[],
             ),
         )
     except pa.ArrowInvalid as exc:
@@ -275,6 +293,13 @@ def read_csv(
         what = f"{where}: {_column_name(names, j)}"
         if column.null_count:
             raise DataError(f"{what} has an empty value")
+        if not (
+            pa.types.is_floating(column.type)
+            or pa.types.is_integer(column.type)
+            or pa.types.is_string(column.type)
+            or pa.types.is_large_string(column.type)
+        ):  # dates, times: not numbers
+            raise DataError(f"{what} holds a value that is not a decimal number")
         if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type)):
             # Text cells (e.g. blanks around a number): accept plain decimals only,
             # not hexadecimal, NaN or thousands separators.

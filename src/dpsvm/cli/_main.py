@@ -525,9 +525,17 @@ def _check_schema_options(args: argparse.Namespace, what: str) -> None:
         )
 
 
-def _read_schema_frame(args: argparse.Namespace) -> tuple[Any, str]:
-    """The --data CSV as a data frame (text kept as text) for a schema."""
-    table, names, where = read_table(args.data, header=True)
+def _read_schema_frame(args: argparse.Namespace, schema: Any) -> tuple[Any, str]:
+    """The --data CSV as a data frame for a schema: text kept as text.
+
+    Only the schema's numeric columns are parsed as numbers; every other column
+    (categories, the label) is read as text, so that no category is turned into
+    a boolean, a date or a number by type inference.
+    """
+    from ..preprocessing import NumericFeature
+
+    numeric = [f.column for f in schema.features if isinstance(f, NumericFeature)]
+    table, names, where = read_table(args.data, header=True, numeric_columns=numeric)
     if table.num_rows == 0:
         raise DataError(f"{where}: no data rows (only a header)")
     frame = table.to_pandas()
@@ -836,7 +844,7 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
         _check_schema_options(args, "--schema")
         schema = PublicSchema.from_json(args.schema)
-        frame, where = _read_schema_frame(args)
+        frame, where = _read_schema_frame(args, schema)
         y = _schema_labels(schema, frame, where)
         X = SchemaTransformer(schema).fit_transform(frame)
         names = list(schema.feature_names_out)
@@ -964,7 +972,7 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     schema = getattr(model, "public_schema_", None)
     if schema is not None:
         _check_schema_options(args, "a model trained with --schema")
-        frame, _ = _read_schema_frame(args)
+        frame, _ = _read_schema_frame(args, schema)
         predictions = model.predict(_schema_rows(schema, frame))
     else:
         X, _, names = _read(
@@ -986,7 +994,7 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     schema = getattr(model, "public_schema_", None)
     if schema is not None:
         _check_schema_options(args, "a model trained with --schema")
-        frame, where = _read_schema_frame(args)
+        frame, where = _read_schema_frame(args, schema)
         # Labels outside the schema's classes are refused (not quoted).
         truth = _schema_labels(schema, frame, where)
         predictions = np.asarray(model.predict(_schema_rows(schema, frame)))
