@@ -39,6 +39,7 @@ import pytest
 from sklearn.base import BaseEstimator
 
 import dpsvm
+import dpsvm.preprocessing
 from dpsvm.accounting import BudgetAccountant
 from dpsvm.mechanisms import BaseMechanism
 from dpsvm.model_selection import tune_on_public_data
@@ -135,6 +136,17 @@ _RECIPES: dict[str, Callable[[], Any]] = {
     ),
     "AnalyticGaussian": lambda: dpsvm.mechanisms.AnalyticGaussian(
         epsilon=1.0, delta=1e-6, sensitivity=1.0
+    ),
+    "SchemaTransformer": lambda: dpsvm.preprocessing.SchemaTransformer(
+        dpsvm.preprocessing.PublicSchema.from_dict(
+            {
+                "label": {"column": "y", "classes": [-1, 1]},
+                "features": [
+                    {"column": c, "type": "numeric", "lower": -3, "upper": 3}
+                    for c in ("a", "b")
+                ],
+            }
+        )
     ),
     "NWOutputPerturbationRegressor": (
         lambda: dpsvm.models.NWOutputPerturbationRegressor(loss="absolute")

@@ -15,8 +15,13 @@ from dpsvm.bounds import nie_wang as nw
 SQRT_2PI = math.sqrt(2.0 * math.pi)
 
 
-def test_package_exports_the_three_modules():
-    assert set(dpsvm.bounds.__all__) == {"nie_wang", "rubinstein", "sarwate"}
+def test_package_exports_the_bound_modules():
+    assert set(dpsvm.bounds.__all__) == {
+        "nie_wang",
+        "prediction",
+        "rubinstein",
+        "sarwate",
+    }
     for name in dpsvm.bounds.__all__:
         assert getattr(dpsvm.bounds, name).__name__ == f"dpsvm.bounds.{name}"
 
