@@ -40,7 +40,7 @@ from ._calibration import (
     output_l2_sensitivity,
     rubinstein_l2_sensitivity,
 )
-from ._solvers import SolverResult, solve_hinge, solve_smooth
+from ._solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
 
 __all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
 
@@ -75,7 +75,7 @@ _REFERENCES = {
 
 
 def _solve(
-    Xt: FloatArray,
+    Xt: RowScaledDesign,
     y: FloatArray,
     loss: Loss,
     lam: float,
@@ -207,7 +207,7 @@ class _DPLinearBase(LinearModelBase):
 
     def _fit_binary(
         self,
-        Xt: FloatArray,
+        Xt: RowScaledDesign,
         y: FloatArray,
         lam: float,
         loss: Loss,
@@ -755,9 +755,9 @@ class NonPrivateLinearClassifier(LinearModelBase):
             return classes
         return super()._resolve_classes(y, all_public)
 
-    def _resolve_data_norm(self, X: FloatArray) -> float:
+    def _resolve_data_norm(self, norms: FloatArray) -> float:
         if self.data_norm is None:
-            norm = float(np.max(np.linalg.norm(X, axis=1))) if X.size else 1.0
+            norm = float(np.max(norms)) if norms.size else 1.0
             return norm if norm > 0 else 1.0
         return float(self.data_norm)
 
