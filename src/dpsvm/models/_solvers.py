@@ -78,7 +78,7 @@ _CHUNK_BYTES = 1 << 21
 
 
 def _chunk_rows(d: int) -> int:
-    return max(256, _CHUNK_BYTES // (8 * max(d, 1)))
+    return max(8, _CHUNK_BYTES // (8 * max(d, 1)))
 
 
 class RowScaledDesign:
@@ -148,6 +148,45 @@ class RowScaledDesign:
             out[p] = self.const * float(np.sum(v))
         return out
 
+    def fused_products(self, v: FloatArray, weights: Any) -> tuple[FloatArray, FloatArray]:
+        """X̃·v and X̃ᵀ·u with u = ``weights(rows, (X̃·v)[rows])``, in one pass.
+
+        Each cache-sized block of rows is read once for both products, which
+        halves the memory traffic of a Hessian-vector product or of a Newton
+        step. Sparse rows, and float64 rows that are not contiguous (Fortran
+        order), use two whole-matrix products instead. ``weights`` may modify
+        its second argument in place.
+        """
+        X = self.X
+        n, d = self.shape
+        if self.sparse or (X.dtype == np.float64 and X.strides[1] != X.itemsize):
+            xv = self.matvec(v)
+            return xv, self.rmatvec(weights(slice(None), xv.copy()))
+        q = self.n_raw
+        scale, const = self.scale, self.const
+        xv = np.empty(n)
+        acc = np.zeros(q)
+        usum = 0.0
+        vq = v[:q]
+        for sl, block in self._raw_blocks():
+            xb = block @ vq
+            if scale is not None:
+                xb *= scale[sl]
+            if const is not None:
+                xb += const * v[q]
+            xv[sl] = xb
+            u = weights(sl, xb)
+            if const is not None:
+                usum += float(np.sum(u))
+            if scale is not None:
+                u *= scale[sl]
+            acc += u @ block
+        out = np.empty(d)
+        out[:q] = acc
+        if const is not None:
+            out[q] = const * usum
+        return xv, out
+
     def _raw_blocks(self):  # type: ignore[no-untyped-def]
         """(rows, float64 block of X) for dense input, a block of rows at a time."""
         n = self.shape[0]
@@ -164,7 +203,7 @@ class RowScaledDesign:
         """
         n, d = self.shape
         p = self.n_raw
-        step = _chunk_rows(d)
+        step = max(256, _chunk_rows(d))  # BLAS syrk needs a few hundred rows
         for start in range(0, n, step):
             sl = slice(start, min(start + step, n))
             raw = self.X[sl]
@@ -283,7 +322,9 @@ def solve_smooth(
     fun = _objective(D, y, loss, lam, lin)
     w = np.zeros(d) if w0 is None else np.array(w0, dtype=float)
     it = 0
-    small = d <= _NEWTON_MAX_FEATURES and not D.sparse
+    # A d × d Hessian pays when d is small and below n (for d > n its rank is
+    # at most n, and CG needs at most n + 1 steps).
+    small = d <= _NEWTON_MAX_FEATURES and d <= D.shape[0] and not D.sparse
     if small:
         method = "newton"
         w, g, it = _newton(D, y, loss, lam, lin, w, tol, max_iter, warm=w0 is None)
@@ -350,52 +391,25 @@ _HESSIAN_F32_MIN = 1 << 22
 
 
 def _grad_step(D, y, loss, lam, lin, w, m, p):  # type: ignore[no-untyped-def]
-    """∇J at w + p, and X̃·p, in one chunked pass over the rows.
+    """∇J at w + p, and X̃·p, in one fused pass over the rows.
 
-    ``m`` holds X̃·w. Reading each chunk of rows once for both X̃·p and
-    X̃ᵀ·(y ℓ′) halves the memory traffic of a Newton step on large inputs. Loss
-    values are not needed here: J along the step follows from the margins
-    m + t·X̃·p alone (:func:`_value`), with no further pass over X.
+    ``m`` holds X̃·w. Loss values are not needed here: J along the step follows
+    from the margins m + t·X̃·p alone (:func:`_value`), with no further pass.
     """
-    X = D.X
-    if D.sparse or (X.dtype == np.float64 and X.strides[1] != X.itemsize):
-        # Sparse rows, or float64 rows not contiguous (e.g. Fortran order):
-        # whole-matrix products are faster than chunks of rows then.
-        Xp = D.matvec(p)
-        return _grad_at(D, y, loss, lam, lin, w + p, m + Xp), Xp
-    n, d = D.shape
-    q = D.n_raw
-    scale, const = D.scale, D.const
-    Xp = np.empty(n)
-    gX = np.zeros(q)
-    dsum = 0.0
-    pq = p[:q]
-    for sl, Xc in D._raw_blocks():
-        xp = Xc @ pq
-        if scale is not None:
-            xp *= scale[sl]
-        if const is not None:
-            xp += const * p[q]
-        Xp[sl] = xp
+
+    def weights(sl, xp):  # type: ignore[no-untyped-def]
         yc = y[sl]
-        xp += m[sl]
-        xp *= yc
-        der = loss.derivative(xp)
+        z = xp + m[sl]
+        z *= yc
+        der = loss.derivative(z)
         der *= yc
-        if const is not None:
-            dsum += float(np.sum(der))
-        if scale is not None:
-            der *= scale[sl]
-        gX += der @ Xc
-    grad = np.empty(d)
-    grad[:q] = gX
-    if const is not None:
-        grad[q] = const * dsum
-    grad /= n
-    w1 = w + p
-    grad += lam * w1
-    grad += lin
-    return grad, Xp
+        return der
+
+    Xp, gX = D.fused_products(p, weights)
+    gX /= D.shape[0]
+    gX += lam * (w + p)
+    gX += lin
+    return gX, Xp
 
 
 def _grad_at(D, y, loss, lam, lin, w, m):  # type: ignore[no-untyped-def]
@@ -561,32 +575,37 @@ def _polish(D, y, loss, lam, fun, w, tol, steps=20):  # type: ignore[no-untyped-
     return w
 
 
-def _conjugate_gradient(hv, r, target, max_iter):  # type: ignore[no-untyped-def]
-    """Approximately solve H·p = r by CG from p = 0 until ‖H·p − r‖ ≤ ``target``.
+def _conjugate_gradient(D, curv, lam, r, target, max_iter):  # type: ignore[no-untyped-def]
+    """Approximately solve H·p = r, H = X̃ᵀ diag(curv) X̃ + λI, by CG from p = 0.
 
-    Every iterate is a descent direction for −r (Nocedal & Wright, Numerical
-    Optimization, 2nd ed., Thm 5.2 / §7.1), so a truncated solve is still a
-    valid Newton-CG step.
+    Stops once ‖H·p − r‖ ≤ ``target``. Every iterate is a descent direction for
+    −r (Nocedal & Wright, Numerical Optimization, 2nd ed., §5.1 and §7.1), so a
+    truncated solve is still a valid Newton-CG step. Returns p and X̃·p, the
+    latter accumulated from the products X̃·dₖ that CG computes anyway (one
+    pass over X saved per Newton step).
     """
     p = np.zeros_like(r)
+    xp = np.zeros(D.shape[0])
     res = r.copy()
     dirn = res.copy()
     rr = float(res @ res)
     for _ in range(max_iter):
         if math.sqrt(rr) <= target:
             break
-        hd = hv(dirn)
-        curv = float(dirn @ hd)
-        if not curv > 0:  # pragma: no cover - H is λ-positive definite
+        xd, hd = D.fused_products(dirn, lambda sl, xb: xb * curv[sl])
+        hd += lam * dirn
+        dhd = float(dirn @ hd)
+        if not dhd > 0:  # pragma: no cover - H is λ-positive definite
             break
-        alpha = rr / curv
+        alpha = rr / dhd
         p += alpha * dirn
+        xp += alpha * xd
         res -= alpha * hd
         rr_new = float(res @ res)
         dirn *= rr_new / rr
         dirn += res
         rr = rr_new
-    return p
+    return p, xp
 
 
 def _newton_cg(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyped-def]
@@ -614,12 +633,9 @@ def _newton_cg(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyp
         curv = loss.second_derivative(y * m)
         curv *= 1.0 / n
 
-        def hv(v, curv=curv):  # type: ignore[no-untyped-def]
-            return D.rmatvec(curv * D.matvec(v)) + lam * v
-
         target = max(min(0.5, math.sqrt(gn)) * gn, 0.1 * tol)
-        p = _conjugate_gradient(hv, -g, target, max(50, min(d, 500)))
-        g_new, Xp = _grad_step(D, y, loss, lam, lin, w, m, p)
+        p, Xp = _conjugate_gradient(D, curv, lam, -g, target, max(50, min(d, 500)))
+        g_new = _grad_at(D, y, loss, lam, lin, w + p, m + Xp)
         gn_new = float(np.linalg.norm(g_new))
         t = 1.0
         if gn_new > _ACCEPT * gn_best:
