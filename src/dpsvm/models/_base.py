@@ -237,10 +237,13 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         R = self._resolve_data_norm(row_norms)
         self.data_norm_ = R
         design = self._design(X, R, norms)
+        # ±1 targets are exact in float32 (half the memory of float64); every
+        # product with them is taken in float64.
+        one, minus_one = np.float32(1.0), np.float32(-1.0)
         if self.classes_.size == 2:
-            targets = [np.where(y == self.classes_[1], 1.0, -1.0)]
+            targets = [np.where(y == self.classes_[1], one, minus_one)]
         else:
-            targets = [np.where(y == c, 1.0, -1.0) for c in self.classes_]
+            targets = [np.where(y == c, one, minus_one) for c in self.classes_]
         n = X.shape[0]
         r2 = R * R
         # x̃ = x/R ⇒ λ = Λ/R² (module docstring)
@@ -252,6 +255,13 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
                 "data_norm is closer to 1."
             )
         return design, targets, lam
+
+    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+        tags = super().__sklearn_tags__()
+        # CSR rows are used in place (clipping as a per-row scale, sparse
+        # products), in fit and in prediction.
+        tags.input_tags.sparse = True
+        return tags
 
     def _set_coef(self, W: FloatArray) -> None:
         """Store internal unit-ball weights W (one row per binary problem)."""

@@ -132,10 +132,17 @@ class RowScaledDesign:
             m += self.const * w[p]
         return m
 
-    def rmatvec(self, v: FloatArray) -> FloatArray:
-        """X̃ᵀ·v in float64."""
+    def rmatvec(self, v: FloatArray, *, overwrite: bool = False) -> FloatArray:
+        """X̃ᵀ·v in float64 (``overwrite``: ``v`` may be used as scratch)."""
         p = self.n_raw
-        u = v if self.scale is None else v * self.scale
+        vsum = float(np.sum(v)) if self.const is not None else 0.0
+        if self.scale is None:
+            u = v
+        elif overwrite:
+            u = v
+            u *= self.scale
+        else:
+            u = v * self.scale
         out = np.empty(self.shape[1])
         if self._direct:
             out[:p] = self.X.T @ u
@@ -145,7 +152,7 @@ class RowScaledDesign:
                 acc += u[sl] @ block
             out[:p] = acc
         if self.const is not None:
-            out[p] = self.const * float(np.sum(v))
+            out[p] = self.const * vsum
         return out
 
     def fused_products(self, v: FloatArray, weights: Any) -> tuple[FloatArray, FloatArray]:
@@ -188,12 +195,23 @@ class RowScaledDesign:
         return xv, out
 
     def _raw_blocks(self):  # type: ignore[no-untyped-def]
-        """(rows, float64 block of X) for dense input, a block of rows at a time."""
+        """(rows, float64 block of X) for dense input, a block of rows at a time.
+
+        float64 blocks are views; other dtypes are widened into one reused
+        buffer, so a block is valid only until the next one is drawn.
+        """
         n = self.shape[0]
         step = _chunk_rows(self.n_raw)
+        X = self.X
+        buf = None if X.dtype == np.float64 else np.empty((min(step, n), self.n_raw))
         for start in range(0, n, step):
             sl = slice(start, min(start + step, n))
-            yield sl, np.asarray(self.X[sl], dtype=np.float64)
+            if buf is None:
+                yield sl, X[sl]
+            else:
+                block = buf[: sl.stop - sl.start]
+                np.copyto(block, X[sl])
+                yield sl, block
 
     def blocks(self, dtype: Any = np.float64):  # type: ignore[no-untyped-def]
         """(rows, block of X̃) in ``dtype``, a cache-sized block of rows at a time.
@@ -223,11 +241,6 @@ class RowScaledDesign:
             return self
         scale = None if self.scale is None else self.scale[::stride]
         return RowScaledDesign(self.X[::stride], scale, self.const)
-
-    def take(self, idx: NDArray[np.intp]) -> RowScaledDesign:
-        """The rows ``idx`` (a copy of those rows only)."""
-        scale = None if self.scale is None else self.scale[idx]
-        return RowScaledDesign(self.X[idx], scale, self.const)
 
     def toarray(self) -> Any:
         """X̃ materialised in float64 (dense, or CSR for sparse input)."""
@@ -317,7 +330,9 @@ def solve_smooth(
     """
     D = as_design(X)
     d = D.shape[1]
-    y = np.asarray(y, dtype=np.float64)
+    y = np.asarray(y)
+    if y.dtype.kind != "f":
+        y = y.astype(np.float64)
     lin = np.zeros(d) if linear is None else np.asarray(linear, dtype=float)
     fun = _objective(D, y, loss, lam, lin)
     w = np.zeros(d) if w0 is None else np.array(w0, dtype=float)
@@ -412,29 +427,40 @@ def _grad_step(D, y, loss, lam, lin, w, m, p):  # type: ignore[no-untyped-def]
     return gX, Xp
 
 
+#: Rows per block of the element-wise loss evaluations (keeps their temporaries
+#: small instead of several n-vectors).
+_ELEMENTWISE_ROWS = 1 << 16
+
+
 def _grad_at(D, y, loss, lam, lin, w, m):  # type: ignore[no-untyped-def]
     """∇J at w given m = X̃·w (one pass for X̃ᵀ·ℓ′)."""
-    deriv = loss.derivative(y * m)
-    deriv *= y
-    return D.rmatvec(deriv) / D.shape[0] + lam * w + lin
+    n = m.size
+    deriv = np.empty(n)
+    for start in range(0, n, _ELEMENTWISE_ROWS):
+        sl = slice(start, start + _ELEMENTWISE_ROWS)
+        yc = y[sl]
+        d = loss.derivative(yc * m[sl])
+        d *= yc
+        deriv[sl] = d
+    return D.rmatvec(deriv, overwrite=True) / n + lam * w + lin
 
 
-def _value(y, loss, lam, lin, w, m):  # type: ignore[no-untyped-def]
-    """J at w given m = X̃·w (no pass over X)."""
-    return (
-        float(np.sum(loss.value(y * m))) / m.size
-        + 0.5 * lam * float(w @ w)
-        + float(lin @ w)
-    )
+def _value(y, loss, lam, lin, w, m, xp=None, t=0.0):  # type: ignore[no-untyped-def]
+    """J at w given the margins m + t·xp = X̃·w (no pass over X)."""
+    n = m.size
+    total = 0.0
+    for start in range(0, n, _ELEMENTWISE_ROWS):
+        sl = slice(start, start + _ELEMENTWISE_ROWS)
+        z = m[sl] if xp is None else m[sl] + t * xp[sl]
+        z = z * y[sl]
+        total += float(np.sum(loss.value(z)))
+    return total / n + 0.5 * lam * float(w @ w) + float(lin @ w)
 
 
 def _hessian(Dh, yh, mh, loss, lam):  # type: ignore[no-untyped-def]
     """(1/|S|) Σ_S ℓ″(yᵢmᵢ) x̃ᵢx̃ᵢᵀ + λI over the rows of ``Dh`` (all or a sample)."""
     rows, d = Dh.shape
     s = loss.second_derivative(yh * mh) * (1.0 / rows)
-    nz = np.flatnonzero(s)
-    if nz.size < rows // 2:  # Huber: only the quadratic zone is curved
-        Dh, s = Dh.take(nz), s[nz]
     np.sqrt(s, out=s)
     H = np.zeros((d, d))
     # Single precision for the products (BLAS ssyrk, half the memory traffic):
@@ -444,7 +470,11 @@ def _hessian(Dh, yh, mh, loss, lam):  # type: ignore[no-untyped-def]
     work = np.float32 if rows * d >= _HESSIAN_F32_MIN else np.float64
     sw = s.astype(work, copy=False)
     for sl, A in Dh.blocks(work):
-        A *= sw[sl, None]
+        sb = sw[sl]
+        nz = np.flatnonzero(sb)
+        if nz.size < sb.size // 2:  # Huber: only the quadratic zone is curved
+            A, sb = A[nz], sb[nz]
+        A *= sb[:, None]
         H += A.T @ A  # numpy calls BLAS syrk for Aᵀ·A
     H[np.diag_indices_from(H)] += lam
     return H
@@ -519,7 +549,7 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
                 f = _value(y, loss, lam, lin, w, m)
             slope = float(g @ p)
             for _ in range(60):
-                f_t = _value(y, loss, lam, lin, w + t * p, m + t * Xp)
+                f_t = _value(y, loss, lam, lin, w + t * p, m, Xp, t)
                 if f_t <= f + 1e-4 * t * slope:
                     break
                 t *= 0.5
@@ -535,6 +565,7 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
             m += Xp
         else:
             m += t * Xp
+        Xp = None  # free it before the next step computes its own
         g_old = g
         g = g_new
         # Lazy Hessian: keep H while each step still cuts ‖∇J‖ at least
@@ -642,7 +673,7 @@ def _newton_cg(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyp
             f = _value(y, loss, lam, lin, w, m)
             slope = float(g @ p)
             for _ in range(60):
-                f_t = _value(y, loss, lam, lin, w + t * p, m + t * Xp)
+                f_t = _value(y, loss, lam, lin, w + t * p, m, Xp, t)
                 if f_t <= f + 1e-4 * t * slope:
                     break
                 t *= 0.5
@@ -657,6 +688,7 @@ def _newton_cg(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyp
             m += Xp
         else:
             m += t * Xp
+        Xp = None  # free it before the next step computes its own
         g, gn = g_new, gn_new
     return w, g, it
 
