@@ -81,7 +81,11 @@ def make_wide(
         X /= np.linalg.norm(X, axis=1)[:, None] / 0.999999
     else:
         X = scipy.sparse.random(
-            n, d, density=density, format="csr", random_state=seed,
+            n,
+            d,
+            density=density,
+            format="csr",
+            random_state=seed,
             data_rvs=rng.standard_normal,
         )
         row_norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
@@ -155,7 +159,10 @@ def _compare(
 
 
 def run(
-    tall_rows: list[int], dtypes: list[str], lambdas: list[float], repeats: int,
+    tall_rows: list[int],
+    dtypes: list[str],
+    lambdas: list[float],
+    repeats: int,
     wide: tuple[int, int] | None,
 ) -> list[str]:
     """Run the benchmark and return the Markdown table rows."""

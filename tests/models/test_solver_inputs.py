@@ -62,8 +62,10 @@ def test_layouts_give_the_same_event_and_model(kwargs):
         np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-6, atol=1e-8)
         np.testing.assert_allclose(clf.intercept_, ref.intercept_, atol=1e-8)
         np.testing.assert_allclose(
-            clf.decision_function(_layouts(X)[name]), ref.decision_function(X),
-            rtol=1e-6, atol=1e-8,
+            clf.decision_function(_layouts(X)[name]),
+            ref.decision_function(X),
+            rtol=1e-6,
+            atol=1e-8,
         )
 
 
@@ -73,9 +75,7 @@ def test_clipping_by_scale_matches_a_projected_copy():
     from dpsvm.validation import project_rows_to_ball
 
     a = NonPrivateLinearClassifier(loss="logistic").fit(X, y)
-    b = NonPrivateLinearClassifier(loss="logistic").fit(
-        project_rows_to_ball(X, 1.0), y
-    )
+    b = NonPrivateLinearClassifier(loss="logistic").fit(project_rows_to_ball(X, 1.0), y)
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-9, atol=1e-12)
 
 
@@ -128,11 +128,15 @@ def test_design_products_match_the_materialised_matrix():
         v, u = rng.standard_normal(8), rng.standard_normal(500)
         np.testing.assert_allclose(D.matvec(v), A @ v, rtol=1e-12)
         np.testing.assert_allclose(D.rmatvec(u), A.T @ u, rtol=1e-12)
-        xv, hv = D.fused_products(v, lambda sl, xb: xb * u[sl])
+        xv, hv = D.fused_products(v, lambda sl, xb, u=u: xb * u[sl])
         np.testing.assert_allclose(xv, A @ v, rtol=1e-12)
         np.testing.assert_allclose(hv, A.T @ ((A @ v) * u), rtol=1e-11)
-        np.testing.assert_allclose(np.asarray(D.toarray().todense() if
-                                   scipy.sparse.issparse(raw) else D.toarray()), A)
+        np.testing.assert_allclose(
+            np.asarray(
+                D.toarray().todense() if scipy.sparse.issparse(raw) else D.toarray()
+            ),
+            A,
+        )
 
 
 def test_newton_cg_and_newton_agree():
@@ -141,7 +145,9 @@ def test_newton_cg_and_newton_agree():
     y = np.where(rng.random(400) < 0.5, 1.0, -1.0)
     lin = rng.standard_normal(30) / 400
     dense = solve_smooth(X, y, LogisticLoss(), 1e-3, linear=lin)
-    sparse = solve_smooth(scipy.sparse.csr_matrix(X), y, LogisticLoss(), 1e-3, linear=lin)
+    sparse = solve_smooth(
+        scipy.sparse.csr_matrix(X), y, LogisticLoss(), 1e-3, linear=lin
+    )
     assert dense.method.startswith("newton") and sparse.method == "newton-cg"
     assert np.linalg.norm(dense.coef - sparse.coef) <= (
         dense.distance_bound + sparse.distance_bound

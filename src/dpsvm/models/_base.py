@@ -49,7 +49,7 @@ def _row_norms(X: Any) -> FloatArray:
             block = np.asarray(X[start : start + step], dtype=np.float64)
             norms[start : start + step] = np.einsum("ij,ij->i", block, block)
     np.sqrt(norms, out=norms)
-    return norms
+    return np.asarray(norms, dtype=np.float64)
 
 
 def _clip_factors(norms: FloatArray, radius: float) -> FloatArray | None:
@@ -209,7 +209,7 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         return RowScaledDesign(X, factors, const)
 
     def _prepare_fit(
-        self, X: ArrayLike, y: ArrayLike
+        self, X: Any, y: ArrayLike
     ) -> tuple[RowScaledDesign, list[FloatArray], float]:
         # float32/float64, any order, or CSR: used in place. One pass computes
         # the row norms, which also reveal any NaN/inf entry (its row norm is
@@ -274,7 +274,7 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             self.intercept_ = np.zeros(W.shape[0])
 
     # -- prediction ------------------------------------------------------------
-    def decision_function(self, X: ArrayLike) -> FloatArray:
+    def decision_function(self, X: Any) -> FloatArray:
         """Signed scores ⟨coef_, proj(x)⟩ + intercept_.
 
         Rows are projected onto the same public ball as in ``fit``, so a row's

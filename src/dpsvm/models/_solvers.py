@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-
 from typing import Any
 
 import numpy as np
@@ -35,7 +34,13 @@ from sklearn.svm import LinearSVC
 
 from ..losses import Loss
 
-__all__ = ["RowScaledDesign", "SolverResult", "as_design", "solve_hinge", "solve_smooth"]
+__all__ = [
+    "RowScaledDesign",
+    "SolverResult",
+    "as_design",
+    "solve_hinge",
+    "solve_smooth",
+]
 
 FloatArray = NDArray[np.float64]
 
@@ -155,7 +160,9 @@ class RowScaledDesign:
             out[p] = self.const * vsum
         return out
 
-    def fused_products(self, v: FloatArray, weights: Any) -> tuple[FloatArray, FloatArray]:
+    def fused_products(
+        self, v: FloatArray, weights: Any
+    ) -> tuple[FloatArray, FloatArray]:
         """X̃·v and X̃ᵀ·u with u = ``weights(rows, (X̃·v)[rows])``, in one pass.
 
         Each cache-sized block of rows is read once for both products, which
@@ -266,7 +273,9 @@ def as_design(X: Any) -> RowScaledDesign:
     return X if isinstance(X, RowScaledDesign) else RowScaledDesign(X)
 
 
-def _objective(D: RowScaledDesign, y: FloatArray, loss: Loss, lam: float, lin: FloatArray):  # type: ignore[no-untyped-def]
+def _objective(
+    D: RowScaledDesign, y: FloatArray, loss: Loss, lam: float, lin: FloatArray
+):  # type: ignore[no-untyped-def]
     n = D.shape[0]
 
     def fun(w: FloatArray, m: FloatArray | None = None) -> tuple[float, FloatArray]:
@@ -283,7 +292,7 @@ def _objective(D: RowScaledDesign, y: FloatArray, loss: Loss, lam: float, lin: F
 
 
 def solve_smooth(
-    X: FloatArray,
+    X: Any,
     y: FloatArray,
     loss: Loss,
     lam: float,
@@ -730,7 +739,7 @@ def _hinge_gap(
             alpha = lo.astype(float)
             if np.any(mid):
                 target = n * lam * u - X[lo].T @ y[lo]
-                Xm = X[mid]
+                Xm: Any = X[mid]
                 Xm = Xm.toarray() if scipy.sparse.issparse(Xm) else Xm
                 A = (Xm * y[mid, None]).T
                 sol = scipy.optimize.lsq_linear(
@@ -781,7 +790,7 @@ def _hinge_by_smoothing(
 
 
 def solve_hinge(
-    X: FloatArray,
+    X: Any,
     y: FloatArray,
     lam: float,
     *,
