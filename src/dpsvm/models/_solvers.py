@@ -489,6 +489,40 @@ def _hessian(Dh, yh, mh, loss, lam):  # type: ignore[no-untyped-def]
     return H
 
 
+def _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_full, f=None):  # type: ignore[no-untyped-def]
+    """Armijo backtracking on J along p, from the margins m + t·X̃p (no pass over X).
+
+    ``g_full`` is ∇J(w + p) and ``f`` is J(w) if known. Returns (t, J(w + tp),
+    ∇J(w + tp), its norm), or ``None`` when no decrease is possible in floating
+    point.
+    """
+    if f is None:
+        f = _value(y, loss, lam, lin, w, m)
+    slope = float(g @ p)
+    t = 1.0
+    for _ in range(60):
+        f_t = _value(y, loss, lam, lin, w + t * p, m, Xp, t)
+        if f_t <= f + 1e-4 * t * slope:
+            break
+        t *= 0.5
+    else:
+        return None
+    if t == 1.0:
+        g_t = g_full
+    else:
+        g_t = _grad_at(D, y, loss, lam, lin, w + t * p, m + t * Xp)
+    return t, f_t, g_t, float(np.linalg.norm(g_t))
+
+
+def _move(w, m, t, p, Xp):  # type: ignore[no-untyped-def]
+    """w + t·p, updating the margins m (= X̃w) in place."""
+    if t == 1.0:
+        m += Xp
+    else:
+        m += t * Xp
+    return w + t * p
+
+
 def _newton_direction(H, g):  # type: ignore[no-untyped-def]
     try:
         with warnings.catch_warnings():
@@ -553,27 +587,12 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
             f = None
             gn_best = gn_new
         else:
-            # Armijo backtracking on J along p, from the margins m + t·X·p.
-            if f is None:
-                f = _value(y, loss, lam, lin, w, m)
-            slope = float(g @ p)
-            for _ in range(60):
-                f_t = _value(y, loss, lam, lin, w + t * p, m, Xp, t)
-                if f_t <= f + 1e-4 * t * slope:
-                    break
-                t *= 0.5
-            else:
+            found = _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_new, f)
+            if found is None:
                 break  # no decrease possible in floating point
-            f = f_t
-            if t != 1.0:
-                g_new = _grad_at(D, y, loss, lam, lin, w + t * p, m + t * Xp)
-                gn_new = float(np.linalg.norm(g_new))
+            t, f, g_new, gn_new = found
             gn_best = min(gn_best, gn_new)
-        w = w + t * p
-        if t == 1.0:
-            m += Xp
-        else:
-            m += t * Xp
+        w = _move(w, m, t, p, Xp)
         Xp = None  # free it before the next step computes its own
         g_old = g
         g = g_new
@@ -679,24 +698,12 @@ def _newton_cg(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyp
         gn_new = float(np.linalg.norm(g_new))
         t = 1.0
         if gn_new > _ACCEPT * gn_best:
-            f = _value(y, loss, lam, lin, w, m)
-            slope = float(g @ p)
-            for _ in range(60):
-                f_t = _value(y, loss, lam, lin, w + t * p, m, Xp, t)
-                if f_t <= f + 1e-4 * t * slope:
-                    break
-                t *= 0.5
-            else:
+            found = _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_new)
+            if found is None:
                 break  # no decrease possible in floating point
-            if t != 1.0:
-                g_new = _grad_at(D, y, loss, lam, lin, w + t * p, m + t * Xp)
-                gn_new = float(np.linalg.norm(g_new))
+            t, _, g_new, gn_new = found
         gn_best = min(gn_best, gn_new)
-        w = w + t * p
-        if t == 1.0:
-            m += Xp
-        else:
-            m += t * Xp
+        w = _move(w, m, t, p, Xp)
         Xp = None  # free it before the next step computes its own
         g, gn = g_new, gn_new
     return w, g, it
