@@ -37,9 +37,23 @@ def _row_norms(X: Any) -> FloatArray:
     """
     n = X.shape[0]
     if scipy.sparse.issparse(X):
-        data = np.asarray(X.data, dtype=np.float64)
-        row = np.repeat(np.arange(n), np.diff(X.indptr))
-        norms = np.bincount(row, weights=data * data, minlength=n)
+        if not X.has_canonical_format:  # duplicate entries: norm of their sum
+            X = X.copy()
+            X.sum_duplicates()
+        norms = np.zeros(n)
+        indptr = X.indptr
+        step = 1 << 14
+        for start in range(0, n, step):
+            stop = min(start + step, n)
+            lo = indptr[start]
+            seg = np.array(X.data[lo : indptr[stop]], dtype=np.float64)  # a copy
+            if seg.size == 0:
+                continue
+            seg *= seg
+            # One sum per non-empty row: the segments between consecutive
+            # non-empty rows' offsets are exactly their entries.
+            rows = np.flatnonzero(np.diff(indptr[start : stop + 1]))
+            norms[start + rows] = np.add.reduceat(seg, indptr[start + rows] - lo)
     elif X.dtype == np.float64:
         norms = np.einsum("ij,ij->i", X, X)
     else:
