@@ -42,7 +42,7 @@ def _row_norms(X: Any) -> FloatArray:
             X.sum_duplicates()
         norms = np.zeros(n)
         indptr = X.indptr
-        step = 1 << 14
+        step = 1 << 10
         for start in range(0, n, step):
             stop = min(start + step, n)
             lo = indptr[start]
