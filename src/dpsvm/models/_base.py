@@ -11,6 +11,7 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
+import scipy.sparse
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -22,6 +23,7 @@ from .._compat import Interval, validate_data
 from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
 from ..validation import project_rows_to_ball
+from ._solvers import RowScaledDesign
 
 __all__ = ["LinearModelBase", "ScorePredictMixin"]
 
@@ -86,11 +88,57 @@ def mark_label_set(event: PrivacyEvent, classes: ArrayLike | None) -> PrivacyEve
     )
 
 
-def _row_norms(X: FloatArray) -> FloatArray:
-    """Computed Euclidean row norms, exactly as :func:`project_rows_to_ball` does."""
-    norms = np.einsum("ij,ij->i", X, X)
+def _row_norms(X: Any) -> FloatArray:
+    """Euclidean row norms in float64, without copying ``X``.
+
+    float64 rows are read in place (exactly as :func:`project_rows_to_ball`
+    computes them); float32 rows are widened a block of rows at a time; CSR rows
+    from their stored values.
+    """
+    n = X.shape[0]
+    if scipy.sparse.issparse(X):
+        if not X.has_canonical_format:  # duplicate entries: norm of their sum
+            X = X.copy()
+            X.sum_duplicates()
+        norms = np.zeros(n)
+        indptr = X.indptr
+        step = 1 << 10
+        for start in range(0, n, step):
+            stop = min(start + step, n)
+            lo = indptr[start]
+            seg = np.array(X.data[lo : indptr[stop]], dtype=np.float64)  # a copy
+            if seg.size == 0:
+                continue
+            seg *= seg
+            # One sum per non-empty row: the segments between consecutive
+            # non-empty rows' offsets are exactly their entries.
+            rows = np.flatnonzero(np.diff(indptr[start : stop + 1]))
+            norms[start + rows] = np.add.reduceat(seg, indptr[start + rows] - lo)
+    elif X.dtype == np.float64:
+        norms = np.einsum("ij,ij->i", X, X)
+    else:
+        norms = np.empty(n)
+        step = max(256, (1 << 21) // (8 * max(X.shape[1], 1)))
+        for start in range(0, n, step):
+            block = np.asarray(X[start : start + step], dtype=np.float64)
+            norms[start : start + step] = np.einsum("ij,ij->i", block, block)
     np.sqrt(norms, out=norms)
-    return norms
+    return np.asarray(norms, dtype=np.float64)
+
+
+def _clip_factors(norms: FloatArray, radius: float) -> FloatArray | None:
+    """Per-row factors that put rows of the given norms in the ball of ``radius``.
+
+    A row is scaled iff its computed norm exceeds the radius, by one ulp less
+    than radius/‖x‖ (the map of :func:`project_rows_to_ball`, as a scale vector
+    instead of a projected copy). ``None`` when no row moves.
+    """
+    too_long = norms > radius
+    if not np.any(too_long):
+        return None
+    factors = np.ones_like(norms)
+    factors[too_long] = np.nextafter(radius / norms[too_long], 0.0)
+    return factors
 
 
 class ScorePredictMixin:
@@ -166,10 +214,10 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     def _resolve_classes(self, y: np.ndarray, all_public: bool = False) -> np.ndarray:
         return resolve_label_set(self.classes, y, all_public=all_public)
 
-    def _resolve_data_norm(self, X: FloatArray) -> float:
+    def _resolve_data_norm(self, norms: FloatArray) -> float:
         if self.data_norm is not None:
             return float(self.data_norm)
-        norm = float(np.max(np.linalg.norm(X, axis=1))) if X.size else 1.0
+        norm = float(np.max(norms)) if norms.size else 1.0
         # The message names the option, never the value (it is data-derived).
         warnings.warn(
             "data_norm=None: the row-norm bound was computed from the private data "
@@ -181,41 +229,52 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         return norm if norm > 0 else 1.0
 
     # -- preprocessing ---------------------------------------------------------
-    def _augment(
-        self, X: FloatArray, R: float, norms: FloatArray | None = None
-    ) -> FloatArray:
-        """Rows [proj(x), s] with norm ≤ R (not yet divided by R).
-
-        Returns ``X`` itself (never modified downstream) when R = 1 and every row
-        is already in the ball, to spare a copy of large inputs; otherwise a new
-        array. ``norms`` are the rows' computed norms, if already known.
-        """
+    def _radius(self, R: float) -> float:
+        """Radius of the x part: R, or √(R² − s²) beside the constant feature s."""
         if not self.fit_intercept:
-            if R == 1.0:
-                # The same test as project_rows_to_ball (a row is moved iff its
-                # computed norm exceeds the radius), so rows it would leave
-                # unchanged never force a copy.
-                if norms is None:
-                    norms = _row_norms(X)
-                if np.all(norms <= 1.0):
-                    return X
-            return np.asarray(project_rows_to_ball(X, R), dtype=np.float64)
+            return R
         s = self.intercept_scaling * R
-        Xp = project_rows_to_ball(X, math.sqrt(R * R - s * s))
-        return np.hstack([Xp, np.full((X.shape[0], 1), s)])
+        return math.sqrt(R * R - s * s)
+
+    def _design(self, X: Any, R: float, norms: FloatArray | None) -> RowScaledDesign:
+        """Internal rows x̃ = [proj(x), s]/R as a per-row scale of ``X`` (no copy).
+
+        ``norms`` are the rows' computed norms, or ``None`` when some overflow
+        (then, and only then, a projected copy is made).
+        """
+        radius = self._radius(R)
+        const = self.intercept_scaling if self.fit_intercept else None  # s/R
+        if norms is None:
+            # ‖x‖² overflowed for finite entries: project a copy, which rescales
+            # those rows by their largest entry first.
+            Xp = project_rows_to_ball(
+                X.toarray() if scipy.sparse.issparse(X) else X, radius
+            )
+            Xp /= R
+            return RowScaledDesign(Xp, None, const)
+        factors = _clip_factors(norms, radius)
+        if R != 1.0:
+            factors = np.full(norms.shape, 1.0 / R) if factors is None else factors / R
+        return RowScaledDesign(X, factors, const)
 
     def _prepare_fit(
-        self, X: ArrayLike, y: ArrayLike
-    ) -> tuple[FloatArray, list[FloatArray], float]:
-        # One pass computes the row norms, which also reveal any NaN/inf entry
-        # (its row norm is not finite); scikit-learn's own check then runs only
-        # to word the error.
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=False)
-        X = np.asarray(X, dtype=np.float64)
+        self, X: Any, y: ArrayLike
+    ) -> tuple[RowScaledDesign, list[FloatArray], float]:
+        # float32/float64, any order, or CSR: used in place. One pass computes
+        # the row norms, which also reveal any NaN/inf entry (its row norm is
+        # not finite); scikit-learn's own check then runs only to word the error.
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            dtype=[np.float64, np.float32],
+            accept_sparse="csr",
+            ensure_all_finite=False,
+        )
         row_norms = _row_norms(X)
         norms: FloatArray | None = row_norms
         if not np.all(np.isfinite(row_norms)):
-            assert_all_finite(X, input_name="X")
+            assert_all_finite(X.data if scipy.sparse.issparse(X) else X, input_name="X")
             norms = None  # finite entries whose squares overflow
         y = np.asarray(y)
         # Labels all in the public set are valid class labels by construction;
@@ -224,16 +283,16 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         if not all_public:
             check_classification_targets(y)
         self.classes_ = self._resolve_classes(y, all_public)
-        R = self._resolve_data_norm(X)
+        R = self._resolve_data_norm(row_norms)
         self.data_norm_ = R
-        Xt = self._augment(X, R, norms)
-        if R != 1.0:
-            Xt /= R  # a new array whenever R ≠ 1: the caller's X is never modified
-        y = np.asarray(y)
+        design = self._design(X, R, norms)
+        # ±1 targets are exact in float32 (half the memory of float64); every
+        # product with them is taken in float64.
+        one, minus_one = np.float32(1.0), np.float32(-1.0)
         if self.classes_.size == 2:
-            targets = [np.where(y == self.classes_[1], 1.0, -1.0)]
+            targets = [np.where(y == self.classes_[1], one, minus_one)]
         else:
-            targets = [np.where(y == c, 1.0, -1.0) for c in self.classes_]
+            targets = [np.where(y == c, one, minus_one) for c in self.classes_]
         n = X.shape[0]
         r2 = R * R
         # x̃ = x/R ⇒ λ = Λ/R² (module docstring)
@@ -246,7 +305,14 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
                 "the calibrations need; rescale the features so that data_norm is "
                 "closer to 1."
             )
-        return Xt, targets, lam
+        return design, targets, lam
+
+    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+        tags = super().__sklearn_tags__()
+        # CSR rows are used in place (clipping as a per-row scale, sparse
+        # products), in fit and in prediction.
+        tags.input_tags.sparse = True
+        return tags
 
     def _set_coef(self, W: FloatArray) -> None:
         """Store internal unit-ball weights W (one row per binary problem)."""
@@ -259,7 +325,7 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             self.intercept_ = np.zeros(W.shape[0])
 
     # -- prediction ------------------------------------------------------------
-    def decision_function(self, X: ArrayLike) -> FloatArray:
+    def decision_function(self, X: Any) -> FloatArray:
         """Signed scores ⟨coef_, proj(x)⟩ + intercept_.
 
         Rows are projected onto the same public ball as in ``fit``, so a row's
@@ -276,13 +342,17 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             Scores; one column per class for more than two classes.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        R = self.data_norm_
-        radius = R
-        if self.fit_intercept:
-            s = self.intercept_scaling * R
-            radius = math.sqrt(R * R - s * s)
-        scores = project_rows_to_ball(X, radius) @ self.coef_.T + self.intercept_
+        X = validate_data(
+            self, X, dtype=[np.float64, np.float32], accept_sparse="csr", reset=False
+        )
+        radius = self._radius(self.data_norm_)
+        norms = _row_norms(X)
+        if np.all(np.isfinite(norms)):
+            D = RowScaledDesign(X, _clip_factors(norms, radius))
+        else:  # ‖x‖² overflowed for finite entries: project a copy
+            dense = X.toarray() if scipy.sparse.issparse(X) else X
+            D = RowScaledDesign(project_rows_to_ball(dense, radius))
+        scores = np.column_stack([D.matvec(c) for c in self.coef_]) + self.intercept_
         return scores.ravel() if scores.shape[1] == 1 else scores
 
     def _predict_proba_from_scores(self, scores: FloatArray) -> FloatArray:

@@ -22,21 +22,30 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.linalg
 import scipy.optimize
+import scipy.sparse
 from numpy.typing import NDArray
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
 from ..losses import Loss
 
-__all__ = ["SolverResult", "solve_hinge", "solve_smooth"]
+__all__ = [
+    "RowScaledDesign",
+    "SolverResult",
+    "as_design",
+    "solve_hinge",
+    "solve_smooth",
+]
 
 FloatArray = NDArray[np.float64]
 
-# Newton's method builds the d × d Hessian; above this dimension use L-BFGS.
+# Newton's method builds the d × d Hessian; above this dimension (and for sparse
+# rows) Newton-CG uses Hessian-vector products instead.
 _NEWTON_MAX_FEATURES = 2000
 
 
@@ -68,24 +77,222 @@ class SolverResult:
     method: str
 
 
-def _objective(X: FloatArray, y: FloatArray, loss: Loss, lam: float, lin: FloatArray):  # type: ignore[no-untyped-def]
-    n = X.shape[0]
+#: Bytes of one block of rows in the chunked passes (small enough to stay in
+#: cache while it is read twice).
+_CHUNK_BYTES = 1 << 21
+
+
+def _chunk_rows(d: int) -> int:
+    return max(8, _CHUNK_BYTES // (8 * max(d, 1)))
+
+
+class RowScaledDesign:
+    """The internal design X̃ = [diag(scale)·X, const·1], never formed.
+
+    Row-norm clipping to a public ball and the division by the public bound R
+    act on each row by a scalar, so they are kept as the per-row ``scale``
+    vector; the constant intercept column, if any, as ``const``. ``X`` is used
+    in place whatever its layout: float32 or float64, C- or Fortran-ordered, or
+    a ``scipy.sparse`` CSR matrix. Every product is computed in float64 (float32
+    blocks are widened one cache-sized block of rows at a time), so the solver's
+    gradients and certificates are those of the exact float64 problem on the
+    stored values.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_raw)
+        The stored rows.
+    scale : ndarray of shape (n_samples,) or None, default=None
+        Per-row factors (``None``: all ones).
+    const : float or None, default=None
+        Value of an appended constant column (``None``: no column).
+    """
+
+    def __init__(
+        self, X: Any, scale: FloatArray | None = None, const: float | None = None
+    ) -> None:
+        self.X = X
+        self.scale = scale
+        self.const = const
+        self.sparse = scipy.sparse.issparse(X)
+        n, p = X.shape
+        self.n_raw = p
+        self.shape = (n, p + (const is not None))
+        # Whole-matrix BLAS reads float64 dense input in place at any order.
+        self._direct = self.sparse or X.dtype == np.float64
+
+    # -- products --------------------------------------------------------------
+    def matvec(self, w: FloatArray) -> FloatArray:
+        """X̃·w in float64."""
+        p = self.n_raw
+        if self._direct:
+            m = np.asarray(self.X @ w[:p], dtype=np.float64)
+        else:
+            m = np.empty(self.shape[0])
+            for sl, block in self._raw_blocks():
+                np.matmul(block, w[:p], out=m[sl])
+        if self.scale is not None:
+            m *= self.scale
+        if self.const is not None:
+            m += self.const * w[p]
+        return m
+
+    def rmatvec(self, v: FloatArray, *, overwrite: bool = False) -> FloatArray:
+        """X̃ᵀ·v in float64 (``overwrite``: ``v`` may be used as scratch)."""
+        p = self.n_raw
+        vsum = float(np.sum(v)) if self.const is not None else 0.0
+        if self.scale is None:
+            u = v
+        elif overwrite:
+            u = v
+            u *= self.scale
+        else:
+            u = v * self.scale
+        out = np.empty(self.shape[1])
+        if self._direct:
+            out[:p] = self.X.T @ u
+        else:
+            acc = np.zeros(p)
+            for sl, block in self._raw_blocks():
+                acc += u[sl] @ block
+            out[:p] = acc
+        if self.const is not None:
+            out[p] = self.const * vsum
+        return out
+
+    def fused_products(
+        self, v: FloatArray, weights: Any
+    ) -> tuple[FloatArray, FloatArray]:
+        """X̃·v and X̃ᵀ·u with u = ``weights(rows, (X̃·v)[rows])``, in one pass.
+
+        Each cache-sized block of rows is read once for both products, which
+        halves the memory traffic of a Hessian-vector product or of a Newton
+        step. Sparse rows, and float64 rows that are not contiguous (Fortran
+        order), use two whole-matrix products instead. ``weights`` may modify
+        its second argument in place.
+        """
+        X = self.X
+        n, d = self.shape
+        if self.sparse or (X.dtype == np.float64 and X.strides[1] != X.itemsize):
+            xv = self.matvec(v)
+            return xv, self.rmatvec(weights(slice(None), xv.copy()))
+        q = self.n_raw
+        scale, const = self.scale, self.const
+        xv = np.empty(n)
+        acc = np.zeros(q)
+        usum = 0.0
+        vq = v[:q]
+        for sl, block in self._raw_blocks():
+            xb = block @ vq
+            if scale is not None:
+                xb *= scale[sl]
+            if const is not None:
+                xb += const * v[q]
+            xv[sl] = xb
+            u = weights(sl, xb)
+            if const is not None:
+                usum += float(np.sum(u))
+            if scale is not None:
+                u *= scale[sl]
+            acc += u @ block
+        out = np.empty(d)
+        out[:q] = acc
+        if const is not None:
+            out[q] = const * usum
+        return xv, out
+
+    def _raw_blocks(self):  # type: ignore[no-untyped-def]
+        """(rows, float64 block of X) for dense input, a block of rows at a time.
+
+        float64 blocks are views; other dtypes are widened into one reused
+        buffer, so a block is valid only until the next one is drawn.
+        """
+        n = self.shape[0]
+        step = _chunk_rows(self.n_raw)
+        X = self.X
+        buf = None if X.dtype == np.float64 else np.empty((min(step, n), self.n_raw))
+        for start in range(0, n, step):
+            sl = slice(start, min(start + step, n))
+            if buf is None:
+                yield sl, X[sl]
+            else:
+                block = buf[: sl.stop - sl.start]
+                np.copyto(block, X[sl])
+                yield sl, block
+
+    def blocks(self, dtype: Any = np.float64):  # type: ignore[no-untyped-def]
+        """(rows, block of X̃) in ``dtype``, a cache-sized block of rows at a time.
+
+        Each block is a fresh C-ordered array (O(block·d) memory) that the
+        caller may modify.
+        """
+        n, d = self.shape
+        p = self.n_raw
+        step = max(256, _chunk_rows(d))  # BLAS syrk needs a few hundred rows
+        for start in range(0, n, step):
+            sl = slice(start, min(start + step, n))
+            raw = self.X[sl]
+            if self.sparse:
+                raw = raw.toarray()
+            block = np.empty((sl.stop - sl.start, d), dtype=dtype)
+            block[:, :p] = raw
+            if self.scale is not None:
+                block[:, :p] *= self.scale[sl, None]
+            if self.const is not None:
+                block[:, p] = self.const
+            yield sl, block
+
+    def rows(self, stride: int) -> RowScaledDesign:
+        """Every ``stride``-th row (a view for dense input; no data values read)."""
+        if stride == 1:
+            return self
+        scale = None if self.scale is None else self.scale[::stride]
+        return RowScaledDesign(self.X[::stride], scale, self.const)
+
+    def toarray(self) -> Any:
+        """X̃ materialised in float64 (dense, or CSR for sparse input)."""
+        X = self.X
+        if self.sparse:
+            A = scipy.sparse.csr_matrix(X, dtype=np.float64, copy=True)
+            if self.scale is not None:
+                A = scipy.sparse.csr_matrix(A.multiply(self.scale[:, None]))
+            if self.const is not None:
+                col = np.full((A.shape[0], 1), self.const)
+                A = scipy.sparse.hstack([A, col], format="csr")
+            return A
+        if self.scale is None and self.const is None and X.dtype == np.float64:
+            return X
+        A = np.empty(self.shape)
+        for sl, block in self.blocks():
+            A[sl] = block
+        return A
+
+
+def as_design(X: Any) -> RowScaledDesign:
+    """``X`` itself if already a :class:`RowScaledDesign`, else a plain wrapper."""
+    return X if isinstance(X, RowScaledDesign) else RowScaledDesign(X)
+
+
+def _objective(
+    D: RowScaledDesign, y: FloatArray, loss: Loss, lam: float, lin: FloatArray
+):  # type: ignore[no-untyped-def]
+    n = D.shape[0]
 
     def fun(w: FloatArray, m: FloatArray | None = None) -> tuple[float, FloatArray]:
         if m is None:
-            m = X @ w
+            m = D.matvec(w)
         z = y * m
         total, deriv = loss.value_and_derivative(z)
         f = total / n + 0.5 * lam * float(w @ w) + float(lin @ w)
         deriv *= y
-        g = X.T @ deriv / n + lam * w + lin
+        g = D.rmatvec(deriv) / n + lam * w + lin
         return f, g
 
     return fun
 
 
 def solve_smooth(
-    X: FloatArray,
+    X: Any,
     y: FloatArray,
     loss: Loss,
     lam: float,
@@ -97,7 +304,8 @@ def solve_smooth(
 ) -> SolverResult:
     """Minimise J for a twice-differentiable (a.e.) loss to ‖∇J‖ ≤ ``tol``.
 
-    Newton's method when d ≤ 2000, else L-BFGS. For large n, Newton is
+    Newton's method when d ≤ 2000 (dense rows), else Newton-CG with exact
+    float64 Hessian-vector products (O(n + d) memory). For large n, Newton is
     warm-started on a subsample of the rows and uses a sub-sampled, lazily
     rebuilt, BFGS-corrected Hessian (see the tuning notes above ``_newton``);
     the gradient and the stopping test always use every row, so the result and
@@ -106,8 +314,9 @@ def solve_smooth(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features)
-        Rows, already projected onto the public ball.
+    X : ndarray, sparse matrix or RowScaledDesign of shape (n_samples, n_features)
+        Rows, already in the public ball (a :class:`RowScaledDesign` carries the
+        clipping as a per-row scale, with no copy of the data).
     y : ndarray of shape (n_samples,)
         Labels in {−1, +1}.
     loss : Loss
@@ -128,21 +337,28 @@ def solve_smooth(
     SolverResult
         The solution and its certificate ‖w − w*‖ ≤ ‖∇J(w)‖/λ.
     """
-    d = X.shape[1]
+    D = as_design(X)
+    d = D.shape[1]
+    y = np.asarray(y)
+    if y.dtype.kind != "f":
+        y = y.astype(np.float64)
     lin = np.zeros(d) if linear is None else np.asarray(linear, dtype=float)
-    fun = _objective(X, y, loss, lam, lin)
+    fun = _objective(D, y, loss, lam, lin)
     w = np.zeros(d) if w0 is None else np.array(w0, dtype=float)
     it = 0
-    method = "lbfgs"
-    if d <= _NEWTON_MAX_FEATURES:
+    # A d × d Hessian pays when d is small and below n (for d > n its rank is
+    # at most n, and CG needs at most n + 1 steps).
+    small = d <= _NEWTON_MAX_FEATURES and d <= D.shape[0] and not D.sparse
+    if small:
         method = "newton"
-        w, g, it = _newton(X, y, loss, lam, lin, w, tol, max_iter, warm=w0 is None)
+        w, g, it = _newton(D, y, loss, lam, lin, w, tol, max_iter, warm=w0 is None)
     else:
-        _, g = fun(w)
+        method = "newton-cg"
+        w, g, it = _newton_cg(D, y, loss, lam, lin, w, tol, max_iter)
     gn = float(np.linalg.norm(g))
     if gn > tol:
-        # Newton can stall on the kinks of ℓ″ (Huber is only piecewise C²), and
-        # large d uses L-BFGS from the start; L-BFGS needs only C¹.
+        # Newton can stall on the kinks of ℓ″ (Huber is only piecewise C²);
+        # L-BFGS needs only C¹.
         res = scipy.optimize.minimize(
             lambda v: fun(v),
             w,
@@ -159,10 +375,10 @@ def solve_smooth(
         if float(np.linalg.norm(g2)) < gn:
             w, g = res.x, g2
             gn = float(np.linalg.norm(g2))
-            method = method + "+lbfgs" if method == "newton" else method
+            method = method + "+lbfgs"
         it += int(res.nit)
-        if gn > tol and d <= _NEWTON_MAX_FEATURES:
-            w = _polish(X, y, loss, lam, fun, w, tol)
+        if gn > tol and small:
+            w = _polish(D, y, loss, lam, fun, w, tol)
             _, g = fun(w)
             gn = float(np.linalg.norm(g))
     return SolverResult(w, gn / lam, gn, math.nan, it, method)
@@ -196,66 +412,64 @@ _HESSIAN_KEEP = 0.1
 _ACCEPT = 0.5
 #: Hessians over at least this many entries are accumulated in float32.
 _HESSIAN_F32_MIN = 1 << 22
-_CHUNK_BYTES = 1 << 21
 
 
-def _chunk_rows(d: int) -> int:
-    return max(256, _CHUNK_BYTES // (8 * max(d, 1)))
+def _grad_step(D, y, loss, lam, lin, w, m, p):  # type: ignore[no-untyped-def]
+    """∇J at w + p, and X̃·p, in one fused pass over the rows.
 
-
-def _grad_step(X, y, loss, lam, lin, w, m, p):  # type: ignore[no-untyped-def]
-    """∇J at w + p, and X·p, in one chunked pass over the rows.
-
-    ``m`` holds X·w. Reading each chunk of rows once for both X·p and
-    Xᵀ·(y ℓ′) halves the memory traffic of a Newton step on large inputs. Loss
-    values are not needed here: J along the step follows from the margins
-    m + t·X·p alone (:func:`_value`), with no further pass over X.
+    ``m`` holds X̃·w. Loss values are not needed here: J along the step follows
+    from the margins m + t·X̃·p alone (:func:`_value`), with no further pass.
     """
-    n, d = X.shape
-    if X.strides[1] != X.itemsize:
-        # Rows not contiguous (e.g. Fortran order): chunks of rows would be
-        # strided; BLAS on the whole matrix is faster then.
-        Xp = X @ p
-        return _grad_at(X, y, loss, lam, lin, w + p, m + Xp), Xp
-    Xp = np.empty(n)
-    gX = np.zeros(d)
-    step = _chunk_rows(d)
-    for start in range(0, n, step):
-        sl = slice(start, start + step)
-        Xc = X[sl]
-        xp = Xc @ p
-        Xp[sl] = xp
+
+    def weights(sl, xp):  # type: ignore[no-untyped-def]
         yc = y[sl]
-        der = loss.derivative(yc * (m[sl] + xp))
+        z = xp + m[sl]
+        z *= yc
+        der = loss.derivative(z)
         der *= yc
-        gX += der @ Xc
-    w1 = w + p
-    return gX / n + lam * w1 + lin, Xp
+        return der
+
+    Xp, gX = D.fused_products(p, weights)
+    gX /= D.shape[0]
+    gX += lam * (w + p)
+    gX += lin
+    return gX, Xp
 
 
-def _grad_at(X, y, loss, lam, lin, w, m):  # type: ignore[no-untyped-def]
-    """∇J at w given m = X·w (one pass for Xᵀ·ℓ′)."""
-    deriv = loss.derivative(y * m)
-    deriv *= y
-    return X.T @ deriv / X.shape[0] + lam * w + lin
+#: Rows per block of the element-wise loss evaluations (keeps their temporaries
+#: small instead of several n-vectors).
+_ELEMENTWISE_ROWS = 1 << 16
 
 
-def _value(y, loss, lam, lin, w, m):  # type: ignore[no-untyped-def]
-    """J at w given m = X·w (no pass over X)."""
-    return (
-        float(np.sum(loss.value(y * m))) / m.size
-        + 0.5 * lam * float(w @ w)
-        + float(lin @ w)
-    )
+def _grad_at(D, y, loss, lam, lin, w, m):  # type: ignore[no-untyped-def]
+    """∇J at w given m = X̃·w (one pass for X̃ᵀ·ℓ′)."""
+    n = m.size
+    deriv = np.empty(n)
+    for start in range(0, n, _ELEMENTWISE_ROWS):
+        sl = slice(start, start + _ELEMENTWISE_ROWS)
+        yc = y[sl]
+        d = loss.derivative(yc * m[sl])
+        d *= yc
+        deriv[sl] = d
+    return D.rmatvec(deriv, overwrite=True) / n + lam * w + lin
 
 
-def _hessian(Xh, yh, mh, loss, lam):  # type: ignore[no-untyped-def]
-    """(1/|S|) Σ_S ℓ″(yᵢmᵢ) xᵢxᵢᵀ + λI over the rows ``Xh`` (all rows or a sample)."""
-    rows, d = Xh.shape
+def _value(y, loss, lam, lin, w, m, xp=None, t=0.0):  # type: ignore[no-untyped-def]
+    """J at w given the margins m + t·xp = X̃·w (no pass over X)."""
+    n = m.size
+    total = 0.0
+    for start in range(0, n, _ELEMENTWISE_ROWS):
+        sl = slice(start, start + _ELEMENTWISE_ROWS)
+        z = m[sl] if xp is None else m[sl] + t * xp[sl]
+        z = z * y[sl]
+        total += float(np.sum(loss.value(z)))
+    return total / n + 0.5 * lam * float(w @ w) + float(lin @ w)
+
+
+def _hessian(Dh, yh, mh, loss, lam):  # type: ignore[no-untyped-def]
+    """(1/|S|) Σ_S ℓ″(yᵢmᵢ) x̃ᵢx̃ᵢᵀ + λI over the rows of ``Dh`` (all or a sample)."""
+    rows, d = Dh.shape
     s = loss.second_derivative(yh * mh) * (1.0 / rows)
-    nz = np.flatnonzero(s)
-    if nz.size < rows // 2:  # Huber: only the quadratic zone is curved
-        Xh, s = Xh[nz], s[nz]
     np.sqrt(s, out=s)
     H = np.zeros((d, d))
     # Single precision for the products (BLAS ssyrk, half the memory traffic):
@@ -264,13 +478,49 @@ def _hessian(Xh, yh, mh, loss, lam):  # type: ignore[no-untyped-def]
     # error of a sub-sampled Hessian.
     work = np.float32 if rows * d >= _HESSIAN_F32_MIN else np.float64
     sw = s.astype(work, copy=False)
-    step = _chunk_rows(d)
-    for start in range(0, s.size, step):
-        A = Xh[start : start + step].astype(work)
-        A *= sw[start : start + step, None]
+    for sl, A in Dh.blocks(work):
+        sb = sw[sl]
+        nz = np.flatnonzero(sb)
+        if nz.size < sb.size // 2:  # Huber: only the quadratic zone is curved
+            A, sb = A[nz], sb[nz]
+        A *= sb[:, None]
         H += A.T @ A  # numpy calls BLAS syrk for Aᵀ·A
     H[np.diag_indices_from(H)] += lam
     return H
+
+
+def _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_full, f=None):  # type: ignore[no-untyped-def]
+    """Armijo backtracking on J along p, from the margins m + t·X̃p (no pass over X).
+
+    ``g_full`` is ∇J(w + p) and ``f`` is J(w) if known. Returns (t, J(w + tp),
+    ∇J(w + tp), its norm), or ``None`` when no decrease is possible in floating
+    point.
+    """
+    if f is None:
+        f = _value(y, loss, lam, lin, w, m)
+    slope = float(g @ p)
+    t = 1.0
+    for _ in range(60):
+        f_t = _value(y, loss, lam, lin, w + t * p, m, Xp, t)
+        if f_t <= f + 1e-4 * t * slope:
+            break
+        t *= 0.5
+    else:
+        return None
+    if t == 1.0:
+        g_t = g_full
+    else:
+        g_t = _grad_at(D, y, loss, lam, lin, w + t * p, m + t * Xp)
+    return t, f_t, g_t, float(np.linalg.norm(g_t))
+
+
+def _move(w, m, t, p, Xp):  # type: ignore[no-untyped-def]
+    """w + t·p, updating the margins m (= X̃w) in place."""
+    if t == 1.0:
+        m += Xp
+    else:
+        m += t * Xp
+    return w + t * p
 
 
 def _newton_direction(H, g):  # type: ignore[no-untyped-def]
@@ -284,7 +534,7 @@ def _newton_direction(H, g):  # type: ignore[no-untyped-def]
         return -g / np.diag(H).max()
 
 
-def _newton(X, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0):  # type: ignore[no-untyped-def]
+def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0):  # type: ignore[no-untyped-def]
     """Newton's method with Armijo backtracking, warm-started on subsamples.
 
     For piecewise-quadratic losses (Huber) the generalised Hessian is exact on
@@ -294,12 +544,12 @@ def _newton(X, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
     and the Hessian is estimated on at most ``_HESSIAN_ROWS`` fixed rows; the
     gradient, the line search and the stopping test always use every row.
     """
-    n, d = X.shape
+    n, d = D.shape
     it = 0
     cap = max(_HESSIAN_ROWS, 100 * d)
     if warm and n >= _WARM_FACTOR * max(_WARM_MIN_ROWS, 50 * d):
         w, _, it = _newton(
-            X[::_WARM_FACTOR],
+            D.rows(_WARM_FACTOR),
             y[::_WARM_FACTOR],
             loss,
             lam,
@@ -309,13 +559,14 @@ def _newton(X, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
             max_iter,
             rel_tol=_WARM_REL_TOL,
         )
-    hrows = slice(None, None, max(1, -(-n // cap)))
-    Xh, yh = X[hrows], y[hrows]
+    stride = max(1, -(-n // cap))
+    hrows = slice(None, None, stride)
+    Dh, yh = D.rows(stride), y[hrows]
     m = np.zeros(n)
     if np.any(w):
-        g, m = _grad_step(X, y, loss, lam, lin, np.zeros(d), m, w)
+        g, m = _grad_step(D, y, loss, lam, lin, np.zeros(d), m, w)
     else:
-        g = _grad_at(X, y, loss, lam, lin, w, m)
+        g = _grad_at(D, y, loss, lam, lin, w, m)
     gn = float(np.linalg.norm(g))
     tol = max(tol, rel_tol * gn)
     gn_best = gn
@@ -324,9 +575,9 @@ def _newton(X, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
     while gn > tol and it < max_iter:
         it += 1
         if H is None:
-            H = _hessian(Xh, yh, m[hrows], loss, lam)
+            H = _hessian(Dh, yh, m[hrows], loss, lam)
         p = _newton_direction(H, g)
-        g_new, Xp = _grad_step(X, y, loss, lam, lin, w, m, p)
+        g_new, Xp = _grad_step(D, y, loss, lam, lin, w, m, p)
         gn_new = float(np.linalg.norm(g_new))
         t = 1.0
         if gn_new <= _ACCEPT * gn_best:
@@ -336,27 +587,13 @@ def _newton(X, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
             f = None
             gn_best = gn_new
         else:
-            # Armijo backtracking on J along p, from the margins m + t·X·p.
-            if f is None:
-                f = _value(y, loss, lam, lin, w, m)
-            slope = float(g @ p)
-            for _ in range(60):
-                f_t = _value(y, loss, lam, lin, w + t * p, m + t * Xp)
-                if f_t <= f + 1e-4 * t * slope:
-                    break
-                t *= 0.5
-            else:
+            found = _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_new, f)
+            if found is None:
                 break  # no decrease possible in floating point
-            f = f_t
-            if t != 1.0:
-                g_new = _grad_at(X, y, loss, lam, lin, w + t * p, m + t * Xp)
-                gn_new = float(np.linalg.norm(g_new))
+            t, f, g_new, gn_new = found
             gn_best = min(gn_best, gn_new)
-        w = w + t * p
-        if t == 1.0:
-            m += Xp
-        else:
-            m += t * Xp
+        w = _move(w, m, t, p, Xp)
+        Xp = None  # free it before the next step computes its own
         g_old = g
         g = g_new
         # Lazy Hessian: keep H while each step still cuts ‖∇J‖ at least
@@ -378,23 +615,98 @@ def _newton(X, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
     return w, g, it
 
 
-def _polish(X, y, loss, lam, fun, w, tol, steps=20):  # type: ignore[no-untyped-def]
+def _polish(D, y, loss, lam, fun, w, tol, steps=20):  # type: ignore[no-untyped-def]
     """Full Newton steps kept only while they shrink ‖∇J‖ (final refinement)."""
-    m = X @ w
+    m = D.matvec(w)
     _, g = fun(w, m)
     gn = float(np.linalg.norm(g))
     for _ in range(steps):
         if gn <= tol:
             break
-        p = _newton_direction(_hessian(X, y, m, loss, lam), g)
+        p = _newton_direction(_hessian(D, y, m, loss, lam), g)
         w_new = w + p
         _, g_new = fun(w_new)
         gn_new = float(np.linalg.norm(g_new))
         if not gn_new < gn:
             break
         w, g, gn = w_new, g_new, gn_new
-        m = X @ w
+        m = D.matvec(w)
     return w
+
+
+def _conjugate_gradient(D, curv, lam, r, target, max_iter):  # type: ignore[no-untyped-def]
+    """Approximately solve H·p = r, H = X̃ᵀ diag(curv) X̃ + λI, by CG from p = 0.
+
+    Stops once ‖H·p − r‖ ≤ ``target``. Every iterate is a descent direction for
+    −r (Nocedal & Wright, Numerical Optimization, 2nd ed., §5.1 and §7.1), so a
+    truncated solve is still a valid Newton-CG step. Returns p and X̃·p, the
+    latter accumulated from the products X̃·dₖ that CG computes anyway (one
+    pass over X saved per Newton step).
+    """
+    p = np.zeros_like(r)
+    xp = np.zeros(D.shape[0])
+    res = r.copy()
+    dirn = res.copy()
+    rr = float(res @ res)
+    for _ in range(max_iter):
+        if math.sqrt(rr) <= target:
+            break
+        xd, hd = D.fused_products(dirn, lambda sl, xb: xb * curv[sl])
+        hd += lam * dirn
+        dhd = float(dirn @ hd)
+        if not dhd > 0:  # pragma: no cover - H is λ-positive definite
+            break
+        alpha = rr / dhd
+        p += alpha * dirn
+        xp += alpha * xd
+        res -= alpha * hd
+        rr_new = float(res @ res)
+        dirn *= rr_new / rr
+        dirn += res
+        rr = rr_new
+    return p, xp
+
+
+def _newton_cg(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyped-def]
+    """Truncated Newton (Newton-CG) with exact float64 Hessian-vector products.
+
+    For large d (or sparse rows) no d × d matrix is formed: each CG step costs
+    one product with X̃ and one with X̃ᵀ, H·v = X̃ᵀ(ℓ″ ⊙ X̃v)/n + λv, so the
+    memory is O(n + d). The CG forcing term min(½, √‖∇J‖)·‖∇J‖ gives
+    superlinear convergence (Dembo, Eisenstat & Steihaug, SIAM J. Numer. Anal.
+    19 (1982); Nocedal & Wright §7.1), and floors at a tenth of ``tol`` so that
+    the last step lands below it. A full step is accepted when it shrinks the
+    best ‖∇J‖ so far; otherwise an Armijo search on J runs on the margins
+    alone. Near the optimum J is flat to rounding while ‖∇J‖ is still above
+    ``tol`` (which stalls line searches on J, and L-BFGS); accepting on the
+    exact gradient avoids that stall.
+    """
+    n, d = D.shape
+    m = D.matvec(w) if np.any(w) else np.zeros(n)
+    g = _grad_at(D, y, loss, lam, lin, w, m)
+    gn = float(np.linalg.norm(g))
+    gn_best = gn
+    it = 0
+    while gn > tol and it < max_iter:
+        it += 1
+        curv = loss.second_derivative(y * m)
+        curv *= 1.0 / n
+
+        target = max(min(0.5, math.sqrt(gn)) * gn, 0.1 * tol)
+        p, Xp = _conjugate_gradient(D, curv, lam, -g, target, max(50, min(d, 500)))
+        g_new = _grad_at(D, y, loss, lam, lin, w + p, m + Xp)
+        gn_new = float(np.linalg.norm(g_new))
+        t = 1.0
+        if gn_new > _ACCEPT * gn_best:
+            found = _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_new)
+            if found is None:
+                break  # no decrease possible in floating point
+            t, _, g_new, gn_new = found
+        gn_best = min(gn_best, gn_new)
+        w = _move(w, m, t, p, Xp)
+        Xp = None  # free it before the next step computes its own
+        g, gn = g_new, gn_new
+    return w, g, it
 
 
 def _hinge_gap(
@@ -434,7 +746,9 @@ def _hinge_gap(
             alpha = lo.astype(float)
             if np.any(mid):
                 target = n * lam * u - X[lo].T @ y[lo]
-                A = (X[mid] * y[mid, None]).T
+                Xm: Any = X[mid]
+                Xm = Xm.toarray() if scipy.sparse.issparse(Xm) else Xm
+                A = (Xm * y[mid, None]).T
                 sol = scipy.optimize.lsq_linear(
                     A, target, bounds=(0.0, 1.0), method="bvls", tol=1e-14
                 )
@@ -483,7 +797,7 @@ def _hinge_by_smoothing(
 
 
 def solve_hinge(
-    X: FloatArray,
+    X: Any,
     y: FloatArray,
     lam: float,
     *,
@@ -520,13 +834,21 @@ def solve_hinge(
     SolverResult
         The solution and its certificate ‖w − w*‖ ≤ √(2·gap/λ).
     """
+    # liblinear works on its own float64 copy of the rows in any case.
+    X = as_design(X).toarray()
+    y = np.asarray(y, dtype=np.float64)
     n, d = X.shape
     Xs, ys = X, y
     if np.unique(y).size < 2:
         # liblinear needs two classes. A zero row with the other label adds the
         # constant C_sk·1 to the primal and nothing to w, so the minimiser is
         # unchanged.
-        Xs = np.vstack([X, np.zeros((1, d))])
+        zero = np.zeros((1, d))
+        Xs = (
+            scipy.sparse.vstack([X, zero], format="csr")
+            if scipy.sparse.issparse(X)
+            else np.vstack([X, zero])
+        )
         ys = np.append(y, -y[0])
     C_sk = 1.0 / (n * lam)  # ½‖w‖² + C_sk Σ hinge  ≡  (λ/2)‖w‖² + (1/n) Σ hinge
     best: SolverResult | None = None

@@ -61,6 +61,7 @@ from ..kernels import (
 from ..losses import get_loss
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._base import ScorePredictMixin
+from ._solvers import RowScaledDesign
 from .linear import DPLinearSVC, NonPrivateLinearClassifier
 
 __all__ = [
@@ -114,10 +115,11 @@ class _UnprojectedDPLinearSVC(DPLinearSVC):
     its ``privacy_event_``.
     """
 
-    def _augment(
-        self, X: FloatArray, R: float, norms: FloatArray | None = None
-    ) -> FloatArray:
-        return np.asarray(X, dtype=np.float64)
+    def _design(
+        self, X: FloatArray, R: float, norms: FloatArray | None
+    ) -> RowScaledDesign:
+        # The rows as given (no clipping, no constant column), divided by R.
+        return RowScaledDesign(X, None if R == 1.0 else np.full(X.shape[0], 1.0 / R))
 
 
 # ---------------------------------------------------------------------------
