@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Public-schema preprocessing: declare what is public, encode by it.
+
+A :class:`PublicSchema` (a JSON file, see ``docs/schema.md``) names the label
+column and its classes, and every feature column with its public range
+(numeric) or its public categories (categorical). :class:`SchemaTransformer`
+encodes a table by it without reading any bound from the data, so the encoded
+rows have the public norm bound ``PublicSchema.row_norm_bound``.
+"""
+
+from ._draft import draft_schema
+from ._schema import (
+    CategoricalFeature,
+    LabelSpec,
+    NumericFeature,
+    PublicSchema,
+    SchemaError,
+    canonical_key,
+)
+from ._transformer import SchemaTransformer
+
+__all__ = [
+    "CategoricalFeature",
+    "LabelSpec",
+    "NumericFeature",
+    "PublicSchema",
+    "SchemaError",
+    "SchemaTransformer",
+    "canonical_key",
+    "draft_schema",
+]
