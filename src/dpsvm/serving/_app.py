@@ -66,7 +66,11 @@ class InferRequest(BaseModel):
 
 
 class _BodyLimit:
-    """Refuse request bodies over a size limit (HTTP 422) before parsing them."""
+    """Refuse request bodies over a size limit (HTTP 422) before parsing them.
+
+    It also reads every POST body as JSON (the only body this API takes), so
+    that ``curl -d`` works without a ``Content-Type`` header.
+    """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -89,6 +93,15 @@ class _BodyLimit:
                 if too_big:
                     await JSONResponse({"error": message}, 422)(scope, receive, send)
                     return
+        if scope["method"] == "POST":
+            # curl -d sends a form content type: the body is JSON whatever it says.
+            headers = [
+                (n, v) for n, v in scope.get("headers", []) if n != b"content-type"
+            ]
+            scope = {
+                **scope,
+                "headers": [*headers, (b"content-type", b"application/json")],
+            }
         seen = 0
 
         async def limited() -> Message:

@@ -85,7 +85,7 @@ _keys = sa.Table(
 )
 
 
-class LedgerError(RuntimeError):
+class LedgerError(ValueError):
     """A ledger that does not belong to this model or budget, or is unusable."""
 
 
