@@ -116,3 +116,147 @@ def infer_body(rows: list[list[Any]], rid: str | None = None, **kw: Any) -> dict
 
 def random_id() -> str:
     return secrets.token_hex(8)
+
+
+# ------------------------------------------------------- a real server process
+TRAIN_COLUMNS = ("age", "hours", "workclass")
+SCHEMA = {
+    "label": {"column": "income", "classes": ["<=50K", ">50K"]},
+    "features": [
+        {"column": "age", "type": "numeric", "lower": 17, "upper": 90},
+        {"column": "hours", "type": "numeric", "lower": 1, "upper": 99},
+        {
+            "column": "workclass",
+            "type": "categorical",
+            "categories": ["Private", "State-gov"],
+        },
+    ],
+}
+
+
+def write_training_files(directory: Any, n: int = 120, seed: int = 0) -> dict:
+    """A small CSV, its public schema and a key file; returns their paths."""
+    import json
+    from pathlib import Path
+
+    d = Path(directory)
+    rng = np.random.default_rng(seed)
+    age = rng.uniform(17, 90, n)
+    hours = rng.uniform(1, 99, n)
+    wc = rng.choice(["Private", "State-gov", "Self-emp"], n)
+    score = (age - 50) / 30 + (hours - 40) / 50 + 0.3 * (wc == "Private")
+    y = np.where(score > 0, ">50K", "<=50K")
+    lines = ["age,hours,workclass,income"]
+    lines += [
+        f"{a:.1f},{h:.1f},{w},{c}" for a, h, w, c in zip(age, hours, wc, y, strict=True)
+    ]
+    (d / "train.csv").write_text("\n".join(lines) + "\n")
+    (d / "schema.json").write_text(json.dumps(SCHEMA))
+    (d / "keys.txt").write_text(f"{KEY}\n{OTHER_KEY}\n")
+    return {
+        "data": str(d / "train.csv"),
+        "schema": str(d / "schema.json"),
+        "keys": str(d / "keys.txt"),
+    }
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(
+    files: dict, ledger: str, *, epsilon: float, max_queries: int, port: int
+) -> Any:
+    """``dpsvm serve`` as a subprocess on 127.0.0.1 (laplace answers)."""
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    cmd = [
+        sys.executable,
+        "-m",
+        "dpsvm.cli",
+        "serve",
+        "--data",
+        files["data"],
+        "--schema",
+        files["schema"],
+        "--epsilon",
+        repr(epsilon),
+        "--ledger",
+        ledger,
+        "--api-key-file",
+        files["keys"],
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--mechanism",
+        "laplace",
+        "--max-queries",
+        str(max_queries),
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            out = proc.stdout.read().decode() if proc.stdout else ""
+            raise RuntimeError(f"dpsvm serve exited ({proc.returncode}): {out}")
+        try:
+            r = httpx.get(f"http://127.0.0.1:{port}/v2/health/ready", timeout=0.5)
+            if r.status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("dpsvm serve did not become ready within 30 s")
+
+
+def stop(proc: Any) -> None:
+    """SIGKILL a server started by :func:`start_server` and reap it."""
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait(timeout=10)
+    if proc.stdout:
+        proc.stdout.close()
+
+
+def query_body(rid: str, rows: int = 1, seed: int = 0) -> dict:
+    rng = np.random.default_rng(seed)
+    data: list[Any] = []
+    for _ in range(rows):
+        data += [float(rng.uniform(17, 90)), float(rng.uniform(1, 99)), "Private"]
+    return {
+        "id": rid,
+        "inputs": [
+            {"name": "input", "shape": [rows, 3], "datatype": "BYTES", "data": data}
+        ],
+    }
+
+
+def read_ledger(path: str) -> tuple[float, int, dict]:
+    """(ε spent, rows answered, {request id: response}) straight from SQLite."""
+    import json
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    try:
+        eps, answers = con.execute(
+            "SELECT epsilon_spent, answers FROM dpsvm_ledger_state WHERE id = 1"
+        ).fetchone()
+        stored = {
+            rid: json.loads(resp)
+            for rid, resp in con.execute(
+                "SELECT request_id, response_json FROM dpsvm_ledger_answers"
+            )
+        }
+    finally:
+        con.close()
+    return float(eps), int(answers), stored

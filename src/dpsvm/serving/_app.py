@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import threading
 import uuid
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import numpy as np
@@ -380,7 +382,14 @@ def create_app(
         If the ledger belongs to another model, data or total budget.
     """
     service = _Service(served, ledger, keys, max_batch)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        ledger.dispose()  # close the database connections at shutdown
+
     app = FastAPI(
+        lifespan=lifespan,
         title="dpsvm private prediction service",
         version=__version__,
         description="Open Inference Protocol v2 endpoints answering with "

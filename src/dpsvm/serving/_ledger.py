@@ -218,6 +218,13 @@ class Ledger:
             mechanism or total budget, or by another format version.
         """
         try:
+            return self._open(initial_state)
+        except BaseException:
+            self.engine.dispose()  # leave no connection open behind a refusal
+            raise
+
+    def _open(self, initial_state: dict[str, Any]) -> LedgerState:
+        try:
             _metadata.create_all(self.engine, checkfirst=True)
         except sa.exc.SQLAlchemyError:
             # Two replicas creating the tables at once: the loser finds them.
