@@ -10,10 +10,12 @@ One module per paper; every function is a pure formula with validated inputs.
   and the JMLR 2011 calibration helpers for objective and output perturbation.
 * :mod:`dpsvm.bounds.nie_wang`: Nie & Wang: sensitivities, noise scales, the
   Section 4 error analysis and the parameter rules.
+* :mod:`dpsvm.bounds.prediction`: Jain & Thakurta (ICML 2013): private kernel
+  prediction parameters (update caps, thresholds, noisy-label scales) and bounds.
 """
 
 from __future__ import annotations
 
-from . import nie_wang, rubinstein, sarwate
+from . import nie_wang, prediction, rubinstein, sarwate
 
-__all__ = ["nie_wang", "rubinstein", "sarwate"]
+__all__ = ["nie_wang", "prediction", "rubinstein", "sarwate"]

@@ -124,13 +124,7 @@ class _NWKernelBase(BaseEstimator):
                 "clipped to [−M, M])."
             )
         r = resolve_targets(self.loss, y, classes, self.y_bound)
-        spec = KernelSpec(
-            self.kernel,
-            float(self.gamma),
-            int(self.degree),
-            float(self.coef0),
-            resolve_domain(self.kernel, self.data_norm, X),
-        )
+        spec = self._kernel_spec(X)
         kappa = spec.kappa
         C_L = loss_lipschitz(
             self.loss,
@@ -159,6 +153,16 @@ class _NWKernelBase(BaseEstimator):
             "distance_bound": model.distance_bound,
         }
         return cal, int(X.shape[0])
+
+    def _kernel_spec(self, X: FloatArray) -> KernelSpec:
+        """The kernel with its public bound κ (subclasses may add kernels)."""
+        return KernelSpec(
+            self.kernel,
+            float(self.gamma),
+            int(self.degree),
+            float(self.coef0),
+            resolve_domain(self.kernel, self.data_norm, X),
+        )
 
     def _exact_scores(self, X: ArrayLike) -> tuple[FloatArray, FloatArray]:
         """(f_z at the projected rows, the projected rows): private values."""

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Private prediction with kernels (Jain & Thakurta, ICML 2013).
+
+* :class:`PrivateInteractivePredictor` answers prediction queries one by one
+  within a fixed (ε, δ) (Alg. 1, a sparse-vector variant, or per-query Laplace);
+  its :meth:`~PrivateInteractivePredictor.state_dict` lets a server resume
+  exactly after a crash.
+* :class:`TestDataDependentLearner` labels a public test sample with noisy
+  predictions and fits a model to them (Alg. 2).
+* :class:`TestDataIndependentLearner` builds a model from points chosen by the
+  exponential mechanism over a data-independent candidate set (Alg. 3, honestly
+  recalibrated).
+
+Corrections to the printed calibrations and their derivations:
+``docs/prediction.md``.
+"""
+
+from __future__ import annotations
+
+from ..exceptions import BudgetExceededError
+from ._common import CallableKernelSpec, VacuousCalibrationWarning
+from ._interactive import PredictionAnswers, PrivateInteractivePredictor
+
+__all__ = [
+    "BudgetExceededError",
+    "CallableKernelSpec",
+    "PredictionAnswers",
+    "PrivateInteractivePredictor",
+    "VacuousCalibrationWarning",
+]

@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Shared pieces of the private prediction learners (Jain & Thakurta, ICML 2013).
+
+The three learners fit the exact, certified, bias-free kernel ERM of Jain &
+Thakurta eq. (2), (1/n)Σℓ(⟨w, φ(x)⟩; y) + (λ/2)‖w‖², through the Nie–Wang
+kernel layer (:mod:`dpsvm.models._nie_wang_kernel`: λ_JT = Λ = ``regularization``)
+and keep it private. This module adds user kernels with a declared bound R_φ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from numbers import Real
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.metrics.pairwise import linear_kernel
+
+from .._compat import Interval, StrOptions, validate_data
+from ..models._nie_wang_base import KernelSpec
+from ..models._nie_wang_kernel import _NWKernelBase
+
+__all__ = ["CallableKernelSpec", "PredictionBase", "VacuousCalibrationWarning"]
+
+FloatArray = NDArray[np.float64]
+
+JT_REFERENCE = (
+    "Jain & Thakurta, 'Differentially private learning with kernels', ICML 2013"
+)
+
+
+class VacuousCalibrationWarning(UserWarning):
+    """A calibration is private but cannot be useful.
+
+    Raised when the update threshold σ of the interactive predictor is at least
+    C·R_φ, the largest possible |prediction|: no genuine update can then occur
+    and every answer is the public state's prediction (Jain & Thakurta Alg. 1
+    with its theorem constants is vacuous below very large n).
+    """
+
+
+@dataclass(frozen=True)
+class CallableKernelSpec(KernelSpec):
+    """A user kernel K(A, B) -> gram matrix with a declared bound R_φ.
+
+    Parameters
+    ----------
+    kernel : str
+        Always ``"callable"``.
+    gamma : float
+        Unused (kept for the parent's interface).
+    degree : int
+        Unused.
+    coef0 : float
+        Unused.
+    data_norm : float or None
+        Radius of the declared input domain (rows are projected onto it), or
+        ``None`` for no projection (the bound must then hold on all inputs).
+    func : callable
+        ``func(A, B)`` returns the (len(A), len(B)) gram matrix.
+    bound : float
+        R_φ ≥ sup √K(x, x) over the domain: a public declaration; the privacy
+        guarantee depends on it.
+
+    Examples
+    --------
+    >>> spec = CallableKernelSpec("callable", 1.0, 1, 0.0, 1.0,
+    ...                           func=lambda A, B: A @ B.T, bound=1.0)
+    >>> spec.kappa, spec.gram(np.eye(2), np.eye(2)).tolist()
+    (1.0, [[1.0, 0.0], [0.0, 1.0]])
+    """
+
+    func: Callable[[FloatArray, FloatArray], ArrayLike] = field(
+        default=linear_kernel, compare=False
+    )
+    bound: float = 1.0
+
+    @property
+    def kappa(self) -> float:
+        """The declared R_φ."""
+        return float(self.bound)
+
+    def gram(self, A: FloatArray, B: FloatArray) -> FloatArray:
+        """K(A, B) on projected rows, checked for shape and finiteness."""
+        G = np.asarray(self.func(A, B), dtype=np.float64)
+        if G.shape != (A.shape[0], B.shape[0]) or not np.all(np.isfinite(G)):
+            raise ValueError(
+                "The kernel callable must return a finite gram matrix of shape "
+                "(len(A), len(B))."
+            )
+        return G
+
+
+class PredictionBase(_NWKernelBase):
+    """The certified kernel ERM of the prediction learners (never released)."""
+
+    _parameter_constraints: dict[str, Any] = {
+        **_NWKernelBase._parameter_constraints,
+        "kernel": [StrOptions({"linear", "rbf", "poly"}), callable],
+        "kernel_bound": [Interval(Real, 0, None, closed="neither"), None],
+    }
+
+    def _kernel_spec(self, X: FloatArray) -> KernelSpec:
+        if callable(self.kernel):
+            if self.kernel_bound is None:
+                raise ValueError(
+                    "A callable kernel needs kernel_bound, a public bound R_φ on "
+                    "sqrt(K(x, x)) over the declared domain."
+                )
+            return CallableKernelSpec(
+                "callable",
+                1.0,
+                1,
+                0.0,
+                None if self.data_norm is None else float(self.data_norm),
+                func=self.kernel,
+                bound=float(self.kernel_bound),
+            )
+        if self.kernel_bound is not None:
+            raise ValueError(
+                "kernel_bound is only for a callable kernel; the built-in kernels "
+                "compute R_φ from data_norm."
+            )
+        return super()._kernel_spec(X)
+
+    def _project(self, X: ArrayLike) -> FloatArray:
+        """Validate query rows and project them onto the declared domain."""
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._model.spec.project(np.asarray(X, dtype=np.float64))

@@ -1,0 +1,286 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The private interactive predictor: calibration, answers, budget and state."""
+
+from __future__ import annotations
+
+import json
+import math
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+from dpsvm.bounds.prediction import interactive_parameters, noisy_label_scale
+from dpsvm.exceptions import BudgetExceededError
+from dpsvm.prediction import PrivateInteractivePredictor, VacuousCalibrationWarning
+
+
+def _data(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-1, 1, size=(n, 2)) / 2
+    y = np.where(X[:, 0] > 0, 1, -1)
+    return X, y
+
+
+def _fit(mechanism="laplace", **kw):
+    X, y = _data()
+    params = dict(
+        mechanism=mechanism,
+        epsilon=1.0,
+        n_queries=40,
+        classes=[-1, 1],
+        regularization=0.1,
+        random_state=0,
+    )
+    params.update(kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", VacuousCalibrationWarning)
+        return PrivateInteractivePredictor(**params).fit(X, y), X
+
+
+# Parameters with genuine updates: large n·λ·ε makes σ < C·R_φ.
+USEFUL = dict(epsilon=1e5, regularization=1.0, B_rule=5)
+
+
+# ------------------------------------------------------------ calibration
+def test_pinp_calibration_matches_theorem9():
+    p, _X = _fit("pinp")
+    S = p.prediction_sensitivity_
+    # S = 2LR²/(λn)(1 + 2·10⁻³) with L = R = 1 (rbf), λ = 0.1, n = 200.
+    assert S == pytest.approx(2 / (0.1 * 200) * (1 + 2e-3))
+    B = p.max_updates_
+    # ε₀ = ε/(200·√B·S·ln(4/δ)) (Thm 9); the noise scale is 1/ε₀.
+    eps0 = 1.0 / (200 * math.sqrt(B) * S * math.log(4 / 1e-6))
+    assert p.noise_scale_ == pytest.approx(1 / eps0)
+    # σ = (4/ε₀)ln(2T/β), η = σ/(4R²).
+    assert p.threshold_ == pytest.approx(4 / eps0 * math.log(2 * 40 / 0.05))
+    assert p.step_ == pytest.approx(p.threshold_ / 4)
+
+
+def test_alg1_constants_halve_the_noise():
+    a, _ = _fit("pinp", B_rule=3)
+    b, _ = _fit("pinp", B_rule=3, constants="alg1")
+    assert a.noise_scale_ == pytest.approx(2 * b.noise_scale_)
+
+
+def test_vacuity_warning_when_threshold_exceeds_every_prediction():
+    X, y = _data()
+    with pytest.warns(VacuousCalibrationWarning, match="C·R_φ"):
+        p = PrivateInteractivePredictor(
+            mechanism="pinp", classes=[-1, 1], random_state=0
+        ).fit(X, y)
+    assert p.vacuous_ and p.threshold_ >= p.w_norm_bound_ * p.kappa_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        q = PrivateInteractivePredictor(
+            mechanism="pinp", classes=[-1, 1], random_state=0, **USEFUL
+        ).fit(X, y)
+    assert not q.vacuous_
+
+
+def test_laplace_calibration_is_composition_over_T():
+    p, _ = _fit("laplace", delta=1e-6)
+    assert p.noise_scale_ == pytest.approx(
+        noisy_label_scale(40, 1.0, 1e-6, p.prediction_sensitivity_)
+    )
+    q, _ = _fit("laplace", delta=0.0)
+    # basic composition: ε_q = ε/T, scale = S·T/ε
+    assert q.noise_scale_ == pytest.approx(q.prediction_sensitivity_ * 40)
+
+
+def test_pinp_refuses_zero_delta():
+    X, y = _data()
+    with pytest.raises(ValueError, match="delta"):
+        PrivateInteractivePredictor(mechanism="pinp", delta=0.0, classes=[-1, 1]).fit(
+            X, y
+        )
+
+
+def test_interactive_parameters_potential_rule_closed_form():
+    p = interactive_parameters(
+        10**5, 1e-3, 1.0, 1e-6, 0.05, 10**4, 1.0, 1.0, 2000.0, B_rule="potential"
+    )
+    # B ≈ Cελn/(692.8·L·R·ln(2T/β)·ln(4/δ)) under Thm-9 constants.
+    expect = (
+        2000 * 1e-3 * 1e5 / (400 * math.sqrt(3) * math.log(2e4 / 0.05) * math.log(4e6))
+    )
+    assert p.max_updates == math.floor(expect)
+
+
+# ----------------------------------------------------------------- answers
+def test_pinp_answers_in_order_and_state_rebuilds_from_answers():
+    p, _X = _fit("pinp", **USEFUL)
+    rng = np.random.default_rng(1)
+    Q = rng.uniform(-0.5, 0.5, size=(30, 2))
+    a1 = p.answer(Q[:10])
+    a2 = p.answer(Q[10:])
+    scores = np.concatenate([a1.scores, a2.scores])
+    assert p.n_updates == int(a1.updates.sum() + a2.updates.sum()) > 0
+    assert p.n_updates <= p.max_updates_
+    pts, coef = p.state_from_answers(Q, scores)
+    state = p.state_dict()
+    np.testing.assert_array_equal(pts, np.asarray(state["update_points"]))
+    np.testing.assert_array_equal(coef, np.asarray(state["update_coef"]))
+    # Non-update answers equal the released state's prediction; after the cap
+    # they are flagged as public-state answers.
+    assert np.all(np.abs(coef) == p.step_)
+    assert a2.public_state.any() == (p.n_updates == p.max_updates_)
+
+
+def test_update_uses_sign_of_noisy_difference():
+    p, _ = _fit("pinp", **{**USEFUL, "B_rule": 1})
+    z = np.array([[0.5, 0.0]])
+    ans = p.answer(z)
+    assert ans.updates[0]
+    # first update: p = 0, so α = η·sign(â)
+    assert p.state_dict()["update_coef"][0] == pytest.approx(
+        p.step_ * np.sign(ans.scores[0])
+    )
+
+
+def test_sparse_vector_variant_costs_and_updates():
+    p, _ = _fit("sparse-vector", epsilon=1e4, regularization=1.0, B_rule=3)
+    rng = np.random.default_rng(2)
+    ans = p.answer(rng.uniform(-0.5, 0.5, size=(20, 2)))
+    e1, e2, e3 = 0.25e4, 0.25e4, 0.5e4
+    assert ans.spent_epsilon == pytest.approx(e1 + e2 + e3 * p.n_updates / 3)
+    assert ans.spent_delta == 0.0
+    assert p.state_dict()["threshold_noise"] is not None
+
+
+def test_pinp_charges_whole_budget_at_first_answer():
+    p, X = _fit("pinp")
+    assert (p.spent_epsilon, p.spent_delta) == (0.0, 0.0)
+    a = p.answer(X[:2])
+    assert (a.epsilon, a.delta) == (1.0, 1e-6)
+    b = p.answer(X[2:4])
+    assert (b.epsilon, b.delta, b.spent_epsilon) == (0.0, 0.0, 1.0)
+
+
+def test_laplace_spend_never_exceeds_total():
+    p, X = _fit("laplace")
+    spent = []
+    for i in range(4):
+        spent.append(p.answer(X[10 * i : 10 * (i + 1)]).spent_epsilon)
+    assert spent == sorted(spent) and spent[-1] <= 1.0 + 1e-12
+    assert p.budget_exhausted and p.remaining_budget()["answers"] == 0
+
+
+# ------------------------------------------------------------------ refusals
+def test_batch_over_n_queries_is_refused_and_spends_nothing():
+    p, X = _fit("laplace")
+    p.answer(X[:35])
+    before = p.state_dict()
+    with pytest.raises(BudgetExceededError, match="exceeds the remaining 5"):
+        p.answer(X[:6])
+    assert p.state_dict() == before
+    p.answer(X[:5])
+    with pytest.raises(BudgetExceededError, match="exhausted"):
+        p.answer(X[:1])
+
+
+def test_refuse_after_cap():
+    p, _ = _fit("pinp", **{**USEFUL, "B_rule": 1}, after_cap="refuse")
+    ans = p.answer(np.array([[0.5, 0.0], [0.4, 0.1]]))
+    assert ans.updates[0] and ans.public_state[1] and ans.budget_exhausted
+    with pytest.raises(BudgetExceededError):
+        p.answer(np.array([[0.1, 0.1]]))
+
+
+@pytest.mark.parametrize(
+    "bad", [[[np.nan, 0.0]], [[0.0, 0.0, 0.0]], [["a", "b"]]], ids=str
+)
+def test_bad_queries_spend_nothing(bad):
+    p, _ = _fit("pinp")
+    with pytest.raises(ValueError):
+        p.answer(bad)
+    assert p.n_answers == 0 and p.spent_epsilon == 0.0
+
+
+def test_threshold_only_for_sparse_vector():
+    X, y = _data()
+    with pytest.raises(ValueError, match="sparse-vector"):
+        PrivateInteractivePredictor(threshold=1.0, classes=[-1, 1]).fit(X, y)
+
+
+# -------------------------------------------------------------------- state
+@pytest.mark.parametrize("mechanism", ["pinp", "sparse-vector", "laplace"])
+def test_state_round_trip_resumes_consistently(mechanism):
+    kw = USEFUL if mechanism != "laplace" else {}
+    p, X = _fit(mechanism, **kw)
+    p.answer(X[:12])
+    state = json.loads(json.dumps(p.state_dict()))
+    # A "restarted" server: same data and parameters, fresh generator.
+    q, _ = _fit(mechanism, **{**kw, "random_state": None})
+    q.load_state_dict(state)
+    assert q.state_dict() == state
+    assert (q.n_answers, q.spent_epsilon, q.n_updates) == (
+        p.n_answers,
+        p.spent_epsilon,
+        p.n_updates,
+    )
+    a = q.answer(X[12:20])
+    assert a.n_answers == 20 and a.spent_epsilon >= state["spent_epsilon"]
+    assert q.remaining_budget()["answers"] == 20
+
+
+def test_state_dict_has_no_secret_state():
+    p, X = _fit("sparse-vector", **USEFUL)
+    p.answer(X[:5])
+    text = json.dumps(p.state_dict())
+    # No generator state, no training rows, no exact model.
+    for word in ("bit_generator", "rng", "seed", "dual_coef", "support"):
+        assert word not in text
+    for row in np.round(X, 6).tolist():
+        assert json.dumps(row)[1:-1] not in text
+    keys = set(p.state_dict())
+    assert keys == {
+        "format",
+        "config",
+        "n_answers",
+        "update_points",
+        "update_coef",
+        "threshold_noise",
+        "spent_epsilon",
+        "spent_delta",
+    }
+
+
+def test_load_state_dict_rejects_other_configuration():
+    p, X = _fit("laplace")
+    p.answer(X[:3])
+    q, _ = _fit("laplace", epsilon=2.0)
+    with pytest.raises(ValueError, match="different configuration"):
+        q.load_state_dict(p.state_dict())
+    with pytest.raises(ValueError, match="state dict"):
+        q.load_state_dict({"format": "x"})
+    assert q.n_answers == 0
+
+
+def test_answers_to_dict_is_json():
+    p, X = _fit("pinp")
+    d = p.answer(X[:2]).to_dict()
+    assert json.loads(json.dumps(d))["n_answers"] == 2
+
+
+def test_pickle_keeps_working_object_but_is_documented_private():
+    # The object holds w*; pickling works (for the server's own use only).
+    p, _X = _fit("laplace")
+    assert pickle.loads(pickle.dumps(p)).n_answers == 0
+
+
+def test_callable_kernel_needs_declared_bound():
+    X, y = _data()
+
+    def k(A, B):
+        return (A @ B.T + 1.0) ** 2
+
+    with pytest.raises(ValueError, match="kernel_bound"):
+        PrivateInteractivePredictor(kernel=k, classes=[-1, 1]).fit(X, y)
+    p = PrivateInteractivePredictor(
+        kernel=k, kernel_bound=2.0, mechanism="laplace", classes=[-1, 1]
+    ).fit(X, y)
+    assert p.kappa_ == 2.0
+    with pytest.raises(ValueError, match="only for a callable"):
+        PrivateInteractivePredictor(kernel_bound=2.0, classes=[-1, 1]).fit(X, y)
