@@ -17,6 +17,7 @@ import argparse
 import hashlib
 import json
 import math
+import warnings
 from typing import Any, TextIO
 
 __all__ = ["add_serve_subparser", "run_serve_command"]
@@ -204,59 +205,42 @@ def _build_predictor(
     args: argparse.Namespace, X: Any, y: Any, classes: list[Any]
 ) -> tuple[Any, dict[str, Any]]:
     """Fit the mechanism on the encoded rows (norm <= 1); nothing is released."""
-    from ..models import NWPrivatePredictor
-    from ..serving import PerQueryLaplace
+    from ..prediction import PrivateInteractivePredictor
 
-    delta = 0.0 if args.delta is None else args.delta
-    details = {
-        "kernel": args.kernel,
-        "gamma": args.gamma,
-        "regularization": args.regularization,
-        "max_queries": args.max_queries,
-        "data_norm": 1.0,
-    }
-    if args.mechanism == "laplace":
-        if delta != 0:
+    delta = args.delta
+    if delta is None:
+        if args.mechanism == "pinp":
             from ._main import UsageError
 
             raise UsageError(
-                "--mechanism laplace is pure ε-DP: give --delta 0 (or leave it out)"
+                "--mechanism pinp is (epsilon, delta)-DP: give the total --delta "
+                "(e.g. 1e-6, well below 1/number of training rows)"
             )
-        nw = NWPrivatePredictor(
-            epsilon=args.epsilon / args.max_queries,
-            kernel=args.kernel,
-            gamma=args.gamma,
-            regularization=args.regularization,
-            data_norm=1.0,
-            classes=classes,
-        )
-        # fit() only checks that an accountant is set; each batch gets its own.
-        from ..accounting import BudgetAccountant
-
-        nw.set_params(accountant=BudgetAccountant(0.0 + args.epsilon))
-        nw.fit(X, y)
-        details["epsilon_per_answer"] = args.epsilon / args.max_queries
-        return PerQueryLaplace(nw, args.max_queries), details
-    try:
-        from ..prediction import PrivateInteractivePredictor
-    except ImportError:  # pragma: no cover - until dpsvm.prediction lands
-        raise _ServeError(
-            f"--mechanism {args.mechanism} needs dpsvm.prediction, which this "
-            "installation lacks; use --mechanism laplace"
-        ) from None
-    predictor = PrivateInteractivePredictor(  # pragma: no cover
+        delta = 0.0
+    predictor = PrivateInteractivePredictor(
         mechanism=args.mechanism,
         epsilon=args.epsilon,
         delta=delta,
-        max_queries=args.max_queries,
+        n_queries=args.max_queries,
         kernel=args.kernel,
         gamma=args.gamma,
         regularization=args.regularization,
         data_norm=1.0,
         classes=classes,
     )
-    predictor.fit(X, y)  # pragma: no cover
-    return predictor, details  # pragma: no cover
+    predictor.fit(X, y)
+    details = {
+        "kernel": args.kernel,
+        "gamma": args.gamma,
+        "regularization": args.regularization,
+        "max_queries": args.max_queries,
+        "data_norm": 1.0,
+        "noise_scale": float(predictor.noise_scale_),
+    }
+    if args.mechanism != "laplace":
+        details["max_updates"] = int(predictor.max_updates_)
+        details["threshold"] = float(predictor.threshold_)
+    return predictor, details
 
 
 def _served_from_data(args: argparse.Namespace) -> Any:
@@ -346,9 +330,15 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
 
     _check_args(args)
     keys = ApiKeys.from_file(args.api_key_file)
-    served = (
-        _served_from_data(args) if args.data is not None else _served_from_model(args)
-    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if args.data is not None:
+            served = _served_from_data(args)
+        else:
+            served = _served_from_model(args)
+    for w in caught:  # now, not when the server stops
+        err.write(f"dpsvm: warning: {' '.join(str(w.message).split())}\n")
+    err.flush()
     predictor = served.predictor
     ledger = Ledger(
         args.ledger if args.ledger is not None else "sqlite://",

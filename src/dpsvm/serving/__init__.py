@@ -18,7 +18,6 @@ from ._models import (
     Answers,
     InputSpec,
     InteractivePredictor,
-    PerQueryLaplace,
     ReleasedModel,
     ServedModel,
 )
@@ -33,7 +32,6 @@ __all__ = [
     "Ledger",
     "LedgerError",
     "LedgerState",
-    "PerQueryLaplace",
     "ReleasedModel",
     "ServedModel",
     "create_app",

@@ -285,6 +285,10 @@ class _Service:
                 if state.version == self.version
                 else eps_left <= 0.0
             )
+            # T, the number of answers the budget was planned for (if declared).
+            limit = getattr(served.predictor, "n_queries", None)
+            if isinstance(limit, int):
+                out["answers_remaining"] = max(0, limit - state.answers)
             out.update(
                 epsilon_spent=state.epsilon_spent,
                 delta_spent=state.delta_spent,

@@ -6,9 +6,8 @@ The service needs only this from a mechanism (:class:`InteractivePredictor`):
 state and spend), the public state as ``state_dict()`` / ``load_state_dict()``
 (no generator state), the totals and the spend so far, the number of answers
 and ``budget_exhausted``. :class:`dpsvm.prediction.PrivateInteractivePredictor`
-has exactly this interface; :class:`PerQueryLaplace` and
-:class:`ReleasedModel` below adapt the per-query Laplace predictor and an
-already released model to it.
+has exactly this interface; :class:`ReleasedModel` below adapts an already
+released model to it.
 """
 
 from __future__ import annotations
@@ -20,14 +19,10 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..accounting import BudgetAccountant
-from ..exceptions import BudgetExceededError
-
 __all__ = [
     "Answers",
     "InputSpec",
     "InteractivePredictor",
-    "PerQueryLaplace",
     "ReleasedModel",
     "ServedModel",
 ]
@@ -81,116 +76,6 @@ class Answers:
 
     labels: np.ndarray
     exhausted: bool
-
-
-class PerQueryLaplace:
-    """Per-query Laplace answers with a total budget split over ``max_queries``.
-
-    Wraps a fitted :class:`~dpsvm.models.NWPrivatePredictor` whose ``epsilon``
-    is the per-answer ε_q = ε / ``max_queries`` (Nie & Wang Thm 2 sensitivity,
-    Laplace answers f_z(x) + Lap(S/ε_q)); basic composition over at most
-    ``max_queries`` answers gives the total ε (δ = 0).
-
-    Parameters
-    ----------
-    predictor : NWPrivatePredictor
-        Fitted, with ``epsilon`` = ε_q.
-    max_queries : int
-        The number of answers the total budget pays for.
-    """
-
-    def __init__(self, predictor: Any, max_queries: int) -> None:
-        self._predictor = predictor
-        self._max = int(max_queries)
-        self._eps_q = float(predictor.epsilon)
-        self._n = 0
-
-    @property
-    def total_epsilon(self) -> float:
-        """ε of all ``max_queries`` answers."""
-        return self._eps_q * self._max
-
-    @property
-    def total_delta(self) -> float:
-        """0: Laplace answers are pure ε-DP."""
-        return 0.0
-
-    @property
-    def spent_epsilon(self) -> float:
-        """ε spent by the answers so far."""
-        return self._eps_q * self._n
-
-    @property
-    def spent_delta(self) -> float:
-        """0."""
-        return 0.0
-
-    @property
-    def n_answers(self) -> int:
-        """Rows answered so far."""
-        return self._n
-
-    @property
-    def budget_exhausted(self) -> bool:
-        """Whether no answer is left."""
-        return self._n >= self._max
-
-    @property
-    def classes(self) -> np.ndarray:
-        """The label set."""
-        return np.asarray(self._predictor.classes_)
-
-    def answer(self, X: Any) -> Answers:
-        """Answer a batch; refused (nothing spent) when it does not fit.
-
-        Parameters
-        ----------
-        X : array-like of shape (k, d)
-            Query rows.
-
-        Returns
-        -------
-        Answers
-            The labels.
-
-        Raises
-        ------
-        BudgetExceededError
-            If fewer than k answers are left (decided from k alone).
-        """
-        k = int(np.asarray(X).shape[0])
-        if self._n + k > self._max:
-            raise BudgetExceededError(
-                f"the budget pays for {self._max - self._n} more answers, the batch "
-                f"has {k} rows"
-            )
-        # A one-batch accountant: the ledger is the accountant of record.
-        self._predictor.accountant = BudgetAccountant(
-            epsilon=k * self._eps_q * (1 + 1e-9)
-        )
-        labels = np.asarray(self._predictor.predict(X))
-        self._n += k
-        return Answers(labels, self.budget_exhausted)
-
-    def state_dict(self) -> dict[str, Any]:
-        """Public state: the number of answers.
-
-        Returns
-        -------
-        dict
-            ``{"n_answers": n}``.
-        """
-        return {"n_answers": self._n}
-
-    def load_state_dict(self, state: dict[str, Any]) -> None:
-        """Restore the number of answers.
-
-        Parameters
-        ----------
-        state : dict
-            From :meth:`state_dict`.
-        """
-        self._n = int(state["n_answers"])
 
 
 class ReleasedModel:
