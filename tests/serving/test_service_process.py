@@ -46,7 +46,7 @@ def test_sigkill_never_returns_budget_or_loses_a_sent_answer(tmp_path):
     next_id = 0
     in_flight: str | None = None
     exhausted = False
-    for _round in range(3):
+    for _round in range(2):
         port = free_port()
         proc = start_server(
             files, ledger, epsilon=epsilon, max_queries=max_queries, port=port

@@ -140,6 +140,14 @@ def add_serve_subparser(sub: Any) -> None:
         help="Λ (default 0.01)",
     )
     p.add_argument(
+        "--ledger-sync",
+        choices=("full", "normal"),
+        default="full",
+        help="SQLite ledger: full fsyncs every charge before its answer is sent "
+        "(survives power loss); normal survives a crash of the server process but "
+        "not of the machine, and is faster (default full)",
+    )
+    p.add_argument(
         "--max-batch",
         type=_int_in("--max-batch", 1, 100_000),
         default=1024,
@@ -347,6 +355,7 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         mechanism=served.mechanism,
         epsilon_total=predictor.total_epsilon,
         delta_total=predictor.total_delta,
+        sqlite_synchronous=args.ledger_sync.upper(),
     )
     try:
         app = create_app(served, ledger, keys, max_batch=args.max_batch)

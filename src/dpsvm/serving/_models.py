@@ -171,8 +171,8 @@ class InputSpec:
     categorical : list of bool
         Which columns take strings (a ``BYTES`` tensor).
     transform : callable or None
-        Maps a pandas DataFrame of raw columns to feature rows; ``None``: the
-        input already is the feature rows.
+        Maps a ``[B, len(columns)]`` array of raw columns (in this order) to
+        feature rows; ``None``: the input already is the feature rows.
     """
 
     columns: list[str]
@@ -205,12 +205,8 @@ class InputSpec:
         """
         if self.transform is None:
             return np.asarray(raw, dtype=np.float64)
-        import pandas as pd
-
-        frame = pd.DataFrame(
-            {c: raw[:, j] for j, c in enumerate(self.columns)}, columns=self.columns
-        )
-        return np.asarray(self.transform(frame), dtype=np.float64)
+        # Columns in the schema's order: the transform reads them by position.
+        return np.asarray(self.transform(raw), dtype=np.float64)
 
 
 @dataclass
