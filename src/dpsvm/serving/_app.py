@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import threading
@@ -136,6 +137,25 @@ def _request_hash(inputs: list[dict[str, Any]]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+#: Most charges committed in one transaction.
+_GROUP = 256
+
+
+@dataclasses.dataclass(eq=False)
+class _Job:
+    """One validated infer request waiting for its charge."""
+
+    key: ApiKey
+    X: np.ndarray
+    rows: int
+    request_id: str
+    retry: bool
+    request_hash: str
+    done: threading.Event = dataclasses.field(default_factory=threading.Event)
+    response: dict[str, Any] | None = None
+    error: BaseException | None = None
+
+
 class _Service:
     """The served model, its ledger and the lock that serialises answers."""
 
@@ -147,6 +167,8 @@ class _Service:
         self.keys = keys
         self.max_batch = max_batch
         self.lock = threading.Lock()
+        self._queue_lock = threading.Lock()
+        self._queue: list[_Job] = []
         state = ledger.open(served.predictor.state_dict())
         self.version = state.version
         if state.version > 0:
@@ -165,82 +187,121 @@ class _Service:
             raise ServiceError(422, str(exc)) from None
         except ValueError as exc:  # the schema transform refused a value
             raise ServiceError(422, f"input: {exc}") from None
-        rows = int(X.shape[0])
-        request_id = body.id if body.id is not None else uuid.uuid4().hex
-        request_hash = _request_hash(inputs)
-        predictor = self.served.predictor
+        job = _Job(
+            key=key,
+            X=X,
+            rows=int(X.shape[0]),
+            request_id=body.id if body.id is not None else uuid.uuid4().hex,
+            retry=body.id is not None,
+            request_hash=_request_hash(inputs),
+        )
+        return self._submit(job)
+
+    def _submit(self, job: _Job) -> dict[str, Any]:
+        """Queue a charge; the thread holding the lock commits the queue as one.
+
+        Group commit: whoever takes ``self.lock`` answers every queued job in
+        order inside ONE ledger transaction and commits once (one fsync for
+        the group), then hands each waiter its answer. No answer is handed out
+        before the commit, so the guarantees are those of one charge per
+        transaction; only the cost of the fsync is shared.
+        """
+        with self._queue_lock:
+            self._queue.append(job)
         with self.lock:
-            before: dict[str, Any] | None = None
-            try:
-                with self.ledger.transaction() as txn:
-                    if body.id is not None:
-                        stored = txn.lookup(key.key_id, request_id)
-                        if stored is not None:
-                            if stored.request_hash != request_hash:
-                                raise ServiceError(
-                                    409,
-                                    f"request id {request_id!r} was already used "
-                                    "with other inputs; use a new id",
-                                )
-                            return stored.response
-                    state = txn.state()
-                    self._sync(state)
-                    if key.max_answers is not None:
-                        used = txn.key_answers(key.key_id)
-                        if used + rows > key.max_answers:
-                            raise ServiceError(
-                                429,
-                                f"this API key may receive {key.max_answers} "
-                                f"answers and has {key.max_answers - used} left; "
-                                f"the batch has {rows} rows",
-                            )
-                    if predictor.budget_exhausted:
-                        raise ServiceError(429, self._exhausted_message(state))
-                    before = predictor.state_dict()
+            if not job.done.is_set():
+                with self._queue_lock:
+                    group, self._queue = self._queue[:_GROUP], self._queue[_GROUP:]
+                self._charge(group)
+        job.done.wait()
+        if job.error is not None:
+            raise job.error
+        assert job.response is not None
+        return job.response
+
+    def _charge(self, group: list[_Job]) -> None:
+        predictor = self.served.predictor
+        before: dict[str, Any] | None = None
+        try:
+            with self.ledger.transaction() as txn:
+                state = txn.state()
+                self._sync(state)
+                before = predictor.state_dict()
+                for job in group:
                     try:
-                        answers = predictor.answer(X)
-                    except BudgetExceededError as exc:
-                        before = None  # answer() spent nothing
-                        raise ServiceError(
-                            429, f"privacy budget exhausted: {exc}"
-                        ) from None
-                    labels = np.asarray(answers.labels)
-                    datatype, data = _datatype(labels)
-                    response = {
-                        "id": request_id,
-                        "model_name": self.served.name,
-                        "outputs": [
-                            {
-                                "name": "label",
-                                "shape": [int(labels.shape[0])],
-                                "datatype": datatype,
-                                "data": data,
-                            }
-                        ],
-                        "parameters": {
-                            "budget_exhausted": bool(predictor.budget_exhausted)
-                        },
-                    }
-                    new = txn.record(
-                        state,
-                        key_id=key.key_id,
-                        request_id=request_id,
-                        request_hash=request_hash,
-                        response=response,
-                        rows=rows,
-                        epsilon_spent=predictor.spent_epsilon,
-                        delta_spent=predictor.spent_delta,
-                        state=predictor.state_dict(),
+                        job.response, state = self._answer(txn, state, job)
+                    except ServiceError as exc:  # raised before any change
+                        job.error = exc
+            # Committed: only now may the answers leave the process.
+            self.version = state.version
+        except BaseException as exc:
+            if before is not None:
+                # Not committed: no answer is sent, so the mechanism goes back
+                # to its committed state.
+                predictor.load_state_dict(before)
+            for job in group:
+                job.response, job.error = None, exc
+        finally:
+            for job in group:
+                job.done.set()
+
+    def _answer(
+        self, txn: Any, state: LedgerState, job: _Job
+    ) -> tuple[dict[str, Any], LedgerState]:
+        """Answer one job inside the group's transaction; (response, new row)."""
+        predictor = self.served.predictor
+        key = job.key
+        if job.retry:
+            stored = txn.lookup(key.key_id, job.request_id)
+            if stored is not None:
+                if stored.request_hash != job.request_hash:
+                    raise ServiceError(
+                        409,
+                        f"request id {job.request_id!r} was already used with "
+                        "other inputs; use a new id",
                     )
-                # Committed: only now may the answer leave the process.
-                self.version = new.version
-                return response
-            except BaseException:
-                if before is not None:
-                    # Not committed: the answer is never sent, so the mechanism
-                    # goes back to its committed state.
-                    predictor.load_state_dict(before)
-                raise
+                return stored.response, state
+        if key.max_answers is not None:
+            used = txn.key_answers(key.key_id)
+            if used + job.rows > key.max_answers:
+                raise ServiceError(
+                    429,
+                    f"this API key may receive {key.max_answers} answers and has "
+                    f"{key.max_answers - used} left; the batch has {job.rows} rows",
+                )
+        if predictor.budget_exhausted:
+            raise ServiceError(429, self._exhausted_message(state))
+        try:
+            answers = predictor.answer(job.X)
+        except BudgetExceededError as exc:  # refused before answering
+            raise ServiceError(429, f"privacy budget exhausted: {exc}") from None
+        labels = np.asarray(answers.labels)
+        datatype, data = _datatype(labels)
+        response = {
+            "id": job.request_id,
+            "model_name": self.served.name,
+            "outputs": [
+                {
+                    "name": "label",
+                    "shape": [int(labels.shape[0])],
+                    "datatype": datatype,
+                    "data": data,
+                }
+            ],
+            "parameters": {"budget_exhausted": bool(predictor.budget_exhausted)},
+        }
+        new = txn.record(
+            state,
+            key_id=key.key_id,
+            request_id=job.request_id,
+            request_hash=job.request_hash,
+            response=response,
+            rows=job.rows,
+            epsilon_spent=predictor.spent_epsilon,
+            delta_spent=predictor.spent_delta,
+            state=predictor.state_dict(),
+        )
+        return response, new
 
     def _sync(self, state: LedgerState) -> None:
         """Load the ledger's state if another replica answered since."""
