@@ -38,7 +38,7 @@ def _serve(files, *extra):
             ("--epsilon", "1", "--ledger", "x.db"),
             "--mechanism pinp is (epsilon, delta)",
         ),
-        (("--epsilon", "-1"), "--epsilon must be a finite number > 0"),
+        (("--epsilon", "-1"), "epsilon must be a finite number > 0"),
         (("--epsilon", "1", "--mechanism", "svm"), "invalid choice"),
     ],
 )

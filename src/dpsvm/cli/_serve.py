@@ -16,57 +16,16 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import warnings
 from typing import Any, TextIO
+
+from ._main import _count, _delta, _epsilon, _positive
 
 __all__ = ["add_serve_subparser", "run_serve_command"]
 
 MECHANISMS = ("pinp", "sparse-vector", "laplace")
 _KERNELS = ("rbf", "linear", "poly")
 DEFAULT_MAX_QUERIES = 10_000
-
-
-def _positive_float(what: str) -> Any:
-    def parse(text: str) -> float:
-        try:
-            v = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a number, got {text!r}"
-            ) from None
-        if not (math.isfinite(v) and v > 0):
-            raise argparse.ArgumentTypeError(f"{what} must be a finite number > 0")
-        return v
-
-    return parse
-
-
-def _delta(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--delta must be a number, got {text!r}"
-        ) from None
-    if not 0 <= v < 1:
-        raise argparse.ArgumentTypeError(f"--delta must be in [0, 1), got {text}")
-    return v
-
-
-def _int_in(what: str, low: int, high: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be an integer, got {text!r}"
-            ) from None
-        if not low <= v <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be in [{low}, {high}]")
-        return v
-
-    return parse
 
 
 def add_serve_subparser(sub: Any) -> None:
@@ -93,9 +52,7 @@ def add_serve_subparser(sub: Any) -> None:
         "--model", metavar="RELEASED.json", help="a released DP model (dpsvm.io)"
     )
     p.add_argument("--schema", metavar="S.json", help="public schema (with --data)")
-    p.add_argument(
-        "--epsilon", type=_positive_float("--epsilon"), help="total ε of all answers"
-    )
+    p.add_argument("--epsilon", type=_epsilon, help="total ε of all answers")
     p.add_argument("--delta", type=_delta, default=None, help="total δ of all answers")
     p.add_argument(
         "--ledger",
@@ -111,7 +68,7 @@ def add_serve_subparser(sub: Any) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1")
     p.add_argument(
-        "--port", type=_int_in("--port", 0, 65535), default=8080, help="default 8080"
+        "--port", type=_count("--port", 0, 65535), default=8080, help="default 8080"
     )
     p.add_argument(
         "--mechanism",
@@ -124,18 +81,16 @@ def add_serve_subparser(sub: Any) -> None:
     p.add_argument("--name", default="dpsvm", help="model name in the URLs")
     p.add_argument(
         "--max-queries",
-        type=_int_in("--max-queries", 1, 10**9),
+        type=_count("--max-queries", 1, 10**9),
         default=DEFAULT_MAX_QUERIES,
         help="T, the number of query rows the budget is planned for "
         f"(default {DEFAULT_MAX_QUERIES})",
     )
     p.add_argument("--kernel", choices=_KERNELS, default="rbf", help="default rbf")
-    p.add_argument(
-        "--gamma", type=_positive_float("--gamma"), default=1.0, help="default 1"
-    )
+    p.add_argument("--gamma", type=_positive("--gamma"), default=1.0, help="default 1")
     p.add_argument(
         "--regularization",
-        type=_positive_float("--regularization"),
+        type=_positive("--regularization"),
         default=0.01,
         help="Λ (default 0.01)",
     )
@@ -149,7 +104,7 @@ def add_serve_subparser(sub: Any) -> None:
     )
     p.add_argument(
         "--max-batch",
-        type=_int_in("--max-batch", 1, 100_000),
+        type=_count("--max-batch", 1, 100_000),
         default=1024,
         help="most query rows per request (default 1024)",
     )
