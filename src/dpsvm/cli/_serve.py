@@ -292,6 +292,11 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     import sqlalchemy
 
     _check_args(args)
+    # Answers are serialised and their matrices small: multi-threaded BLAS only
+    # adds thread hand-offs (tens of ms on a busy machine). One thread each.
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1)
     keys = ApiKeys.from_file(args.api_key_file)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
