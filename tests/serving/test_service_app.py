@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -304,3 +306,39 @@ def test_released_model_answers_are_free(tmp_path):
         b = budget(client)
         assert b["post_processing"] is True and "post-processing" in b["note"]
         assert b["epsilon_total"] == 0.5 and b["answers"] == 5
+
+
+class _SlowDouble(StatefulDouble):
+    def answer(self, X):
+        time.sleep(0.1)
+        return super().answer(X)
+
+
+def test_concurrent_charges_share_one_commit_and_all_are_recorded(tmp_path):
+    served = make_served(_SlowDouble())
+    ledger = make_ledger(str(tmp_path / "l.db"), served)
+    transactions = []
+    original = ledger.transaction
+
+    def counting():
+        transactions.append(1)
+        return original()
+
+    ledger.transaction = counting  # type: ignore[method-assign]
+    with TestClient(create_app(served, ledger, make_keys())) as client:
+        codes = []
+        threads = [
+            threading.Thread(
+                target=lambda i=i: codes.append(post(client, [[i, 1, 1]]).status_code)
+            )
+            for i in range(8)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        b = budget(client)
+    assert codes == [200] * 8
+    assert b["answers"] == 8 and math.isclose(b["epsilon_spent"], 0.08)
+    assert len(served.predictor.history) == 8
+    assert len(transactions) < 8  # queued charges were committed together
