@@ -189,3 +189,36 @@ def test_real_predictor_state_survives_a_restart(tmp_path, mechanism):
     served2, app2 = app_for()
     with TestClient(app2):
         assert served2.predictor.state_dict() == state
+
+
+def test_serve_model_builds_a_free_released_model(tmp_path):
+    import argparse
+
+    from sklearn.datasets import make_classification
+
+    from dpsvm.cli._serve import _served_from_model
+    from dpsvm.io import save_model
+    from dpsvm.models import DPLinearSVC
+
+    X, y = make_classification(
+        n_samples=100, n_features=3, n_redundant=0, random_state=0
+    )
+    model = DPLinearSVC(epsilon=0.5, classes=[0, 1], random_state=0).fit(X, y)
+    path = tmp_path / "m.json"
+    save_model(model, path)
+    args = argparse.Namespace(
+        model=str(path),
+        data=None,
+        name="dpsvm",
+        mechanism="pinp",
+        kernel="rbf",
+        gamma=1.0,
+        regularization=0.01,
+        max_queries=10,
+    )
+    served = _served_from_model(args)
+    assert served.free and served.inputs.columns == ["x0", "x1", "x2"]
+    assert served.predictor.total_epsilon == 0.5
+    assert served.mechanism.startswith("released:")
+    labels = served.predictor.answer(X[:4]).labels
+    assert labels.tolist() == model.predict(X[:4]).tolist()

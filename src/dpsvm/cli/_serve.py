@@ -325,11 +325,21 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
             f"({type(exc.orig if hasattr(exc, 'orig') else exc).__name__})"
         ) from None
     state = ledger.snapshot()
+    if served.free:
+        budget = (
+            f"a released model (epsilon = {ledger.epsilon_total:g}, delta = "
+            f"{ledger.delta_total:g}, spent at training): answers are free "
+            "post-processing"
+        )
+    else:
+        budget = (
+            f"budget epsilon = {ledger.epsilon_total:g}, delta = "
+            f"{ledger.delta_total:g}; spent epsilon = {state.epsilon_spent:g} on "
+            f"{state.answers} answers"
+        )
     out.write(
         f"dpsvm: serving {served.name!r} ({served.mechanism}) on "
-        f"http://{args.host}:{args.port}/v2/models/{served.name} — budget "
-        f"epsilon = {ledger.epsilon_total:g}, delta = {ledger.delta_total:g}; spent "
-        f"epsilon = {state.epsilon_spent:g} on {state.answers} answers\n"
+        f"http://{args.host}:{args.port}/v2/models/{served.name} — {budget}\n"
     )
     out.flush()
     config = uvicorn.Config(
