@@ -284,3 +284,64 @@ def test_callable_kernel_needs_declared_bound():
     assert p.kappa_ == 2.0
     with pytest.raises(ValueError, match="only for a callable"):
         PrivateInteractivePredictor(kernel_bound=2.0, classes=[-1, 1]).fit(X, y)
+
+
+def test_no_access_to_private_model_after_cap():
+    p, _ = _fit("pinp", **{**USEFUL, "B_rule": 1})
+    p.answer(np.array([[0.5, 0.0]]))
+    assert p.n_updates == 1
+
+    class Boom:
+        spec = p._model.spec
+
+        def decision(self, Z):
+            raise AssertionError("the private model was read after the cap")
+
+    p._model = Boom()
+    ans = p.answer(np.array([[0.1, 0.2], [0.3, -0.1]]))
+    assert ans.public_state.all() and ans.epsilon == 0.0
+
+
+@pytest.mark.slow
+def test_laplace_answer_noise_distribution():
+    # answers − exact score ~ Lap(S/ε_q) (discretised: KS on a fine grid).
+    from scipy import stats
+
+    p, X = _fit("laplace", n_queries=1, epsilon=0.5, delta=0.0)
+    z = X[:1]
+    exact = float(p._model.decision(p._project(z))[0])
+    s0 = p.state_dict()
+    draws = []
+    for _ in range(2000):
+        p.load_state_dict(s0)
+        draws.append(p.answer(z).scores[0] - exact)
+    # scale = T·S/ε for δ = 0
+    assert p.noise_scale_ == pytest.approx(p.prediction_sensitivity_ / 0.5)
+    res = stats.kstest(draws, "laplace", args=(0.0, p.noise_scale_))
+    assert res.pvalue > 1e-3
+
+
+def test_no_generator_kept_and_fresh_stream_per_call():
+    # None: nothing random kept on the object; int: reproducible per call.
+    p, X = _fit("sparse-vector", random_state=None)
+    p.answer(X[:2])
+    kept = [
+        v
+        for v in vars(p).values()
+        if isinstance(v, np.random.Generator | np.random.BitGenerator)
+    ]
+    assert kept == []
+
+    def run():
+        q, _ = _fit("laplace", random_state=0)
+        return [q.answer(X[i : i + 4]).scores for i in (0, 0)]
+
+    a, b = run(), run()
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+    assert not np.array_equal(a[0], a[1])
+
+
+def test_predict_is_answer_labels():
+    p, X = _fit("laplace")
+    assert p.predict(X[:3]).shape == (3,) and p.n_answers == 3

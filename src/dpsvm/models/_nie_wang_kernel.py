@@ -97,6 +97,16 @@ _COMMON_PARAMETERS = """
 class _NWKernelBase(BaseEstimator):
     """Certified kernel ERM on a declared domain (the model is never released)."""
 
+    def _kernel_spec(self, X: FloatArray) -> KernelSpec:
+        """The kernel with its public bound κ (subclasses may add kernels)."""
+        return KernelSpec(
+            self.kernel,
+            float(self.gamma),
+            int(self.degree),
+            float(self.coef0),
+            resolve_domain(self.kernel, self.data_norm, X),
+        )
+
     _parameter_constraints: dict[str, Any] = {
         **KERNEL_CONSTRAINTS,
         "loss": [StrOptions({"hinge", "pinball", "absolute", "squared"})],
@@ -153,16 +163,6 @@ class _NWKernelBase(BaseEstimator):
             "distance_bound": model.distance_bound,
         }
         return cal, int(X.shape[0])
-
-    def _kernel_spec(self, X: FloatArray) -> KernelSpec:
-        """The kernel with its public bound κ (subclasses may add kernels)."""
-        return KernelSpec(
-            self.kernel,
-            float(self.gamma),
-            int(self.degree),
-            float(self.coef0),
-            resolve_domain(self.kernel, self.data_norm, X),
-        )
 
     def _exact_scores(self, X: ArrayLike) -> tuple[FloatArray, FloatArray]:
         """(f_z at the projected rows, the projected rows): private values."""

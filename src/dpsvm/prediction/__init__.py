@@ -19,12 +19,19 @@ from __future__ import annotations
 
 from ..exceptions import BudgetExceededError
 from ._common import CallableKernelSpec, VacuousCalibrationWarning
+from ._data_independent import TestDataIndependentLearner, sample_linear_exponential
 from ._interactive import PredictionAnswers, PrivateInteractivePredictor
+from ._test_data import TestDataDependentLearner, fit_noisy_labels, uniform_ball_points
 
 __all__ = [
     "BudgetExceededError",
     "CallableKernelSpec",
     "PredictionAnswers",
     "PrivateInteractivePredictor",
+    "TestDataDependentLearner",
+    "TestDataIndependentLearner",
     "VacuousCalibrationWarning",
+    "fit_noisy_labels",
+    "sample_linear_exponential",
+    "uniform_ball_points",
 ]

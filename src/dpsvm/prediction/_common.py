@@ -21,6 +21,7 @@ from sklearn.metrics.pairwise import linear_kernel
 from .._compat import Interval, StrOptions, validate_data
 from ..models._nie_wang_base import KernelSpec
 from ..models._nie_wang_kernel import _NWKernelBase
+from ..utils._random import check_random_state
 
 __all__ = ["CallableKernelSpec", "PredictionBase", "VacuousCalibrationWarning"]
 
@@ -93,8 +94,26 @@ class CallableKernelSpec(KernelSpec):
         return G
 
 
+def _call_generator(random_state: Any, call: int) -> np.random.Generator:
+    """The generator of the ``call``-th noisy call of an interactive release.
+
+    Nothing is kept between calls: ``None`` gives a fresh CSPRNG per call, an
+    int the reproducible stream ``SeedSequence(seed, spawn_key=(call,))``
+    (tests and docs only), a Generator is used as is (the caller keeps it).
+    Same semantics as ``dpsvm.utils._random.call_generator`` of issue 10.
+    """
+    if random_state is None or isinstance(random_state, np.random.Generator):
+        return check_random_state(random_state)
+    check_random_state(random_state)  # validates the seed (int >= 0)
+    seed = int(random_state)
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(int(call),)))
+
+
 class PredictionBase(_NWKernelBase):
     """The certified kernel ERM of the prediction learners (never released)."""
+
+    #: Noisy calls answered since ``fit`` (releases that draw noise after fit).
+    _n_noise_calls: int
 
     _parameter_constraints: dict[str, Any] = {
         **_NWKernelBase._parameter_constraints,
@@ -124,6 +143,16 @@ class PredictionBase(_NWKernelBase):
                 "compute R_φ from data_norm."
             )
         return super()._kernel_spec(X)
+
+    def _noise_generator(self) -> np.random.Generator:
+        """A noise stream for one call, never kept on the object.
+
+        Keeping the generator that drew earlier answers would let anyone with
+        the object (or a crash dump) replay that noise.
+        """
+        call = self._n_noise_calls
+        self._n_noise_calls = call + 1
+        return _call_generator(self.random_state, call)
 
     def _project(self, X: ArrayLike) -> FloatArray:
         """Validate query rows and project them onto the declared domain."""

@@ -24,7 +24,6 @@ from ..bounds.prediction import (
 )
 from ..exceptions import BudgetExceededError
 from ..mechanisms import laplace_release, sample_laplace
-from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
 from ._common import JT_REFERENCE, FloatArray, PredictionBase, VacuousCalibrationWarning
 
@@ -173,10 +172,12 @@ class PrivateInteractivePredictor(PredictionBase):
         The public label set; ``None`` reads it from y with a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
     random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG noise (real use). An int: **tests and docs only**.
-        The generator is never part of :meth:`state_dict`; after a crash the
-        predictor resumes with a fresh CSPRNG, which is fine for privacy (each
-        draw only needs to be fresh and independent).
+        ``None``: CSPRNG noise (real use), a fresh generator for every call
+        of :meth:`answer`, none kept on the object. An int: a reproducible
+        stream per call, **tests and docs only**. No generator state is part
+        of :meth:`state_dict`; after a crash the predictor resumes with fresh
+        CSPRNG streams, which is fine for privacy (each draw only needs to be
+        fresh and independent).
 
     Attributes
     ----------
@@ -460,7 +461,7 @@ class PrivateInteractivePredictor(PredictionBase):
             reference=reference,
             details=details,
         )
-        self._rng = check_random_state(self.random_state)
+        self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
         self._reset_state()
         return self
 
@@ -470,7 +471,9 @@ class PrivateInteractivePredictor(PredictionBase):
         self._coef: list[float] = []
         self._spent = (0.0, 0.0)
         self._rho = (
-            float(sample_laplace(1, self._svt_threshold_scale, self._rng)[0])
+            float(
+                sample_laplace(1, self._svt_threshold_scale, self._noise_generator())[0]
+            )
             if self.mechanism == "sparse-vector"
             else None
         )
@@ -581,6 +584,9 @@ class PrivateInteractivePredictor(PredictionBase):
     def answer(self, X: ArrayLike) -> PredictionAnswers:
         """Answer a batch of queries, in order, and charge its privacy cost.
 
+        Not thread-safe: a server must serialise calls (and commit
+        :meth:`state_dict` before sending the answers).
+
         Parameters
         ----------
         X : array-like of shape (n_queries, n_features)
@@ -623,7 +629,7 @@ class PrivateInteractivePredictor(PredictionBase):
             scores = laplace_release(
                 exact,
                 self.noise_scale_,
-                self._rng,
+                self._noise_generator(),
                 sensitivity=self.noise_scale_ * self._eps_q,
             )
             updates = np.zeros(k, dtype=bool)
@@ -645,6 +651,21 @@ class PrivateInteractivePredictor(PredictionBase):
             budget_exhausted=self.budget_exhausted,
         )
 
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """The labels of :meth:`answer` (spends budget exactly as ``answer``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+            Query points.
+
+        Returns
+        -------
+        ndarray of shape (n_queries,)
+            ``answer(X).labels``.
+        """
+        return self.answer(X).labels
+
     def _answer_updates(
         self, Z: FloatArray
     ) -> tuple[FloatArray, np.ndarray, np.ndarray]:
@@ -652,12 +673,19 @@ class PrivateInteractivePredictor(PredictionBase):
         S = self.prediction_sensitivity_
         B = self.max_updates_
         sigma, eta = self.threshold_, self.step_
+        if len(self._coef) >= B:
+            # After the cap the private model is not touched any more: answers
+            # are post-processing of the released state (Alg. 1, after B updates).
+            pts, coef = self._points, self._coef
+            scores = np.array([self._public_score(z, pts, coef) for z in Z])
+            return scores, np.zeros(k, dtype=bool), np.ones(k, dtype=bool)
         exact = self._model.decision(Z)  # a_t = ⟨w*, φ(z_t)⟩ (private)
         # Noisy values, drawn for every query (Jain & Thakurta Alg. 1 step 2:
         # a fresh ζ_t each time), released only on update rounds.
-        noisy = laplace_release(exact, self.noise_scale_, self._rng, sensitivity=S)
+        gen = self._noise_generator()
+        noisy = laplace_release(exact, self.noise_scale_, gen, sensitivity=S)
         if self.mechanism == "sparse-vector":
-            comp = sample_laplace(k, self._svt_comparison_scale, self._rng)
+            comp = sample_laplace(k, self._svt_comparison_scale, gen)
         pts = list(self._points)
         coef = list(self._coef)
         scores = np.empty(k)
