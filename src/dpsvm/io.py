@@ -67,7 +67,13 @@ model has exactly these keys:
     ones.
 
 and optionally ``feature_names_in`` (a list of ``n_features_in`` strings, written
-when the model was fitted on a data frame).
+when the model was fitted on a data frame; ``predict`` and ``evaluate`` of the
+command line then match a CSV file's columns by these names) and ``schema`` (the
+public schema the rows were encoded by, the JSON object of
+:class:`dpsvm.preprocessing.PublicSchema`; written when the estimator has a
+``public_schema_`` attribute, as ``dpsvm train --schema`` sets, and restored as
+``public_schema_``; ``feature_names_in`` must then be the schema's encoded
+feature names and ``classes`` its label classes).
 
 Random-feature kernel models
 ----------------------------
@@ -153,11 +159,13 @@ True
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import numbers
 import os
 import secrets
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -249,7 +257,7 @@ _RANDOM_FEATURE_KEYS = (
     "frequencies",
     "phases",
 )
-_OPTIONAL_KEYS = ("feature_names_in",)
+_OPTIONAL_KEYS = ("feature_names_in", "schema")
 _EVENT_KEYS = (
     "mechanism",
     "epsilon",
@@ -266,18 +274,40 @@ _INT64 = np.iinfo(np.int64)
 
 
 # --------------------------------------------------------------------- writing
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` atomically (temporary file, fsync, rename).
+def _write_through(path: str, data: bytes) -> None:
+    """Write to a character device or FIFO as it is (no temporary, no rename)."""
+    flags = os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+    finally:
+        os.close(fd)
 
-    The temporary file is created next to ``path`` (same directory, so the
-    rename is atomic), with a hidden random name and the permissions the
-    process's umask gives new files. On any failure, including
-    :class:`KeyboardInterrupt`, it is removed and ``path`` is left as it was.
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` atomically, never changing what ``path`` is.
+
+    * ``"-"``: written to standard output.
+    * A character device (``/dev/null``, a terminal) or a FIFO: written through
+      as it is; the node is never replaced (a rename over ``/dev/null`` run as
+      root would turn the device into a regular file).
+    * A symbolic link: followed; its final target is written atomically and
+      the link stays a link.
+    * A directory, block device or socket: refused.
+    * A regular file or a new name: written to a temporary file next to the
+      target (same directory, so the rename is atomic), fsynced, then renamed
+      over it. An existing file keeps its permission bits; a new one gets those
+      the process's umask gives. On any failure, including
+      :class:`KeyboardInterrupt`, the temporary file is removed and the target
+      is left as it was.
 
     Parameters
     ----------
     path : str or path-like
-        The destination; an existing file is replaced.
+        The destination.
     text : str
         The content, written as UTF-8 with ``\\n`` line endings.
 
@@ -285,7 +315,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     ------
     OSError
         If the directory does not exist or is not writable, or ``path`` is a
-        directory.
+        directory (:class:`IsADirectoryError`), a block device or a socket.
 
     Examples
     --------
@@ -296,9 +326,34 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     >>> Path(p).read_text().split()
     ['1', '-1']
     """
-    dest = Path(path)
-    directory = dest.parent
     data = text.encode("utf-8")
+    if isinstance(path, str) and path == "-":
+        import sys
+
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    # Follow symbolic links (a chain included) to the path that is written.
+    target = os.path.realpath(os.fspath(path))
+    try:
+        mode: int | None = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None:
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", os.fspath(path))
+        if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+            _write_through(target, data)
+            return
+        if not stat.S_ISREG(mode):
+            raise OSError(
+                errno.EINVAL,
+                "Not a regular file, character device or FIFO",
+                os.fspath(path),
+            )
+    dest = Path(target)
+    directory = dest.parent
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_NOFOLLOW", 0)
     fd = -1
@@ -315,6 +370,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         raise FileExistsError(f"could not create a temporary file in {directory}")
     try:
         with os.fdopen(fd, "wb") as f:
+            if mode is not None:  # keep the replaced file's permission bits
+                os.fchmod(f.fileno(), stat.S_IMODE(mode))
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
@@ -516,6 +573,9 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
     names = getattr(estimator, "feature_names_in_", None)
     if names is not None:
         out["feature_names_in"] = [str(n) for n in np.asarray(names).tolist()]
+    schema = getattr(estimator, "public_schema_", None)
+    if schema is not None:
+        out["schema"] = schema.to_dict()
     return out
 
 
@@ -920,8 +980,27 @@ def _build(doc: Any) -> SavedModel:
         ):
             raise _fail(f"feature_names_in must be a list of {d} strings.")
         estimator.feature_names_in_ = np.array(names, dtype=object)
+    if "schema" in doc:
+        estimator.public_schema_ = _schema(doc, estimator)
     result: SavedModel = estimator
     return result
+
+
+def _schema(doc: Any, estimator: Any) -> Any:
+    """The public schema of a model file, checked against the model."""
+    from .preprocessing import PublicSchema, SchemaError, canonical_key
+
+    try:
+        schema = PublicSchema.from_dict(doc["schema"])
+    except SchemaError as exc:
+        raise _fail(str(exc)) from None
+    names = doc.get("feature_names_in")
+    if names != list(schema.feature_names_out):
+        raise _fail("feature_names_in must be the schema's encoded feature names.")
+    declared = {canonical_key(c) for c in schema.classes}
+    if {canonical_key(c) for c in estimator.classes_.tolist()} != declared:
+        raise _fail("classes differs from the schema's label.classes.")
+    return schema
 
 
 def load_model(path: str | os.PathLike[str]) -> SavedModel:

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.datasets import dump_svmlight_file
 
@@ -31,7 +32,9 @@ def _separable(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _write_csv(path: Path, X, y, header: list[str] | None = None) -> Path:
-    lines = [",".join(header)] if header else []
+    if header is None:  # a header row, as pandas and spreadsheets write one
+        header = [*"abcdefghij"[: np.shape(X)[1]], "label"]
+    lines = [",".join(header)]
     lines += [
         ",".join([*(repr(float(v)) for v in row), str(lab)])
         for row, lab in zip(X, y, strict=True)
@@ -117,7 +120,8 @@ def test_train_predict_evaluate_csv(run, dirs):
     )
     assert code == 0, err
     lines = pred.read_text().splitlines()
-    assert lines == [str(v) for v in clf.predict(X[900:]).tolist()]
+    named = pd.DataFrame(X[900:], columns=["a", "b", "c"])
+    assert lines == [str(v) for v in clf.predict(named).tolist()]
     assert set(lines) <= {"-1", "1"}
 
     code, stdout, err = run("evaluate", "--model", str(model), "--data", str(test_csv))
@@ -198,7 +202,8 @@ def test_label_column_by_index_and_integral_float_labels(run, dirs):
     path.write_text("\n".join(",".join(repr(float(v)) for v in r) for r in rows))
     model = out / "m.json"
     code, _, err = run("train", "--data", str(path), "--label-column", "0",
-                       "--classes", "0,5", "--out", str(model))  # fmt: skip
+                       "--no-header", "--classes", "0,5",
+                       "--out", str(model))  # fmt: skip
     assert code == 0, err
     clf = load_model(model)
     assert clf.classes_.tolist() == [0, 5]
@@ -207,7 +212,8 @@ def test_label_column_by_index_and_integral_float_labels(run, dirs):
     feats = inp / "f.csv"
     feats.write_text("\n".join(",".join(repr(float(v)) for v in r) for r in X[:10]))
     code, _, err = run("predict", "--model", str(model), "--data", str(feats),
-                       "--no-labels", "--out", str(out / "p.csv"))  # fmt: skip
+                       "--no-labels", "--no-header",
+                       "--out", str(out / "p.csv"))  # fmt: skip
     assert code == 0, err
     got = (out / "p.csv").read_text().splitlines()
     assert got == [str(v) for v in clf.predict(X[:10]).tolist()]
@@ -221,8 +227,8 @@ def test_libsvm_round_trip(run, dirs):
     dump_svmlight_file(X, y, str(path), zero_based=False)
     model = out / "m.json"
     code, _, err = run("train", "--data", str(path), "--classes", "-1,1",
-                       "--mechanism", "output", "--loss", "hinge",
-                       "--out", str(model))  # fmt: skip
+                       "--n-features", "3", "--mechanism", "output",
+                       "--loss", "hinge", "--out", str(model))  # fmt: skip
     assert code == 0, err
     assert load_model(model).n_features_in_ == 3
     code, stdout, err = run("evaluate", "--model", str(model), "--data", str(path))

@@ -22,6 +22,7 @@ from dpsvm.io import save_model
 from dpsvm.models import DPLinearSVC
 
 GOOD_ROWS = [
+    "a,b,label",
     "0.1,0.2,1",
     "-0.3,0.1,-1",
     "0.2,-0.1,1",
@@ -74,23 +75,22 @@ def _train(data: str, *extra: str) -> tuple[str, ...]:
         ("", "empty file"),
         ("\n  \n\n", "empty file"),
         ("x,y,label\n", "no data rows"),
-        ("0.1,0.2,1\n0.3,1\n", "line 2: expected 3 columns, found 2"),
-        ("a,b,label\n0.1,0.2,1\n0.1,0.2,0.3,1\n", "line 3: expected 3 columns"),
-        ("0.1,0.2,1\n0.1,abc,1\n", "line 2, column 2: non-numeric value 'abc'"),
-        ("0.1,0.2,1\n0.1,,1\n", "line 2, column 2: empty value"),
-        ("0.1,0.2,1\n0.1,0x1F,1\n", "non-numeric value '0x1F'"),
-        ("0.1,0.2,1\nnan,0.2,1\n", "line 2, column 1: non-finite value 'nan'"),
-        ("0.1,0.2,1\n0.1,NaN,1\n", "non-finite value 'NaN'"),
-        ("0.1,0.2,1\n0.1,0.2,inf\n", "line 2, column 3: non-finite value 'inf'"),
-        ("0.1,0.2,1\n-Infinity,0.2,1\n", "non-finite value '-Infinity'"),
-        ("0.1,0.2,1\n1e999,0.2,1\n", "overflows"),
-        (
-            '0.1,0.2,1\n0.1,"multi\nline",1\n',
-            "line 2, column 2: non-numeric value 'multi\\nline'",
-        ),
+        ("0.1,0.2,1\n0.3,1\n", "first row is all numbers"),
+        ("a,b,label\n0.1,0.2,1\n0.3,1\n", "a row has 2 columns; expected 3"),
+        ("a,b,label\n0.1,0.2,1\n0.1,0.2,0.3,1\n", "a row has 4 columns; expected 3"),
+        ("a,b,label\n0.1,0.2,1\n0.1,abc,1\n", "column 2 ('b') holds a value that"),
+        ("a,b,label\n0.1,0.2,1\n0.1,,1\n", "column 2 ('b') has an empty value"),
+        ("a,b,label\n0.1,0.2,1\nnan,0.2,1\n", "column 1 ('a') holds a non-finite"),
+        ("a,b,label\n0.1,0.2,1\n0.1,NaN,1\n", "holds a non-finite value"),
+        ("a,b,label\n0.1,0.2,1\n0.1,0.2,inf\n", "column 3 ('label') holds a non-f"),
+        ("a,b,label\n0.1,0.2,1\n-Infinity,0.2,1\n", "holds a non-finite value"),
+        ("a,b,label\n0.1,0.2,1\n1e999,0.2,1\n", "holds a non-finite value"),
+        ('a,b,label\n0.1,"multi\nline",1\n', "column 2 ('b') holds a value that"),
+        (",a,label\n0,0.1,1\n1,0.2,-1\n", "first column has no name"),
+        ("a,a,label\n0.1,0.2,1\n", "repeats the column name(s) 'a'"),
         ("\n".join([*GOOD_ROWS, "0.3,0.3,2"]), "found 3 distinct labels"),
-        ("0.1,0.2,1\n0.2,0.1,1\n", "found 1 distinct label;"),
-        ("0.1\n0.2\n", "one column only"),
+        ("a,b,y\n0.1,0.2,1\n0.2,0.1,1\n", "found 1 distinct label;"),
+        ("a\n0.1\n0.2\n", "one column only"),
     ],
 )
 def test_bad_csv(env, content, match):
@@ -101,7 +101,7 @@ def test_bad_csv(env, content, match):
 
 def test_non_utf8_csv(env):
     write, run, _ = env
-    assert "not UTF-8" in run(*_train(write("d.csv", b"0.1,\xff,1\n")), code=1)
+    assert "not UTF-8" in run(*_train(write("d.csv", b"a,b,y\n0.1,\xff,1\n")), code=1)
 
 
 def test_missing_file_and_directory(env, tmp_path):
@@ -118,22 +118,23 @@ def test_missing_file_and_directory(env, tmp_path):
         (("--classes", "a,b"), "two numeric labels"),
         (
             ("--classes", "0,2"),
-            "label(s) -1, 1 not in the public label set --classes 0,2",
+            "the labels include values outside the public label set --classes 0,2",
         ),
         (("--label-column", "5"), "--label-column 5 is out of range"),
         (("--label-column", "-4"), "out of range"),
-        (("--label-column", "label"), "has no header row"),
+        (("--no-header", "--label-column", "label"), "has no header row"),
     ],
 )
 def test_bad_labels(env, extra, match):
     write, run, _ = env
-    line = run(*_train(write("d.csv", "\n".join(GOOD_ROWS)), *extra))
+    rows = GOOD_ROWS[1:] if "--no-header" in extra else GOOD_ROWS
+    line = run(*_train(write("d.csv", "\n".join(rows)), *extra))
     assert match in line
 
 
 def test_label_column_name_not_in_header(env):
     write, run, _ = env
-    data = write("d.csv", "\n".join(["a,b,y", *GOOD_ROWS]))
+    data = write("d.csv", "\n".join(["a,b,y", *GOOD_ROWS[1:]]))
     assert "is not a column" in run(*_train(data, "--label-column", "label"), code=1)
 
 
@@ -288,8 +289,11 @@ def test_predict_and_evaluate_errors(env, model_file):
     good = write("d.csv", "\n".join(GOOD_ROWS))
     three = write("t.csv", "0.1,0.2,0.3,1\n")
     pred = ("--out", "{out}/p.csv")
-    assert "expecting 2 features" in run(
+    assert "first row is all numbers" in run(
         "predict", "--model", str(model_file), "--data", three, *pred, code=1
+    )
+    assert "3 feature columns, but the model was trained on 2" in run(
+        "predict", "--model", str(model_file), "--data", three, "--no-header", *pred
     )
     assert "No such file" in run(
         "predict", "--model", "nope.json", "--data", good, *pred
@@ -380,3 +384,11 @@ def test_fuzzed_csv_never_tracebacks(rows):
             assert status == 1
             assert len(lines) == 1 and lines[0].startswith("dpsvm: error: ")
             assert os.listdir(out_dir) == []
+
+
+@pytest.mark.parametrize("cell", ["TRUE", "false", "2020-01-01", "12:30:00"])
+def test_booleans_and_dates_are_not_numbers(env, cell):
+    write, run, _ = env
+    data = write("d.csv", f"a,b,label\n0.1,{cell},1\n0.2,{cell},-1\n")
+    line = run(*_train(data, "--classes", "-1,1"), code=1)
+    assert "column 2 ('b') holds a value that is not a decimal number" in line

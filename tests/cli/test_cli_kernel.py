@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from dpsvm.cli import _main as cli_main
@@ -34,6 +35,8 @@ def _write_csv(path: Path, X: np.ndarray, y: np.ndarray | None) -> Path:
     rows = X if y is None else np.column_stack([X, y])
     # repr: the CLI reads back the very same doubles.
     lines = [",".join(repr(float(v)) for v in row) for row in rows]
+    names = [f"x{j}" for j in range(X.shape[1])] + ([] if y is None else ["label"])
+    lines.insert(0, ",".join(names))  # a header row, matched by name at predict
     path.write_text("\n".join(lines) + "\n")
     return path
 
@@ -47,6 +50,7 @@ def files(tmp_path_factory):
         "X": X,
         "y": y,
         "Xt": Xt,
+        "Xt_named": pd.DataFrame(Xt, columns=["x0", "x1"]),
         "yt": yt,
         "train": _write_csv(inp / "train.csv", X, y),
         "test": _write_csv(inp / "test.csv", Xt, yt),
@@ -112,7 +116,8 @@ def test_train_predict_evaluate_round_trip(
     assert np.array_equal(ref.frequencies_, clf.frequencies_)
     assert np.array_equal(ref.coef_, clf.coef_)
     assert np.array_equal(
-        ref.decision_function(files["Xt"]), clf.decision_function(files["Xt"])
+        ref.decision_function(files["Xt"]),
+        clf.decision_function(files["Xt_named"]),
     )
 
     code, out, err = run(
@@ -237,7 +242,7 @@ def test_other_kernels_train_and_predict(run, files, tmp_path, kernel, gamma):
     )  # fmt: skip
     assert code == 0, err
     got = pred.read_text().splitlines()
-    assert got == [str(v) for v in clf.predict(files["Xt"]).tolist()]
+    assert got == [str(v) for v in clf.predict(files["Xt_named"]).tolist()]
     assert set(got) <= {"-1", "1"}
 
 
@@ -364,8 +369,8 @@ def test_kernel_model_files_fail_cleanly(env, files, tmp_path):
     pred = ("--out", "{out}/p.csv")
     # Rows with another number of features than the frequencies expect.
     three = tmp_path / "three.csv"
-    three.write_text("0.1,0.2,0.3,1\n")
-    assert "expecting 2 features" in run(
+    three.write_text("x0,x1,x2,label\n0.1,0.2,0.3,1\n")
+    assert "column(s) 'x2' the model was not trained on" in run(
         "predict", "--model", str(model), "--data", str(three), *pred, code=1
     )
     doc = json.loads(model.read_text())

@@ -118,7 +118,7 @@ def good_model(tmp_path_factory: pytest.TempPathFactory) -> str:
     data.write_text("\n".join(rows))
     out = d / "model.json"
     with contextlib.redirect_stdout(io.StringIO()):
-        argv = ["train", "--data", str(data), "--out", str(out)]
+        argv = ["train", "--data", str(data), "--no-header", "--out", str(out)]
         code = cli.main([*argv, "--classes", "-1,1", "--random-state", "0"])
     assert code == 0
     return out.read_text()
@@ -163,6 +163,7 @@ TRAIN_OPTIONS: dict[str, list[str]] = {
     "--data-norm": ["1", "2", "1e-300", "1e300", "0"],
     "--classes": ["-1,1", "-1,1", "0,1", "1,1", "1", "a,b", "1,2,3", "-1,inf"],
     "--random-state": ["0", "7", "-1", "18446744073709551616", "x"],
+    "--n-features": ["2", "3", "1", "0", "x"],
 }
 PREDICT_OPTIONS: dict[str, list[str]] = {
     **DATA_OPTIONS,
@@ -181,7 +182,16 @@ COMMANDS: dict[str, tuple[list[str], dict[str, list[str]]]] = {
     ),
     "evaluate": (["--model", "MODEL", "--data", "DATA"], EVALUATE_OPTIONS),
 }
-FLAGS = ["--fit-intercept", "--no-labels", "--help", "--version", "--", "-x"]
+FLAGS = [
+    "--fit-intercept",
+    "--no-labels",
+    "--header",
+    "--no-header",
+    "--help",
+    "--version",
+    "--",
+    "-x",
+]
 
 
 @st.composite

@@ -151,6 +151,8 @@ def test_canonical_key():
     assert canonical_key(1) == canonical_key(1.0) == canonical_key(" 1.0 ") == "1"
     assert canonical_key(np.int64(-1)) == canonical_key("-1") == "-1"
     assert canonical_key(0.5) == canonical_key("0.5")
+    assert canonical_key(True) == canonical_key("TRUE") == canonical_key(" true")
+    assert canonical_key(np.bool_(False)) == canonical_key("False") == "false"
     for missing in (None, float("nan"), pd.NA, "", "  "):
         assert canonical_key(missing) is None
 

@@ -17,6 +17,7 @@ import io
 import json
 import math
 import os
+import stat
 import sys
 import warnings
 from collections.abc import Sequence
@@ -35,6 +36,7 @@ from ._data import (
     load_dataset,
     read_csv,
     read_libsvm,
+    read_table,
     resolve_label_column,
 )
 
@@ -194,6 +196,30 @@ def _add_data_options(p: argparse.ArgumentParser, *, part: str, labels: str) -> 
         "CSV: ',' separated decimal numbers, optional header row. LibSVM: "
         "'label index:value ...' with 1-based indices",
     )
+    head = p.add_mutually_exclusive_group()
+    head.add_argument(
+        "--header",
+        dest="header",
+        action="store_const",
+        const=True,
+        help="the CSV file's first row is a header of column names",
+    )
+    head.add_argument(
+        "--no-header",
+        dest="header",
+        action="store_const",
+        const=False,
+        help="the CSV file has no header row (by default the first row is the "
+        "header, and a first row of numbers only is refused as ambiguous)",
+    )
+    if part == "training":
+        p.add_argument(
+            "--n-features",
+            type=_count("--n-features", 1, 10**8),
+            metavar="N",
+            help="LibSVM: the public number of features (required: the width is "
+            "never read from the private file; an index above N is refused)",
+        )
     lab = p.add_mutually_exclusive_group() if labels == "optional" else p
     lab.add_argument(
         "--label-column",
@@ -356,6 +382,15 @@ def build_parser() -> argparse.ArgumentParser:
         "fresh OS entropy)",
     )
     train.add_argument(
+        "--schema",
+        metavar="SCHEMA.json",
+        help="public schema of a CSV file with a header (docs/schema.md): label "
+        "column and classes, numeric ranges, categories. Rows are encoded by it "
+        "(numbers clipped and scaled to [-1, 1], categories one-hot), --classes "
+        "and --data-norm come from it, and the model file carries it, so predict "
+        "and evaluate need only --model and --data",
+    )
+    train.add_argument(
         "--classes",
         type=_classes,
         metavar="A,B",
@@ -422,11 +457,27 @@ class OutputError(ValueError):
 
 
 def _check_output(path: str, option: str) -> Path:
-    """Refuse an output path that cannot be written, before any work is done."""
+    """Refuse an output path that cannot be written, before any work is done.
+
+    ``-`` (standard output), character devices and FIFOs are written through;
+    a symbolic link is followed (see :func:`dpsvm.io.atomic_write_text`).
+    """
     p = Path(path)
+    if path == "-":
+        return p
     if p.is_dir():
         raise OutputError(f"{option} {path!r} is a directory")
-    parent = p.parent
+    if p.exists():
+        mode = os.stat(p).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+            if not os.access(p, os.W_OK):
+                raise OutputError(f"{option} {path!r} is not writable")
+            return p
+        if not stat.S_ISREG(mode):
+            raise OutputError(
+                f"{option} {path!r} is not a regular file, character device or FIFO"
+            )
+    parent = Path(os.path.realpath(p)).parent
     if not parent.is_dir():
         raise OutputError(
             f"{option} {path!r}: directory {str(parent)!r} does not exist"
@@ -438,7 +489,14 @@ def _check_output(path: str, option: str) -> Path:
     return p
 
 
+def _is_regular_output(path: Path) -> bool:
+    """Whether ``path`` names a regular file (after links): safe to remove."""
+    return str(path) != "-" and Path(os.path.realpath(path)).is_file()
+
+
 def _same_file(a: str | Path, b: str | Path) -> bool:
+    if "-" in (str(a), str(b)):
+        return False  # standard input or output
     return Path(a).resolve() == Path(b).resolve()
 
 
@@ -448,25 +506,106 @@ def _data_format(args: argparse.Namespace) -> str:
     return "libsvm" if Path(args.data).suffix.lower() in _LIBSVM_SUFFIXES else "csv"
 
 
+def _check_schema_options(args: argparse.Namespace, what: str) -> None:
+    """Options that a public schema (given, or carried by the model) replaces."""
+    if args.data is None:
+        raise UsageError(f"{what} needs --data, a CSV file with a header row")
+    if _data_format(args) != "csv":
+        raise UsageError(f"{what} applies to CSV files only (not --format libsvm)")
+    for option, value in (
+        ("--label-column", args.label_column),
+        ("--classes", getattr(args, "classes", None)),
+    ):
+        if value is not None:
+            raise UsageError(
+                f"{option} does not apply with {what}: the schema names the label "
+                "column and its classes"
+            )
+    if args.header is False:
+        raise UsageError(
+            f"--no-header does not apply with {what}: columns are matched by the "
+            "names in the header row"
+        )
+
+
+def _read_schema_frame(args: argparse.Namespace, schema: Any) -> tuple[Any, str]:
+    """The --data CSV as a data frame for a schema: text kept as text.
+
+    Only the schema's numeric columns are parsed as numbers; every other column
+    (categories, the label) is read as text, so that no category is turned into
+    a boolean, a date or a number by type inference.
+    """
+    from ..preprocessing import NumericFeature
+
+    numeric = [f.column for f in schema.features if isinstance(f, NumericFeature)]
+    table, names, where = read_table(args.data, header=True, numeric_columns=numeric)
+    if table.num_rows == 0:
+        raise DataError(f"{where}: no data rows (only a header)")
+    frame = table.to_pandas()
+    frame.columns = names
+    return frame, where
+
+
+def _schema_labels(schema: Any, frame: Any, where: str) -> np.ndarray:
+    column = schema.label.column
+    if column not in frame.columns:
+        raise DataError(
+            f"{where}: no label column {column!r} (named by the schema's label.column)"
+        )
+    labels: np.ndarray = schema.encode_labels(frame[column])
+    return labels
+
+
+def _schema_rows(schema: Any, frame: Any) -> Any:
+    """The rows encoded by the schema, as a frame named like the model's inputs."""
+    from ..preprocessing import SchemaTransformer
+
+    encoder = SchemaTransformer(schema).set_output(transform="pandas")
+    return encoder.fit_transform(frame)
+
+
 def _check_data_options(args: argparse.Namespace) -> None:
+    n_features = getattr(args, "n_features", None)
     if args.dataset is not None:
         if args.format is not None or args.label_column is not None:
             raise UsageError("--format and --label-column apply to --data files only")
+        if args.header is not None:
+            raise UsageError("--header and --no-header apply to --data CSV files only")
+        if n_features is not None:
+            raise UsageError("--n-features applies to --format libsvm files only")
         if args.dataset != "adult" and args.data_dir is not None:
             raise UsageError("--data-dir applies to --dataset adult only")
     else:
         if args.data_dir is not None:
             raise UsageError("--data-dir applies to --dataset adult only")
-        if _data_format(args) == "libsvm" and args.label_column is not None:
+        libsvm = _data_format(args) == "libsvm"
+        if libsvm and args.label_column is not None:
             raise UsageError(
                 "--label-column applies to CSV files (LibSVM labels come first)"
+            )
+        if libsvm and args.header is not None:
+            raise UsageError("--header and --no-header apply to CSV files only")
+        if not libsvm and n_features is not None:
+            raise UsageError(
+                "--n-features applies to --format libsvm files only (a CSV file's "
+                "width is its number of columns)"
+            )
+        if libsvm and args.command == "train" and n_features is None:
+            raise UsageError(
+                "--format libsvm needs --n-features N, the public number of "
+                "features: it is never read from the private file"
             )
 
 
 def _read(
     args: argparse.Namespace, *, part: str, labels: bool, n_features: int | None = None
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """Read the rows (and labels, when ``labels``) named by the data options."""
+) -> tuple[np.ndarray, np.ndarray | None, list[str] | None]:
+    """Read the rows (and labels, when ``labels``) named by the data options.
+
+    Returns the rows, the labels (or ``None``) and the feature names (the CSV
+    header without the label column; ``None`` for files without a header, LibSVM
+    files and named data sets).
+    """
     if args.dataset is not None:
         X, y = load_dataset(
             args.dataset,
@@ -474,17 +613,58 @@ def _read(
             data_dir=args.data_dir,
             feature_set=args.feature_set,
         )
-        return np.asarray(X, dtype=np.float64), np.asarray(y)
+        return np.asarray(X, dtype=np.float64), np.asarray(y), None
     if _data_format(args) == "libsvm":
-        X, y = read_libsvm(args.data, n_features=n_features)
-        return X, (y if labels else None)
-    table = read_csv(args.data)
+        width = n_features if n_features is not None else args.n_features
+        option = "--n-features" if n_features is None else "the model's n_features_in_"
+        X, y = read_libsvm(args.data, width, width_option=option)
+        return X, (y if labels else None), None
+    table = read_csv(args.data, header=args.header)
     if not labels:
-        return table.values, None
+        return table.values, None, table.header
     j = resolve_label_column(args.label_column, table)
-    y = labels_to_numbers(table.values[:, j])
+    y = labels_to_numbers(np.asarray(table.values[:, j], dtype=np.float64))
     X = np.delete(table.values, j, axis=1)
-    return X, y
+    names = None if table.header is None else table.header[:j] + table.header[j + 1 :]
+    return X, y, names
+
+
+def _match_columns(
+    model: Any, X: np.ndarray, names: list[str] | None, where: str
+) -> Any:
+    """The rows in the model's column order, matched by name when it has names."""
+    expected = getattr(model, "feature_names_in_", None)
+    if expected is None:
+        if X.shape[1] != model.n_features_in_:
+            raise DataError(
+                f"{where}: {X.shape[1]} feature columns, but the model was trained "
+                f"on {model.n_features_in_}"
+            )
+        return X
+    expected = [str(n) for n in expected]
+    if names is None:
+        raise DataError(
+            f"{where}: the model was trained on named columns "
+            f"({', '.join(map(repr, expected[:5]))}{', ...' * (len(expected) > 5)}); "
+            "give a CSV file with a header row naming them (not --no-header or "
+            "LibSVM)"
+        )
+    missing = [n for n in expected if n not in names]
+    extra = [n for n in names if n not in expected]
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append(f"missing column(s) {', '.join(map(repr, missing))}")
+        if extra:
+            parts.append(
+                f"column(s) {', '.join(map(repr, extra))} the model was not trained "
+                "on (name the label column with --label-column, or remove them)"
+            )
+        raise DataError(f"{where}: {'; '.join(parts)}")
+    import pandas as pd
+
+    order = [names.index(n) for n in expected]
+    return pd.DataFrame(X[:, order], columns=expected, copy=False)
 
 
 def _labels_text(labels: np.ndarray) -> str:
@@ -634,12 +814,12 @@ def _check_binary_labels(y: np.ndarray, classes: list[Any] | None, where: str) -
                 "(exactly 2 values, or pass the public label set with --classes A,B)"
             )
         return
-    unknown = [v for v in present.tolist() if v not in classes]
-    if unknown:
-        shown = ", ".join(repr(v) for v in unknown[:3])
+    if any(v not in classes for v in present.tolist()):
+        # Never quote the labels found: which values occur is private.
         raise DataError(
-            f"{where}: label(s) {shown} not in the public label set --classes "
-            f"{','.join(str(c) for c in classes)}"
+            f"{where}: the labels include values outside the public label set "
+            f"--classes {','.join(str(c) for c in classes)}; fix the data or "
+            "--classes"
         )
 
 
@@ -650,14 +830,34 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     estimator = _build_estimator(args)
     model_path = _check_output(args.out, "--out")
     report_path = _check_output(args.report, "--report") if args.report else None
-    if report_path is not None and _same_file(model_path, report_path):
+    if report_path is not None and (
+        _same_file(model_path, report_path) or args.out == args.report == "-"
+    ):
         raise UsageError("--out and --report must be different files")
     if args.data is not None and any(
         _same_file(args.data, p) for p in (model_path, report_path) if p is not None
     ):
         raise UsageError("an output file would overwrite the --data file")
 
-    X, y = _read(args, part="train", labels=True)
+    schema = None
+    y: np.ndarray | None
+    names: list[str] | None
+    if args.schema is not None:
+        from ..preprocessing import PublicSchema, SchemaTransformer
+
+        _check_schema_options(args, "--schema")
+        schema = PublicSchema.from_json(args.schema)
+        frame, where = _read_schema_frame(args, schema)
+        y = _schema_labels(schema, frame, where)
+        X = SchemaTransformer(schema).fit_transform(frame)
+        names = list(schema.feature_names_out)
+        estimator.set_params(classes=list(schema.classes))
+        args.classes = list(schema.classes)
+        if args.kernel == "linear" and args.data_norm is None:
+            # The public bound of encoded rows: sqrt(#numeric + #categorical).
+            estimator.set_params(data_norm=schema.row_norm_bound)
+    else:
+        X, y, names = _read(args, part="train", labels=True)
     assert y is not None
     where = args.data if args.data is not None else f"--dataset {args.dataset}"
     classes = args.classes
@@ -669,7 +869,17 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        estimator.fit(X, y)
+        if names is not None:
+            # A data frame: the estimator records the column names
+            # (feature_names_in_), which the model file keeps so that predict
+            # and evaluate match columns by name.
+            import pandas as pd
+
+            estimator.fit(pd.DataFrame(X, columns=names, copy=False), y)
+        else:
+            estimator.fit(X, y)
+    if schema is not None:
+        estimator.public_schema_ = schema  # written into the model file
     for w in caught:
         if issubclass(w.category, PrivacyLeakWarning) and "classes" in str(w.message):
             notes.append(
@@ -702,6 +912,7 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "neighbouring": event.neighbouring,
             "n_samples": int(X.shape[0]),
             "label_set_public": classes is not None,
+            "schema": None if schema is None else schema.to_dict(),
             "noise": "seeded PCG64 (--random-state; NOT for a real release)"
             if args.random_state is not None
             else "ChaCha20 CSPRNG keyed from os.urandom",
@@ -717,19 +928,24 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     report_text = None
     if report is not None:
         report_text = json.dumps(report, indent=2, allow_nan=False) + "\n"
-    save_model(estimator, model_path)
+    save_model(estimator, os.fspath(model_path))
     if report_path is not None and report_text is not None:
         try:
-            atomic_write_text(report_path, report_text)
+            atomic_write_text(os.fspath(report_path), report_text)
         except BaseException:
-            try:
-                model_path.unlink()
-            except OSError:  # pragma: no cover - the model stays; say so
-                err.write(f"{PROG}: warning: could not remove {model_path}\n")
+            # Remove the model only where a regular file was written: never a
+            # device, a FIFO or standard output.
+            if _is_regular_output(model_path):
+                try:
+                    os.unlink(os.path.realpath(model_path))
+                except OSError:  # pragma: no cover - the model stays; say so
+                    err.write(f"{PROG}: warning: could not remove {model_path}\n")
             raise
     for note in notes:
         _warn(note, err)
-    out.write(
+    # With --out - or --report - the status line must not mix into the output.
+    status = err if "-" in (args.out, args.report) else out
+    status.write(
         f"{PROG}: trained {type(estimator).__name__} ({event.mechanism}, "
         f"ε = {_fmt(event.epsilon)}, δ = {_fmt(event.delta)}) on {X.shape[0]} rows "
         f"× {X.shape[1]} features -> {model_path}"
@@ -756,21 +972,53 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if src is not None and _same_file(src, out_path):
             raise UsageError("--out would overwrite an input file")
     model = _load(args)
-    X, _ = _read(
-        args, part="test", labels=not args.no_labels, n_features=model.n_features_in_
-    )
-    predictions = model.predict(X)
-    atomic_write_text(out_path, _labels_text(np.asarray(predictions)))
-    out.write(f"{PROG}: wrote {len(predictions)} predictions -> {out_path}\n")
+    schema = getattr(model, "public_schema_", None)
+    if schema is not None:
+        _check_schema_options(args, "a model trained with --schema")
+        frame, _ = _read_schema_frame(args, schema)
+        predictions = model.predict(_schema_rows(schema, frame))
+    else:
+        X, _, names = _read(
+            args,
+            part="test",
+            labels=not args.no_labels,
+            n_features=model.n_features_in_,
+        )
+        predictions = model.predict(_match_columns(model, X, names, args.data))
+    atomic_write_text(os.fspath(out_path), _labels_text(np.asarray(predictions)))
+    status = err if args.out == "-" else out  # keep standard output clean
+    status.write(f"{PROG}: wrote {len(predictions)} predictions -> {out_path}\n")
     return 0
 
 
 def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     _check_data_options(args)
     model = _load(args)
-    X, y = _read(args, part="test", labels=True, n_features=model.n_features_in_)
+    schema = getattr(model, "public_schema_", None)
+    if schema is not None:
+        _check_schema_options(args, "a model trained with --schema")
+        frame, where = _read_schema_frame(args, schema)
+        # Labels outside the schema's classes are refused (not quoted).
+        truth = _schema_labels(schema, frame, where)
+        predictions = np.asarray(model.predict(_schema_rows(schema, frame)))
+        accuracy = float(np.mean(predictions == truth))
+        out.write(f"accuracy: {accuracy:.6f} (n = {len(truth)})\n")
+        return 0
+    X, y, names = _read(args, part="test", labels=True, n_features=model.n_features_in_)
     assert y is not None
-    predictions = np.asarray(model.predict(X), dtype=object)
+    where = args.data if args.data is not None else f"--dataset {args.dataset}"
+    known = set(np.asarray(model.classes_).tolist())
+    if any(v not in known for v in np.unique(y).tolist()):
+        # An accuracy over labels the model can never predict is meaningless;
+        # the message names the model's (public) classes, not the values found.
+        raise DataError(
+            f"{where}: the labels include values that are not among the model's "
+            f"classes {', '.join(map(str, model.classes_.tolist()))}; fix the "
+            "labels or --label-column"
+        )
+    predictions = np.asarray(
+        model.predict(_match_columns(model, X, names, where)), dtype=object
+    )
     # Compare as Python values: 1 == 1.0, and labels of other types never match.
     correct = predictions == np.asarray(y, dtype=object)
     accuracy = float(np.mean(correct.astype(bool)))

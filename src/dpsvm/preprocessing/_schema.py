@@ -51,8 +51,9 @@ def canonical_key(value: Any) -> str | None:
 
     Strings are stripped of surrounding blanks; a string that reads as a finite
     number and every number compare as that number (``1``, ``1.0``, ``"1"`` and
-    ``" 1.0 "`` are one value). Missing values (``None``, NaN, ``pd.NA``, an
-    empty string) have no key.
+    ``" 1.0 "`` are one value). Booleans and the texts true/false in any case
+    are one value each (pandas reads the text ``TRUE`` as a boolean). Missing
+    values (``None``, NaN, ``pd.NA``, an empty string) have no key.
 
     Parameters
     ----------
@@ -74,7 +75,8 @@ def canonical_key(value: Any) -> str | None:
     if value is None or value is pd.NA or value is pd.NaT:
         return None
     if isinstance(value, bool | np.bool_):
-        return str(bool(value))
+        # pandas reads the text TRUE/False as booleans: compare them as text.
+        return str(bool(value)).lower()
     if isinstance(value, int | np.integer):
         return str(int(value))
     if isinstance(value, float | np.floating):
@@ -89,6 +91,8 @@ def canonical_key(value: Any) -> str | None:
     text = str(value).strip()
     if not text:
         return None
+    if text.lower() in ("true", "false"):
+        return text.lower()
     try:
         number = float(text)
     except ValueError:
