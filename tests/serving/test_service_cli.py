@@ -222,3 +222,52 @@ def test_serve_model_builds_a_free_released_model(tmp_path):
     assert served.mechanism.startswith("released:")
     labels = served.predictor.answer(X[:4]).labels
     assert labels.tolist() == model.predict(X[:4]).tolist()
+
+
+def test_serve_model_trained_with_a_schema_takes_raw_columns(tmp_path, capsys):
+    import argparse
+
+    import pandas as pd
+
+    from dpsvm.cli._serve import _served_from_model
+    from dpsvm.io import load_model
+
+    files = write_training_files(tmp_path, n=200)
+    out = str(tmp_path / "m.json")
+    assert (
+        main(
+            [
+                "train",
+                "--data",
+                files["data"],
+                "--schema",
+                files["schema"],
+                "--epsilon",
+                "1",
+                "--out",
+                out,
+            ]
+        )
+        == 0
+    )
+    args = argparse.Namespace(
+        model=out,
+        data=None,
+        name="dpsvm",
+        mechanism="pinp",
+        kernel="rbf",
+        gamma=1.0,
+        regularization=0.01,
+        max_queries=10,
+    )
+    served = _served_from_model(args)
+    assert served.inputs.columns == ["age", "hours", "workclass"]
+    assert served.inputs.categorical == [False, False, True]
+    raw = np.array([[80.0, 60.0, "Private"], [20.0, 5.0, "State-gov"]], dtype=object)
+    labels = served.predictor.answer(served.inputs.features(raw)).labels
+    model = load_model(out)
+    frame = pd.DataFrame(raw, columns=["age", "hours", "workclass"])
+    from dpsvm.cli._main import _schema_rows
+
+    expected = model.predict(_schema_rows(model.public_schema_, frame))
+    assert labels.tolist() == expected.tolist()

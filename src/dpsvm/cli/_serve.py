@@ -246,19 +246,32 @@ def _served_from_model(args: argparse.Namespace) -> Any:
     from ..serving import InputSpec, ReleasedModel, ServedModel
 
     model = load_model(args.model)
-    d = int(model.n_features_in_)
-    names = getattr(model, "feature_names_in_", None)
-    columns = (
-        [str(c) for c in names] if names is not None else [f"x{j}" for j in range(d)]
-    )
+    schema = getattr(model, "public_schema_", None)
+    if schema is not None:  # trained with --schema: clients send raw columns
+        import pandas as pd
+
+        from ..preprocessing import CategoricalFeature, SchemaTransformer
+
+        encoder = SchemaTransformer(schema).fit(pd.DataFrame(columns=schema.columns))
+        spec = InputSpec(
+            list(schema.columns),
+            [isinstance(f, CategoricalFeature) for f in schema.features],
+            encoder.transform,
+        )
+    else:
+        d = int(model.n_features_in_)
+        names = getattr(model, "feature_names_in_", None)
+        columns = (
+            [f"x{j}" for j in range(d)] if names is None else [str(c) for c in names]
+        )
+        spec = InputSpec(columns, [False] * d)
+    event = getattr(model, "privacy_event_", None)
     return ServedModel(
         name=args.name,
         predictor=ReleasedModel(model),
-        inputs=InputSpec(columns, [False] * d),
+        inputs=spec,
         classes=list(model.classes_),
-        mechanism="released:" + model.privacy_event_.mechanism
-        if getattr(model, "privacy_event_", None) is not None
-        else "released",
+        mechanism="released" if event is None else "released:" + event.mechanism,
         free=True,
         fingerprint=_fingerprint(args, None),
         details={"estimator": type(model).__name__},

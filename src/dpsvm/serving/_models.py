@@ -135,6 +135,11 @@ class ReleasedModel:
         Answers
             The labels.
         """
+        names = getattr(self._model, "feature_names_in_", None)
+        if names is not None:  # fitted on named columns: predict on the same
+            import pandas as pd
+
+            X = pd.DataFrame(np.asarray(X, dtype=np.float64), columns=names)
         labels = np.asarray(self._model.predict(X))
         self._n += labels.shape[0]
         return Answers(labels, False)
