@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Helpers of the service tests: a stateful test double, keys and request bodies."""
+"""Helpers of the service tests: a stateful test double, keys, request bodies.
+
+A module, not a conftest.py (a second ``conftest`` module name clashes under
+``--doctest-modules``); test modules import the ``service`` fixture from here.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import secrets
 from typing import Any
 
 import numpy as np
+import pytest
 
 from dpsvm.exceptions import BudgetExceededError
 from dpsvm.serving import (
@@ -15,6 +20,7 @@ from dpsvm.serving import (
     InputSpec,
     Ledger,
     ServedModel,
+    create_app,
 )
 
 KEY = "test-key-" + "a" * 20
@@ -112,6 +118,20 @@ def infer_body(rows: list[list[Any]], rid: str | None = None, **kw: Any) -> dict
     if rid is not None:
         body["id"] = rid
     return body
+
+
+@pytest.fixture(name="service")
+def service_fixture(tmp_path):
+    """(client, served, ledger path) for a fresh SQLite ledger."""
+    from fastapi.testclient import TestClient
+
+    served = make_served()
+    path = str(tmp_path / "ledger.db")
+    ledger = make_ledger(path, served)
+    app = create_app(served, ledger, make_keys(), max_batch=64)
+    with TestClient(app) as client:
+        yield client, served, path
+    ledger.dispose()
 
 
 def random_id() -> str:

@@ -10,6 +10,10 @@ import time
 
 import numpy as np
 import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+
 from _service_helpers import (
     KEY,
     LIMITED_KEY,
@@ -20,6 +24,7 @@ from _service_helpers import (
     make_keys,
     make_ledger,
     make_served,
+    service_fixture,  # noqa: F401 (the `service` fixture)
 )
 from fastapi.testclient import TestClient
 

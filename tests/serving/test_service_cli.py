@@ -7,7 +7,16 @@ import math
 
 import numpy as np
 import pytest
-from _service_helpers import KEY, auth, write_training_files
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+
+from _service_helpers import (
+    KEY,
+    auth,
+    service_fixture,  # noqa: F401 (the `service` fixture)
+    write_training_files,
+)
 from fastapi.testclient import TestClient
 
 from dpsvm.cli import main

@@ -19,6 +19,10 @@ import tempfile
 import threading
 
 import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+
 from _service_helpers import (
     KEY,
     OTHER_KEY,

@@ -13,6 +13,10 @@ import time
 
 import httpx
 import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+
 from _service_helpers import (
     KEY,
     OTHER_KEY,
