@@ -201,11 +201,8 @@ def test_real_predictor_state_survives_a_restart(tmp_path, mechanism):
 
 
 def test_serve_model_builds_a_free_released_model(tmp_path):
-    import argparse
-
     from sklearn.datasets import make_classification
 
-    from dpsvm.cli._serve import _served_from_model
     from dpsvm.io import save_model
     from dpsvm.models import DPLinearSVC
 
@@ -215,17 +212,7 @@ def test_serve_model_builds_a_free_released_model(tmp_path):
     model = DPLinearSVC(epsilon=0.5, classes=[0, 1], random_state=0).fit(X, y)
     path = tmp_path / "m.json"
     save_model(model, path)
-    args = argparse.Namespace(
-        model=str(path),
-        data=None,
-        name="dpsvm",
-        mechanism="pinp",
-        kernel="rbf",
-        gamma=1.0,
-        regularization=0.01,
-        max_queries=10,
-    )
-    served = _served_from_model(args)
+    served = _served_from_released(str(path))
     assert served.free and served.inputs.columns == ["x0", "x1", "x2"]
     assert served.predictor.total_epsilon == 0.5
     assert served.mechanism.startswith("released:")
@@ -234,11 +221,8 @@ def test_serve_model_builds_a_free_released_model(tmp_path):
 
 
 def test_serve_model_trained_with_a_schema_takes_raw_columns(tmp_path, capsys):
-    import argparse
-
     import pandas as pd
 
-    from dpsvm.cli._serve import _served_from_model
     from dpsvm.io import load_model
 
     files = write_training_files(tmp_path, n=200)
@@ -259,17 +243,7 @@ def test_serve_model_trained_with_a_schema_takes_raw_columns(tmp_path, capsys):
         )
         == 0
     )
-    args = argparse.Namespace(
-        model=out,
-        data=None,
-        name="dpsvm",
-        mechanism="pinp",
-        kernel="rbf",
-        gamma=1.0,
-        regularization=0.01,
-        max_queries=10,
-    )
-    served = _served_from_model(args)
+    served = _served_from_released(out)
     assert served.inputs.columns == ["age", "hours", "workclass"]
     assert served.inputs.categorical == [False, False, True]
     raw = np.array([[80.0, 60.0, "Private"], [20.0, 5.0, "State-gov"]], dtype=object)
@@ -280,3 +254,22 @@ def test_serve_model_trained_with_a_schema_takes_raw_columns(tmp_path, capsys):
 
     expected = model.predict(_schema_rows(model.public_schema_, frame))
     assert labels.tolist() == expected.tolist()
+
+
+def _served_from_released(path):
+    """``dpsvm serve --model PATH`` up to the served model (no HTTP)."""
+    import argparse
+
+    from dpsvm.cli._serve import _served_from_model
+
+    args = argparse.Namespace(
+        model=str(path),
+        data=None,
+        name="dpsvm",
+        mechanism="pinp",
+        kernel="rbf",
+        gamma=1.0,
+        regularization=0.01,
+        max_queries=10,
+    )
+    return _served_from_model(args)
