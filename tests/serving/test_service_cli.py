@@ -273,3 +273,23 @@ def _served_from_released(path):
         max_queries=10,
     )
     return _served_from_model(args)
+
+
+def test_unreachable_ledger_is_refused_without_its_password(tmp_path, capsys):
+    files = write_training_files(tmp_path)
+    url = f"sqlite:///{tmp_path}/no/such/dir/l.db"
+    code = _serve(files, "--epsilon", "1", "--ledger", url, "--mechanism", "laplace")
+    err = capsys.readouterr().err
+    assert code == 1 and "cannot use the database" in err
+    code = _serve(
+        files,
+        "--epsilon",
+        "1",
+        "--mechanism",
+        "laplace",
+        "--ledger",
+        "postgresql+psycopg://u:s3cret-pw@127.0.0.1:1/db",
+    )
+    err = capsys.readouterr().err
+    assert code == 1 and "cannot use the database" in err
+    assert "s3cret-pw" not in err

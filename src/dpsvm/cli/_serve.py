@@ -333,9 +333,12 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     try:
         app = create_app(served, ledger, keys, max_batch=args.max_batch)
     except sqlalchemy.exc.SQLAlchemyError as exc:
+        where = sqlalchemy.engine.make_url(ledger.url).render_as_string(
+            hide_password=True
+        )
         raise _ServeError(
-            f"--ledger {args.ledger}: cannot use the database "
-            f"({type(exc.orig if hasattr(exc, 'orig') else exc).__name__})"
+            f"--ledger {where}: cannot use the database "
+            f"({type(getattr(exc, 'orig', None) or exc).__name__})"
         ) from None
     state = ledger.snapshot()
     if served.free:
