@@ -199,9 +199,13 @@ class Ledger:
 
         @sa.event.listens_for(engine, "begin")
         def _begin(conn: Connection) -> None:
-            # Take the write lock at the start: no other writer can read the
-            # budget between our read and our commit.
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            if conn.get_execution_options().get("dpsvm_read_only", False):
+                # A WAL reader: sees the last commit, never blocks a writer.
+                conn.exec_driver_sql("BEGIN")
+            else:
+                # Take the write lock at the start: no other writer can read
+                # the budget between our read and our commit.
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
 
@@ -307,7 +311,7 @@ class Ledger:
         LedgerState
             The last committed row.
         """
-        with self.engine.connect() as conn:
+        with self._reader() as conn:
             return _read_state(conn, lock=False)
 
     @contextlib.contextmanager
@@ -335,8 +339,11 @@ class Ledger:
         int
             The count.
         """
-        with self.engine.connect() as conn:
+        with self._reader() as conn:
             return _key_answers(conn, key_id)
+
+    def _reader(self) -> Connection:
+        return self.engine.connect().execution_options(dpsvm_read_only=True)
 
     def dispose(self) -> None:
         """Close the connection pool."""
