@@ -428,6 +428,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_audit_subparser(sub)
     add_reproduce_subparser(sub)
+    from ._serve import add_serve_subparser
+
+    add_serve_subparser(sub)
     return parser
 
 
@@ -1035,6 +1038,12 @@ def _cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_reproduce_command(args, out, err)
 
 
+def _cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ._serve import run_serve_command
+
+    return run_serve_command(args, out, err)
+
+
 _COMMANDS = {
     "demo": _cmd_demo,
     "train": _cmd_train,
@@ -1042,6 +1051,7 @@ _COMMANDS = {
     "evaluate": _cmd_evaluate,
     "audit": _cmd_audit,
     "reproduce": _cmd_reproduce,
+    "serve": _cmd_serve,
 }
 
 

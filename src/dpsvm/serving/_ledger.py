@@ -1,0 +1,518 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The durable privacy ledger of the prediction service (SQLAlchemy).
+
+One ledger guards one served model. It holds, in four tables:
+
+``dpsvm_ledger_meta``
+    What the ledger is bound to: the model/data fingerprint, the model name,
+    the mechanism and the total (ε, δ). A server started against a ledger with
+    another fingerprint or another total budget is refused.
+``dpsvm_ledger_state``
+    One row: the budget spent so far, the number of answered query rows, the
+    mechanism's public state (``state_dict`` as JSON) and a version number
+    that grows with every charge.
+``dpsvm_ledger_answers``
+    Every answer sent, under (key id, request id): a retried request id gets
+    the stored answer back and spends nothing.
+``dpsvm_ledger_keys``
+    The answered rows of each API key (for per-key limits).
+
+Each charge is one transaction that holds the ledger's write lock from the
+moment the state is read until the answer is committed: on SQLite
+``BEGIN IMMEDIATE`` (WAL journal, ``synchronous=FULL``), on other databases
+``SELECT ... FOR UPDATE`` on the state row. The service sends an answer only
+after its transaction has committed, so a crash at any moment can lose an
+answer the client never received but can never give budget back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+__all__ = ["Ledger", "LedgerError", "LedgerState", "StoredAnswer"]
+
+FORMAT_VERSION = 1
+
+_metadata = sa.MetaData()
+_meta = sa.Table(
+    "dpsvm_ledger_meta",
+    _metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("format_version", sa.Integer, nullable=False),
+    sa.Column("fingerprint", sa.String(64), nullable=False),
+    sa.Column("model_name", sa.String(200), nullable=False),
+    sa.Column("mechanism", sa.String(100), nullable=False),
+    sa.Column("epsilon_total", sa.Float, nullable=False),
+    sa.Column("delta_total", sa.Float, nullable=False),
+    sa.Column("created_unix", sa.Float, nullable=False),
+)
+_state = sa.Table(
+    "dpsvm_ledger_state",
+    _metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("version", sa.BigInteger, nullable=False),
+    sa.Column("epsilon_spent", sa.Float, nullable=False),
+    sa.Column("delta_spent", sa.Float, nullable=False),
+    sa.Column("answers", sa.BigInteger, nullable=False),
+    sa.Column("state_json", sa.Text, nullable=False),
+)
+_answers = sa.Table(
+    "dpsvm_ledger_answers",
+    _metadata,
+    sa.Column("key_id", sa.String(16), primary_key=True),
+    sa.Column("request_id", sa.String(256), primary_key=True),
+    sa.Column("request_hash", sa.String(64), nullable=False),
+    sa.Column("response_json", sa.Text, nullable=False),
+    sa.Column("rows", sa.Integer, nullable=False),
+    sa.Column("epsilon", sa.Float, nullable=False),
+    sa.Column("delta", sa.Float, nullable=False),
+    sa.Column("created_unix", sa.Float, nullable=False),
+)
+_keys = sa.Table(
+    "dpsvm_ledger_keys",
+    _metadata,
+    sa.Column("key_id", sa.String(16), primary_key=True),
+    sa.Column("answers", sa.BigInteger, nullable=False),
+)
+
+
+class LedgerError(ValueError):
+    """A ledger that does not belong to this model or budget, or is unusable."""
+
+
+@dataclass(frozen=True)
+class LedgerState:
+    """The budget row of a ledger.
+
+    Attributes
+    ----------
+    version : int
+        Grows by one with every committed charge.
+    epsilon_spent, delta_spent : float
+        The privacy budget spent by all answers so far.
+    answers : int
+        The number of query rows answered.
+    state : dict
+        The mechanism's public state (its ``state_dict``).
+    """
+
+    version: int
+    epsilon_spent: float
+    delta_spent: float
+    answers: int
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """An answer already sent for a (key, request id)."""
+
+    request_hash: str
+    response: dict[str, Any]
+
+
+def _sqlite_url(spec: str) -> str:
+    if "://" in spec:
+        return spec
+    return "sqlite:///" + spec
+
+
+class Ledger:
+    """A durable, transactional privacy ledger for one served model.
+
+    Parameters
+    ----------
+    spec : str
+        A file path (an SQLite database, created when absent) or any SQLAlchemy
+        URL (``postgresql+psycopg://user@host/db`` for several replicas).
+    fingerprint : str
+        Hex digest identifying the model and its training data and settings.
+    model_name : str
+        The served model's name.
+    mechanism : str
+        The answering mechanism.
+    epsilon_total, delta_total : float
+        The total budget of all answers.
+    sqlite_synchronous : {"FULL", "NORMAL"}, default="FULL"
+        SQLite only. ``"FULL"``: each charge is fsynced before the answer is
+        sent (survives a power loss). ``"NORMAL"`` (WAL): survives a crash or
+        SIGKILL of the server, but an OS crash or power loss may lose the last
+        charges, i.e. give back budget of answers already sent; faster.
+    """
+
+    def __init__(
+        self,
+        spec: str,
+        *,
+        fingerprint: str,
+        model_name: str,
+        mechanism: str,
+        epsilon_total: float,
+        delta_total: float,
+        sqlite_synchronous: str = "FULL",
+    ) -> None:
+        if sqlite_synchronous not in ("FULL", "NORMAL"):
+            raise ValueError("sqlite_synchronous must be 'FULL' or 'NORMAL'")
+        self._synchronous = sqlite_synchronous
+        self.url = _sqlite_url(spec)
+        self.fingerprint = fingerprint
+        self.model_name = model_name
+        self.mechanism = mechanism
+        self.epsilon_total = float(epsilon_total)
+        self.delta_total = float(delta_total)
+        self.engine = self._create_engine(self.url, sqlite_synchronous)
+        self._is_sqlite = self.engine.dialect.name == "sqlite"
+
+    @staticmethod
+    def _create_engine(url: str, synchronous: str) -> Engine:
+        parsed = sa.engine.make_url(url)
+        if parsed.get_backend_name() != "sqlite":
+            return sa.create_engine(url, pool_pre_ping=True)
+        memory = parsed.database in (None, "", ":memory:")
+        kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
+        if memory:
+            kwargs["poolclass"] = sa.pool.StaticPool
+        engine = sa.create_engine(url, **kwargs)
+
+        @sa.event.listens_for(engine, "connect")
+        def _connect(dbapi_connection: Any, _record: Any) -> None:
+            # Let SQLAlchemy's "begin" hook issue BEGIN IMMEDIATE itself (the
+            # pysqlite driver would otherwise open a deferred transaction).
+            dbapi_connection.isolation_level = None
+            cur = dbapi_connection.cursor()
+            if not memory:
+                cur.execute("PRAGMA journal_mode=WAL")
+            # FULL: a commit is on disk (WAL fsync) before the answer is sent,
+            # so not even an OS crash or power loss can return budget.
+            cur.execute(f"PRAGMA synchronous={synchronous}")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+
+        @sa.event.listens_for(engine, "begin")
+        def _begin(conn: Connection) -> None:
+            if conn.get_execution_options().get("dpsvm_read_only", False):
+                # A WAL reader: sees the last commit, never blocks a writer.
+                conn.exec_driver_sql("BEGIN")
+            else:
+                # Take the write lock at the start: no other writer can read
+                # the budget between our read and our commit.
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+
+    # ------------------------------------------------------------- set-up
+    def open(self, initial_state: dict[str, Any]) -> LedgerState:
+        """Create or check the ledger and return its budget row.
+
+        Parameters
+        ----------
+        initial_state : dict
+            The mechanism's state before any answer (stored when the ledger is
+            new).
+
+        Returns
+        -------
+        LedgerState
+            The current row (version 0 for a new ledger).
+
+        Raises
+        ------
+        LedgerError
+            If the ledger was made for another model/data fingerprint, name,
+            mechanism or total budget, or by another format version.
+        """
+        try:
+            return self._open(initial_state)
+        except BaseException:
+            self.engine.dispose()  # leave no connection open behind a refusal
+            raise
+
+    def _open(self, initial_state: dict[str, Any]) -> LedgerState:
+        try:
+            _metadata.create_all(self.engine, checkfirst=True)
+        except sa.exc.SQLAlchemyError:
+            # Two replicas creating the tables at once: the loser finds them.
+            _metadata.create_all(self.engine, checkfirst=True)
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.select(_meta).where(_meta.c.id == 1)).first()
+            if row is None:
+                conn.execute(
+                    _meta.insert().values(
+                        id=1,
+                        format_version=FORMAT_VERSION,
+                        fingerprint=self.fingerprint,
+                        model_name=self.model_name,
+                        mechanism=self.mechanism,
+                        epsilon_total=self.epsilon_total,
+                        delta_total=self.delta_total,
+                        created_unix=time.time(),
+                    )
+                )
+                conn.execute(
+                    _state.insert().values(
+                        id=1,
+                        version=0,
+                        epsilon_spent=0.0,
+                        delta_spent=0.0,
+                        answers=0,
+                        state_json=json.dumps(initial_state, allow_nan=False),
+                    )
+                )
+            else:
+                self._check_binding(row)
+        return self.snapshot()
+
+    def _check_binding(self, row: Any) -> None:
+        if row.format_version != FORMAT_VERSION:
+            raise LedgerError(
+                f"the ledger has format version {row.format_version}; this dpsvm "
+                f"reads version {FORMAT_VERSION}"
+            )
+        if row.fingerprint != self.fingerprint:
+            raise LedgerError(
+                "the ledger belongs to another model or training data (fingerprint "
+                "differs): a ledger guards exactly one model; start with a new "
+                "--ledger for a new model"
+            )
+        for what, stored, given in (
+            ("model name", row.model_name, self.model_name),
+            ("mechanism", row.mechanism, self.mechanism),
+        ):
+            if stored != given:
+                raise LedgerError(
+                    f"the ledger was started with {what} {stored!r}, not {given!r}"
+                )
+        if not (
+            math.isclose(row.epsilon_total, self.epsilon_total, rel_tol=1e-12)
+            and math.isclose(row.delta_total, self.delta_total, rel_tol=1e-12)
+        ):
+            raise LedgerError(
+                "the ledger was started with total budget epsilon = "
+                f"{row.epsilon_total:g}, delta = {row.delta_total:g}; a total budget "
+                "is fixed for the life of a ledger and a restart cannot change it "
+                f"(given epsilon = {self.epsilon_total:g}, delta = "
+                f"{self.delta_total:g})"
+            )
+
+    def snapshot(self) -> LedgerState:
+        """Read the budget row without locking.
+
+        Returns
+        -------
+        LedgerState
+            The last committed row.
+        """
+        with self._reader() as conn:
+            return _read_state(conn, lock=False)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[LedgerTransaction]:
+        """Hold the ledger's write lock for one charge; commit on success.
+
+        Yields
+        ------
+        LedgerTransaction
+            Reads and writes inside the locked transaction.
+        """
+        with self.engine.begin() as conn:
+            yield LedgerTransaction(conn, lock=not self._is_sqlite)
+
+    def key_answers(self, key_id: str) -> int:
+        """Rows answered for one key (no lock).
+
+        Parameters
+        ----------
+        key_id : str
+            The key's id.
+
+        Returns
+        -------
+        int
+            The count.
+        """
+        with self._reader() as conn:
+            return _key_answers(conn, key_id)
+
+    def _reader(self) -> Connection:
+        return self.engine.connect().execution_options(dpsvm_read_only=True)
+
+    def dispose(self) -> None:
+        """Close the connection pool."""
+        self.engine.dispose()
+
+
+def _read_state(conn: Connection, *, lock: bool) -> LedgerState:
+    query = sa.select(_state).where(_state.c.id == 1)
+    if lock:
+        query = query.with_for_update()
+    row = conn.execute(query).first()
+    if row is None:
+        raise LedgerError("the ledger has no budget row (not opened?)")
+    return LedgerState(
+        int(row.version),
+        float(row.epsilon_spent),
+        float(row.delta_spent),
+        int(row.answers),
+        json.loads(row.state_json),
+    )
+
+
+def _key_answers(conn: Connection, key_id: str) -> int:
+    value = conn.execute(
+        sa.select(_keys.c.answers).where(_keys.c.key_id == key_id)
+    ).scalar()
+    return 0 if value is None else int(value)
+
+
+class LedgerTransaction:
+    """Reads and writes of one locked charge (see :meth:`Ledger.transaction`).
+
+    Parameters
+    ----------
+    conn : sqlalchemy.engine.Connection
+        The connection inside its transaction.
+    lock : bool
+        Lock the state row with ``SELECT ... FOR UPDATE``.
+    """
+
+    def __init__(self, conn: Connection, *, lock: bool) -> None:
+        self._conn = conn
+        self._lock = lock
+
+    def state(self) -> LedgerState:
+        """The budget row, locked until the transaction ends.
+
+        Returns
+        -------
+        LedgerState
+            The current row.
+        """
+        return _read_state(self._conn, lock=self._lock)
+
+    def lookup(self, key_id: str, request_id: str) -> StoredAnswer | None:
+        """The answer already sent for this key and request id.
+
+        Parameters
+        ----------
+        key_id, request_id : str
+            The key and the client's request id.
+
+        Returns
+        -------
+        StoredAnswer or None
+            The stored answer, or ``None``.
+        """
+        row = self._conn.execute(
+            sa.select(_answers.c.request_hash, _answers.c.response_json).where(
+                (_answers.c.key_id == key_id) & (_answers.c.request_id == request_id)
+            )
+        ).first()
+        if row is None:
+            return None
+        return StoredAnswer(row.request_hash, json.loads(row.response_json))
+
+    def key_answers(self, key_id: str) -> int:
+        """Rows answered for one key.
+
+        Parameters
+        ----------
+        key_id : str
+            The key's id.
+
+        Returns
+        -------
+        int
+            The count.
+        """
+        return _key_answers(self._conn, key_id)
+
+    def record(
+        self,
+        previous: LedgerState,
+        *,
+        key_id: str,
+        request_id: str,
+        request_hash: str,
+        response: dict[str, Any],
+        rows: int,
+        epsilon_spent: float,
+        delta_spent: float,
+        state: dict[str, Any],
+    ) -> LedgerState:
+        """Write one charge: the new budget row, the answer and the key count.
+
+        Parameters
+        ----------
+        previous : LedgerState
+            The row read by :meth:`state` in this transaction.
+        key_id, request_id, request_hash : str
+            Who asked, under which id, and the digest of the inputs.
+        response : dict
+            The response body that will be sent.
+        rows : int
+            Query rows answered.
+        epsilon_spent, delta_spent : float
+            The mechanism's total spend after this answer.
+        state : dict
+            The mechanism's public state after this answer.
+
+        Returns
+        -------
+        LedgerState
+            The new row (committed when the transaction ends).
+
+        Raises
+        ------
+        LedgerError
+            If the spend would go down (never allowed).
+        """
+        if epsilon_spent < previous.epsilon_spent or delta_spent < previous.delta_spent:
+            raise LedgerError("refusing to record a spend lower than the ledger's")
+        new = LedgerState(
+            previous.version + 1,
+            float(epsilon_spent),
+            float(delta_spent),
+            previous.answers + rows,
+            state,
+        )
+        conn = self._conn
+        conn.execute(
+            _state.update()
+            .where(_state.c.id == 1)
+            .values(
+                version=new.version,
+                epsilon_spent=new.epsilon_spent,
+                delta_spent=new.delta_spent,
+                answers=new.answers,
+                state_json=json.dumps(state, allow_nan=False),
+            )
+        )
+        conn.execute(
+            _answers.insert().values(
+                key_id=key_id,
+                request_id=request_id,
+                request_hash=request_hash,
+                response_json=json.dumps(response, allow_nan=False),
+                rows=rows,
+                epsilon=new.epsilon_spent - previous.epsilon_spent,
+                delta=new.delta_spent - previous.delta_spent,
+                created_unix=time.time(),
+            )
+        )
+        updated = conn.execute(
+            _keys.update()
+            .where(_keys.c.key_id == key_id)
+            .values(answers=_keys.c.answers + rows)
+        )
+        if updated.rowcount == 0:
+            conn.execute(_keys.insert().values(key_id=key_id, answers=rows))
+        return new
