@@ -2,7 +2,8 @@
 """Margin-based private learners of Bassily, Mohri & Suresh (2022).
 
 Learners: :class:`JLExponentialMarginClassifier` (Alg. 1, pure ε-DP),
-:class:`JLMarginClassifier` (Alg. 2 with Alg. 5 and honest substitutes, (ε, δ)).
+:class:`JLMarginClassifier` (Alg. 2 with Alg. 5 and honest substitutes, (ε, δ)),
+:class:`PrivateMarginSelection` (Alg. 6, private choice of the margin).
 
 Shared pieces: :mod:`~dpsvm.margins.projections` (JL maps, ball projection),
 :mod:`~dpsvm.margins.losses` (ρ-hinge and its smoothing),
@@ -14,5 +15,10 @@ and :mod:`~dpsvm.margins.bounds` (dimensions and risk bounds).
 from __future__ import annotations
 
 from .linear import JLExponentialMarginClassifier, JLMarginClassifier
+from .margin_selection import PrivateMarginSelection
 
-__all__ = ["JLExponentialMarginClassifier", "JLMarginClassifier"]
+__all__ = [
+    "JLExponentialMarginClassifier",
+    "JLMarginClassifier",
+    "PrivateMarginSelection",
+]
