@@ -3,6 +3,7 @@
 
 Learners: :class:`JLExponentialMarginClassifier` (Alg. 1, pure ε-DP),
 :class:`JLMarginClassifier` (Alg. 2 with Alg. 5 and honest substitutes, (ε, δ)),
+:class:`NeuralMarginClassifier` (§5, pure ε-DP, tiny networks),
 :class:`PrivateMarginSelection` (Alg. 6, private choice of the margin).
 
 Shared pieces: :mod:`~dpsvm.margins.projections` (JL maps, ball projection),
@@ -16,9 +17,11 @@ from __future__ import annotations
 
 from .linear import JLExponentialMarginClassifier, JLMarginClassifier
 from .margin_selection import PrivateMarginSelection
+from .neural import NeuralMarginClassifier
 
 __all__ = [
     "JLExponentialMarginClassifier",
     "JLMarginClassifier",
+    "NeuralMarginClassifier",
     "PrivateMarginSelection",
 ]
