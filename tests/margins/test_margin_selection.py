@@ -139,3 +139,17 @@ def test_smoothed_loss_is_the_scaled_moreau_envelope():
     b = SmoothedRhoHingeLoss(rho=1.0, smoothing=c)
     t = np.linspace(-1, 1, 41)
     np.testing.assert_allclose(a.value(t), b.value(t / rho), atol=1e-12)
+
+
+def test_sparse_rows_are_projected_without_densifying():
+    import scipy.sparse as sp
+
+    from dpsvm.margins.margin_selection import _rows_to_ball
+
+    X = sp.random(50, 30, density=0.2, random_state=0, format="csr") * 5
+    P = _rows_to_ball(X, 1.0)
+    assert sp.issparse(P)
+    norms = np.sqrt(np.asarray(P.multiply(P).sum(axis=1)).ravel())
+    assert norms.max() <= 1.0
+    dense = _rows_to_ball(X.toarray(), 1.0)
+    np.testing.assert_allclose(P.toarray(), dense, rtol=1e-9, atol=1e-12)

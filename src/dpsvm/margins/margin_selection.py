@@ -61,6 +61,19 @@ def smoothed_hinge_minimum(
     return value, accuracy
 
 
+def _rows_to_ball(X: Any, radius: float) -> Any:
+    """Project each row onto B(radius); sparse input stays sparse."""
+    if not sp.issparse(X):
+        return project_to_ball(X, radius)
+    X = sp.csr_matrix(X, dtype=np.float64)
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    scale = np.minimum(1.0, radius / np.maximum(norms, 1e-300))
+    # A positive per-row rescaling, as project_rows_to_ball does for dense rows;
+    # the 1 − 1e-12 factor keeps rounding from leaving a row above the radius.
+    scale = np.where(norms > radius, scale * (1.0 - 1e-12), 1.0)
+    return sp.diags(scale) @ X
+
+
 class PrivateMarginSelection(MarginClassifierBase):
     """Choose the margin ρ privately, then fit a margin learner with it.
 
@@ -240,7 +253,7 @@ class PrivateMarginSelection(MarginClassifierBase):
                 self.score_components, random_state=np.random.default_rng(public_seed)
             )
             rows = sketch.fit(Xv[:1]).transform(Xv)
-        rows = project_to_ball(rows.toarray() if sp.issparse(rows) else rows, r)
+        rows = _rows_to_ball(rows, r)
         margins = margin_grid(lam * r, m)
         scores = np.empty(margins.size)
         sens = np.empty(margins.size)
