@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, validate_data
 from ..exceptions import PrivacyLeakWarning
-from ..models._base import ScorePredictMixin
+from ..models._base import CLASSES_FROM_DATA_WARNING, ScorePredictMixin
 from ..utils._random import check_random_state
 
 FloatArray = NDArray[np.float64]
@@ -64,6 +64,35 @@ def ball_grid_log_size(dim: int, radius: float, spacing: float) -> tuple[float, 
     return dim * math.log(per_axis), log_ball_volume(dim, radius) - dim * math.log(
         spacing
     )
+
+
+def check_cover_size(
+    dims: list[int],
+    radius: float,
+    spacing: float,
+    max_candidates: int,
+    *,
+    describe: str,
+    remedy: str,
+) -> None:
+    """Refuse a product of lattice covers that would exceed ``max_candidates``.
+
+    Each block is the lattice spacing·ℤ^dim inside the ball of ``radius``;
+    enumerating it costs the cube's size, and its in-ball count is about the
+    volume ratio, so the check runs on both (before any point is built). The
+    message states the estimated size, what it covers and what to change.
+    """
+    logs = [ball_grid_log_size(dim, radius, spacing) for dim in dims]
+    log_cube = sum(c for c, _ in logs)
+    log_ball = sum(b for _, b in logs)
+    limit = math.log(max_candidates)
+    if log_ball > limit or log_cube > limit + math.log(20.0):
+        raise ValueError(
+            f"The {describe} has about 10^{log_ball / math.log(10):.1f} points, "
+            f"more than max_candidates={max_candidates}. {remedy} Or raise "
+            "max_candidates, or use candidates='random' (exact privacy, no "
+            "covering guarantee)."
+        )
 
 
 def ball_grid(dim: int, radius: float, spacing: float) -> FloatArray:
@@ -119,13 +148,7 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         yv = np.asarray(yv)
         check_classification_targets(yv)
         if self.classes is None:
-            warnings.warn(
-                "The label set was read from the private data (classes=None): which "
-                "labels occur is then released through classes_ and is not covered "
-                "by the privacy guarantee. Pass the public label set as classes=[...].",
-                PrivacyLeakWarning,
-                stacklevel=3,
-            )
+            warnings.warn(CLASSES_FROM_DATA_WARNING, PrivacyLeakWarning, stacklevel=3)
             classes = np.unique(yv)
         else:
             classes = np.unique(np.asarray(self.classes))

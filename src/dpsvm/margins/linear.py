@@ -19,7 +19,7 @@ from ._base import (
     FloatArray,
     MarginClassifierBase,
     ball_grid,
-    ball_grid_log_size,
+    check_cover_size,
     empirical_covering_radius,
     split_random_state,
     uniform_ball,
@@ -200,26 +200,21 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         """(scale γ, spacing) of the grid cover; refuses an intractable size."""
         gamma = self.margin / (10.0 * self.data_norm)
         spacing = 2.0 * gamma / math.sqrt(k)
-        radius = 2.0 * self.norm_bound + gamma
-        log_cube, log_ball = ball_grid_log_size(k, radius, spacing)
-        # Enumerating the cube costs its size; the in-ball count is about the
-        # volume ratio. Refuse when either is far above the limit.
-        limit = math.log(self.max_candidates)
-        if log_ball > limit or log_cube > limit + math.log(20.0):
-            where = (
-                f"n_components='theory' gives k={k} (Algorithm 1's value for this "
-                "n_samples)"
-                if self.n_components == "theory"
-                else f"k={k} (theory value {theory_k})"
-            )
-            raise ValueError(
-                "The exact cover of B^k(2*norm_bound) at scale margin/(10*data_norm) "
-                f"has about 10^{log_ball / math.log(10):.1f} points for {where}, "
-                f"more than max_candidates={self.max_candidates}. Lower "
-                "n_components, raise margin (or lower norm_bound*data_norm), raise "
-                "max_candidates, or use candidates='random' (exact privacy, no "
-                "covering guarantee)."
-            )
+        where = (
+            f"n_components='theory' (k={k}, Algorithm 1's value for this n_samples)"
+            if self.n_components == "theory"
+            else f"k={k}, theory value {theory_k}"
+        )
+        check_cover_size(
+            [k],
+            2.0 * self.norm_bound + gamma,
+            spacing,
+            self.max_candidates,
+            describe="exact cover of B^k(2*norm_bound) at scale "
+            f"margin/(10*data_norm) ({where})",
+            remedy="Lower n_components, or raise margin (or lower "
+            "norm_bound*data_norm).",
+        )
         return gamma, spacing
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> JLExponentialMarginClassifier:
@@ -240,8 +235,8 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         Raises
         ------
         ValueError
-            If the grid cover is larger than ``max_candidates`` (before the data
-            are read), or for invalid labels.
+            If the grid cover is larger than ``max_candidates`` (checked before
+            any candidate is built or scored), or for invalid labels.
         """
         self._validate_params()
         Xv, ys = self._validate_binary(X, y)

@@ -19,7 +19,7 @@ from ._base import (
     FloatArray,
     MarginClassifierBase,
     ball_grid,
-    ball_grid_log_size,
+    check_cover_size,
     empirical_covering_radius,
     split_random_state,
     uniform_ball,
@@ -274,20 +274,16 @@ class NeuralMarginClassifier(MarginClassifierBase):
         )
         if self.candidates == "grid":
             spacing = 2.0 * gamma / math.sqrt(n_params)
-            logs = [ball_grid_log_size(s, radius + gamma, spacing) for s in sizes]
-            log_ball = sum(b for _, b in logs)
-            log_cube = sum(c for c, _ in logs)
-            limit = math.log(self.max_candidates)
-            if log_ball > limit or log_cube > limit + math.log(20.0):
-                raise ValueError(
-                    "The cover of the compressed network weights at scale "
-                    f"gamma={gamma:.3g} has about 10^{log_ball / math.log(10):.1f} "
-                    f"points ({n_params} parameters: n_layers={lay}, width="
-                    f"{self.width}, k={k}; theory k={theory_k}), more than "
-                    f"max_candidates={self.max_candidates}. Lower n_components, "
-                    "width or n_layers, raise margin, or use candidates='random' "
-                    "(exact privacy, no covering guarantee)."
-                )
+            check_cover_size(
+                sizes,
+                radius + gamma,
+                spacing,
+                self.max_candidates,
+                describe=f"cover of the compressed network weights at scale "
+                f"gamma={gamma:.3g} ({n_params} parameters: n_layers={lay}, "
+                f"width={self.width}, k={k}; theory k={theory_k})",
+                remedy="Lower n_components, width or n_layers, or raise margin.",
+            )
         gen, public_seed = split_random_state(self.random_state)
         public = np.random.default_rng(public_seed)
         phis = [RademacherJL(k, random_state=public).fit(Xv[:1])]
