@@ -271,12 +271,11 @@ class PrivateMarginSelection(MarginClassifierBase):
             # [0, 1 + Λr/ρ], so its minimum moves by ≤ that/m; plus the solver's
             # a-priori accuracy (the computed value is within it of the minimum).
             sens[j] = (1.0 + lam * r / rho) / m + acc
-            delta_bound = getattr(base, "delta", self.delta)
             scores[j] = jl_erm_risk_bound(
                 g,
                 m,
                 eps_base,
-                delta_bound,
+                self.delta,
                 self.beta,
                 lam,
                 r,
