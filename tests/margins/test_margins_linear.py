@@ -233,3 +233,32 @@ def test_alg2_empirical_neighbouring_privacy(neighbour_audit, solver, runs):
         )
 
     assert neighbour_audit(make, runs=runs, delta=1e-3) <= 1.0
+
+
+# -- budget ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda acc: JLExponentialMarginClassifier(
+            n_components=1, classes=[-1, 1], accountant=acc, random_state=0
+        ),
+        lambda acc: JLMarginClassifier(
+            delta=1e-4, n_components=2, classes=[-1, 1], accountant=acc, random_state=0
+        ),
+    ],
+)
+def test_budget_spent_on_success_only(make):
+    from dpsvm.accounting import BudgetAccountant
+    from dpsvm.exceptions import BudgetExceededError
+
+    X, y = _data(60)
+    acc = BudgetAccountant(1.5, 1e-3)
+    make(acc).fit(X, y)
+    assert len(acc) == 1 and acc.total()[0] <= 1.0 + 1e-12
+    with pytest.raises(BudgetExceededError):
+        make(acc).fit(X, y)  # checked before the data are read
+    assert len(acc) == 1
+    fresh = BudgetAccountant(5.0, 1e-3)
+    with pytest.raises(ValueError):
+        make(fresh).set_params(classes=[0, 1]).fit(X, y)  # bad labels: nothing spent
+    assert len(fresh) == 0

@@ -139,3 +139,22 @@ def test_sparse_rows_are_projected_without_densifying():
     assert norms.max() <= 1.0
     dense = _rows_to_ball(X.toarray(), 1.0)
     np.testing.assert_allclose(P.toarray(), dense, rtol=1e-9, atol=1e-12)
+
+
+def test_selection_charges_the_budget_once():
+    from dpsvm.accounting import BudgetAccountant
+
+    X, y = _data(100)
+    acc = BudgetAccountant(2.0, 1e-3)
+    base = JLMarginClassifier(accountant=acc)  # replaced: the selector charges once
+    sel = PrivateMarginSelection(
+        base,
+        epsilon=1.0,
+        delta=1e-4,
+        classes=[-1, 1],
+        accountant=acc,
+        solver_max_iter=20,
+        random_state=0,
+    ).fit(X, y)
+    assert len(acc) == 1 and acc.ledger[0] is sel.privacy_event_
+    assert sel.estimator_.accountant is None

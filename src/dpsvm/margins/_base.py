@@ -16,6 +16,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, validate_data
+from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
 from ..models._base import CLASSES_FROM_DATA_WARNING, ScorePredictMixin
 from ..utils._random import check_random_state
@@ -29,8 +31,10 @@ COMMON_CONSTRAINTS: dict[str, list[Any]] = {
     "norm_bound": [Interval(Real, 0, None, closed="neither")],
     "data_norm": [Interval(Real, 0, None, closed="neither")],
     "classes": ["array-like", None],
+    "accountant": [BudgetAccountant, None],
     "random_state": ["random_state", np.random.Generator],
 }
+
 
 REFERENCE = (
     "Bassily, Mohri & Suresh (2022), 'Differentially private learning with margin "
@@ -134,8 +138,22 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     """Binary classifier plumbing: public label set, ±1 targets, linear scores."""
 
     classes: Any
+    accountant: Any
     coef_: FloatArray
     _accept_sparse: bool = True
+
+    def _check_budget(self, epsilon: float, delta: float) -> BudgetAccountant | None:
+        """Check the accountant (if any) before any data are read."""
+        accountant = resolve_accountant(self.accountant)
+        if accountant is not None:
+            accountant.check(epsilon, delta)
+        return accountant
+
+    @staticmethod
+    def _spend(accountant: BudgetAccountant | None, event: PrivacyEvent) -> None:
+        """Charge the accountant (if any) once the model is computed."""
+        if accountant is not None:
+            accountant.spend(event)
 
     def _validate_binary(self, X: ArrayLike, y: ArrayLike) -> tuple[Any, FloatArray]:
         Xv, yv = validate_data(

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
-from ..accounting import PrivacyEvent
+from ..accounting import BudgetAccountant, PrivacyEvent
 from ..validation import project_rows_to_ball
 from ._base import (
     COMMON_CONSTRAINTS,
@@ -87,6 +87,9 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
     classes : array-like of 2 labels, default=None
         The public label set; ``None`` reads it from the data and emits a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
     random_state : None, int or numpy.random.Generator, default=None
         ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
         documentation only. The JL map and candidates come from a public seed
@@ -180,6 +183,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         selection: str = "exponential",
         beta: float = 0.05,
         classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
         self.epsilon = epsilon
@@ -194,6 +198,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         self.selection = selection
         self.beta = beta
         self.classes = classes
+        self.accountant = accountant
         self.random_state = random_state
 
     def _cover_plan(self, k: int, theory_k: int) -> tuple[float, float]:
@@ -239,6 +244,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
             any candidate is built or scored), or for invalid labels.
         """
         self._validate_params()
+        accountant = self._check_budget(self.epsilon, 0.0)
         Xv, ys = self._validate_binary(X, y)
         m, d = Xv.shape
         theory_k = jl_em_dimension(
@@ -301,6 +307,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
                 "theorem_applies": self.theorem_applies_,
             },
         )
+        self._spend(accountant, self.privacy_event_)
         return self
 
 
@@ -340,6 +347,9 @@ class JLMarginClassifier(MarginClassifierBase):
     classes : array-like of 2 labels, default=None
         The public label set; ``None`` reads it from the data and emits a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
     random_state : None, int or numpy.random.Generator, default=None
         ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
         documentation only.
@@ -439,6 +449,7 @@ class JLMarginClassifier(MarginClassifierBase):
         max_iter: int = 200,
         beta: float = 0.05,
         classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
         self.epsilon = epsilon
@@ -452,6 +463,7 @@ class JLMarginClassifier(MarginClassifierBase):
         self.max_iter = max_iter
         self.beta = beta
         self.classes = classes
+        self.accountant = accountant
         self.random_state = random_state
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> JLMarginClassifier:
@@ -475,6 +487,7 @@ class JLMarginClassifier(MarginClassifierBase):
             If δ ≥ 1/n_samples, or (paper solver) ε > ln(1/δ).
         """
         self._validate_params()
+        accountant = self._check_budget(self.epsilon, self.delta)
         Xv, ys = self._validate_binary(X, y)
         m = Xv.shape[0]
         if not self.delta < 1.0 / m:
@@ -555,4 +568,5 @@ class JLMarginClassifier(MarginClassifierBase):
             },
             children=(res.privacy_event,),
         )
+        self._spend(accountant, self.privacy_event_)
         return self

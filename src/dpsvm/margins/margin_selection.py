@@ -14,7 +14,7 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import HasMethods, Interval
-from ..accounting import PrivacyEvent
+from ..accounting import BudgetAccountant, PrivacyEvent
 from ._base import REFERENCE, FloatArray, MarginClassifierBase, split_random_state
 from .bounds import jl_erm_risk_bound, margin_grid
 from .linear import JLMarginClassifier
@@ -116,6 +116,9 @@ class PrivateMarginSelection(MarginClassifierBase):
     classes : array-like of 2 labels, default=None
         The public label set; ``None`` reads it from the data and emits a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
     random_state : None, int or numpy.random.Generator, default=None
         ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
         documentation only.
@@ -202,6 +205,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         solver_max_iter: int = 1000,
         score_components: int | None = None,
         classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
         self.estimator = estimator
@@ -216,6 +220,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         self.solver_max_iter = solver_max_iter
         self.score_components = score_components
         self.classes = classes
+        self.accountant = accountant
         self.random_state = random_state
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> PrivateMarginSelection:
@@ -234,6 +239,7 @@ class PrivateMarginSelection(MarginClassifierBase):
             The fitted selector.
         """
         self._validate_params()
+        accountant = self._check_budget(self.epsilon, self.delta)
         Xv, ys = self._validate_binary(X, y)
         m = Xv.shape[0]
         base = (
@@ -294,6 +300,7 @@ class PrivateMarginSelection(MarginClassifierBase):
             ("norm_bound", lam),
             ("data_norm", r),
             ("classes", self.classes_),
+            ("accountant", None),  # charged once, for the whole fit, below
             ("random_state", gen),
         ):
             if name in available:
@@ -316,6 +323,7 @@ class PrivateMarginSelection(MarginClassifierBase):
             details={"selected_margin": rho_star, "composition": "basic"},
             children=(gem_event, base_event),
         )
+        self._spend(accountant, self.privacy_event_)
         return self
 
     def decision_function(self, X: ArrayLike) -> FloatArray:

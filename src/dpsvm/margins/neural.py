@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, validate_data
-from ..accounting import PrivacyEvent
+from ..accounting import BudgetAccountant, PrivacyEvent
 from ._base import (
     COMMON_CONSTRAINTS,
     REFERENCE,
@@ -89,6 +89,9 @@ class NeuralMarginClassifier(MarginClassifierBase):
     classes : array-like of 2 labels, default=None
         The public label set; ``None`` reads it from the data and emits a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
     random_state : None, int or numpy.random.Generator, default=None
         ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
         documentation only. The JL maps and candidates come from a public seed
@@ -186,6 +189,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
         selection: str = "exponential",
         beta: float = 0.05,
         classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
         self.epsilon = epsilon
@@ -203,6 +207,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
         self.selection = selection
         self.beta = beta
         self.classes = classes
+        self.accountant = accountant
         self.random_state = random_state
 
     def _block_shapes(self, k: int, d: int) -> list[tuple[int, ...]]:
@@ -251,6 +256,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
             If the cover is larger than ``max_candidates``.
         """
         self._validate_params()
+        accountant = self._check_budget(self.epsilon, 0.0)
         Xv, ys = self._validate_binary(X, y)
         m, d = Xv.shape
         lay = int(self.n_layers)
@@ -360,6 +366,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
                 "theorem_applies": self.theorem_applies_,
             },
         )
+        self._spend(accountant, self.privacy_event_)
         return self
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
