@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, validate_data
+from .._compat import Interval, StrOptions, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
@@ -35,6 +35,16 @@ COMMON_CONSTRAINTS: dict[str, list[Any]] = {
     "random_state": ["random_state", np.random.Generator],
 }
 
+
+#: Constraints of the learners that select from a finite candidate set.
+CANDIDATE_CONSTRAINTS: dict[str, list[Any]] = {
+    "jl_constant": [Interval(Real, 0, None, closed="neither")],
+    "candidates": [StrOptions({"grid", "random"})],
+    "n_candidates": [Interval(Integral, 1, None, closed="left")],
+    "max_candidates": [Interval(Integral, 1, None, closed="left")],
+    "selection": [StrOptions({"exponential", "permute-and-flip"})],
+    "beta": [Interval(Real, 0, 1, closed="neither")],
+}
 
 REFERENCE = (
     "Bassily, Mohri & Suresh (2022), 'Differentially private learning with margin "
@@ -198,15 +208,20 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,)
             The scores.
         """
+        return np.asarray(
+            self._validated_input(X) @ self.coef_, dtype=np.float64
+        ).ravel()
+
+    def _validated_input(self, X: ArrayLike) -> Any:
+        """``X`` checked against the fitted width (sparse kept when accepted)."""
         check_is_fitted(self)
-        Xv: Any = validate_data(
+        return validate_data(
             self,
             X,
             accept_sparse=["csr", "csc"] if self._accept_sparse else False,
             dtype=np.float64,
             reset=False,
         )
-        return np.asarray(Xv @ self.coef_, dtype=np.float64).ravel()
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()

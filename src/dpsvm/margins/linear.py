@@ -14,6 +14,7 @@ from .._compat import Interval, StrOptions
 from ..accounting import BudgetAccountant, PrivacyEvent
 from ..validation import project_rows_to_ball
 from ._base import (
+    CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
     REFERENCE,
     FloatArray,
@@ -160,12 +161,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
             Interval(Integral, 1, None, closed="left"),
             StrOptions({"theory"}),
         ],
-        "jl_constant": [Interval(Real, 0, None, closed="neither")],
-        "candidates": [StrOptions({"grid", "random"})],
-        "n_candidates": [Interval(Integral, 1, None, closed="left")],
-        "max_candidates": [Interval(Integral, 1, None, closed="left")],
-        "selection": [StrOptions({"exponential", "permute-and-flip"})],
-        "beta": [Interval(Real, 0, 1, closed="neither")],
+        **CANDIDATE_CONSTRAINTS,
     }
 
     def __init__(

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, validate_data
+from .._compat import Interval, StrOptions
 from ..accounting import BudgetAccountant, PrivacyEvent
 from ._base import (
+    CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
     REFERENCE,
     FloatArray,
@@ -162,13 +162,8 @@ class NeuralMarginClassifier(MarginClassifierBase):
             Interval(Integral, 1, None, closed="left"),
             StrOptions({"theory"}),
         ],
-        "jl_constant": [Interval(Real, 0, None, closed="neither")],
+        **CANDIDATE_CONSTRAINTS,
         "activation_scale": [Interval(Real, 0, None, closed="neither")],
-        "candidates": [StrOptions({"grid", "random"})],
-        "n_candidates": [Interval(Integral, 1, None, closed="left")],
-        "max_candidates": [Interval(Integral, 1, None, closed="left")],
-        "selection": [StrOptions({"exponential", "permute-and-flip"})],
-        "beta": [Interval(Real, 0, 1, closed="neither")],
     }
 
     def __init__(
@@ -382,11 +377,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
         ndarray of shape (n_samples,)
             The scores.
         """
-        check_is_fitted(self)
-        Xv: Any = validate_data(
-            self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False
-        )
-        Z0 = self.projections_[0].transform(Xv)
+        Z0 = self.projections_[0].transform(self._validated_input(X))
         weights = [w[None] for w in self.compressed_weights_]
         scores = self._forward(weights, Z0, self.projections_)
         return np.asarray(scores[0], dtype=np.float64)
