@@ -377,7 +377,8 @@ class NeuralMarginClassifier(MarginClassifierBase):
         ndarray of shape (n_samples,)
             The scores.
         """
-        Z0 = self.projections_[0].transform(self._validated_input(X))
+        Xv = self._validated_input(X)  # raises NotFittedError first
+        Z0 = self.projections_[0].transform(Xv)
         weights = [w[None] for w in self.compressed_weights_]
         scores = self._forward(weights, Z0, self.projections_)
         return np.asarray(scores[0], dtype=np.float64)
