@@ -25,7 +25,7 @@ from ._base import (
     split_random_state,
     uniform_ball,
 )
-from .bounds import jl_em_dimension, jl_erm_dimension
+from .bounds import jl_distortion, jl_em_dimension, jl_erm_dimension
 from .erm import boosted_phased_sgd, noisy_projected_gd, phased_sgd
 from .losses import RhoHingeLoss
 from .projections import FastJL, RademacherJL
@@ -108,6 +108,10 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         The dimension k used.
     theory_n_components_ : int
         Algorithm 1's k for this m (c′ = ``jl_constant``), for comparison.
+    jl_distortion_ : float
+        The JL distortion ε_J that k guarantees with probability ≥ 1 − β
+        (:func:`~dpsvm.margins.bounds.jl_distortion`; 0 for the identity,
+        ``inf`` when k is too small for any guarantee).
     n_candidates_ : int
         |C|.
     covering_radius_ : float
@@ -281,6 +285,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         self.projection_ = proj
         self.n_components_ = proj.n_components_
         self.theory_n_components_ = theory_k
+        self.jl_distortion_ = 0.0 if proj.identity_ else jl_distortion(k, m, self.beta)
         self.n_candidates_ = int(cand.shape[0])
         self.covering_radius_ = float(cover)
         self.theorem_applies_ = bool(
@@ -360,6 +365,10 @@ class JLMarginClassifier(MarginClassifierBase):
         The fitted JL map (public).
     n_components_ : int
         k used.
+    jl_distortion_ : float
+        The distortion ε_J that a Rademacher map of this k guarantees (0 for
+        the identity, ``inf`` if none); the fast JL needs a larger k by log
+        factors (Lemma A.4).
     guarantee_ : str
         Which guarantee the fit delivers (see Notes).
     n_iter_ : int
@@ -547,6 +556,9 @@ class JLMarginClassifier(MarginClassifierBase):
             )
         self.projection_ = proj
         self.n_components_ = proj.n_components_
+        self.jl_distortion_ = (
+            0.0 if proj.identity_ else jl_distortion(proj.n_components_, m, self.beta)
+        )
         self.n_iter_ = int(res.details.get("n_steps", 1))
         self.compressed_coef_ = res.coef
         self.coef_ = proj.adjoint_transform(res.coef)
