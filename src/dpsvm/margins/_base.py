@@ -19,7 +19,7 @@ from .._compat import Interval, StrOptions, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
-from ..models._base import CLASSES_FROM_DATA_WARNING, ScorePredictMixin
+from ..models._base import ScorePredictMixin
 from ..utils._random import check_random_state
 
 FloatArray = NDArray[np.float64]
@@ -35,6 +35,14 @@ COMMON_CONSTRAINTS: dict[str, list[Any]] = {
     "random_state": ["random_state", np.random.Generator],
 }
 
+
+# The text of dpsvm.models' warning for classes=None (after the merge with
+# main, resolve_label_set / mark_label_set of dpsvm.models._base replace this).
+CLASSES_FROM_DATA_WARNING = (
+    "The label set was read from the private data (classes=None): which "
+    "labels occur is then released through classes_ and is not covered "
+    "by the privacy guarantee. Pass the public label set as classes=[...]."
+)
 
 #: Constraints of the learners that select from a finite candidate set.
 CANDIDATE_CONSTRAINTS: dict[str, list[Any]] = {
