@@ -8,10 +8,11 @@ import here means one file to adapt when scikit-learn moves them.
 from __future__ import annotations
 
 from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 __all__ = [
+    "HasMethods",
     "Interval",
     "StrOptions",
     "_fit_context",

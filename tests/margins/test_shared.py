@@ -309,3 +309,14 @@ def test_boosted_event_composes_to_epsilon_delta():
     assert sum(c.delta for c in ev.children) == pytest.approx(ev.delta)
     # The selection sensitivity uses the corrected (1 + Λ_W r̃/ρ)/m.
     assert ev.details["selection_sensitivity"] == pytest.approx((1 + 2 / 0.5) / 300)
+
+
+@pytest.mark.parametrize("cls", JL)
+@pytest.mark.parametrize("k", [5, 40])
+def test_jl_adjoint_matches_inner_products(cls, k):
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(6, 30))
+    t = cls(k, random_state=0).fit(X)
+    w = rng.normal(size=t.n_components_)
+    np.testing.assert_allclose(X @ t.adjoint_transform(w), t.transform(X) @ w)
+    assert t.adjoint_transform(np.vstack([w, w])).shape == (2, 30)

@@ -20,6 +20,7 @@ All three return an :class:`ERMResult` holding the coefficients and the
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -155,6 +156,11 @@ def gaussian_gd_epsilon(noise_multiplier: float, n_steps: int, delta: float) -> 
     >>> bool(4.0 < eps < 5.4)  # 5.4 > min_α α/2 + ln(1/δ)/(α − 1), Mironov Prop. 3
     True
     """
+    return _rdp_epsilon(float(noise_multiplier), int(n_steps), float(delta))
+
+
+@functools.lru_cache(maxsize=1024)
+def _rdp_epsilon(noise_multiplier: float, n_steps: int, delta: float) -> float:
     dpa = _dp_accounting()
     acc = dpa.rdp.RdpAccountant(
         neighboring_relation=dpa.NeighboringRelation.REPLACE_ONE
@@ -187,7 +193,11 @@ def gaussian_gd_noise_multiplier(epsilon: float, delta: float, n_steps: int) -> 
     >>> gaussian_gd_epsilon(z, 50, 1e-5) <= 1.0
     True
     """
-    epsilon = check_epsilon(epsilon)
+    return _noise_multiplier(check_epsilon(epsilon), float(delta), int(n_steps))
+
+
+@functools.lru_cache(maxsize=256)
+def _noise_multiplier(epsilon: float, delta: float, n_steps: int) -> float:
     lo, hi = 0.0, 1.0
     while gaussian_gd_epsilon(hi, n_steps, delta) > epsilon:
         lo, hi = hi, 2.0 * hi
@@ -309,7 +319,12 @@ def noisy_projected_gd(
             "accountant": "dp-accounting RdpAccountant (replace-one)",
         },
     )
-    details = {"noise_multiplier": z, "sigma": sigma, "step_size": eta}
+    details = {
+        "noise_multiplier": z,
+        "sigma": sigma,
+        "step_size": eta,
+        "n_steps": n_steps,
+    }
     return ERMResult(coef, event, details)
 
 
@@ -430,7 +445,9 @@ def phased_sgd(
             "composition": "parallel over disjoint phases",
         },
     )
-    return ERMResult(w, event, {"step_size": eta, "sigmas": sigmas})
+    return ERMResult(
+        w, event, {"step_size": eta, "sigmas": sigmas, "n_steps": len(sigmas)}
+    )
 
 
 def boosting_parameters(
@@ -570,6 +587,7 @@ def boosted_phased_sgd(
         )
     gen = check_random_state(random_state)
     runs = []
+    steps = []
     children = []
     for _ in range(n_runs):
         # Alg. 5 step 5: a bootstrap of the indices (data-independent draws).
@@ -585,6 +603,7 @@ def boosted_phased_sgd(
             random_state=gen,
         )
         runs.append(res.coef)
+        steps.append(res.details["n_steps"])
         children.append(
             PrivacyEvent(
                 "bootstrap-phased-sgd",
@@ -621,4 +640,8 @@ def boosted_phased_sgd(
         },
         children=tuple(children),
     )
-    return ERMResult(runs[chosen], event, {"n_runs": n_runs, "group_size": group})
+    return ERMResult(
+        runs[chosen],
+        event,
+        {"n_runs": n_runs, "group_size": group, "n_steps": steps[chosen]},
+    )

@@ -75,7 +75,7 @@ class _JLBase(TransformerMixin, BaseEstimator):
 
     _parameter_constraints: dict[str, list[Any]] = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state"],
+        "random_state": ["random_state", np.random.Generator],
     }
 
     def __init__(
@@ -136,6 +136,36 @@ class _JLBase(TransformerMixin, BaseEstimator):
         if self.identity_:
             return np.asarray(Xv.toarray() if sp.issparse(Xv) else Xv, dtype=np.float64)
         return self._project(Xv)
+
+    def adjoint_transform(self, W: ArrayLike) -> FloatArray:
+        """Apply Φᵀ: map k-dimensional weights back to the input space.
+
+        A learner that releases w̃ ∈ ℝ^k on projected rows Φx releases the
+        input-space weights Φᵀw̃, since ⟨Φᵀw̃, x⟩ = ⟨w̃, Φx⟩.
+
+        Parameters
+        ----------
+        W : array-like of shape (n_components_,) or (n_vectors, n_components_)
+            One vector or several (rows).
+
+        Returns
+        -------
+        ndarray of shape (n_features_in_,) or (n_vectors, n_features_in_)
+            Φᵀw for each w.
+        """
+        check_is_fitted(self)
+        arr = np.asarray(W, dtype=np.float64)
+        rows = np.atleast_2d(arr)
+        if rows.ndim != 2 or rows.shape[1] != self.n_components_:
+            raise ValueError(
+                f"Expected vectors of length n_components_={self.n_components_}, "
+                f"got shape {arr.shape}."
+            )
+        out = rows if self.identity_ else self._adjoint(rows)
+        return np.asarray(out[0] if arr.ndim == 1 else out, dtype=np.float64)
+
+    def _adjoint(self, W: FloatArray) -> FloatArray:
+        raise NotImplementedError
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
@@ -199,6 +229,10 @@ class RademacherJL(_JLBase):
         assert self.components_ is not None
         out = X @ self.components_.T
         return np.asarray(out, dtype=np.float64)
+
+    def _adjoint(self, W: FloatArray) -> FloatArray:
+        assert self.components_ is not None
+        return np.asarray(W @ self.components_, dtype=np.float64)
 
 
 class FastJL(_JLBase):
@@ -272,3 +306,14 @@ class FastJL(_JLBase):
             z = fft.dct(dense * self.signs_, type=2, norm="ortho", axis=1)
             out[start : start + block] = scale * z[:, self.rows_]
         return out
+
+    def _adjoint(self, W: FloatArray) -> FloatArray:
+        assert self.signs_ is not None and self.rows_ is not None
+        d = self.n_features_in_
+        full = np.zeros((W.shape[0], d))
+        full[:, self.rows_] = np.sqrt(d / self.n_components_) * W
+        # Cᵀ = C⁻¹ for the orthonormal DCT-II: its inverse is the DCT-III.
+        return np.asarray(
+            fft.idct(full, type=2, norm="ortho", axis=1) * self.signs_,
+            dtype=np.float64,
+        )

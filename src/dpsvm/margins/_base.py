@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Shared estimator machinery of the margin learners: binary labels, seeds, tags."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from numbers import Real
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.special import gammaln
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from .._compat import Interval, validate_data
+from ..exceptions import PrivacyLeakWarning
+from ..models._base import ScorePredictMixin
+from ..utils._random import check_random_state
+
+FloatArray = NDArray[np.float64]
+
+#: Constraints shared by every margin learner.
+COMMON_CONSTRAINTS: dict[str, list[Any]] = {
+    "epsilon": [Interval(Real, 0, None, closed="neither")],
+    "margin": [Interval(Real, 0, None, closed="neither")],
+    "norm_bound": [Interval(Real, 0, None, closed="neither")],
+    "data_norm": [Interval(Real, 0, None, closed="neither")],
+    "classes": ["array-like", None],
+    "random_state": ["random_state", np.random.Generator],
+}
+
+REFERENCE = (
+    "Bassily, Mohri & Suresh (2022), 'Differentially private learning with margin "
+    "guarantees', NeurIPS, arXiv:2204.10376"
+)
+
+
+def split_random_state(random_state: Any) -> tuple[np.random.Generator, int]:
+    """Return (privacy generator, public seed for data-independent draws).
+
+    The privacy generator is a CSPRNG unless an int or Generator is passed; the
+    public seed (JL matrices, candidate sets) is drawn from it, so it is fixed
+    before the data are read.
+    """
+    gen = check_random_state(random_state)
+    return gen, int(gen.integers(0, 2**63 - 1))
+
+
+def log_ball_volume(dim: int, radius: float) -> float:
+    """ln of the volume of the Euclidean ball of ``radius`` in ℝ^dim."""
+    return (
+        0.5 * dim * math.log(math.pi)
+        - float(gammaln(0.5 * dim + 1))
+        + dim * math.log(radius)
+    )
+
+
+def ball_grid_log_size(dim: int, radius: float, spacing: float) -> tuple[float, float]:
+    """(ln of the cube-grid size, ln of the volume estimate of the in-ball count)."""
+    per_axis = 2 * math.floor(radius / spacing) + 1
+    return dim * math.log(per_axis), log_ball_volume(dim, radius) - dim * math.log(
+        spacing
+    )
+
+
+def ball_grid(dim: int, radius: float, spacing: float) -> FloatArray:
+    """All points of the cubic lattice spacing·ℤ^dim with norm ≤ ``radius``."""
+    half = math.floor(radius / spacing)
+    axis = spacing * np.arange(-half, half + 1, dtype=np.float64)
+    mesh = np.meshgrid(*([axis] * dim), indexing="ij")
+    pts = np.stack([g.ravel() for g in mesh], axis=1)
+    return np.asarray(pts[np.einsum("ij,ij->i", pts, pts) <= radius**2])
+
+
+def uniform_ball(
+    gen: np.random.Generator, n: int, dim: int, radius: float
+) -> FloatArray:
+    """``n`` points uniform in the ball of ``radius`` in ℝ^dim."""
+    g = gen.normal(size=(n, dim))
+    g /= np.maximum(np.linalg.norm(g, axis=1, keepdims=True), 1e-300)
+    return np.asarray(g * (radius * gen.random(n) ** (1.0 / dim))[:, None])
+
+
+def empirical_covering_radius(
+    candidates: FloatArray, radius: float, gen: np.random.Generator, n_probe: int = 2000
+) -> float:
+    """Largest distance from uniform probes in the ball to the nearest candidate.
+
+    A data-independent lower estimate of the covering radius of the set.
+    """
+    probes = uniform_ball(gen, n_probe, candidates.shape[1], radius)
+    best = np.full(n_probe, np.inf)
+    c2 = np.einsum("ij,ij->i", candidates, candidates)
+    for start in range(0, candidates.shape[0], 4096):
+        c = candidates[start : start + 4096]
+        d2 = c2[start : start + 4096][None, :] - 2.0 * probes @ c.T
+        best = np.minimum(best, d2.min(axis=1))
+    p2 = np.einsum("ij,ij->i", probes, probes)
+    return float(np.sqrt(max(0.0, float(np.max(best + p2)))))
+
+
+class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
+    """Binary classifier plumbing: public label set, ±1 targets, linear scores."""
+
+    classes: Any
+    coef_: FloatArray
+    _accept_sparse: bool = True
+
+    def _validate_binary(self, X: ArrayLike, y: ArrayLike) -> tuple[Any, FloatArray]:
+        Xv, yv = validate_data(
+            self,
+            X,
+            y,
+            accept_sparse=["csr", "csc"] if self._accept_sparse else False,
+            dtype=np.float64,
+        )
+        yv = np.asarray(yv)
+        check_classification_targets(yv)
+        if self.classes is None:
+            warnings.warn(
+                "The label set was read from the private data (classes=None): which "
+                "labels occur is then released through classes_ and is not covered "
+                "by the privacy guarantee. Pass the public label set as classes=[...].",
+                PrivacyLeakWarning,
+                stacklevel=3,
+            )
+            classes = np.unique(yv)
+        else:
+            classes = np.unique(np.asarray(self.classes))
+            if classes.size != len(np.asarray(self.classes)):
+                raise ValueError("classes must be a list of distinct labels.")
+            if not np.all(np.isin(yv, classes)):
+                raise ValueError(
+                    "y contains labels that are not in the public label set classes."
+                )
+        if classes.size != 2:
+            raise ValueError(
+                f"Only binary classification is supported. {type(self).__name__} "
+                "needs exactly 2 classes (a public label set of 2 labels); got "
+                f"{classes.size} class(es)."
+            )
+        self.classes_ = classes
+        return Xv, np.where(yv == classes[1], 1.0, -1.0)
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Linear scores ⟨w, x⟩ (positive means ``classes_[1]``).
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            The scores.
+        """
+        check_is_fitted(self)
+        Xv: Any = validate_data(
+            self,
+            X,
+            accept_sparse=["csr", "csc"] if self._accept_sparse else False,
+            dtype=np.float64,
+            reset=False,
+        )
+        return np.asarray(Xv @ self.coef_, dtype=np.float64).ravel()
+
+    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
+        tags = super().__sklearn_tags__()
+        # Privacy noise dominates on the small data of the contract tests, and
+        # the output is random unless seeded.
+        tags.classifier_tags.poor_score = True
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = self._accept_sparse
+        tags.non_deterministic = True
+        return tags

@@ -1,0 +1,562 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Linear margin learners: JL + exponential mechanism (Alg. 1), JL + DP-ERM (Alg. 2)."""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .._compat import Interval, StrOptions
+from ..accounting import PrivacyEvent
+from ..validation import project_rows_to_ball
+from ._base import (
+    COMMON_CONSTRAINTS,
+    REFERENCE,
+    FloatArray,
+    MarginClassifierBase,
+    ball_grid,
+    ball_grid_log_size,
+    empirical_covering_radius,
+    split_random_state,
+    uniform_ball,
+)
+from .bounds import jl_em_dimension, jl_erm_dimension
+from .erm import boosted_phased_sgd, noisy_projected_gd, phased_sgd
+from .losses import RhoHingeLoss
+from .projections import FastJL, RademacherJL
+from .selection import private_argmax
+
+__all__ = ["JLExponentialMarginClassifier", "JLMarginClassifier"]
+
+_SCORE_CHUNK = 1 << 22  # candidates × rows scored per block
+
+
+def count_errors(candidates: FloatArray, Z: FloatArray, y: FloatArray) -> FloatArray:
+    """#{i : yᵢ⟨c, zᵢ⟩ ≤ 0} for each candidate c (a tie is an error)."""
+    Zy = Z * y[:, None]
+    out = np.empty(candidates.shape[0])
+    block = max(1, _SCORE_CHUNK // max(Z.shape[0], 1))
+    for start in range(0, candidates.shape[0], block):
+        margins = candidates[start : start + block] @ Zy.T
+        out[start : start + block] = np.count_nonzero(margins <= 0.0, axis=1)
+    return out
+
+
+class JLExponentialMarginClassifier(MarginClassifierBase):
+    """Pure ε-DP linear classifier: JL projection + exponential mechanism.
+
+    Algorithm 1 (A_PrivMrg) of Bassily, Mohri & Suresh (2022): project the rows
+    with a data-independent Rademacher JL map Φ to k dimensions, then pick w̃
+    from a data-independent finite set C ⊂ B^k(2Λ) by the exponential mechanism
+    with score −(zero-one training error at margin 0) and sensitivity 1/m, and
+    release w = Φᵀw̃.
+
+    Parameters
+    ----------
+    epsilon : float, default=1.0
+        ε > 0 (pure DP).
+    margin : float, default=0.5
+        The public margin ρ > 0 (sets the cover scale ρ/(10r)).
+    norm_bound : float, default=1.0
+        Λ, the norm of the comparator class B^d(Λ).
+    data_norm : float, default=1.0
+        r, the public row-norm bound (enters the cover scale; privacy holds for
+        any row norm).
+    n_components : int or "theory", default=2
+        k. ``"theory"`` uses Algorithm 1's k = ⌈c′Λ²r² ln(m/β)/ρ²⌉ (with
+        c′ = ``jl_constant``), whose cover is almost always too large to build.
+    jl_constant : float, default=1.0
+        c′ for ``n_components="theory"``.
+    candidates : {"grid", "random"}, default="grid"
+        ``"grid"``: the cubic lattice of spacing 2γ/√k inside B^k(2Λ + γ), an
+        exact γ-cover of B^k(2Λ) with γ = ρ/(10r); ``"random"``:
+        ``n_candidates`` points uniform in B^k(2Λ) (no covering guarantee; the
+        empirical covering radius is reported).
+    n_candidates : int, default=10000
+        Size of the random candidate set.
+    max_candidates : int, default=200000
+        Largest cover built; a larger one is refused before the data are read.
+    selection : {"exponential", "permute-and-flip"}, default="exponential"
+        The pure-DP selection mechanism.
+    beta : float, default=0.05
+        β of the theory dimension.
+    classes : array-like of 2 labels, default=None
+        The public label set; ``None`` reads it from the data and emits a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    random_state : None, int or numpy.random.Generator, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. The JL map and candidates come from a public seed
+        drawn from it before the data are read.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features_in_,)
+        w = Φᵀw̃.
+    compressed_coef_ : ndarray of shape (n_components_,)
+        The selected w̃.
+    projection_ : RademacherJL
+        The fitted JL map (public).
+    n_components_ : int
+        The dimension k used.
+    theory_n_components_ : int
+        Algorithm 1's k for this m (c′ = ``jl_constant``), for comparison.
+    n_candidates_ : int
+        |C|.
+    covering_radius_ : float
+        γ for the grid; an empirical (probe-based) estimate for random sets.
+    theorem_applies_ : bool
+        Whether the set is a ρ/(10r)-cover and k ≥ the theory value, so that
+        the utility of Thm 3.1 is claimed (up to c′).
+    privacy_event_ : PrivacyEvent
+        Pure ε-DP exponential-mechanism event.
+    classes_ : ndarray of shape (2,)
+        The labels.
+    n_features_in_ : int
+        Input width.
+
+    Notes
+    -----
+    **Privacy.** ε-DP (pure) under replace-one neighbours, for any row norms
+    (Bassily, Mohri & Suresh 2022, Thm 3.1): Φ and C are independent of the
+    data, and the score (number of errors)/m moves by at most 1/m. Released:
+    w (and Φ, whose seed is public). The EM is sampled in float64 (Gumbel-max),
+    not an exactly discretized sampler.
+
+    **Utility.** Thm 3.1's guarantee needs k at Algorithm 1's value and an
+    exact ρ/(10r)-cover of B^k(2Λ); the cover then has about (1 + 40Λr/ρ)^k
+    points (10^372 for m = 10⁴, Λr/ρ = 4), so the size is computed first and
+    refused if above ``max_candidates``. With a small user k the privacy is
+    unchanged but the theorem does not apply (``theorem_applies_``). Never
+    build candidates from the private data (e.g. from a non-private SVM).
+
+    References
+    ----------
+    .. [1] R. Bassily, M. Mohri, A. T. Suresh, "Differentially private learning
+       with margin guarantees", NeurIPS 2022 (arXiv:2204.10376), Alg. 1, Thm 3.1.
+    .. [2] F. McSherry, K. Talwar, "Mechanism design via differential privacy",
+       FOCS 2007.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 5)); X /= np.linalg.norm(X, axis=1)[:, None]
+    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    >>> clf = JLExponentialMarginClassifier(epsilon=4.0, n_components=2,
+    ...     classes=[-1, 1], random_state=0).fit(X, y)
+    >>> clf.privacy_event_.epsilon, clf.privacy_event_.delta
+    (4.0, 0.0)
+    """
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        **COMMON_CONSTRAINTS,
+        "n_components": [
+            Interval(Integral, 1, None, closed="left"),
+            StrOptions({"theory"}),
+        ],
+        "jl_constant": [Interval(Real, 0, None, closed="neither")],
+        "candidates": [StrOptions({"grid", "random"})],
+        "n_candidates": [Interval(Integral, 1, None, closed="left")],
+        "max_candidates": [Interval(Integral, 1, None, closed="left")],
+        "selection": [StrOptions({"exponential", "permute-and-flip"})],
+        "beta": [Interval(Real, 0, 1, closed="neither")],
+    }
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        margin: float = 0.5,
+        norm_bound: float = 1.0,
+        data_norm: float = 1.0,
+        n_components: int | str = 2,
+        jl_constant: float = 1.0,
+        candidates: str = "grid",
+        n_candidates: int = 10_000,
+        max_candidates: int = 200_000,
+        selection: str = "exponential",
+        beta: float = 0.05,
+        classes: ArrayLike | None = None,
+        random_state: Any = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.margin = margin
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.n_components = n_components
+        self.jl_constant = jl_constant
+        self.candidates = candidates
+        self.n_candidates = n_candidates
+        self.max_candidates = max_candidates
+        self.selection = selection
+        self.beta = beta
+        self.classes = classes
+        self.random_state = random_state
+
+    def _cover_plan(self, k: int, theory_k: int) -> tuple[float, float]:
+        """(scale γ, spacing) of the grid cover; refuses an intractable size."""
+        gamma = self.margin / (10.0 * self.data_norm)
+        spacing = 2.0 * gamma / math.sqrt(k)
+        radius = 2.0 * self.norm_bound + gamma
+        log_cube, log_ball = ball_grid_log_size(k, radius, spacing)
+        # Enumerating the cube costs its size; the in-ball count is about the
+        # volume ratio. Refuse when either is far above the limit.
+        limit = math.log(self.max_candidates)
+        if log_ball > limit or log_cube > limit + math.log(20.0):
+            where = (
+                f"n_components='theory' gives k={k} (Algorithm 1's value for this "
+                "n_samples)"
+                if self.n_components == "theory"
+                else f"k={k} (theory value {theory_k})"
+            )
+            raise ValueError(
+                "The exact cover of B^k(2*norm_bound) at scale margin/(10*data_norm) "
+                f"has about 10^{log_ball / math.log(10):.1f} points for {where}, "
+                f"more than max_candidates={self.max_candidates}. Lower "
+                "n_components, raise margin (or lower norm_bound*data_norm), raise "
+                "max_candidates, or use candidates='random' (exact privacy, no "
+                "covering guarantee)."
+            )
+        return gamma, spacing
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> JLExponentialMarginClassifier:
+        """Fit the pure ε-DP classifier.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Binary labels in ``classes``.
+
+        Returns
+        -------
+        self
+            The fitted classifier.
+
+        Raises
+        ------
+        ValueError
+            If the grid cover is larger than ``max_candidates`` (before the data
+            are read), or for invalid labels.
+        """
+        self._validate_params()
+        Xv, ys = self._validate_binary(X, y)
+        m, d = Xv.shape
+        theory_k = jl_em_dimension(
+            m, self.beta, self.norm_bound, self.data_norm, self.margin, self.jl_constant
+        )
+        k = theory_k if self.n_components == "theory" else int(self.n_components)
+        k = min(k, d)
+        if self.candidates == "grid":
+            gamma, spacing = self._cover_plan(k, theory_k)
+        gen, public_seed = split_random_state(self.random_state)
+        public = np.random.default_rng(public_seed)
+        proj = RademacherJL(k, random_state=public).fit(Xv[:1])
+        if self.candidates == "grid":
+            cand = ball_grid(k, 2.0 * self.norm_bound + gamma, spacing)
+            if cand.shape[0] > self.max_candidates:
+                raise ValueError(
+                    f"The cover has {cand.shape[0]} points, more than max_candidates="
+                    f"{self.max_candidates}; lower n_components or raise margin."
+                )
+            cover = gamma
+        else:
+            cand = uniform_ball(
+                public, int(self.n_candidates), k, 2.0 * self.norm_bound
+            )
+            cover = empirical_covering_radius(cand, 2.0 * self.norm_bound, public)
+        Z = proj.transform(Xv)
+        errors = count_errors(cand, Z, ys)
+        # Bassily, Mohri & Suresh (2022), Alg. 1 step 5: P(w) ∝ exp(−(ε/2)·#errors),
+        # i.e. utility −#errors/m with sensitivity 1/m.
+        idx, em_event = private_argmax(
+            -errors / m,
+            epsilon=self.epsilon,
+            sensitivity=1.0 / m,
+            method=self.selection,
+            random_state=gen,
+        )
+        self.projection_ = proj
+        self.n_components_ = proj.n_components_
+        self.theory_n_components_ = theory_k
+        self.n_candidates_ = int(cand.shape[0])
+        self.covering_radius_ = float(cover)
+        self.theorem_applies_ = bool(
+            self.candidates == "grid" and (k >= theory_k or proj.identity_)
+        )
+        self.compressed_coef_ = cand[idx].copy()
+        self.coef_ = proj.adjoint_transform(self.compressed_coef_)
+        self.privacy_event_ = PrivacyEvent(
+            "jl-exponential-mechanism",
+            self.epsilon,
+            0.0,
+            sensitivity=1.0 / m,
+            sensitivity_norm="utility",
+            reference=f"{REFERENCE}, Alg. 1 and Thm 3.1",
+            details={
+                "selection": em_event.mechanism,
+                "n_components": self.n_components_,
+                "n_candidates": self.n_candidates_,
+                "candidates": self.candidates,
+                "theorem_applies": self.theorem_applies_,
+            },
+        )
+        return self
+
+
+class JLMarginClassifier(MarginClassifierBase):
+    """(ε, δ)-DP linear classifier: fast JL projection + private ERM on the ρ-hinge.
+
+    Algorithm 2 (A_EffPrivMrg) of Bassily, Mohri & Suresh (2022): project the rows
+    with a data-independent JL map to k dimensions, project each onto B^k(2r),
+    privately minimize the ρ-hinge over B^k(2Λ), and release w = Φᵀw̃.
+
+    Parameters
+    ----------
+    epsilon : float, default=1.0
+        ε > 0.
+    delta : float, default=1e-5
+        δ ∈ (0, 1/n_samples).
+    margin : float, default=0.5
+        The public margin ρ > 0 of the ρ-hinge.
+    norm_bound : float, default=1.0
+        Λ; the ERM domain is B^k(2Λ).
+    data_norm : float, default=1.0
+        r; projected rows are clipped to B^k(2r) (required for privacy).
+    n_components : int or "auto", default="auto"
+        k; ``"auto"`` is Algorithm 2's k = ⌈εm ln(m/β)/(ln^{3/2}(1/δ) ln(1/β))⌉.
+        The identity is used when k ≥ n_features.
+    projection : {"fast", "rademacher"}, default="fast"
+        Subsampled randomized DCT (O(d log d) per row) or dense Rademacher.
+    solver : {"noisy-gd", "phased-sgd", "boosted-phased-sgd"}, default="noisy-gd"
+        ``"boosted-phased-sgd"`` is the paper's Algorithm 5 (M bootstrap runs of
+        the reconstructed phased SGD plus a private choice, Lemma 3.1);
+        ``"phased-sgd"`` a single run at (ε, δ); ``"noisy-gd"`` full-batch
+        noisy projected gradient descent with Rényi-DP accounting. See Notes.
+    max_iter : int, default=200
+        Gradient steps of ``"noisy-gd"``.
+    beta : float, default=0.05
+        β of k and of Algorithm 5 (M = ⌈ln(2/β)⌉).
+    classes : array-like of 2 labels, default=None
+        The public label set; ``None`` reads it from the data and emits a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    random_state : None, int or numpy.random.Generator, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features_in_,)
+        w = Φᵀw̃.
+    compressed_coef_ : ndarray of shape (n_components_,)
+        w̃ ∈ B^k(2Λ).
+    projection_ : FastJL or RademacherJL
+        The fitted JL map (public).
+    n_components_ : int
+        k used.
+    guarantee_ : str
+        Which guarantee the fit delivers (see Notes).
+    n_iter_ : int
+        Gradient steps (``"noisy-gd"``) or SGD phases of the (selected) run.
+    privacy_event_ : PrivacyEvent
+        The (ε, δ) event of the solver.
+    classes_ : ndarray of shape (2,)
+        The labels.
+    n_features_in_ : int
+        Input width.
+
+    Notes
+    -----
+    **Privacy.** (ε, δ)-DP under replace-one neighbours with every solver: Φ
+    is data-independent and every projected row is clipped to B^k(2r), so each
+    per-example gradient of the ρ-hinge has norm ≤ 2r/ρ whatever the data.
+
+    * ``"boosted-phased-sgd"`` — Algorithm 5 with Lemma 3.1's guarantee (in
+      high probability on the empirical ρ-hinge; Thm 3.2 then bounds the
+      risk), with the corrected selection sensitivity (1 + 4Λr/ρ)/m; needs
+      δ < 1/m and ε ≤ ln(1/δ). Its internal ε′ ≈ ε/(4M ln(2M/δ)) is tiny, so it
+      is accurate only for very large m.
+    * ``"phased-sgd"`` — substitute: the same oracle once on all data at
+      (ε, δ); a DP-SCO guarantee in expectation, not the paper's
+      high-probability ERM bound.
+    * ``"noisy-gd"`` — substitute: noisy projected GD (Bassily, Smith &
+      Thakurta 2014, Alg. 1) with the replace-one sensitivity 2·(2r/ρ)/m of
+      the mean gradient and an RDP accountant (dp-accounting); no utility
+      theorem of the paper applies.
+
+    All solvers require δ < 1/m (Lemma 3.1). Released: w and Φ.
+
+    References
+    ----------
+    .. [1] R. Bassily, M. Mohri, A. T. Suresh, "Differentially private learning
+       with margin guarantees", NeurIPS 2022 (arXiv:2204.10376), Alg. 2, Alg. 5,
+       Lemma 3.1, Thm 3.2.
+    .. [2] R. Bassily, A. Smith, A. Thakurta, "Private empirical risk
+       minimization: efficient algorithms and tight error bounds", FOCS 2014.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 50)); X /= np.linalg.norm(X, axis=1)[:, None]
+    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    >>> clf = JLMarginClassifier(epsilon=1.0, delta=1e-4, n_components=10,
+    ...     classes=[-1, 1], random_state=0).fit(X, y)
+    >>> clf.coef_.shape, clf.privacy_event_.delta
+    ((50,), 0.0001)
+    """
+
+    _parameter_constraints: dict[str, list[Any]] = {
+        **COMMON_CONSTRAINTS,
+        "delta": [Interval(Real, 0, 1, closed="neither")],
+        "n_components": [
+            Interval(Integral, 1, None, closed="left"),
+            StrOptions({"auto"}),
+        ],
+        "projection": [StrOptions({"fast", "rademacher"})],
+        "solver": [StrOptions({"noisy-gd", "phased-sgd", "boosted-phased-sgd"})],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "beta": [Interval(Real, 0, 1, closed="neither")],
+    }
+
+    _GUARANTEES = {
+        "boosted-phased-sgd": "Lemma 3.1 / Thm 3.2 (paper construction: Alg. 2, 5)",
+        "phased-sgd": "substitute: single phased-SGD run (DP-SCO, in expectation)",
+        "noisy-gd": "substitute: noisy projected GD with RDP accounting (no utility "
+        "theorem of the paper)",
+    }
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float = 1e-5,
+        margin: float = 0.5,
+        norm_bound: float = 1.0,
+        data_norm: float = 1.0,
+        n_components: int | str = "auto",
+        projection: str = "fast",
+        solver: str = "noisy-gd",
+        max_iter: int = 200,
+        beta: float = 0.05,
+        classes: ArrayLike | None = None,
+        random_state: Any = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.margin = margin
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.n_components = n_components
+        self.projection = projection
+        self.solver = solver
+        self.max_iter = max_iter
+        self.beta = beta
+        self.classes = classes
+        self.random_state = random_state
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> JLMarginClassifier:
+        """Fit the (ε, δ)-DP classifier.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Training rows (sparse input stays sparse until projected).
+        y : array-like of shape (n_samples,)
+            Binary labels in ``classes``.
+
+        Returns
+        -------
+        self
+            The fitted classifier.
+
+        Raises
+        ------
+        ValueError
+            If δ ≥ 1/n_samples, or (paper solver) ε > ln(1/δ).
+        """
+        self._validate_params()
+        Xv, ys = self._validate_binary(X, y)
+        m = Xv.shape[0]
+        if not self.delta < 1.0 / m:
+            raise ValueError(
+                f"delta must be < 1/n_samples = {1.0 / m:.3g} (Bassily, Mohri & Suresh "
+                f"2022, Lemma 3.1); got {self.delta}. Lower delta."
+            )
+        if self.solver == "boosted-phased-sgd" and self.epsilon > math.log(
+            1.0 / self.delta
+        ):
+            raise ValueError(
+                f"epsilon must be <= ln(1/delta) = {math.log(1.0 / self.delta):.3g} "
+                "for solver='boosted-phased-sgd' (Lemma 3.1); lower epsilon or delta."
+            )
+        k = (
+            jl_erm_dimension(m, self.epsilon, self.delta, self.beta)
+            if self.n_components == "auto"
+            else int(self.n_components)
+        )
+        gen, public_seed = split_random_state(self.random_state)
+        cls = FastJL if self.projection == "fast" else RademacherJL
+        proj = cls(k, random_state=np.random.default_rng(public_seed)).fit(Xv[:1])
+        # Alg. 2 step 3: clip the projected rows to B^k(2r) — required for privacy.
+        r_tilde = 2.0 * self.data_norm
+        Z = project_rows_to_ball(proj.transform(Xv), r_tilde)
+        radius = 2.0 * self.norm_bound  # Alg. 2 step 4: ERM over B^k(2Λ)
+        if self.solver == "noisy-gd":
+            res = noisy_projected_gd(
+                Z,
+                ys,
+                loss=RhoHingeLoss(self.margin),
+                radius=radius,
+                data_norm=r_tilde,
+                epsilon=self.epsilon,
+                delta=self.delta,
+                n_steps=self.max_iter,
+                random_state=gen,
+            )
+        elif self.solver == "phased-sgd":
+            res = phased_sgd(
+                Z,
+                ys,
+                rho=self.margin,
+                radius=radius,
+                data_norm=r_tilde,
+                epsilon=self.epsilon,
+                delta=self.delta,
+                random_state=gen,
+            )
+        else:
+            res = boosted_phased_sgd(
+                Z,
+                ys,
+                rho=self.margin,
+                radius=radius,
+                data_norm=r_tilde,
+                epsilon=self.epsilon,
+                delta=self.delta,
+                beta=self.beta,
+                random_state=gen,
+            )
+        self.projection_ = proj
+        self.n_components_ = proj.n_components_
+        self.n_iter_ = int(res.details.get("n_steps", 1))
+        self.compressed_coef_ = res.coef
+        self.coef_ = proj.adjoint_transform(res.coef)
+        self.guarantee_ = self._GUARANTEES[self.solver]
+        self.privacy_event_ = PrivacyEvent(
+            "jl-margin-erm",
+            res.privacy_event.epsilon,
+            res.privacy_event.delta,
+            reference=f"{REFERENCE}, Alg. 2 and Thm 3.2",
+            details={
+                "solver": self.solver,
+                "guarantee": self.guarantee_,
+                "n_components": self.n_components_,
+                "projection": self.projection,
+            },
+            children=(res.privacy_event,),
+        )
+        return self

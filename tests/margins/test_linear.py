@@ -1,0 +1,269 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Linear margin learners: Algorithm 1 (JL + EM) and Algorithm 2 (JL + DP-ERM)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy import stats
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import dpsvm.margins.linear as linear_module
+from dpsvm.audit import epsilon_lower_bound
+from dpsvm.exceptions import PrivacyLeakWarning
+from dpsvm.margins._base import ball_grid
+from dpsvm.margins.linear import (
+    JLExponentialMarginClassifier,
+    JLMarginClassifier,
+    count_errors,
+)
+from dpsvm.mechanisms import ExponentialMechanism
+
+ESTIMATORS = [
+    JLExponentialMarginClassifier(n_components=2, random_state=0),
+    JLExponentialMarginClassifier(
+        candidates="random", n_candidates=500, random_state=0
+    ),
+    JLMarginClassifier(random_state=0, delta=1e-4),
+    JLMarginClassifier(solver="phased-sgd", projection="rademacher", random_state=0),
+]
+
+
+@pytest.mark.filterwarnings("ignore::dpsvm.exceptions.PrivacyLeakWarning")
+# No expected failures: binary-only and poor_score tags are declared.
+@parametrize_with_checks(ESTIMATORS)
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+def _data(m: int = 80, d: int = 6, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    # A planted margin: ⟨e₁, x⟩·y ≥ 0.5/‖x‖ with noise of norm ≈ 0.8.
+    rng = np.random.default_rng(seed)
+    y = rng.choice([-1, 1], size=m)
+    X = 0.8 * rng.normal(size=(m, d)) / math.sqrt(d)
+    X[:, 0] = 0.5 * y
+    return X / np.maximum(1.0, np.linalg.norm(X, axis=1, keepdims=True)), y
+
+
+# -- Algorithm 1 -------------------------------------------------------------------
+def test_alg1_refuses_intractable_cover_with_size_and_remedy():
+    X, y = _data()
+    clf = JLExponentialMarginClassifier(n_components="theory", classes=[-1, 1])
+    with pytest.raises(
+        ValueError, match=r"about 10\^[0-9.]+ points.*Lower n_components"
+    ):
+        clf.fit(X, y)
+    with pytest.raises(ValueError, match="max_candidates=100"):
+        JLExponentialMarginClassifier(
+            n_components=3, max_candidates=100, classes=[-1, 1]
+        ).fit(X, y)
+
+
+def test_alg1_grid_is_a_cover_of_the_ball():
+    # Lattice spacing 2γ/√k inside B(2Λ + γ) covers B(2Λ) at scale γ.
+    k, gamma, lam = 2, 0.1, 0.5
+    grid = ball_grid(k, 2 * lam + gamma, 2 * gamma / math.sqrt(k))
+    rng = np.random.default_rng(0)
+    probes = rng.normal(size=(3000, k))
+    probes *= (2 * lam * rng.random(3000) ** (1 / k) / np.linalg.norm(probes, axis=1))[
+        :, None
+    ]
+    dist = np.min(np.linalg.norm(probes[:, None, :] - grid[None], axis=2), axis=1)
+    assert dist.max() <= gamma + 1e-12
+
+
+def test_alg1_attributes_event_and_learning():
+    X, y = _data(200)
+    clf = JLExponentialMarginClassifier(
+        epsilon=50.0, n_components=2, classes=[-1, 1], random_state=1
+    ).fit(X, y)
+    ev = clf.privacy_event_
+    assert (ev.epsilon, ev.delta, ev.sensitivity) == (50.0, 0.0, 1 / 200)
+    assert ev.neighbouring == "replace-one"
+    assert clf.covering_radius_ == pytest.approx(0.5 / 10)
+    assert not clf.theorem_applies_ and clf.theory_n_components_ > 2
+    np.testing.assert_allclose(
+        clf.decision_function(X), clf.projection_.transform(X) @ clf.compressed_coef_
+    )
+    assert clf.score(X, y) > 0.8
+
+
+@pytest.mark.slow
+def test_alg1_selection_follows_the_exponential_mechanism():
+    # d = 1 ⇒ Φ = I and a fixed grid; the index must follow
+    # P(c) ∝ exp(−(ε/2)·#errors(c)) (Bassily, Mohri & Suresh 2022, Alg. 1 step 5).
+    rng = np.random.default_rng(4)
+    X = rng.uniform(-1, 1, size=(12, 1))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=12) > 0, 1, -1)
+    grid = ball_grid(1, 2.0 + 0.05, 0.1)  # γ = ρ/(10r) = 0.05, spacing 2γ
+    errors = count_errors(grid, X, y.astype(float))
+    p = ExponentialMechanism(epsilon=0.8, sensitivity=1.0).probabilities(-errors)
+    n = 2000
+    counts = np.zeros(grid.shape[0])
+    for s in range(n):
+        fit = JLExponentialMarginClassifier(
+            epsilon=0.8, classes=[-1, 1], random_state=s
+        ).fit(X, y)
+        assert fit.projection_.identity_
+        counts[np.argmin(np.abs(grid[:, 0] - fit.compressed_coef_[0]))] += 1
+    # Pool by error count (candidates with equal counts are exchangeable).
+    values = np.unique(errors)
+    exp = np.array([p[errors == v].sum() for v in values]) * n
+    obs = np.array([counts[errors == v].sum() for v in values])
+    keep = exp >= 5
+    obs = np.append(obs[keep], obs[~keep].sum())
+    exp = np.append(exp[keep], exp[~keep].sum())
+    assert stats.chisquare(obs, exp).pvalue > 1e-3
+
+
+def _pair(n: int = 10) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    # Replace-one: D′ flips the last label. For the exponential mechanism the
+    # balanced labels make w > 0 and w < 0 equally likely on D, and e^{ε}
+    # times apart on D′ (5/5 errors become 4/6).
+    X = np.ones((n, 1))
+    y = np.where(np.arange(n) < n // 2, 1.0, -1.0)
+    y2 = y.copy()
+    y2[-1] = 1.0
+    return X, y, y2
+
+
+@pytest.mark.slow
+def test_alg1_empirical_neighbouring_privacy():
+    X, y, y2 = _pair()
+
+    def run(labels, seed0, runs=1000):
+        return np.array(
+            [
+                JLExponentialMarginClassifier(
+                    epsilon=1.0, classes=[-1, 1], random_state=seed0 + i
+                )
+                .fit(X, labels)
+                .coef_[0]
+                for i in range(runs)
+            ]
+        )
+
+    bound = epsilon_lower_bound(run(y, 0), run(y2, 10**6), confidence=0.999)
+    assert bound.epsilon_lower <= 1.0
+
+
+@pytest.mark.slow
+def test_alg1_empirical_test_catches_a_too_small_sensitivity(monkeypatch):
+    # The same audit on a flawed variant (sensitivity 1/(10m)) finds ε > 1.
+    real = linear_module.private_argmax
+
+    def flawed(u, *, epsilon, sensitivity, method, random_state):  # type: ignore[no-untyped-def]
+        return real(
+            u,
+            epsilon=epsilon,
+            sensitivity=sensitivity / 10,
+            method=method,
+            random_state=random_state,
+        )
+
+    monkeypatch.setattr(linear_module, "private_argmax", flawed)
+    X, y, y2 = _pair()
+
+    def run(labels, seed0, runs=600):
+        return np.array(
+            [
+                JLExponentialMarginClassifier(
+                    epsilon=1.0, classes=[-1, 1], random_state=seed0 + i
+                )
+                .fit(X, labels)
+                .coef_[0]
+                for i in range(runs)
+            ]
+        )
+
+    bound = epsilon_lower_bound(run(y, 0), run(y2, 10**6), confidence=0.999)
+    assert bound.epsilon_lower > 1.0
+
+
+# -- Algorithm 2 -------------------------------------------------------------------
+def test_alg2_auto_dimension_and_identity():
+    X, y = _data(100, 300)
+    clf = JLMarginClassifier(epsilon=1.0, delta=1e-4, classes=[-1, 1], random_state=0)
+    clf.fit(X, y)
+    # k = ⌈εm ln(m/β)/(ln^{3/2}(1/δ) ln(1/β))⌉ = ⌈100 ln(2000)/(ln(1e4)^1.5 ln 20)⌉.
+    k = math.ceil(100 * math.log(2000) / (math.log(1e4) ** 1.5 * math.log(20)))
+    assert clf.n_components_ == k == 10
+    big = JLMarginClassifier(n_components=500, delta=1e-4, classes=[-1, 1]).fit(X, y)
+    assert big.projection_.identity_ and big.n_components_ == 300
+
+
+def test_alg2_refusals():
+    X, y = _data(50)
+    with pytest.raises(ValueError, match="1/n_samples"):
+        JLMarginClassifier(delta=0.05, classes=[-1, 1]).fit(X, y)
+    with pytest.raises(ValueError, match=r"ln\(1/delta\)"):
+        JLMarginClassifier(
+            epsilon=12.0, delta=1e-5, solver="boosted-phased-sgd", classes=[-1, 1]
+        ).fit(X, y)
+
+
+def test_alg2_sparse_input_and_leak_warning():
+    X, y = _data(100, 40)
+    Xs = sp.csr_matrix(np.where(np.abs(X) > 0.1, X, 0.0))
+    with pytest.warns(PrivacyLeakWarning, match="classes"):
+        clf = JLMarginClassifier(delta=1e-4, n_components=8, random_state=0).fit(Xs, y)
+    np.testing.assert_allclose(
+        clf.decision_function(Xs), clf.decision_function(Xs.toarray())
+    )
+
+
+@pytest.mark.parametrize("solver", ["noisy-gd", "phased-sgd", "boosted-phased-sgd"])
+def test_alg2_solvers_label_their_guarantee(solver):
+    X, y = _data(300, 20)
+    clf = JLMarginClassifier(
+        epsilon=2.0,
+        delta=1e-4,
+        solver=solver,
+        n_components=8,
+        classes=[-1, 1],
+        random_state=0,
+    ).fit(X, y)
+    ev = clf.privacy_event_
+    assert ev.epsilon <= 2.0 + 1e-12 and ev.delta == 1e-4
+    assert ("substitute" in clf.guarantee_) == (solver != "boosted-phased-sgd")
+    assert np.linalg.norm(clf.compressed_coef_) <= 2.0 + 1e-9
+
+
+def test_alg2_learns_a_planted_margin_at_moderate_epsilon():
+    X, y = _data(2000, 200)
+    clf = JLMarginClassifier(
+        epsilon=1.0,
+        delta=1e-5,
+        margin=0.2,
+        n_components=50,
+        classes=[-1, 1],
+        random_state=0,
+    ).fit(X, y)
+    assert clf.score(X, y) > 0.85
+
+
+@pytest.mark.slow
+def test_alg2_empirical_neighbouring_privacy():
+    X, y, y2 = _pair()
+
+    def run(labels, seed0, runs=800):
+        return np.array(
+            [
+                JLMarginClassifier(
+                    epsilon=1.0,
+                    delta=1e-3,
+                    max_iter=5,
+                    classes=[-1, 1],
+                    random_state=seed0 + i,
+                )
+                .fit(X, labels)
+                .coef_[0]
+                for i in range(runs)
+            ]
+        )
+
+    bound = epsilon_lower_bound(run(y, 0), run(y2, 10**6), delta=1e-3, confidence=0.999)
+    assert bound.epsilon_lower <= 1.0

@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Private margin selection (Algorithm 6)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from dpsvm.audit import epsilon_lower_bound
+from dpsvm.margins import (
+    JLExponentialMarginClassifier,
+    JLMarginClassifier,
+    PrivateMarginSelection,
+)
+from dpsvm.margins.losses import SmoothedRhoHingeLoss
+from dpsvm.margins.margin_selection import smoothed_hinge_minimum
+
+ESTIMATORS = [
+    PrivateMarginSelection(solver_max_iter=20, random_state=0),
+    PrivateMarginSelection(
+        JLExponentialMarginClassifier(), solver_max_iter=20, random_state=0
+    ),
+]
+
+
+@pytest.mark.filterwarnings("ignore::dpsvm.exceptions.PrivacyLeakWarning")
+# No expected failures: binary-only and poor_score tags are declared.
+@parametrize_with_checks(ESTIMATORS)
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+def _data(m=200, d=5, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.choice([-1.0, 1.0], size=m)
+    X = 0.6 * rng.normal(size=(m, d)) / math.sqrt(d)
+    X[:, 0] = 0.4 * y
+    return X / np.maximum(1.0, np.linalg.norm(X, axis=1, keepdims=True)), y
+
+
+def test_smoothed_minimum_is_within_its_a_priori_accuracy():
+    X, y = _data(150)
+    kw = dict(rho=0.25, radius=1.0, data_norm=1.0, smoothing=0.1)
+    val, acc = smoothed_hinge_minimum(X, y, n_iter=30, **kw)
+    ref, _ = smoothed_hinge_minimum(X, y, n_iter=5000, **kw)
+    # Beck & Teboulle Thm 4.4: 0 ≤ f(x_T) − f* ≤ 2(r²/λ)Λ²/(T + 1)², λ = cρ².
+    assert acc == pytest.approx(2 * (1 / (0.1 * 0.25**2)) / 31**2)
+    assert ref - 1e-9 <= val <= ref + acc
+
+
+@pytest.mark.slow
+def test_score_sensitivity_bound_holds_on_neighbours():
+    # |ĝ(S) − ĝ(S′)| ≤ (1 + Λr/ρ)/m + accuracy for replace-one neighbours,
+    # including the worst replacement (a row with maximal loss).
+    rng = np.random.default_rng(1)
+    X, y = _data(60)
+    rho = 0.125
+    kw = dict(rho=rho, radius=1.0, data_norm=1.0, smoothing=0.1, n_iter=200)
+    base, acc = smoothed_hinge_minimum(X, y, **kw)
+    bound = (1 + 1 / rho) / 60 + acc
+    for _ in range(15):
+        X2, y2 = X.copy(), y.copy()
+        i = int(rng.integers(60))
+        X2[i] = rng.normal(size=5)
+        X2[i] /= np.linalg.norm(X2[i])
+        y2[i] = -y2[i]
+        other, _ = smoothed_hinge_minimum(X2, y2, **kw)
+        assert abs(other - base) <= bound
+
+
+def test_selection_event_grid_and_fit():
+    X, y = _data(400)
+    sel = PrivateMarginSelection(
+        epsilon=2.0, delta=1e-4, classes=[-1, 1], solver_max_iter=100, random_state=0
+    ).fit(X, y)
+    # J = ⌈½ log₂ 400⌉ = 5 margins 2^{−j}·Λr.
+    np.testing.assert_allclose(sel.margins_, 2.0 ** -np.arange(1, 6))
+    np.testing.assert_allclose(
+        sel.sensitivities_[0] - (1 + 2) / 400,
+        2 * (1 / (0.1 * 0.25)) / 101**2,
+    )
+    ev = sel.privacy_event_
+    gem, base = ev.children
+    # The base learner's accountant may land just under its share of ε.
+    assert ev.epsilon == gem.epsilon + base.epsilon and 1.99 < ev.epsilon <= 2.0
+    assert ev.delta == base.delta == 1e-4
+    assert gem.epsilon == 1.0 and gem.delta == 0.0
+    assert isinstance(sel.estimator_, JLMarginClassifier)
+    assert sel.estimator_.margin == sel.selected_margin_
+    assert sel.estimator_.epsilon == pytest.approx(1.0)
+    assert sel.score(X, y) > 0.7
+
+
+def test_selection_needs_a_margin_parameter():
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = _data(50)
+    with pytest.raises(ValueError, match="margin"):
+        PrivateMarginSelection(
+            LogisticRegression(), classes=[-1, 1], solver_max_iter=5
+        ).fit(X, y)
+
+
+@pytest.mark.slow
+def test_selection_empirical_neighbouring_privacy():
+    X = np.ones((10, 1))
+    y = np.where(np.arange(10) < 5, 1.0, -1.0)
+    y2 = y.copy()
+    y2[-1] = 1.0
+
+    def run(labels, seed0, runs=400):
+        return np.array(
+            [
+                PrivateMarginSelection(
+                    JLExponentialMarginClassifier(),
+                    epsilon=1.0,
+                    classes=[-1, 1],
+                    solver_max_iter=10,
+                    random_state=seed0 + i,
+                )
+                .fit(X, labels)
+                .coef_[0]
+                for i in range(runs)
+            ]
+        )
+
+    bound = epsilon_lower_bound(run(y, 0), run(y2, 10**6), confidence=0.999)
+    assert bound.epsilon_lower <= 1.0
+
+
+def test_smoothed_loss_is_the_scaled_moreau_envelope():
+    # λ = cρ² makes φ(t) = h_c(t/ρ) (h_c: the Moreau envelope of max(0, 1 − u)):
+    # the scores are monotone in ρ like the hinge minimum.
+    c, rho = 0.1, 0.3
+    a = SmoothedRhoHingeLoss(rho=rho, smoothing=c * rho**2)
+    b = SmoothedRhoHingeLoss(rho=1.0, smoothing=c)
+    t = np.linspace(-1, 1, 41)
+    np.testing.assert_allclose(a.value(t), b.value(t / rho), atol=1e-12)
