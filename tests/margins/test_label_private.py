@@ -50,10 +50,14 @@ def test_selection_distribution_matches_the_exponential_mechanism():
     runs = 1500
     for _ in range(runs):
         clf = LabelPrivateMarginClassifier(
-            epsilon=eps, margin=rho, candidates=C, cover="none",
-            classes=[-1, 1], random_state=rng,
+            epsilon=eps,
+            margin=rho,
+            candidates=C,
+            cover="none",
+            classes=[-1, 1],
+            random_state=rng,
         ).fit(X, y)
-        hit = np.flatnonzero(np.all(np.isclose(C, clf.coef_[0]), axis=1))
+        hit = np.flatnonzero(np.all(np.isclose(C, clf.coef_), axis=1))
         counts[hit[0]] += 1
     assert stats.chisquare(counts, runs * expected).pvalue > 1e-3
 
@@ -79,10 +83,14 @@ def _audit(eps_factor: float = 1.0, monkeypatch=None, runs: int = 1500) -> float
         s = []
         for i in range(runs):
             clf = LabelPrivateMarginClassifier(
-                epsilon=1.0, margin=0.2, candidates=C, cover="none",
-                classes=[-1, 1], random_state=seed0 + i,
+                epsilon=1.0,
+                margin=0.2,
+                candidates=C,
+                cover="none",
+                classes=[-1, 1],
+                random_state=seed0 + i,
             ).fit(X, [label])
-            s.append(clf.coef_[0, 0])
+            s.append(clf.coef_[0])
         scores.append(np.array(s))
     return epsilon_lower_bound(*scores, confidence=CONFIDENCE).epsilon_lower
 

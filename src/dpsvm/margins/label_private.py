@@ -10,25 +10,20 @@ and are read freely (here: to build the candidate set). A label-DP model is
 
 from __future__ import annotations
 
-import warnings
-from numbers import Integral, Real
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.extmath import randomized_svd
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, _fit_context, validate_data
+from .._compat import Interval, StrOptions, _fit_context
 from ..accounting.events import PrivacyEvent
-from ..exceptions import PrivacyLeakWarning
 from ..mechanisms import ExponentialMechanism
-from ..models._base import ScorePredictMixin
 from ..utils._random import check_random_state
 from ..validation import check_epsilon
+from ._base import COMMON_CONSTRAINTS, MarginClassifierBase
 
 __all__ = ["LabelPrivateMarginClassifier", "greedy_linf_net"]
 
@@ -101,7 +96,9 @@ def greedy_linf_net(
     return np.asarray(net, dtype=np.intp), achieved
 
 
-def _feature_subspace(X: Any, n_components: int, rng: np.random.Generator) -> FloatArray:
+def _feature_subspace(
+    X: Any, n_components: int, rng: np.random.Generator
+) -> FloatArray:
     """Top right singular vectors of X (uncentred), shape (n_features, q).
 
     Reads the features only (public under label DP); the labels are not used.
@@ -115,7 +112,7 @@ def _feature_subspace(X: Any, n_components: int, rng: np.random.Generator) -> Fl
     return np.asarray(vt.T, dtype=np.float64)
 
 
-class LabelPrivateMarginClassifier(ScorePredictMixin, ClassifierMixin, BaseEstimator):
+class LabelPrivateMarginClassifier(MarginClassifierBase):
     """Linear margin classifier with pure ε-**label**-DP (features are public).
 
     Builds a finite set of linear candidates w (‖w‖ = ``norm_bound``) from the
@@ -174,11 +171,10 @@ class LabelPrivateMarginClassifier(ScorePredictMixin, ClassifierMixin, BaseEstim
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
+    coef_ : ndarray of shape (n_features,)
         The selected direction w (‖w‖ = Λ). Predictions are sign⟨w, x⟩ (the
-        truncation to [−ρ, ρ] does not change signs).
-    intercept_ : ndarray of shape (1,)
-        Always 0 (append a constant feature for an affine classifier).
+        truncation to [−ρ, ρ] does not change signs); append a constant
+        feature for an affine classifier.
     classes_ : ndarray of shape (2,)
         The label set; ``classes_[1]`` is the positive class.
     n_candidates_ : int
@@ -251,17 +247,12 @@ class LabelPrivateMarginClassifier(ScorePredictMixin, ClassifierMixin, BaseEstim
     """
 
     _parameter_constraints: dict[str, list[Any]] = {
-        "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "margin": [Interval(Real, 0, None, closed="neither")],
-        "norm_bound": [Interval(Real, 0, None, closed="neither")],
-        "data_norm": [Interval(Real, 0, None, closed="neither")],
+        **COMMON_CONSTRAINTS,
         "candidates": [StrOptions({"subspace", "sphere"}), "array-like"],
         "n_candidates": [Interval(Integral, 1, None, closed="left")],
         "n_directions": [Interval(Integral, 1, None, closed="left")],
         "cover": [StrOptions({"auto", "greedy", "none"})],
         "n_rounds": [Interval(Integral, 1, None, closed="left")],
-        "classes": ["array-like", None],
-        "random_state": ["random_state", np.random.Generator],
     }
 
     def __init__(
@@ -291,45 +282,7 @@ class LabelPrivateMarginClassifier(ScorePredictMixin, ClassifierMixin, BaseEstim
         self.classes = classes
         self.random_state = random_state
 
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.poor_score = True
-        tags.classifier_tags.multi_class = False  # Algorithm 4 is binary
-        tags.non_deterministic = True
-        tags.input_tags.sparse = True
-        return tags
-
     # -- helpers ---------------------------------------------------------------
-    def _binary_targets(self, y: np.ndarray) -> FloatArray:
-        check_classification_targets(y)
-        if self.classes is None:
-            warnings.warn(
-                "The label set was read from the private labels (classes=None): "
-                "which labels occur is released through classes_ and is not covered "
-                "by the label-privacy guarantee. Pass classes=[negative, positive].",
-                PrivacyLeakWarning,
-                stacklevel=3,
-            )
-            classes = np.unique(y)
-        else:
-            classes = np.unique(np.asarray(self.classes))
-            unknown = np.setdiff1d(np.unique(y), classes)
-            if unknown.size:
-                raise ValueError(
-                    "y contains labels that are not in the public label set "
-                    f"classes={classes.tolist()}."
-                )
-        if classes.size != 2:
-            got = f"{classes.size} class" + ("" if classes.size == 1 else "es")
-            raise ValueError(
-                "Only binary classification is supported. "
-                "LabelPrivateMarginClassifier needs exactly 2 classes, got "
-                f"{got}. Pass a public label set of two labels as "
-                "classes=[negative, positive]."
-            )
-        self.classes_ = classes
-        return np.where(y == classes[1], 1.0, -1.0)
-
     def _directions(
         self, X: Any, rng: np.random.Generator
     ) -> tuple[FloatArray, FloatArray]:
@@ -410,8 +363,7 @@ class LabelPrivateMarginClassifier(ScorePredictMixin, ClassifierMixin, BaseEstim
             The fitted estimator.
         """
         epsilon = check_epsilon(self.epsilon)
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
-        t_labels = self._binary_targets(np.asarray(y))
+        X, t_labels = self._validate_binary(X, y)
         r = float(self.data_norm)
         norms = (
             np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
@@ -426,6 +378,7 @@ class LabelPrivateMarginClassifier(ScorePredictMixin, ClassifierMixin, BaseEstim
         eps_round = epsilon / n_rounds
         W, basis = self._directions(Xp, rng)  # (d, N) unit columns
         m = Xp.shape[0]
+        w = np.zeros(W.shape[0])
         children = []
         modes = []
         radii: list[float | None] = []
@@ -457,8 +410,7 @@ class LabelPrivateMarginClassifier(ScorePredictMixin, ClassifierMixin, BaseEstim
                     details={"round": t, "n_candidates": n_used, "cover": mode},
                 )
             )
-        self.coef_ = w[None, :].copy()
-        self.intercept_ = np.zeros(1)
+        self.coef_ = w.copy()
         self.n_candidates_ = sizes[-1]
         self.cover_radius_ = radii[-1]
         self.privacy_event_ = PrivacyEvent(
@@ -494,20 +446,3 @@ class LabelPrivateMarginClassifier(ScorePredictMixin, ClassifierMixin, BaseEstim
             children=tuple(children) if n_rounds > 1 else (),
         )
         return self
-
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Scores ⟨w, x⟩ of the selected direction.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Scores; positive means ``classes_[1]``.
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return np.asarray(X @ self.coef_[0], dtype=np.float64).ravel()
