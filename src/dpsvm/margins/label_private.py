@@ -363,15 +363,18 @@ class LabelPrivateMarginClassifier(MarginClassifierBase):
             The fitted estimator.
         """
         epsilon = check_epsilon(self.epsilon)
-        X, t_labels = self._validate_binary(X, y)
+        Xv: Any
+        Xv, t_labels = self._validate_binary(X, y)
         r = float(self.data_norm)
+        sparse = sp.issparse(Xv)
         norms = (
-            np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-            if sp.issparse(X)
-            else np.linalg.norm(X, axis=1)
+            np.sqrt(np.asarray(Xv.multiply(Xv).sum(axis=1)).ravel())
+            if sparse
+            else np.linalg.norm(Xv, axis=1)
         )
+        # Rows longer than r are scaled onto the ball (a per-row public map).
         shrink = np.where(norms > r, r / np.maximum(norms, 1e-300), 1.0)
-        Xp = sp.diags(shrink) @ X if sp.issparse(X) else X * shrink[:, None]
+        Xp: Any = sp.diags(shrink) @ Xv if sparse else Xv * shrink[:, None]
         rng = check_random_state(self.random_state)
         lam, rho = float(self.norm_bound), float(self.margin)
         n_rounds = int(self.n_rounds)
