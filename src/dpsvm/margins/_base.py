@@ -84,14 +84,13 @@ def uniform_ball(
     return np.asarray(g * (radius * gen.random(n) ** (1.0 / dim))[:, None])
 
 
-def empirical_covering_radius(
-    candidates: FloatArray, radius: float, gen: np.random.Generator, n_probe: int = 2000
-) -> float:
-    """Largest distance from uniform probes in the ball to the nearest candidate.
+def empirical_covering_radius(candidates: FloatArray, probes: FloatArray) -> float:
+    """Largest distance from a probe to its nearest candidate.
 
-    A data-independent lower estimate of the covering radius of the set.
+    With probes drawn uniformly from the set to cover (independently of the
+    data), this is a data-independent lower estimate of the covering radius.
     """
-    probes = uniform_ball(gen, n_probe, candidates.shape[1], radius)
+    n_probe = probes.shape[0]
     best = np.full(n_probe, np.inf)
     c2 = np.einsum("ij,ij->i", candidates, candidates)
     for start in range(0, candidates.shape[0], 4096):

@@ -268,7 +268,8 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
             cand = uniform_ball(
                 public, int(self.n_candidates), k, 2.0 * self.norm_bound
             )
-            cover = empirical_covering_radius(cand, 2.0 * self.norm_bound, public)
+            probes = uniform_ball(public, 2000, k, 2.0 * self.norm_bound)
+            cover = empirical_covering_radius(cand, probes)
         Z = proj.transform(Xv)
         errors = count_errors(cand, Z, ys)
         # Bassily, Mohri & Suresh (2022), Alg. 1 step 5: P(w) ∝ exp(−(ε/2)·#errors),
