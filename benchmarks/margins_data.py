@@ -79,8 +79,8 @@ def make_sparse_text(
     n_features: int = 20000,
     *,
     doc_length: int = 100,
-    topic_words: int = 300,
-    topic_share: float = 0.15,
+    topic_words: int = 100,
+    topic_share: float = 0.3,
     random_state: int = 0,
 ) -> tuple[sp.csr_matrix, NDArray[np.int64]]:
     """Sparse bag-of-words-like rows (unit norm) with two classes.
@@ -98,9 +98,9 @@ def make_sparse_text(
         Vocabulary size d.
     doc_length : int, default=100
         Tokens per document.
-    topic_words : int, default=300
+    topic_words : int, default=100
         Words specific to each class.
-    topic_share : float, default=0.15
+    topic_share : float, default=0.3
         Expected share of class-specific tokens.
     random_state : int, default=0
         Seed.
