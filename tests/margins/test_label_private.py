@@ -170,7 +170,9 @@ def test_sparse_input_gives_the_same_model():
 # -------------------------------------------------- refusals and accounting
 def test_event_states_label_privacy_only():
     X, y = _data()
-    clf = LabelPrivateMarginClassifier(classes=[-1, 1], random_state=0).fit(X, y)
+    clf = LabelPrivateMarginClassifier(
+        n_candidates=100, classes=[-1, 1], random_state=0
+    ).fit(X, y)
     ev = clf.privacy_event_
     assert ev.neighbouring == "replace-one-label"
     assert "NOT protected" in ev.details["protected"]
@@ -192,14 +194,16 @@ def test_refusals():
             X, y
         )
     with pytest.warns(PrivacyLeakWarning, match="classes="):
-        LabelPrivateMarginClassifier(random_state=0).fit(X, y)
+        LabelPrivateMarginClassifier(n_candidates=50, random_state=0).fit(X, y)
 
 
 def test_replace_one_accountant_refuses_the_label_event():
     # Label DP does not compose with replace-one budgets: the accountant fails
     # closed rather than adding ε to the wrong ledger.
     X, y = _data()
-    clf = LabelPrivateMarginClassifier(classes=[-1, 1], random_state=0).fit(X, y)
+    clf = LabelPrivateMarginClassifier(
+        n_candidates=100, classes=[-1, 1], random_state=0
+    ).fit(X, y)
     acc = BudgetAccountant(epsilon=10.0)
     with pytest.raises(ValueError, match="replace-one"):
         acc.spend(clf.privacy_event_)

@@ -37,7 +37,7 @@ _REFERENCE = (
 
 #: Largest m·N² (sample size × candidates²) for which cover="auto" builds the
 #: greedy ℓ∞ net (the net costs up to that many comparisons).
-_AUTO_COVER_WORK = 2e9
+_AUTO_COVER_WORK = 2e8
 
 #: Elements of a (rows × candidates) block of scores computed at once.
 _BLOCK_ELEMENTS = 1 << 22
@@ -151,7 +151,7 @@ class LabelPrivateMarginClassifier(MarginClassifierBase):
         ``"greedy"``: keep a greedy ρ/2-net (ℓ∞ on the truncated sample outputs)
         of the candidates, see :func:`greedy_linf_net`. ``"none"``: run the
         exponential mechanism over all candidates. ``"auto"``: greedy when
-        m·N² ≤ 2·10⁹, else none. Privacy is the same in every case; the net only
+        m·N² ≤ 2·10⁸, else none. Privacy is the same in every case; the net only
         shrinks the candidate set of the utility bound.
     n_rounds : int, default=1
         1: Algorithm 4 as published. T > 1: an extension by composition (not
