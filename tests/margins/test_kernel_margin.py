@@ -101,6 +101,11 @@ def test_materialized_and_utility():
     assert ev.epsilon <= 2.0 and ev.delta == 1e-4
     assert ev.neighbouring == "replace-one"
     assert ev.children[0].mechanism == "jl-margin-erm"
+    # No generator that drew noise is kept on the fitted object.
+    assert clf.estimator_.random_state is None
+    assert not any(
+        isinstance(v, np.random.Generator) for v in vars(clf.estimator_).values()
+    )
 
 
 def test_inflated_norm_and_penalty_follow_the_formulas():

@@ -446,6 +446,9 @@ class KernelMarginClassifier(MarginClassifierBase):
                 )
             Z = fmap.fit_transform(Xv)
         inner.fit(Z, ys)
+        # The generator that drew the noise must not survive on the released
+        # object (its key and counter would replay the noise): drop it.
+        inner.set_params(random_state=None)
         self.estimator_ = inner
         self.n_iter_ = inner.n_iter_
         self.feature_map_ = fmap
