@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -15,9 +15,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, validate_data
+from .._compat import Interval, StrOptions, validate_data
+from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
-from ..models._base import ScorePredictMixin
+from ..models._base import CLASSES_FROM_DATA_WARNING, ScorePredictMixin
 from ..utils._random import check_random_state
 
 FloatArray = NDArray[np.float64]
@@ -29,7 +31,19 @@ COMMON_CONSTRAINTS: dict[str, list[Any]] = {
     "norm_bound": [Interval(Real, 0, None, closed="neither")],
     "data_norm": [Interval(Real, 0, None, closed="neither")],
     "classes": ["array-like", None],
+    "accountant": [BudgetAccountant, None],
     "random_state": ["random_state", np.random.Generator],
+}
+
+
+#: Constraints of the learners that select from a finite candidate set.
+CANDIDATE_CONSTRAINTS: dict[str, list[Any]] = {
+    "jl_constant": [Interval(Real, 0, None, closed="neither")],
+    "candidates": [StrOptions({"grid", "random"})],
+    "n_candidates": [Interval(Integral, 1, None, closed="left")],
+    "max_candidates": [Interval(Integral, 1, None, closed="left")],
+    "selection": [StrOptions({"exponential", "permute-and-flip"})],
+    "beta": [Interval(Real, 0, 1, closed="neither")],
 }
 
 REFERENCE = (
@@ -64,6 +78,35 @@ def ball_grid_log_size(dim: int, radius: float, spacing: float) -> tuple[float, 
     return dim * math.log(per_axis), log_ball_volume(dim, radius) - dim * math.log(
         spacing
     )
+
+
+def check_cover_size(
+    dims: list[int],
+    radius: float,
+    spacing: float,
+    max_candidates: int,
+    *,
+    describe: str,
+    remedy: str,
+) -> None:
+    """Refuse a product of lattice covers that would exceed ``max_candidates``.
+
+    Each block is the lattice spacing·ℤ^dim inside the ball of ``radius``;
+    enumerating it costs the cube's size, and its in-ball count is about the
+    volume ratio, so the check runs on both (before any point is built). The
+    message states the estimated size, what it covers and what to change.
+    """
+    logs = [ball_grid_log_size(dim, radius, spacing) for dim in dims]
+    log_cube = sum(c for c, _ in logs)
+    log_ball = sum(b for _, b in logs)
+    limit = math.log(max_candidates)
+    if log_ball > limit or log_cube > limit + math.log(20.0):
+        raise ValueError(
+            f"The {describe} has about 10^{log_ball / math.log(10):.1f} points, "
+            f"more than max_candidates={max_candidates}. {remedy} Or raise "
+            "max_candidates, or use candidates='random' (exact privacy, no "
+            "covering guarantee)."
+        )
 
 
 def ball_grid(dim: int, radius: float, spacing: float) -> FloatArray:
@@ -105,8 +148,22 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     """Binary classifier plumbing: public label set, ±1 targets, linear scores."""
 
     classes: Any
+    accountant: Any
     coef_: FloatArray
     _accept_sparse: bool = True
+
+    def _check_budget(self, epsilon: float, delta: float) -> BudgetAccountant | None:
+        """Check the accountant (if any) before any data are read."""
+        accountant = resolve_accountant(self.accountant)
+        if accountant is not None:
+            accountant.check(epsilon, delta)
+        return accountant
+
+    @staticmethod
+    def _spend(accountant: BudgetAccountant | None, event: PrivacyEvent) -> None:
+        """Charge the accountant (if any) once the model is computed."""
+        if accountant is not None:
+            accountant.spend(event)
 
     def _validate_binary(self, X: ArrayLike, y: ArrayLike) -> tuple[Any, FloatArray]:
         Xv, yv = validate_data(
@@ -119,13 +176,7 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         yv = np.asarray(yv)
         check_classification_targets(yv)
         if self.classes is None:
-            warnings.warn(
-                "The label set was read from the private data (classes=None): which "
-                "labels occur is then released through classes_ and is not covered "
-                "by the privacy guarantee. Pass the public label set as classes=[...].",
-                PrivacyLeakWarning,
-                stacklevel=3,
-            )
+            warnings.warn(CLASSES_FROM_DATA_WARNING, PrivacyLeakWarning, stacklevel=3)
             classes = np.unique(yv)
         else:
             classes = np.unique(np.asarray(self.classes))
@@ -157,15 +208,20 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,)
             The scores.
         """
+        return np.asarray(
+            self._validated_input(X) @ self.coef_, dtype=np.float64
+        ).ravel()
+
+    def _validated_input(self, X: ArrayLike) -> Any:
+        """``X`` checked against the fitted width (sparse kept when accepted)."""
         check_is_fitted(self)
-        Xv: Any = validate_data(
+        return validate_data(
             self,
             X,
             accept_sparse=["csr", "csc"] if self._accept_sparse else False,
             dtype=np.float64,
             reset=False,
         )
-        return np.asarray(Xv @ self.coef_, dtype=np.float64).ravel()
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()

@@ -24,6 +24,7 @@ __all__ = [
     "dp_erm_excess_risk",
     "em_gap",
     "gem_gap",
+    "jl_distortion",
     "jl_em_dimension",
     "jl_em_dimension_explicit",
     "jl_em_risk_bound",
@@ -211,6 +212,56 @@ def jl_em_dimension_explicit(
     n = (m + 1) * (m + 2) + 1
     num = 4.0 * math.log(n) + 2.0 * math.log(1.0 / check_open_unit(beta, "beta"))
     return max(1, math.ceil(num / (eps_j**2 / 2.0 - eps_j**3 / 3.0)))
+
+
+def jl_distortion(n_components: int, m: int, beta: float) -> float:
+    """Distortion ε_J that a Rademacher JL map of dimension k guarantees.
+
+    The inverse of :func:`jl_em_dimension_explicit`: the smallest ε_J ∈ (0, 1]
+    with k ≥ (4 ln n + 2 ln(1/β))/(ε_J²/2 − ε_J³/3), n = (m + 1)(m + 2) + 1, so
+    that with probability ≥ 1 − β all squared norms of the m points, the
+    comparator and their normalized sums and differences are preserved within
+    a factor 1 ± ε_J, and inner products within ε_J‖u‖‖v‖ (Lemma A.3 with
+    γ = 3ε_J).
+
+    Parameters
+    ----------
+    n_components : int
+        k.
+    m : int
+        Sample size.
+    beta : float
+        β ∈ (0, 1).
+
+    Returns
+    -------
+    float
+        ε_J — explicit (Achlioptas 2003, Thm 1.1); ``inf`` when k is too small
+        for any ε_J ≤ 1.
+
+    Examples
+    --------
+    >>> round(jl_distortion(24297, 10_000, 0.05), 4)
+    0.0833
+    """
+    k = check_int(n_components, "n_components")
+    m = check_int(m, "m")
+    n = (m + 1) * (m + 2) + 1
+    need = (4.0 * math.log(n) + 2.0 * math.log(1.0 / check_open_unit(beta, "beta"))) / k
+
+    def gap(e: float) -> float:
+        return e**2 / 2.0 - e**3 / 3.0  # increasing on (0, 1]
+
+    if gap(1.0) < need:
+        return math.inf
+    lo, hi = 0.0, 1.0
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        if gap(mid) >= need:
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def jl_erm_dimension(m: int, epsilon: float, delta: float, beta: float) -> int:

@@ -11,20 +11,21 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
-from ..accounting import PrivacyEvent
+from ..accounting import BudgetAccountant, PrivacyEvent
 from ..validation import project_rows_to_ball
 from ._base import (
+    CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
     REFERENCE,
     FloatArray,
     MarginClassifierBase,
     ball_grid,
-    ball_grid_log_size,
+    check_cover_size,
     empirical_covering_radius,
     split_random_state,
     uniform_ball,
 )
-from .bounds import jl_em_dimension, jl_erm_dimension
+from .bounds import jl_distortion, jl_em_dimension, jl_erm_dimension
 from .erm import boosted_phased_sgd, noisy_projected_gd, phased_sgd
 from .losses import RhoHingeLoss
 from .projections import FastJL, RademacherJL
@@ -87,6 +88,9 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
     classes : array-like of 2 labels, default=None
         The public label set; ``None`` reads it from the data and emits a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
     random_state : None, int or numpy.random.Generator, default=None
         ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
         documentation only. The JL map and candidates come from a public seed
@@ -104,6 +108,10 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         The dimension k used.
     theory_n_components_ : int
         Algorithm 1's k for this m (c′ = ``jl_constant``), for comparison.
+    jl_distortion_ : float
+        The JL distortion ε_J that k guarantees with probability ≥ 1 − β
+        (:func:`~dpsvm.margins.bounds.jl_distortion`; 0 for the identity,
+        ``inf`` when k is too small for any guarantee).
     n_candidates_ : int
         |C|.
     covering_radius_ : float
@@ -157,12 +165,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
             Interval(Integral, 1, None, closed="left"),
             StrOptions({"theory"}),
         ],
-        "jl_constant": [Interval(Real, 0, None, closed="neither")],
-        "candidates": [StrOptions({"grid", "random"})],
-        "n_candidates": [Interval(Integral, 1, None, closed="left")],
-        "max_candidates": [Interval(Integral, 1, None, closed="left")],
-        "selection": [StrOptions({"exponential", "permute-and-flip"})],
-        "beta": [Interval(Real, 0, 1, closed="neither")],
+        **CANDIDATE_CONSTRAINTS,
     }
 
     def __init__(
@@ -180,6 +183,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         selection: str = "exponential",
         beta: float = 0.05,
         classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
         self.epsilon = epsilon
@@ -194,32 +198,28 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         self.selection = selection
         self.beta = beta
         self.classes = classes
+        self.accountant = accountant
         self.random_state = random_state
 
     def _cover_plan(self, k: int, theory_k: int) -> tuple[float, float]:
         """(scale γ, spacing) of the grid cover; refuses an intractable size."""
         gamma = self.margin / (10.0 * self.data_norm)
         spacing = 2.0 * gamma / math.sqrt(k)
-        radius = 2.0 * self.norm_bound + gamma
-        log_cube, log_ball = ball_grid_log_size(k, radius, spacing)
-        # Enumerating the cube costs its size; the in-ball count is about the
-        # volume ratio. Refuse when either is far above the limit.
-        limit = math.log(self.max_candidates)
-        if log_ball > limit or log_cube > limit + math.log(20.0):
-            where = (
-                f"n_components='theory' gives k={k} (Algorithm 1's value for this "
-                "n_samples)"
-                if self.n_components == "theory"
-                else f"k={k} (theory value {theory_k})"
-            )
-            raise ValueError(
-                "The exact cover of B^k(2*norm_bound) at scale margin/(10*data_norm) "
-                f"has about 10^{log_ball / math.log(10):.1f} points for {where}, "
-                f"more than max_candidates={self.max_candidates}. Lower "
-                "n_components, raise margin (or lower norm_bound*data_norm), raise "
-                "max_candidates, or use candidates='random' (exact privacy, no "
-                "covering guarantee)."
-            )
+        where = (
+            f"n_components='theory' (k={k}, Algorithm 1's value for this n_samples)"
+            if self.n_components == "theory"
+            else f"k={k}, theory value {theory_k}"
+        )
+        check_cover_size(
+            [k],
+            2.0 * self.norm_bound + gamma,
+            spacing,
+            self.max_candidates,
+            describe="exact cover of B^k(2*norm_bound) at scale "
+            f"margin/(10*data_norm) ({where})",
+            remedy="Lower n_components, or raise margin (or lower "
+            "norm_bound*data_norm).",
+        )
         return gamma, spacing
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> JLExponentialMarginClassifier:
@@ -240,10 +240,11 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         Raises
         ------
         ValueError
-            If the grid cover is larger than ``max_candidates`` (before the data
-            are read), or for invalid labels.
+            If the grid cover is larger than ``max_candidates`` (checked before
+            any candidate is built or scored), or for invalid labels.
         """
         self._validate_params()
+        accountant = self._check_budget(self.epsilon, 0.0)
         Xv, ys = self._validate_binary(X, y)
         m, d = Xv.shape
         theory_k = jl_em_dimension(
@@ -284,6 +285,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         self.projection_ = proj
         self.n_components_ = proj.n_components_
         self.theory_n_components_ = theory_k
+        self.jl_distortion_ = 0.0 if proj.identity_ else jl_distortion(k, m, self.beta)
         self.n_candidates_ = int(cand.shape[0])
         self.covering_radius_ = float(cover)
         self.theorem_applies_ = bool(
@@ -306,6 +308,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
                 "theorem_applies": self.theorem_applies_,
             },
         )
+        self._spend(accountant, self.privacy_event_)
         return self
 
 
@@ -345,6 +348,9 @@ class JLMarginClassifier(MarginClassifierBase):
     classes : array-like of 2 labels, default=None
         The public label set; ``None`` reads it from the data and emits a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
     random_state : None, int or numpy.random.Generator, default=None
         ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
         documentation only.
@@ -359,6 +365,10 @@ class JLMarginClassifier(MarginClassifierBase):
         The fitted JL map (public).
     n_components_ : int
         k used.
+    jl_distortion_ : float
+        The distortion ε_J that a Rademacher map of this k guarantees (0 for
+        the identity, ``inf`` if none); the fast JL needs a larger k by log
+        factors (Lemma A.4).
     guarantee_ : str
         Which guarantee the fit delivers (see Notes).
     n_iter_ : int
@@ -444,6 +454,7 @@ class JLMarginClassifier(MarginClassifierBase):
         max_iter: int = 200,
         beta: float = 0.05,
         classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
         self.epsilon = epsilon
@@ -457,6 +468,7 @@ class JLMarginClassifier(MarginClassifierBase):
         self.max_iter = max_iter
         self.beta = beta
         self.classes = classes
+        self.accountant = accountant
         self.random_state = random_state
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> JLMarginClassifier:
@@ -480,6 +492,7 @@ class JLMarginClassifier(MarginClassifierBase):
             If δ ≥ 1/n_samples, or (paper solver) ε > ln(1/δ).
         """
         self._validate_params()
+        accountant = self._check_budget(self.epsilon, self.delta)
         Xv, ys = self._validate_binary(X, y)
         m = Xv.shape[0]
         if not self.delta < 1.0 / m:
@@ -543,6 +556,9 @@ class JLMarginClassifier(MarginClassifierBase):
             )
         self.projection_ = proj
         self.n_components_ = proj.n_components_
+        self.jl_distortion_ = (
+            0.0 if proj.identity_ else jl_distortion(proj.n_components_, m, self.beta)
+        )
         self.n_iter_ = int(res.details.get("n_steps", 1))
         self.compressed_coef_ = res.coef
         self.coef_ = proj.adjoint_transform(res.coef)
@@ -560,4 +576,5 @@ class JLMarginClassifier(MarginClassifierBase):
             },
             children=(res.privacy_event,),
         )
+        self._spend(accountant, self.privacy_event_)
         return self

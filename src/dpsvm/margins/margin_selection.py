@@ -14,7 +14,7 @@ from sklearn.base import clone
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import HasMethods, Interval
-from ..accounting import PrivacyEvent
+from ..accounting import BudgetAccountant, PrivacyEvent
 from ._base import REFERENCE, FloatArray, MarginClassifierBase, split_random_state
 from .bounds import jl_erm_risk_bound, margin_grid
 from .linear import JLMarginClassifier
@@ -61,6 +61,19 @@ def smoothed_hinge_minimum(
     return value, accuracy
 
 
+def _rows_to_ball(X: Any, radius: float) -> Any:
+    """Project each row onto B(radius); sparse input stays sparse."""
+    if not sp.issparse(X):
+        return project_to_ball(X, radius)
+    X = sp.csr_matrix(X, dtype=np.float64)
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    scale = np.minimum(1.0, radius / np.maximum(norms, 1e-300))
+    # A positive per-row rescaling, as project_rows_to_ball does for dense rows;
+    # the 1 − 1e-12 factor keeps rounding from leaving a row above the radius.
+    scale = np.where(norms > radius, scale * (1.0 - 1e-12), 1.0)
+    return sp.diags(scale) @ X
+
+
 class PrivateMarginSelection(MarginClassifierBase):
     """Choose the margin ρ privately, then fit a margin learner with it.
 
@@ -103,6 +116,9 @@ class PrivateMarginSelection(MarginClassifierBase):
     classes : array-like of 2 labels, default=None
         The public label set; ``None`` reads it from the data and emits a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
     random_state : None, int or numpy.random.Generator, default=None
         ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
         documentation only.
@@ -189,6 +205,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         solver_max_iter: int = 1000,
         score_components: int | None = None,
         classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
         self.estimator = estimator
@@ -203,6 +220,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         self.solver_max_iter = solver_max_iter
         self.score_components = score_components
         self.classes = classes
+        self.accountant = accountant
         self.random_state = random_state
 
     def fit(self, X: ArrayLike, y: ArrayLike) -> PrivateMarginSelection:
@@ -221,6 +239,7 @@ class PrivateMarginSelection(MarginClassifierBase):
             The fitted selector.
         """
         self._validate_params()
+        accountant = self._check_budget(self.epsilon, self.delta)
         Xv, ys = self._validate_binary(X, y)
         m = Xv.shape[0]
         base = (
@@ -240,7 +259,7 @@ class PrivateMarginSelection(MarginClassifierBase):
                 self.score_components, random_state=np.random.default_rng(public_seed)
             )
             rows = sketch.fit(Xv[:1]).transform(Xv)
-        rows = project_to_ball(rows.toarray() if sp.issparse(rows) else rows, r)
+        rows = _rows_to_ball(rows, r)
         margins = margin_grid(lam * r, m)
         scores = np.empty(margins.size)
         sens = np.empty(margins.size)
@@ -258,12 +277,11 @@ class PrivateMarginSelection(MarginClassifierBase):
             # [0, 1 + Λr/ρ], so its minimum moves by ≤ that/m; plus the solver's
             # a-priori accuracy (the computed value is within it of the minimum).
             sens[j] = (1.0 + lam * r / rho) / m + acc
-            delta_bound = getattr(base, "delta", self.delta)
             scores[j] = jl_erm_risk_bound(
                 g,
                 m,
                 eps_base,
-                delta_bound,
+                self.delta,
                 self.beta,
                 lam,
                 r,
@@ -282,6 +300,7 @@ class PrivateMarginSelection(MarginClassifierBase):
             ("norm_bound", lam),
             ("data_norm", r),
             ("classes", self.classes_),
+            ("accountant", None),  # charged once, for the whole fit, below
             ("random_state", gen),
         ):
             if name in available:
@@ -304,6 +323,7 @@ class PrivateMarginSelection(MarginClassifierBase):
             details={"selected_margin": rho_star, "composition": "basic"},
             children=(gem_event, base_event),
         )
+        self._spend(accountant, self.privacy_event_)
         return self
 
     def decision_function(self, X: ArrayLike) -> FloatArray:

@@ -9,17 +9,17 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, validate_data
-from ..accounting import PrivacyEvent
+from .._compat import Interval, StrOptions
+from ..accounting import BudgetAccountant, PrivacyEvent
 from ._base import (
+    CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
     REFERENCE,
     FloatArray,
     MarginClassifierBase,
     ball_grid,
-    ball_grid_log_size,
+    check_cover_size,
     empirical_covering_radius,
     split_random_state,
     uniform_ball,
@@ -89,6 +89,9 @@ class NeuralMarginClassifier(MarginClassifierBase):
     classes : array-like of 2 labels, default=None
         The public label set; ``None`` reads it from the data and emits a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
     random_state : None, int or numpy.random.Generator, default=None
         ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
         documentation only. The JL maps and candidates come from a public seed
@@ -159,13 +162,8 @@ class NeuralMarginClassifier(MarginClassifierBase):
             Interval(Integral, 1, None, closed="left"),
             StrOptions({"theory"}),
         ],
-        "jl_constant": [Interval(Real, 0, None, closed="neither")],
+        **CANDIDATE_CONSTRAINTS,
         "activation_scale": [Interval(Real, 0, None, closed="neither")],
-        "candidates": [StrOptions({"grid", "random"})],
-        "n_candidates": [Interval(Integral, 1, None, closed="left")],
-        "max_candidates": [Interval(Integral, 1, None, closed="left")],
-        "selection": [StrOptions({"exponential", "permute-and-flip"})],
-        "beta": [Interval(Real, 0, 1, closed="neither")],
     }
 
     def __init__(
@@ -186,6 +184,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
         selection: str = "exponential",
         beta: float = 0.05,
         classes: ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
         self.epsilon = epsilon
@@ -203,6 +202,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
         self.selection = selection
         self.beta = beta
         self.classes = classes
+        self.accountant = accountant
         self.random_state = random_state
 
     def _block_shapes(self, k: int, d: int) -> list[tuple[int, ...]]:
@@ -251,6 +251,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
             If the cover is larger than ``max_candidates``.
         """
         self._validate_params()
+        accountant = self._check_budget(self.epsilon, 0.0)
         Xv, ys = self._validate_binary(X, y)
         m, d = Xv.shape
         lay = int(self.n_layers)
@@ -274,20 +275,16 @@ class NeuralMarginClassifier(MarginClassifierBase):
         )
         if self.candidates == "grid":
             spacing = 2.0 * gamma / math.sqrt(n_params)
-            logs = [ball_grid_log_size(s, radius + gamma, spacing) for s in sizes]
-            log_ball = sum(b for _, b in logs)
-            log_cube = sum(c for c, _ in logs)
-            limit = math.log(self.max_candidates)
-            if log_ball > limit or log_cube > limit + math.log(20.0):
-                raise ValueError(
-                    "The cover of the compressed network weights at scale "
-                    f"gamma={gamma:.3g} has about 10^{log_ball / math.log(10):.1f} "
-                    f"points ({n_params} parameters: n_layers={lay}, width="
-                    f"{self.width}, k={k}; theory k={theory_k}), more than "
-                    f"max_candidates={self.max_candidates}. Lower n_components, "
-                    "width or n_layers, raise margin, or use candidates='random' "
-                    "(exact privacy, no covering guarantee)."
-                )
+            check_cover_size(
+                sizes,
+                radius + gamma,
+                spacing,
+                self.max_candidates,
+                describe=f"cover of the compressed network weights at scale "
+                f"gamma={gamma:.3g} ({n_params} parameters: n_layers={lay}, "
+                f"width={self.width}, k={k}; theory k={theory_k})",
+                remedy="Lower n_components, width or n_layers, or raise margin.",
+            )
         gen, public_seed = split_random_state(self.random_state)
         public = np.random.default_rng(public_seed)
         phis = [RademacherJL(k, random_state=public).fit(Xv[:1])]
@@ -364,6 +361,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
                 "theorem_applies": self.theorem_applies_,
             },
         )
+        self._spend(accountant, self.privacy_event_)
         return self
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
@@ -379,10 +377,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
         ndarray of shape (n_samples,)
             The scores.
         """
-        check_is_fitted(self)
-        Xv: Any = validate_data(
-            self, X, accept_sparse=["csr", "csc"], dtype=np.float64, reset=False
-        )
+        Xv = self._validated_input(X)  # raises NotFittedError first
         Z0 = self.projections_[0].transform(Xv)
         weights = [w[None] for w in self.compressed_weights_]
         scores = self._forward(weights, Z0, self.projections_)

@@ -140,3 +140,11 @@ def test_calculators_reject_bad_input():
         B.cover_log_size(2, 1.0, 0.1, kind="exact")
     with pytest.raises(ValueError, match="error rate"):
         B.relative_deviation_bound(1.5, 3, 100, BETA)
+
+
+def test_jl_distortion_inverts_the_explicit_dimension():
+    # ε_J = ρ/(3Λr) = 1/12 gives k ≈ 24,300; k back gives ε_J ≤ 1/12.
+    k = B.jl_em_dimension_explicit(M, BETA, 4.0, 1.0, 1.0)
+    e = B.jl_distortion(k, M, BETA)
+    assert e <= 1 / 12 and B.jl_distortion(k - 1, M, BETA) > e
+    assert math.isinf(B.jl_distortion(10, M, BETA))

@@ -12,7 +12,6 @@ from scipy import stats
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import dpsvm.margins.linear as linear_module
-from dpsvm.audit import epsilon_lower_bound
 from dpsvm.exceptions import PrivacyLeakWarning
 from dpsvm.margins._base import ball_grid
 from dpsvm.margins.linear import (
@@ -101,7 +100,7 @@ def test_alg1_selection_follows_the_exponential_mechanism():
     grid = ball_grid(1, 2.0 + 0.05, 0.1)  # γ = ρ/(10r) = 0.05, spacing 2γ
     errors = count_errors(grid, X, y.astype(float))
     p = ExponentialMechanism(epsilon=0.8, sensitivity=1.0).probabilities(-errors)
-    n = 2000
+    n = 1200
     counts = np.zeros(grid.shape[0])
     for s in range(n):
         fit = JLExponentialMarginClassifier(
@@ -119,39 +118,20 @@ def test_alg1_selection_follows_the_exponential_mechanism():
     assert stats.chisquare(obs, exp).pvalue > 1e-3
 
 
-def _pair(n: int = 10) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    # Replace-one: D′ flips the last label. For the exponential mechanism the
-    # balanced labels make w > 0 and w < 0 equally likely on D, and e^{ε}
-    # times apart on D′ (5/5 errors become 4/6).
-    X = np.ones((n, 1))
-    y = np.where(np.arange(n) < n // 2, 1.0, -1.0)
-    y2 = y.copy()
-    y2[-1] = 1.0
-    return X, y, y2
-
-
 @pytest.mark.slow
-def test_alg1_empirical_neighbouring_privacy():
-    X, y, y2 = _pair()
-
-    def run(labels, seed0, runs=1000):
-        return np.array(
-            [
-                JLExponentialMarginClassifier(
-                    epsilon=1.0, classes=[-1, 1], random_state=seed0 + i
-                )
-                .fit(X, labels)
-                .coef_[0]
-                for i in range(runs)
-            ]
+def test_alg1_empirical_neighbouring_privacy(neighbour_audit):
+    def make(seed):
+        return JLExponentialMarginClassifier(
+            epsilon=1.0, classes=[-1, 1], random_state=seed
         )
 
-    bound = epsilon_lower_bound(run(y, 0), run(y2, 10**6), confidence=0.999)
-    assert bound.epsilon_lower <= 1.0
+    assert neighbour_audit(make, runs=800) <= 1.0
 
 
 @pytest.mark.slow
-def test_alg1_empirical_test_catches_a_too_small_sensitivity(monkeypatch):
+def test_alg1_empirical_test_catches_a_too_small_sensitivity(
+    monkeypatch, neighbour_audit
+):
     # The same audit on a flawed variant (sensitivity 1/(10m)) finds ε > 1.
     real = linear_module.private_argmax
 
@@ -165,22 +145,13 @@ def test_alg1_empirical_test_catches_a_too_small_sensitivity(monkeypatch):
         )
 
     monkeypatch.setattr(linear_module, "private_argmax", flawed)
-    X, y, y2 = _pair()
 
-    def run(labels, seed0, runs=600):
-        return np.array(
-            [
-                JLExponentialMarginClassifier(
-                    epsilon=1.0, classes=[-1, 1], random_state=seed0 + i
-                )
-                .fit(X, labels)
-                .coef_[0]
-                for i in range(runs)
-            ]
+    def make(seed):
+        return JLExponentialMarginClassifier(
+            epsilon=1.0, classes=[-1, 1], random_state=seed
         )
 
-    bound = epsilon_lower_bound(run(y, 0), run(y2, 10**6), confidence=0.999)
-    assert bound.epsilon_lower > 1.0
+    assert neighbour_audit(make, runs=600) > 1.0
 
 
 # -- Algorithm 2 -------------------------------------------------------------------
@@ -246,24 +217,48 @@ def test_alg2_learns_a_planted_margin_at_moderate_epsilon():
 
 
 @pytest.mark.slow
-def test_alg2_empirical_neighbouring_privacy():
-    X, y, y2 = _pair()
-
-    def run(labels, seed0, runs=800):
-        return np.array(
-            [
-                JLMarginClassifier(
-                    epsilon=1.0,
-                    delta=1e-3,
-                    max_iter=5,
-                    classes=[-1, 1],
-                    random_state=seed0 + i,
-                )
-                .fit(X, labels)
-                .coef_[0]
-                for i in range(runs)
-            ]
+@pytest.mark.parametrize(
+    ("solver", "runs"),
+    [("noisy-gd", 500), ("phased-sgd", 400), ("boosted-phased-sgd", 200)],
+)
+def test_alg2_empirical_neighbouring_privacy(neighbour_audit, solver, runs):
+    def make(seed):
+        return JLMarginClassifier(
+            epsilon=1.0,
+            delta=1e-3,
+            solver=solver,
+            max_iter=5,
+            classes=[-1, 1],
+            random_state=seed,
         )
 
-    bound = epsilon_lower_bound(run(y, 0), run(y2, 10**6), delta=1e-3, confidence=0.999)
-    assert bound.epsilon_lower <= 1.0
+    assert neighbour_audit(make, runs=runs, delta=1e-3) <= 1.0
+
+
+# -- budget ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda acc: JLExponentialMarginClassifier(
+            n_components=1, classes=[-1, 1], accountant=acc, random_state=0
+        ),
+        lambda acc: JLMarginClassifier(
+            delta=1e-4, n_components=2, classes=[-1, 1], accountant=acc, random_state=0
+        ),
+    ],
+)
+def test_budget_spent_on_success_only(make):
+    from dpsvm.accounting import BudgetAccountant
+    from dpsvm.exceptions import BudgetExceededError
+
+    X, y = _data(60)
+    acc = BudgetAccountant(1.5, 1e-3)
+    make(acc).fit(X, y)
+    assert len(acc) == 1 and acc.total()[0] <= 1.0 + 1e-12
+    with pytest.raises(BudgetExceededError):
+        make(acc).fit(X, y)  # checked before the data are read
+    assert len(acc) == 1
+    fresh = BudgetAccountant(5.0, 1e-3)
+    with pytest.raises(ValueError):
+        make(fresh).set_params(classes=[0, 1]).fit(X, y)  # bad labels: nothing spent
+    assert len(fresh) == 0

@@ -320,3 +320,29 @@ def test_jl_adjoint_matches_inner_products(cls, k):
     w = rng.normal(size=t.n_components_)
     np.testing.assert_allclose(X @ t.adjoint_transform(w), t.transform(X) @ w)
     assert t.adjoint_transform(np.vstack([w, w])).shape == (2, 30)
+
+
+def test_phased_sgd_noise_known_answer():
+    from dpsvm.mechanisms import AnalyticGaussian
+
+    X, y = _separable(64)
+    res = phased_sgd(
+        X[:, :2],
+        y,
+        rho=0.5,
+        radius=1.0,
+        data_norm=1.0,
+        epsilon=2.0,
+        delta=1e-3,
+        random_state=0,
+    )
+    # L = r̃/ρ = 2, D = 2Λ_W = 2: η = (D/L)·min(4/√64, ε/√(k ln(1/δ))) = 0.5;
+    # phases i = 1..6 (nᵢ = 32, …, 1), σᵢ = analytic Gaussian at Δ = 2Lη/4ⁱ.
+    eta = min(0.5, 2.0 / math.sqrt(2 * math.log(1e3)))
+    assert res.details["step_size"] == pytest.approx(eta) == 0.5
+    expected = [
+        AnalyticGaussian(epsilon=2.0, delta=1e-3, sensitivity=2 * 2 * eta / 4**i).sigma
+        for i in range(1, 7)
+    ]
+    np.testing.assert_allclose(res.details["sigmas"], expected)
+    assert res.privacy_event.details["smoothing"] == pytest.approx(eta)  # λ = r̃²η
