@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The synthetic data and the report helpers of benchmarks/margins_*.py.
 
-The experiments themselves are run by hand (docs/margins_experiments.md); these
+The experiments themselves are run by hand (docs/margins.md ("Experiments")); these
 tests keep the generators' promises (unit rows, planted margin) and the report
 code from rotting.
 """
