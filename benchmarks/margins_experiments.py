@@ -455,9 +455,12 @@ def markdown(summary: list[dict[str, Any]]) -> str:
                     continue
                 s = hit[0]
                 guarantee = s["guarantee"]
-                cell = f"{s['mean']:.3f} ± {s['sd']:.3f}"
-                if s["failed"]:
-                    cell += f" ({s['failed']} failed)"
+                if not math.isfinite(s["mean"]):
+                    cell = f"– ({s['failed']} of {s['runs']} failed)"
+                else:
+                    cell = f"{s['mean']:.3f} ± {s['sd']:.3f}"
+                    if s["failed"]:
+                        cell += f" ({s['failed']} of {s['runs']} failed)"
                 cells.append(cell)
             lines.append(f"| {method} | {guarantee} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
