@@ -66,6 +66,8 @@ def test_summary_table_and_plot(experiments, tmp_path):
     m1 = next(s for s in summary if s["method"] == "m1" and s["epsilon"] == 1.0)
     assert m1["mean"] == pytest.approx(0.3) and m1["runs"] == 2
     table = experiments.markdown(summary)
-    assert "0.300 ± 0.141" in table and "– (1 of 1 failed)" in table and "| ref |" in table
+    assert (
+        "0.300 ± 0.141" in table and "– (1 of 1 failed)" in table and "| ref |" in table
+    )
     experiments.plot(summary, tmp_path / "p.png", "x")
     assert (tmp_path / "p.png").stat().st_size > 0
