@@ -19,7 +19,7 @@ from .._compat import Interval, StrOptions, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
-from ..models._base import CLASSES_FROM_DATA_WARNING, ScorePredictMixin
+from ..models._base import ScorePredictMixin
 from ..utils._random import check_random_state
 
 FloatArray = NDArray[np.float64]
@@ -35,6 +35,14 @@ COMMON_CONSTRAINTS: dict[str, list[Any]] = {
     "random_state": ["random_state", np.random.Generator],
 }
 
+
+# The text of dpsvm.models' warning for classes=None (after the merge with
+# main, resolve_label_set / mark_label_set of dpsvm.models._base replace this).
+CLASSES_FROM_DATA_WARNING = (
+    "The label set was read from the private data (classes=None): which "
+    "labels occur is then released through classes_ and is not covered "
+    "by the privacy guarantee. Pass the public label set as classes=[...]."
+)
 
 #: Constraints of the learners that select from a finite candidate set.
 CANDIDATE_CONSTRAINTS: dict[str, list[Any]] = {
@@ -56,11 +64,21 @@ def split_random_state(random_state: Any) -> tuple[np.random.Generator, int]:
     """Return (privacy generator, public seed for data-independent draws).
 
     The privacy generator is a CSPRNG unless an int or Generator is passed; the
-    public seed (JL matrices, candidate sets) is drawn from it, so it is fixed
-    before the data are read.
+    public seed (JL matrices, candidate sets) is an int drawn from it before the
+    data are read. Fitted objects may keep the public seed (it protects
+    nothing) but never the generator.
     """
     gen = check_random_state(random_state)
-    return gen, int(gen.integers(0, 2**63 - 1))
+    return gen, int(gen.integers(0, 2**32))
+
+
+def child_seed(random_state: Any, gen: np.random.Generator) -> int | None:
+    """``random_state`` for a sub-estimator that is kept after the fit.
+
+    ``None`` stays ``None`` (the sub-estimator draws its own CSPRNG); an int or
+    Generator becomes an int drawn from ``gen``, so that no generator is kept.
+    """
+    return None if random_state is None else int(gen.integers(0, 2**32))
 
 
 def log_ball_volume(dim: int, radius: float) -> float:

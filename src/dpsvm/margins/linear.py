@@ -256,7 +256,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
             gamma, spacing = self._cover_plan(k, theory_k)
         gen, public_seed = split_random_state(self.random_state)
         public = np.random.default_rng(public_seed)
-        proj = RademacherJL(k, random_state=public).fit(Xv[:1])
+        proj = RademacherJL(k, random_state=public_seed).fit(Xv[:1])
         if self.candidates == "grid":
             cand = ball_grid(k, 2.0 * self.norm_bound + gamma, spacing)
             if cand.shape[0] > self.max_candidates:
@@ -514,7 +514,7 @@ class JLMarginClassifier(MarginClassifierBase):
         )
         gen, public_seed = split_random_state(self.random_state)
         cls = FastJL if self.projection == "fast" else RademacherJL
-        proj = cls(k, random_state=np.random.default_rng(public_seed)).fit(Xv[:1])
+        proj = cls(k, random_state=public_seed).fit(Xv[:1])
         # Alg. 2 step 3: clip the projected rows to B^k(2r) — required for privacy.
         r_tilde = 2.0 * self.data_norm
         Z = project_rows_to_ball(proj.transform(Xv), r_tilde)

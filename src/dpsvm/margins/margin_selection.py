@@ -15,7 +15,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import HasMethods, Interval
 from ..accounting import BudgetAccountant, PrivacyEvent
-from ._base import REFERENCE, FloatArray, MarginClassifierBase, split_random_state
+from ._base import (
+    REFERENCE,
+    FloatArray,
+    MarginClassifierBase,
+    child_seed,
+    split_random_state,
+)
 from .bounds import jl_erm_risk_bound, margin_grid
 from .linear import JLMarginClassifier
 from .losses import SmoothedRhoHingeLoss
@@ -255,9 +261,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         lam, r = self.norm_bound, self.data_norm
         rows: Any = Xv
         if self.score_components is not None:
-            sketch = FastJL(
-                self.score_components, random_state=np.random.default_rng(public_seed)
-            )
+            sketch = FastJL(self.score_components, random_state=public_seed)
             rows = sketch.fit(Xv[:1]).transform(Xv)
         rows = _rows_to_ball(rows, r)
         margins = margin_grid(lam * r, m)
@@ -301,7 +305,8 @@ class PrivateMarginSelection(MarginClassifierBase):
             ("data_norm", r),
             ("classes", self.classes_),
             ("accountant", None),  # charged once, for the whole fit, below
-            ("random_state", gen),
+            # Never hand the privacy generator to an object kept after the fit.
+            ("random_state", child_seed(self.random_state, gen)),
         ):
             if name in available:
                 params[name] = value

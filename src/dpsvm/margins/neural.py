@@ -287,10 +287,11 @@ class NeuralMarginClassifier(MarginClassifierBase):
             )
         gen, public_seed = split_random_state(self.random_state)
         public = np.random.default_rng(public_seed)
-        phis = [RademacherJL(k, random_state=public).fit(Xv[:1])]
-        for _ in range(1, lay):
+        seeds = [int(s) for s in public.integers(0, 2**32, size=lay)]
+        phis = [RademacherJL(k, random_state=seeds[0]).fit(Xv[:1])]
+        for seed in seeds[1:]:
             phis.append(
-                RademacherJL(k, random_state=public).fit(np.zeros((1, self.width)))
+                RademacherJL(k, random_state=seed).fit(np.zeros((1, self.width)))
             )
         if self.candidates == "grid":
             grids = [ball_grid(s, radius + gamma, spacing) for s in sizes]

@@ -25,13 +25,6 @@ __all__ = ["LinearModelBase", "ScorePredictMixin"]
 
 FloatArray = NDArray[np.float64]
 
-#: Warning text when the label set is read from the private data.
-CLASSES_FROM_DATA_WARNING = (
-    "The label set was read from the private data (classes=None): which "
-    "labels occur is then released through classes_ and is not covered "
-    "by the privacy guarantee. Pass the public label set as classes=[...]."
-)
-
 
 def _row_norms(X: FloatArray) -> FloatArray:
     """Computed Euclidean row norms, exactly as :func:`project_rows_to_ball` does."""
@@ -113,7 +106,13 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     def _resolve_classes(self, y: np.ndarray, all_public: bool = False) -> np.ndarray:
         present = None if all_public else np.unique(y)
         if self.classes is None:
-            warnings.warn(CLASSES_FROM_DATA_WARNING, PrivacyLeakWarning, stacklevel=3)
+            warnings.warn(
+                "The label set was read from the private data (classes=None): which "
+                "labels occur is then released through classes_ and is not covered "
+                "by the privacy guarantee. Pass the public label set as classes=[...].",
+                PrivacyLeakWarning,
+                stacklevel=3,
+            )
             assert present is not None
             classes = present
         else:
