@@ -37,6 +37,7 @@ from ._base import (
     COMMON_CONSTRAINTS,
     REFERENCE,
     MarginClassifierBase,
+    child_seed,
     split_random_state,
 )
 from .bounds import (
@@ -419,7 +420,8 @@ class KernelMarginClassifier(MarginClassifierBase):
             max_iter=self.max_iter,
             beta=beta / 2.0,
             classes=[-1.0, 1.0],
-            random_state=gen,
+            # Never the generator itself: it would replay the noise if kept.
+            random_state=child_seed(self.random_state, gen),
         )
         fmap: RandomFourierFeatures | PolynomialFeatureMap | None
         if stream:
@@ -446,9 +448,6 @@ class KernelMarginClassifier(MarginClassifierBase):
                 )
             Z = fmap.fit_transform(Xv)
         inner.fit(Z, ys)
-        # The generator that drew the noise must not survive on the released
-        # object (its key and counter would replay the noise): drop it.
-        inner.set_params(random_state=None)
         self.estimator_ = inner
         self.n_iter_ = inner.n_iter_
         self.feature_map_ = fmap
