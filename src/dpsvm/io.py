@@ -676,8 +676,10 @@ def _event_number(value: Any, where: str, *, optional: bool = False) -> float | 
 
 def _event_from_dict(obj: Any, where: str = "privacy_event") -> PrivacyEvent:
     """Rebuild a :class:`PrivacyEvent` from its ``to_dict`` form, strictly."""
-    d = _check_keys(obj, where, _EVENT_KEYS)
-    for key in ("mechanism", "neighbouring", "reference"):
+    d = _check_keys(obj, where, _EVENT_KEYS, ("type", "reason"))
+    for key in ("mechanism", "neighbouring", "reference", "type", "reason"):
+        if key in ("type", "reason") and key not in d:
+            continue
         if not isinstance(d[key], str):
             raise _fail(f"{where}.{key} must be a string.")
     if d["sensitivity_norm"] is not None and not isinstance(d["sensitivity_norm"], str):
@@ -693,20 +695,26 @@ def _event_from_dict(obj: Any, where: str = "privacy_event") -> PrivacyEvent:
     epsilon = _event_number(d["epsilon"], f"{where}.epsilon")
     delta = _event_number(d["delta"], f"{where}.delta")
     assert epsilon is not None and delta is not None
+    fields = {
+        "mechanism": d["mechanism"],
+        "epsilon": epsilon,
+        "delta": delta,
+        "sensitivity": _event_number(
+            d["sensitivity"], f"{where}.sensitivity", optional=True
+        ),
+        "sensitivity_norm": d["sensitivity_norm"],
+        "neighbouring": d["neighbouring"],
+        "reference": d["reference"],
+        "details": d["details"],
+        "children": children,
+    }
+    # The guarantee's type (pure, approximate, non-private) round-trips; a file
+    # written before events were typed has none, and it follows from ε and δ.
+    for key in ("type", "reason"):
+        if key in d:
+            fields[key] = d[key]
     try:
-        return PrivacyEvent(
-            mechanism=d["mechanism"],
-            epsilon=epsilon,
-            delta=delta,
-            sensitivity=_event_number(
-                d["sensitivity"], f"{where}.sensitivity", optional=True
-            ),
-            sensitivity_norm=d["sensitivity_norm"],
-            neighbouring=d["neighbouring"],
-            reference=d["reference"],
-            details=d["details"],
-            children=children,
-        )
+        return PrivacyEvent.from_dict(fields)
     except ValueError as exc:
         raise _fail(f"{where}: {exc}") from None
 
@@ -910,7 +918,16 @@ def _build(doc: Any) -> SavedModel:
     estimator.data_norm_ = float(data_norm)
     estimator.n_features_in_ = d
     if private:
-        estimator.privacy_event_ = _event_from_dict(event_doc)
+        event = _event_from_dict(event_doc)
+        # The event must be what fit records for these parameters (see the
+        # module docstring: this catches edits and version skew, not forgery).
+        try:
+            estimator._check_privacy_event(event, float(data_norm))
+        except ValueError as exc:
+            raise _fail(
+                f"privacy_event does not match the stored parameters: {exc}"
+            ) from None
+        estimator.privacy_event_ = event
     if "feature_names_in" in doc:
         names = doc["feature_names_in"]
         if (

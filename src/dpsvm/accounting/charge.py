@@ -235,13 +235,17 @@ class Charge:
             )
         acc.check(self.epsilon, self.delta)
 
-    def spend(self, event: PrivacyEvent) -> PrivacyEvent:
-        """Record ``event`` (once), after checking it against the planned cost.
+    def spend(self, event: PrivacyEvent, *, times: int = 1) -> PrivacyEvent:
+        """Record ``event``, after checking it against the planned cost.
 
         Parameters
         ----------
         event : PrivacyEvent
             The release's event.
+        times : int, default=1
+            Record it this many times (a batch of identical releases, e.g. one
+            per private prediction), atomically; their basic composition must
+            be within the planned cost.
 
         Returns
         -------
@@ -261,21 +265,36 @@ class Charge:
         """
         if self.spent is not None:
             raise RuntimeError("This charge was already spent.")
-        if isinstance(event, NonPrivateEvent) and self.non_private_reason is None:
+        # A non-private event where a private one was checked: a bug, unless
+        # nothing is booked and the caller opted in (allow_non_private).
+        opted_in = self.accountant is None and _ALLOWED.get() is not None
+        if (
+            isinstance(event, NonPrivateEvent)
+            and self.non_private_reason is None
+            and not opted_in
+        ):
             raise ValueError(
                 f"Event {event.mechanism!r} is not private but the release was "
                 "checked as private; refusing to record it."
             )
-        if event.epsilon > self.epsilon * (1.0 + _RTOL) or event.delta > self.delta * (
-            1.0 + _RTOL
-        ):
+        times = int(times)
+        # Basic composition of the batch (Dwork & Roth 2014, Thm 3.16).
+        eps, delta = times * event.epsilon, times * event.delta
+        over = eps > self.epsilon * (1.0 + _RTOL) or delta > self.delta * (1.0 + _RTOL)
+        if over and not (opted_in and isinstance(event, NonPrivateEvent)):
             raise ValueError(
-                f"Event {event.mechanism!r} costs (epsilon={event.epsilon!r}, "
-                f"delta={event.delta!r}), more than the (epsilon={self.epsilon!r}, "
+                f"Event {event.mechanism!r} costs (epsilon={eps!r}, "
+                f"delta={delta!r}), more than the (epsilon={self.epsilon!r}, "
                 f"delta={self.delta!r}) checked before the fit; refusing to record it."
             )
-        if self.accountant is not None:
-            self.accountant.spend(event)
+        acc = self.accountant
+        if acc is not None:
+            # One lock for the batch: no concurrent spend can interleave, and
+            # since the planned (ε, δ) fitted, each of the ``times`` smaller
+            # steps composes to at most the same bound.
+            with acc._lock:
+                for _ in range(times):
+                    acc.spend(event)
         self.spent = event
         return event
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Frozen, typed records of privacy spends (in the spirit of dp-accounting's ``DpEvent``).
+"""Frozen, typed records of privacy spends (in the spirit of dp-accounting DpEvent).
 
 A :class:`PrivacyEvent` says what a mechanism released and what it cost: the
 mechanism, ε, δ, the sensitivity it was calibrated to (and in which norm), the

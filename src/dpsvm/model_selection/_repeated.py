@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.charge import charge
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import LaplaceVector, laplace_release
 from ..utils._random import check_random_state
@@ -525,9 +526,7 @@ class PrivateRandomSearch(SelectorBase):
             raise ValueError(
                 "PrivateRandomSearch composes pure-DP candidates only (delta = 0)."
             )
-        accountant = resolve_accountant(self.accountant)
-        if accountant is not None:
-            accountant.check(epsilon, delta)  # before reading any data
+        ticket = charge(resolve_accountant(self.accountant), epsilon, delta)
 
         Xv, yv = validate_data(
             self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
@@ -602,6 +601,5 @@ class PrivateRandomSearch(SelectorBase):
         self.best_estimator_ = est
         self.best_noisy_mistakes_ = noisy
         self.privacy_event_ = event
-        if accountant is not None:
-            accountant.spend(event)
+        ticket.spend(event)
         return self
