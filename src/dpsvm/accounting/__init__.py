@@ -6,6 +6,7 @@ from .charge import (
     Charge,
     allow_non_private,
     charge,
+    first_non_private_reason,
     non_private_reason,
     refuse_non_private,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "basic_composition",
     "best_composition",
     "charge",
+    "first_non_private_reason",
     "non_private_reason",
     "parallel_composition",
     "per_step_epsilon",

@@ -41,6 +41,7 @@ __all__ = [
     "Charge",
     "allow_non_private",
     "charge",
+    "first_non_private_reason",
     "non_private_reason",
     "refuse_non_private",
     "warn_not_private",
@@ -85,6 +86,36 @@ def non_private_reason(estimator: Any) -> str | None:
         return None
     reason = hook()
     return None if reason is None else str(reason)
+
+
+def first_non_private_reason(estimators: Iterable[Any]) -> str | None:
+    """The :func:`non_private_reason` of the first non-private estimator, if any.
+
+    A selector passes it to :func:`charge`, so that a finite accountant refuses
+    non-private candidates before any data are read, even inside
+    :func:`allow_non_private`.
+
+    Parameters
+    ----------
+    estimators : iterable of estimators
+        Unfitted candidates.
+
+    Returns
+    -------
+    str or None
+        ``None`` when every candidate is private.
+
+    Examples
+    --------
+    >>> from dpsvm.models import DPLinearSVC
+    >>> first_non_private_reason([DPLinearSVC(), DPLinearSVC()]) is None
+    True
+    """
+    for est in estimators:
+        reason = non_private_reason(est)
+        if reason is not None:
+            return f"{type(est).__name__}: {reason}"
+    return None
 
 
 def warn_not_private(reason: str, *, stacklevel: int = 3) -> None:
@@ -265,14 +296,7 @@ class Charge:
         """
         if self.spent is not None:
             raise RuntimeError("This charge was already spent.")
-        # A non-private event where a private one was checked: a bug, unless
-        # nothing is booked and the caller opted in (allow_non_private).
-        opted_in = self.accountant is None and _ALLOWED.get() is not None
-        if (
-            isinstance(event, NonPrivateEvent)
-            and self.non_private_reason is None
-            and not opted_in
-        ):
+        if isinstance(event, NonPrivateEvent) and self.non_private_reason is None:
             raise ValueError(
                 f"Event {event.mechanism!r} is not private but the release was "
                 "checked as private; refusing to record it."
@@ -280,8 +304,7 @@ class Charge:
         times = int(times)
         # Basic composition of the batch (Dwork & Roth 2014, Thm 3.16).
         eps, delta = times * event.epsilon, times * event.delta
-        over = eps > self.epsilon * (1.0 + _RTOL) or delta > self.delta * (1.0 + _RTOL)
-        if over and not (opted_in and isinstance(event, NonPrivateEvent)):
+        if eps > self.epsilon * (1.0 + _RTOL) or delta > self.delta * (1.0 + _RTOL):
             raise ValueError(
                 f"Event {event.mechanism!r} costs (epsilon={eps!r}, "
                 f"delta={delta!r}), more than the (epsilon={self.epsilon!r}, "
