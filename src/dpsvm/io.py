@@ -18,6 +18,27 @@ them apart and fixes the set of keys. Kernel models were added without a new
 same, and a reader that predates kernel models refuses a kernel file with an
 "unknown estimator" error rather than misreading it.
 
+A model file is not a security boundary
+---------------------------------------
+
+Anyone can write a model file: nothing in it is signed, so a file proves
+neither who trained the model nor that its privacy claim is true. Keep files
+whose origin matters under your own access control (or sign them outside
+dpsvm). What loading checks is that the file is internally consistent, which
+catches accidental edits, truncation and version skew between writer and
+reader, not forgery:
+
+* every key, type and shape (below);
+* the privacy event against the parameters it was computed from: its type
+  (a non-private mode such as ``mechanism="objective-2009"`` or
+  ``norm_handling="paper"`` must carry a non-private event, and a private one a
+  pure event), the mechanism, ε (per class under one-vs-rest), Λ, the row-norm
+  bound, the loss, and the noise calibration (ε′, noise scale, extra
+  regularisation, certificate cap, sensitivity), recomputed from the stored
+  parameters and the event's n through the same calibration functions the
+  estimators use when fitting. A file whose event disagrees is refused with a
+  message naming the first field that differs.
+
 Model file format (``format_version`` 1)
 ----------------------------------------
 
@@ -60,11 +81,20 @@ model has exactly these keys:
 ``n_features_in``
     The number of features, an integer ≥ 1.
 ``privacy_event``
-    ``privacy_event_.to_dict()`` for the private estimators (``mechanism``,
-    ``epsilon``, ``delta``, ``sensitivity``, ``sensitivity_norm``,
-    ``neighbouring``, ``reference``, ``details``, ``children``; an infinite
-    number is written as the string ``"inf"``), ``null`` for the non-private
-    ones.
+    ``privacy_event_.to_dict()`` for the private estimators (``type``,
+    ``mechanism``, ``epsilon``, ``delta``, ``sensitivity``, ``sensitivity_norm``,
+    ``neighbouring``, ``reference``, ``details``, ``children``, and ``reason``
+    for a non-private event; an infinite number is written as the string
+    ``"inf"``), ``null`` for the non-private estimators. ``type`` is
+    ``"pure"``, ``"approximate"`` or ``"non-private"`` (a paper-literal mode
+    such as ``mechanism="objective-2009"``: ε = ∞, the nominal ε in
+    ``details.nominal_epsilon``) and is read back as
+    :class:`~dpsvm.accounting.PureDpEvent`,
+    :class:`~dpsvm.accounting.ApproximateDpEvent` or
+    :class:`~dpsvm.accounting.NonPrivateEvent`; ``type`` and ``reason`` are
+    optional (files written before events were typed lack them, and the type
+    then follows from ε and δ). The event must be the one ``fit`` records for
+    the stored parameters (see "What loading checks" below).
 
 and optionally ``feature_names_in`` (a list of ``n_features_in`` strings, written
 when the model was fitted on a data frame).

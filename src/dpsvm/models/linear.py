@@ -387,7 +387,7 @@ class _DPLinearBase(LinearModelBase):
         """
         if non_private is None:
             non_private = self._non_private_reason() is not None
-        epsilon, delta = float(self.epsilon), float(self.delta)
+        epsilon = float(self.epsilon)
         parts = event.children if event.children else (event,)
         k = len(parts)
         if event.children and (
@@ -397,6 +397,10 @@ class _DPLinearBase(LinearModelBase):
             raise ValueError(f"a one-vs-rest event of {k} classes is malformed.")
         loss = self._get_loss()
         R = float(data_norm)
+        if self.data_norm is not None and not _close(self.data_norm, R):
+            raise ValueError(
+                f"data_norm is {R!r} but params.data_norm is {self.data_norm!r}."
+            )
         lam = float(self.regularization) / (R * R)  # as LinearModelBase._prepare_fit
         sizes = set()
         for part in (event, *parts) if event.children else parts:
@@ -415,10 +419,10 @@ class _DPLinearBase(LinearModelBase):
                     f"event {part.mechanism!r} has epsilon {got!r}; the "
                     f"parameters give {epsilon / share!r}."
                 )
-            if not non_private and not _close(part.delta, delta / share):
+            if not non_private and part.delta != 0.0:  # every mechanism is pure
                 raise ValueError(
-                    f"event {part.mechanism!r} has delta {part.delta!r}; the "
-                    f"parameters give {delta / share!r}."
+                    f"event {part.mechanism!r} has delta {part.delta!r}; these "
+                    "mechanisms are pure (delta = 0)."
                 )
         for part in parts:
             det = part.details
