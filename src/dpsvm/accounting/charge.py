@@ -127,6 +127,15 @@ def warn_not_private(reason: str, *, stacklevel: int = 3) -> None:
         The estimator's :func:`non_private_reason`.
     stacklevel : int, default=3
         Passed to :func:`warnings.warn` (3: the caller of the caller).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_not_private("demo: use mechanism='objective'.")
+    >>> caught[0].category.__name__
+    'NotPrivateWarning'
     """
     warnings.warn(
         f"This fit is NOT differentially private: {reason} Its privacy_event_ is a "
@@ -236,6 +245,15 @@ class Charge:
         The checked δ (1 for a non-private release).
     spent : PrivacyEvent or None
         The event once :meth:`spend` succeeded.
+
+    Examples
+    --------
+    >>> from dpsvm.accounting import BudgetAccountant, PrivacyEvent
+    >>> acc = BudgetAccountant(1.0)
+    >>> with charge(acc, 0.5) as ticket:  # a Charge
+    ...     _ = ticket.spend(PrivacyEvent("laplace", 0.5))
+    >>> ticket.spent.epsilon, acc.total()
+    (0.5, (0.5, 0.0))
     """
 
     def __init__(

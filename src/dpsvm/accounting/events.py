@@ -23,6 +23,7 @@ the matching subclass: ε = ∞ or a non-private child gives a
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -478,3 +479,11 @@ _DEFAULTS: dict[str, Any] = {
 _BY_GUARANTEE: dict[str, type[PrivacyEvent]] = {
     cls.guarantee: cls for cls in (PureDpEvent, ApproximateDpEvent, NonPrivateEvent)
 }
+
+# PrivacyEvent.__new__ takes (*args, **kwargs); show each class's own fields.
+for _cls in (PrivacyEvent, *_BY_GUARANTEE.values()):
+    _init = inspect.signature(_cls.__init__)
+    _cls.__signature__ = _init.replace(  # type: ignore[attr-defined]
+        parameters=list(_init.parameters.values())[1:]
+    )
+del _cls, _init
