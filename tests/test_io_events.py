@@ -72,7 +72,7 @@ MODELS = [
             mechanism="objective-2009",
             norm_handling="paper",
             classes=[-1, 1],
-        ),  # fmt: skip
+        ),
         id="kernel-paper-2009",
     ),
     pytest.param(

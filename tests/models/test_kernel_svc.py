@@ -11,9 +11,8 @@ from scipy import stats
 from sklearn.utils._param_validation import InvalidParameterError
 
 import dpsvm.models.linear as linear_module
-from dpsvm.accounting import BudgetAccountant
+from dpsvm.accounting import BudgetAccountant, NonPrivateEvent, PureDpEvent
 from dpsvm.bounds.rubinstein import rff_noise_scale
-from dpsvm.accounting import NonPrivateEvent, PureDpEvent
 from dpsvm.exceptions import BudgetExceededError, NotPrivateWarning, PrivacyLeakWarning
 from dpsvm.kernels import fourier_features
 from dpsvm.models import DPKernelSVC, NonPrivateRandomFeatureSVC

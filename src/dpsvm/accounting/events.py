@@ -482,7 +482,7 @@ _BY_GUARANTEE: dict[str, type[PrivacyEvent]] = {
 
 # PrivacyEvent.__new__ takes (*args, **kwargs); show each class's own fields.
 for _cls in (PrivacyEvent, *_BY_GUARANTEE.values()):
-    _init = inspect.signature(_cls.__init__)
+    _init = inspect.signature(vars(_cls)["__init__"])
     _cls.__signature__ = _init.replace(  # type: ignore[attr-defined]
         parameters=list(_init.parameters.values())[1:]
     )
