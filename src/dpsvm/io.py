@@ -183,6 +183,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import math
 import numbers
@@ -280,17 +281,8 @@ _RANDOM_FEATURE_KEYS = (
     "phases",
 )
 _OPTIONAL_KEYS = ("feature_names_in",)
-_EVENT_KEYS = (
-    "mechanism",
-    "epsilon",
-    "delta",
-    "sensitivity",
-    "sensitivity_norm",
-    "neighbouring",
-    "reference",
-    "details",
-    "children",
-)
+#: The keys of PrivacyEvent.to_dict() that every event has (its fields).
+_EVENT_KEYS = tuple(f.name for f in dataclasses.fields(PrivacyEvent))
 _LABEL_TYPES = ("int", "float", "str", "bool")
 _INT64 = np.iinfo(np.int64)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -42,20 +42,6 @@ __all__ = [
 #: here is calibrated for ``"replace-one"`` (datasets of equal size n differing in
 #: one record); ``"replace-one-label"`` is the label-DP relation of paper 004.
 NEIGHBOURING_RELATIONS = ("replace-one", "replace-one-label")
-
-# Position of each field in PrivacyEvent(...)'s signature, for the dispatch in
-# PrivacyEvent.__new__ (which sees the raw constructor arguments).
-_FIELD_ORDER = (
-    "mechanism",
-    "epsilon",
-    "delta",
-    "sensitivity",
-    "sensitivity_norm",
-    "neighbouring",
-    "reference",
-    "details",
-    "children",
-)
 
 
 def _freeze(value: Any) -> Any:
@@ -273,22 +259,22 @@ class PrivacyEvent:
         >>> type(back).__name__, back.reason, back.delta
         ('NonPrivateEvent', 'no noise', 1.0)
         """
-        fields = {
+        kwargs = {
             name: data[name]
             for name in _FIELD_ORDER
             if name in data and name != "children"
         }
         for name in ("epsilon", "delta", "sensitivity"):
-            value = fields.get(name)
+            value = kwargs.get(name)
             if isinstance(value, str):  # to_dict writes infinities as strings
-                fields[name] = float(value)
-        fields["children"] = tuple(
+                kwargs[name] = float(value)
+        kwargs["children"] = tuple(
             c if isinstance(c, PrivacyEvent) else PrivacyEvent.from_dict(c)
             for c in data.get("children", ())
         )
         kind = data.get("type")
         if kind is None:
-            return PrivacyEvent(**fields)
+            return PrivacyEvent(**kwargs)
         target = _BY_GUARANTEE.get(kind)
         if target is None:
             raise ValueError(
@@ -296,13 +282,13 @@ class PrivacyEvent:
                 f"{sorted(_BY_GUARANTEE)}."
             )
         if target is NonPrivateEvent:
-            fields["reason"] = data.get("reason", "")
-        elif _event_type((), fields) is not target:
+            kwargs["reason"] = data.get("reason", "")
+        elif _event_type((), kwargs) is not target:
             raise ValueError(
-                f"A {kind!r} event cannot have epsilon={fields.get('epsilon')!r}, "
-                f"delta={fields.get('delta')!r}."
+                f"A {kind!r} event cannot have epsilon={kwargs.get('epsilon')!r}, "
+                f"delta={kwargs.get('delta')!r}."
             )
-        return target(**fields)
+        return target(**kwargs)
 
 
 @dataclass(frozen=True, eq=False)
@@ -466,14 +452,13 @@ class NonPrivateEvent(PrivacyEvent):
         return out
 
 
+# Position and default of each field of PrivacyEvent(...), for the dispatch in
+# PrivacyEvent.__new__ (which sees the raw constructor arguments).
+_FIELD_ORDER = tuple(f.name for f in fields(PrivacyEvent))
 _DEFAULTS: dict[str, Any] = {
-    "delta": 0.0,
-    "sensitivity": None,
-    "sensitivity_norm": None,
-    "neighbouring": "replace-one",
-    "reference": "",
-    "details": {},
-    "children": (),
+    f.name: f.default_factory() if f.default is MISSING else f.default  # type: ignore[misc,operator]
+    for f in fields(PrivacyEvent)
+    if not (f.default is MISSING and f.default_factory is MISSING)
 }
 
 _BY_GUARANTEE: dict[str, type[PrivacyEvent]] = {
