@@ -210,14 +210,12 @@ def refuse_non_private(estimators: Iterable[Any], *, where: str = "") -> None:
     """
     if _ALLOWED.get() is not None:
         return
-    for est in estimators:
-        reason = non_private_reason(est)
-        if reason is not None:
-            who = where or "A private selector"
-            raise NonPrivateReleaseError(
-                f"{who} cannot select among candidates that are not differentially "
-                f"private: {type(est).__name__}: {reason} Nothing was read or spent."
-            )
+    reason = first_non_private_reason(estimators)
+    if reason is not None:
+        raise NonPrivateReleaseError(
+            f"{where or 'A private selector'} cannot select among candidates that "
+            f"are not differentially private: {reason} Nothing was read or spent."
+        )
 
 
 class Charge:
