@@ -40,6 +40,7 @@ def test_non_private_huber_svm():
     assert err <= 0.160
 
 
+@pytest.mark.filterwarnings("ignore::dpsvm.exceptions.NotPrivateWarning")
 def test_objective_2009_reading_matches_the_paper():
     # Paper 001 Fig. 3(a): Alg. 1 at ε = 0.2, Λ = 1e-3 has error 0.1762.
     data = _load("compact")

@@ -19,9 +19,9 @@ from sklearn.svm import LinearSVC
 
 from dpsvm import __version__
 from dpsvm import io as dio
-from dpsvm.accounting import BudgetAccountant
+from dpsvm.accounting import BudgetAccountant, NonPrivateEvent, non_private_reason
 from dpsvm.datasets import make_nested_balls
-from dpsvm.exceptions import PrivacyLeakWarning
+from dpsvm.exceptions import NotPrivateWarning, PrivacyLeakWarning
 from dpsvm.io import (
     FORMAT_VERSION,
     atomic_write_text,
@@ -124,6 +124,9 @@ def test_round_trip_is_exact(make, data, tmp_path):
     est = make()
     if est.get_params()["classes"] is None and hasattr(est, "epsilon"):
         with pytest.warns(PrivacyLeakWarning, match="classes"):
+            est.fit(X, y)
+    elif non_private_reason(est) is not None:
+        with pytest.warns(NotPrivateWarning, match="NOT differentially private"):
             est.fit(X, y)
     else:
         est.fit(X, y)
@@ -627,15 +630,20 @@ def test_paper_norm_handling_round_trips_with_its_warning_event(data, tmp_path):
         gamma=2.0, n_components=10, mechanism="objective-2009",
         norm_handling="paper", classes=[-1, 1], random_state=0,
     )  # fmt: skip
-    with pytest.warns(PrivacyLeakWarning, match="NOT covered"):
+    with pytest.warns(NotPrivateWarning, match="norm_handling='paper'"):
         est.fit(X, y)
     save_model(est, tmp_path / "m.json")
     doc = json.loads((tmp_path / "m.json").read_text())
     assert doc["random_features"]["projection_radius"] is None
+    assert doc["privacy_event"]["type"] == "non-private"
     loaded = load_model(tmp_path / "m.json")
     _assert_same_kernel_model(est, loaded, X)
-    # The file keeps the model's own statement that it is not private.
-    assert "NOT DP" in loaded.privacy_event_.mechanism
+    # The file keeps the model's own statement that it is not private: a typed
+    # NonPrivateEvent (ε = ∞), the nominal ε kept as a detail only.
+    event = loaded.privacy_event_
+    assert isinstance(event, NonPrivateEvent)
+    assert event.epsilon == math.inf and event.details["nominal_epsilon"] == 1.0
+    assert "norm_handling='paper'" in event.reason
 
 
 def test_kernel_file_content_is_the_documented_json(data, tmp_path):

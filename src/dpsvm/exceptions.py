@@ -8,6 +8,8 @@ import warnings
 __all__ = [
     "BudgetExceededError",
     "DPSVMConvergenceError",
+    "NonPrivateReleaseError",
+    "NotPrivateWarning",
     "PrivacyLeakWarning",
 ]
 
@@ -31,6 +33,28 @@ class BudgetExceededError(ValueError):
     """
 
 
+class NotPrivateWarning(PrivacyLeakWarning, UserWarning):
+    """A fit runs a mode that is **not** differentially private.
+
+    Emitted (always shown) by every fit of a paper-literal or otherwise flawed
+    mode, e.g. ``mechanism="objective-2009"`` or ``norm_handling="paper"``: the
+    release carries no privacy guarantee and its ``privacy_event_`` is a
+    :class:`~dpsvm.accounting.NonPrivateEvent` (ε = ∞). The message names the
+    option to change for a private fit. It is a :class:`PrivacyLeakWarning` (and a
+    :class:`UserWarning`), so filters on either class see it.
+    """
+
+
+class NonPrivateReleaseError(BudgetExceededError):
+    """A release that is not differentially private was refused.
+
+    Raised *before* any data are touched by an accountant with a finite budget
+    and by the private selectors, for a mode with no privacy guarantee (see
+    :class:`NotPrivateWarning`); the message names the option to change. Nothing
+    is spent.
+    """
+
+
 class DPSVMConvergenceError(RuntimeError):
     """A solver did not reach the accuracy that a privacy proof assumes.
 
@@ -42,3 +66,4 @@ class DPSVMConvergenceError(RuntimeError):
 # Privacy leaks are always shown, even when the same line warned before
 # (diffprivlib does the same for its PrivacyLeakWarning).
 warnings.simplefilter("always", PrivacyLeakWarning)
+warnings.simplefilter("always", NotPrivateWarning)

@@ -18,6 +18,27 @@ them apart and fixes the set of keys. Kernel models were added without a new
 same, and a reader that predates kernel models refuses a kernel file with an
 "unknown estimator" error rather than misreading it.
 
+A model file is not a security boundary
+---------------------------------------
+
+Anyone can write a model file: nothing in it is signed, so a file proves
+neither who trained the model nor that its privacy claim is true. Keep files
+whose origin matters under your own access control (or sign them outside
+dpsvm). What loading checks is that the file is internally consistent, which
+catches accidental edits, truncation and version skew between writer and
+reader, not forgery:
+
+* every key, type and shape (below);
+* the privacy event against the parameters it was computed from: its type
+  (a non-private mode such as ``mechanism="objective-2009"`` or
+  ``norm_handling="paper"`` must carry a non-private event, and a private one a
+  pure event), the mechanism, ε (per class under one-vs-rest), Λ, the row-norm
+  bound, the loss, and the noise calibration (ε′, noise scale, extra
+  regularisation, certificate cap, sensitivity), recomputed from the stored
+  parameters and the event's n through the same calibration functions the
+  estimators use when fitting. A file whose event disagrees is refused with a
+  message naming the first field that differs.
+
 Model file format (``format_version`` 1)
 ----------------------------------------
 
@@ -60,11 +81,20 @@ model has exactly these keys:
 ``n_features_in``
     The number of features, an integer ≥ 1.
 ``privacy_event``
-    ``privacy_event_.to_dict()`` for the private estimators (``mechanism``,
-    ``epsilon``, ``delta``, ``sensitivity``, ``sensitivity_norm``,
-    ``neighbouring``, ``reference``, ``details``, ``children``; an infinite
-    number is written as the string ``"inf"``), ``null`` for the non-private
-    ones.
+    ``privacy_event_.to_dict()`` for the private estimators (``type``,
+    ``mechanism``, ``epsilon``, ``delta``, ``sensitivity``, ``sensitivity_norm``,
+    ``neighbouring``, ``reference``, ``details``, ``children``, and ``reason``
+    for a non-private event; an infinite number is written as the string
+    ``"inf"``), ``null`` for the non-private estimators. ``type`` is
+    ``"pure"``, ``"approximate"`` or ``"non-private"`` (a paper-literal mode
+    such as ``mechanism="objective-2009"``: ε = ∞, the nominal ε in
+    ``details.nominal_epsilon``) and is read back as
+    :class:`~dpsvm.accounting.PureDpEvent`,
+    :class:`~dpsvm.accounting.ApproximateDpEvent` or
+    :class:`~dpsvm.accounting.NonPrivateEvent`; ``type`` and ``reason`` are
+    optional (files written before events were typed lack them, and the type
+    then follows from ε and δ). The event must be the one ``fit`` records for
+    the stored parameters (see "What loading checks" below).
 
 and optionally ``feature_names_in`` (a list of ``n_features_in`` strings, written
 when the model was fitted on a data frame; ``predict`` and ``evaluate`` of the
@@ -159,6 +189,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import json
 import math
@@ -258,17 +289,8 @@ _RANDOM_FEATURE_KEYS = (
     "phases",
 )
 _OPTIONAL_KEYS = ("feature_names_in", "schema")
-_EVENT_KEYS = (
-    "mechanism",
-    "epsilon",
-    "delta",
-    "sensitivity",
-    "sensitivity_norm",
-    "neighbouring",
-    "reference",
-    "details",
-    "children",
-)
+#: The keys of PrivacyEvent.to_dict() that every event has (its fields).
+_EVENT_KEYS = tuple(f.name for f in dataclasses.fields(PrivacyEvent))
 _LABEL_TYPES = ("int", "float", "str", "bool")
 _INT64 = np.iinfo(np.int64)
 
@@ -736,8 +758,10 @@ def _event_number(value: Any, where: str, *, optional: bool = False) -> float | 
 
 def _event_from_dict(obj: Any, where: str = "privacy_event") -> PrivacyEvent:
     """Rebuild a :class:`PrivacyEvent` from its ``to_dict`` form, strictly."""
-    d = _check_keys(obj, where, _EVENT_KEYS)
-    for key in ("mechanism", "neighbouring", "reference"):
+    d = _check_keys(obj, where, _EVENT_KEYS, ("type", "reason"))
+    for key in ("mechanism", "neighbouring", "reference", "type", "reason"):
+        if key in ("type", "reason") and key not in d:
+            continue
         if not isinstance(d[key], str):
             raise _fail(f"{where}.{key} must be a string.")
     if d["sensitivity_norm"] is not None and not isinstance(d["sensitivity_norm"], str):
@@ -753,20 +777,26 @@ def _event_from_dict(obj: Any, where: str = "privacy_event") -> PrivacyEvent:
     epsilon = _event_number(d["epsilon"], f"{where}.epsilon")
     delta = _event_number(d["delta"], f"{where}.delta")
     assert epsilon is not None and delta is not None
+    fields = {
+        "mechanism": d["mechanism"],
+        "epsilon": epsilon,
+        "delta": delta,
+        "sensitivity": _event_number(
+            d["sensitivity"], f"{where}.sensitivity", optional=True
+        ),
+        "sensitivity_norm": d["sensitivity_norm"],
+        "neighbouring": d["neighbouring"],
+        "reference": d["reference"],
+        "details": d["details"],
+        "children": children,
+    }
+    # The guarantee's type (pure, approximate, non-private) round-trips; a file
+    # written before events were typed has none, and it follows from ε and δ.
+    for key in ("type", "reason"):
+        if key in d:
+            fields[key] = d[key]
     try:
-        return PrivacyEvent(
-            mechanism=d["mechanism"],
-            epsilon=epsilon,
-            delta=delta,
-            sensitivity=_event_number(
-                d["sensitivity"], f"{where}.sensitivity", optional=True
-            ),
-            sensitivity_norm=d["sensitivity_norm"],
-            neighbouring=d["neighbouring"],
-            reference=d["reference"],
-            details=d["details"],
-            children=children,
-        )
+        return PrivacyEvent.from_dict(fields)
     except ValueError as exc:
         raise _fail(f"{where}: {exc}") from None
 
@@ -970,7 +1000,16 @@ def _build(doc: Any) -> SavedModel:
     estimator.data_norm_ = float(data_norm)
     estimator.n_features_in_ = d
     if private:
-        estimator.privacy_event_ = _event_from_dict(event_doc)
+        event = _event_from_dict(event_doc)
+        # The event must be what fit records for these parameters (see the
+        # module docstring: this catches edits and version skew, not forgery).
+        try:
+            estimator._check_privacy_event(event, float(data_norm))
+        except ValueError as exc:
+            raise _fail(
+                f"privacy_event does not match the stored parameters: {exc}"
+            ) from None
+        estimator.privacy_event_ = event
     if "feature_names_in" in doc:
         names = doc["feature_names_in"]
         if (

@@ -18,7 +18,7 @@ from sklearn.base import BaseEstimator, clone
 from dpsvm.accounting import BudgetAccountant, PrivacyEvent, resolve_accountant
 from dpsvm.accounting import accountant as accountant_module
 from dpsvm.accounting.composition import basic_composition
-from dpsvm.exceptions import BudgetExceededError
+from dpsvm.exceptions import BudgetExceededError, NonPrivateReleaseError
 
 
 def laplace(eps: float) -> PrivacyEvent:
@@ -151,13 +151,17 @@ def test_infinite_budget():
         acc.spend(laplace(100.0))
     assert acc.total() == (2000.0, 0.0)
     assert acc.remaining() == (math.inf, 0.0)
-    acc.spend(laplace(math.inf))  # even an ε = inf release fits in an inf budget
-    assert acc.total()[0] == math.inf
-    assert acc.remaining() == (math.inf, 0.0)
-    # An unlimited (ε, δ) budget needs δ = 1 explicitly.
+    # An ε = inf release is a NonPrivateEvent costing (inf, 1): a δ = 0 budget
+    # refuses it even with unlimited ε.
+    with pytest.raises(NonPrivateReleaseError, match="not differentially private"):
+        acc.spend(laplace(math.inf))
+    assert acc.total() == (2000.0, 0.0)
+    # An unlimited (ε, δ) budget needs δ = 1 explicitly; it records anything.
     loose = BudgetAccountant(delta=1.0)
     loose.spend(gaussian(5.0, 0.5))
     assert loose.total() == (5.0, 0.5)
+    loose.spend(laplace(math.inf))
+    assert loose.total() == (math.inf, 1.0)
 
 
 def test_noop_event_changes_nothing():
@@ -216,10 +220,13 @@ def test_advanced_allows_exactly_four_hundred_hundredths():
     assert delta == 1e-5
 
 
-def test_advanced_used_only_when_its_delta_fits():
-    # Releases of (0.01, 1e-6): advanced needs Σδ + δ′ = k·1e-6 + 1e-5 > 1e-5,
-    # so only basic composition applies; δ caps k at 10.
-    acc = BudgetAccountant(1.0, 1e-5, slack=1e-5)
+def test_filter_reserves_slack_for_approximate_releases():
+    # Regression (adaptive advanced composition): δ′ is reserved in both
+    # branches of the filter, Σ δ_i + δ′ ≤ δ. Budget (1, 2e-5), δ′ = 1e-5,
+    # releases of (0.01, 1e-6): Σ δ_i may reach 1e-5 only, so k ≤ 10 (the old
+    # code took basic's Σ δ_i ≤ 2e-5 and accepted 20, leaving the advanced
+    # branch's δ′ unpaid when the analyst switches branch adaptively).
+    acc = BudgetAccountant(1.0, 2e-5, slack=1e-5)
     for _ in range(10):
         acc.spend(gaussian(0.01, 1e-6))
     with pytest.raises(BudgetExceededError):
@@ -227,6 +234,13 @@ def test_advanced_used_only_when_its_delta_fits():
     eps, delta = acc.total()
     assert eps == pytest.approx(0.1, rel=1e-12)
     assert delta == pytest.approx(1e-5, rel=1e-12)
+    # With δ′ = δ no approximate release fits at all (1e-6 + 1e-5 > 1e-5) ...
+    tight = BudgetAccountant(1.0, 1e-5, slack=1e-5)
+    with pytest.raises(BudgetExceededError):
+        tight.spend(gaussian(0.01, 1e-6))
+    # ... while pure ones still do (Σ δ_i + δ′ = 1e-5).
+    tight.spend(laplace(0.5))
+    assert tight.total() == (0.5, 0.0)
 
 
 def test_total_pairs_each_epsilon_with_its_own_delta():
@@ -256,16 +270,52 @@ def test_get_epsilon():
         acc.get_epsilon(2.0)
 
 
-def test_get_epsilon_uses_best_slack_for_the_delta():
+def test_get_epsilon_is_not_advanced_composition_after_the_fact():
+    # Regression: the old get_epsilon(1e-3) chose δ′ = 1e-3 after the releases
+    # and returned sqrt(2 ln(1000) · 0.01) + (e^0.01 − 1) = 0.381742386, an
+    # advanced-composition claim at an analyst-chosen time, which is not valid
+    # for adaptively chosen releases (no such odometer, Rogers et al. 2016).
     acc = BudgetAccountant(1.0, 1e-5, slack=1e-5)
     for _ in range(100):
         acc.spend(laplace(0.01))
-    # δ = 1e-3 leaves δ′ = 1e-3: sqrt(2 ln(1000) · 0.01) + (e^0.01 − 1)
-    #   = sqrt(0.138155106) + 0.010050167 = 0.371692219 + 0.010050167
-    #   = 0.381742386
-    assert acc.get_epsilon(1e-3) == pytest.approx(0.3817423859691519, rel=1e-12)
-    assert acc.get_epsilon(1e-5) == pytest.approx(0.4899027583029762, rel=1e-12)
+    # Basic composition (an odometer): Σ ε_i = 100 · 0.01 = 1.0; the filter's
+    # guarantee is the budget ε = 1.0 for δ ≥ 1e-5.
+    assert acc.get_epsilon(1e-3) == 1.0
+    assert acc.get_epsilon(1e-5) == 1.0
     assert acc.get_epsilon(0.0) == 1.0  # pure: basic only
+    # A larger budget: the filter claim (2.0) loses to basic (0.5 · 2 = 1.0)
+    # until basic exceeds it.
+    big = BudgetAccountant(2.0, 1e-5, slack=1e-5)
+    for _ in range(300):
+        big.spend(laplace(0.01))
+    assert big.get_epsilon(1e-5) == 2.0  # basic: 3.0 > 2.0
+    assert big.get_epsilon(1e-6) == pytest.approx(3.0, rel=1e-12)  # basic only
+
+
+def test_filter_stopping_rule_known_values():
+    # The filter accepts while sqrt(2 ln(1/δ′) Σ ε_i²) + Σ ε_i (e^{ε_i} − 1) ≤ ε
+    # (Whitehouse et al. 2023, Thm 1, whose drift ½ Σ ε_i² is smaller), with ε_i
+    # chosen adaptively. Budget (1, 1e-5), δ′ = 1e-5: 100 releases of 0.05 are
+    # refused after k with sqrt(2 ln(1e5) k · 0.0025) + k · 0.05 (e^0.05 − 1)
+    # ≤ 1: k = 14 gives 0.897722 + 0.035890 = 0.933612; k = 15 gives
+    # 0.929231 + 0.038453 = 0.967684; k = 16 gives 0.959705 + 0.041017 =
+    # 1.000722 > 1, so the advanced branch stops at 15, while basic alone
+    # allows k = 20 (Σ ε = 1.0): either branch may carry the filter, so 20.
+    acc = BudgetAccountant(1.0, 1e-5, slack=1e-5)
+    accepted = 0
+    for _ in range(30):
+        try:
+            acc.spend(laplace(0.05))
+        except BudgetExceededError:
+            break
+        accepted += 1
+    assert accepted == 20
+    # A mixed, adaptively chosen sequence: 0.05 then tiny steps of 0.001. After
+    # 20 × 0.05 basic is spent (1.0); the advanced branch with Σ ε² = 0.05 is
+    # sqrt(2 ln(1e5) · 0.05) + 20 · 0.05 (e^0.05 − 1) = 1.07298 + 0.05127 > 1,
+    # so nothing more fits, not even 0.001.
+    with pytest.raises(BudgetExceededError):
+        acc.spend(laplace(0.001))
 
 
 @given(

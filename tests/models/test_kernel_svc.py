@@ -11,9 +11,9 @@ from scipy import stats
 from sklearn.utils._param_validation import InvalidParameterError
 
 import dpsvm.models.linear as linear_module
-from dpsvm.accounting import BudgetAccountant
+from dpsvm.accounting import BudgetAccountant, NonPrivateEvent, PureDpEvent
 from dpsvm.bounds.rubinstein import rff_noise_scale
-from dpsvm.exceptions import BudgetExceededError, PrivacyLeakWarning
+from dpsvm.exceptions import BudgetExceededError, NotPrivateWarning, PrivacyLeakWarning
 from dpsvm.kernels import fourier_features
 from dpsvm.models import DPKernelSVC, NonPrivateRandomFeatureSVC
 from dpsvm.models.linear import CERTIFICATE_RTOL
@@ -157,7 +157,7 @@ def test_clip_projects_the_unscaled_features_onto_the_unit_ball():
     assert np.max(np.linalg.norm(Z, axis=1)) <= 1.0 + 1e-15  # up to rounding
     raw = fourier_features(X, clf.frequencies_, clf.phases_, scale=clf.feature_scale_)
     assert np.max(np.linalg.norm(raw, axis=1)) > 1.05  # projection was needed
-    assert "NOT DP" not in clf.privacy_event_.mechanism
+    assert isinstance(clf.privacy_event_, PureDpEvent)
 
 
 def test_paper_norm_handling_warns_and_is_flagged_not_private():
@@ -169,9 +169,13 @@ def test_paper_norm_handling_warns_and_is_flagged_not_private():
         feature_random_state=0,
         random_state=0,
     )
-    with pytest.warns(PrivacyLeakWarning, match="NOT covered by the privacy"):
+    with pytest.warns(NotPrivateWarning, match="norm_handling='paper'") as caught:
         clf.fit(X, y)
-    assert "NOT DP" in clf.privacy_event_.mechanism
+    assert len(caught) == 1
+    event = clf.privacy_event_
+    assert isinstance(event, NonPrivateEvent)  # typed, not a name string
+    assert event.epsilon == math.inf and event.details["nominal_epsilon"] == 1.0
+    assert "(NOT DP" not in event.mechanism
     assert clf.projection_radius_ is None
     assert np.max(np.linalg.norm(clf.transform_features(X), axis=1)) > 1.05
 

@@ -256,6 +256,7 @@ def _internal_gradient(clf, X, y, loss, lam):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.slow
+@pytest.mark.filterwarnings("ignore::dpsvm.exceptions.NotPrivateWarning")
 @pytest.mark.parametrize(
     ("cls", "loss", "variant"),
     [

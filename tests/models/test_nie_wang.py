@@ -18,10 +18,11 @@ from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import dpsvm.models._nie_wang_explicit as explicit_module
-from dpsvm.accounting import BudgetAccountant
+from dpsvm.accounting import BudgetAccountant, NonPrivateEvent
 from dpsvm.exceptions import (
     BudgetExceededError,
     DPSVMConvergenceError,
+    NotPrivateWarning,
     PrivacyLeakWarning,
 )
 from dpsvm.mechanisms import AnalyticGaussian
@@ -431,9 +432,12 @@ def test_literal_mode_warns_and_is_flagged():
     with pytest.warns(NWLiteralModeWarning, match="NOT differential privacy"):
         lit.fit(X, y)
     assert issubclass(NWLiteralModeWarning, PrivacyLeakWarning)
+    assert issubclass(NWLiteralModeWarning, NotPrivateWarning)
     event = lit.privacy_event_
-    assert "NOT DP" in event.mechanism
-    assert event.epsilon == math.inf
+    assert isinstance(event, NonPrivateEvent)
+    assert "NOT DP" not in event.mechanism
+    assert event.epsilon == math.inf and event.delta == 1.0
+    assert "NWPrivatePredictor" in event.reason
     assert event.details["privacy"] == "none (paper-literal, not standard DP)"
     assert event.details["claimed_epsilon"] == 1.0
     acc = BudgetAccountant(10.0)

@@ -2,6 +2,14 @@
 """Privacy accounting: frozen events and budget accountants."""
 
 from .accountant import BudgetAccountant, resolve_accountant
+from .charge import (
+    Charge,
+    allow_non_private,
+    charge,
+    first_non_private_reason,
+    non_private_reason,
+    refuse_non_private,
+)
 from .composition import (
     advanced_composition,
     basic_composition,
@@ -9,16 +17,31 @@ from .composition import (
     parallel_composition,
     per_step_epsilon,
 )
-from .events import NEIGHBOURING_RELATIONS, PrivacyEvent
+from .events import (
+    NEIGHBOURING_RELATIONS,
+    ApproximateDpEvent,
+    NonPrivateEvent,
+    PrivacyEvent,
+    PureDpEvent,
+)
 
 __all__ = [
     "NEIGHBOURING_RELATIONS",
+    "ApproximateDpEvent",
     "BudgetAccountant",
+    "Charge",
+    "NonPrivateEvent",
     "PrivacyEvent",
+    "PureDpEvent",
     "advanced_composition",
+    "allow_non_private",
     "basic_composition",
     "best_composition",
+    "charge",
+    "first_non_private_reason",
+    "non_private_reason",
     "parallel_composition",
     "per_step_epsilon",
+    "refuse_non_private",
     "resolve_accountant",
 ]

@@ -27,10 +27,10 @@ import numbers
 import threading
 from typing import Any
 
-from ..exceptions import BudgetExceededError
+from ..exceptions import BudgetExceededError, NonPrivateReleaseError
 from ..validation import check_epsilon
-from .composition import _advanced, _basic, _best
-from .events import PrivacyEvent
+from .composition import _basic, _best
+from .events import NonPrivateEvent, PrivacyEvent
 
 __all__ = ["BudgetAccountant", "resolve_accountant"]
 
@@ -75,11 +75,13 @@ class BudgetAccountant:
         The total δ budget, in [0, 1]. With the default 0 only pure-DP releases
         are accepted; pass e.g. ``delta=1e-6`` to allow (ε, δ) releases.
     slack : float, default=0.0
-        The δ′ of advanced composition, in [0, ``delta``] (and < 1). With 0 only
-        basic composition is used. With δ′ > 0 the spent budget is the better of
-        basic composition, (Σ ε_i, Σ δ_i), and advanced composition,
-        (√(2 ln(1/δ′) Σ ε_i²) + Σ ε_i (e^{ε_i} − 1), Σ δ_i + δ′), among those
-        whose δ is within ``delta``.
+        The δ′ of advanced composition, in [0, ``delta``] (and < 1), fixed up
+        front. With 0 only basic composition is used. With δ′ > 0 the accountant
+        is a *privacy filter*: a release is accepted while basic composition,
+        (Σ ε_i, Σ δ_i), or the advanced-composition bound,
+        (√(2 ln(1/δ′) Σ ε_i²) + Σ ε_i (e^{ε_i} − 1), Σ δ_i + δ′), of all releases
+        so far (the new one included) stays within the budget, and Σ δ_i + δ′
+        stays within ``delta`` (see Notes).
 
     Attributes
     ----------
@@ -112,13 +114,32 @@ class BudgetAccountant:
     refuses events of any other relation (it fails closed), since budgets under
     different relations do not add up to a meaningful guarantee. If every
     release computed from the dataset is spent through the accountant, the
-    releases together are (ε, δ)-DP for the (ε, δ) returned by :meth:`total`,
-    which never exceeds the budget: basic composition (Dwork & Roth 2014,
-    Thm 3.16) or advanced composition (Dwork, Rothblum & Vadhan 2010,
-    Thm III.3, heterogeneous form as in Kairouz, Oh & Viswanath 2015, Thm 3.5).
-    Advanced composition assumes the ε_i are fixed in advance; if later ε_i are
-    chosen from earlier outputs, use ``slack=0`` (basic composition stays valid
-    as a privacy filter, Rogers et al. 2016).
+    releases together are (ε, δ)-DP for the budget (ε, δ), also when they were
+    chosen adaptively: basic composition (Dwork & Roth 2014, Thm 3.16) or
+    advanced composition (Dwork, Rothblum & Vadhan 2010, Thm III.3,
+    heterogeneous form as in Kairouz, Oh & Viswanath 2015, Thm 3.5) used as a
+    filter (below). A :class:`~dpsvm.accounting.NonPrivateEvent` costs (∞, 1)
+    and is refused (:class:`~dpsvm.exceptions.NonPrivateReleaseError`) unless
+    the budget is (∞, 1), i.e. the accountant only keeps a ledger.
+
+    **Adaptive use (filters).** The advanced composition theorem (DRV10,
+    KOV15) assumes the number of releases k and their ε_i are fixed before the
+    first one; an analyst who decides from earlier outputs whether to go on, and
+    with which ε, is not covered by it. With ``slack`` > 0 the accountant is
+    therefore run as a *privacy filter* (Rogers, Roth, Ullman & Vadhan 2016): it
+    refuses a release as soon as the composition of everything accepted so far
+    and that release would leave the budget. By Whitehouse, Ramdas, Rogers & Wu
+    (2023), Thm 1, the filter that stops when √(2 ln(1/δ′) Σ ε_i²) + ½ Σ ε_i²
+    would exceed ε (or Σ δ_i would exceed δ − δ′) makes the whole adaptive
+    interaction (ε, δ)-DP; the bound used here has the drift Σ ε_i (e^{ε_i} − 1)
+    ≥ ½ Σ ε_i², so it stops no later. The basic branch (Σ ε_i ≤ ε) bounds the
+    privacy loss pointwise; δ′ is reserved in both branches (Σ δ_i + δ′ ≤ δ), so
+    that whichever branch the analyst steers to, the failure probabilities add
+    up to at most δ. **The guarantee of an adaptive interaction is the budget
+    (ε, δ)**; with ``slack`` > 0, :meth:`total` is the filter's running bound,
+    not a guarantee at an analyst-chosen stopping time (no odometer with the
+    advanced-composition rate exists, Rogers et al. 2016). With ``slack=0``,
+    (Σ ε_i, Σ δ_i) is also valid as a running (odometer) bound.
 
     **Thread safety.** A :class:`threading.RLock` makes the check and the append
     of :meth:`spend` one atomic step, so concurrent fits cannot overspend. An
@@ -151,6 +172,9 @@ class BudgetAccountant:
        Differential Privacy", ICML 2015 (arXiv:1311.0776), Theorem 3.5.
     .. [4] R. Rogers, A. Roth, J. Ullman and S. Vadhan, "Privacy Odometers and
        Filters: Pay-as-you-Go Composition", NeurIPS 2016 (arXiv:1605.08294).
+    .. [5] J. Whitehouse, A. Ramdas, R. Rogers and Z. S. Wu, "Fully-Adaptive
+       Composition in Differential Privacy", ICML 2023 (arXiv:2203.05481),
+       Theorem 1.
 
     Examples
     --------
@@ -312,10 +336,12 @@ class BudgetAccountant:
         Returns
         -------
         float
-            The smallest ε such that the recorded releases are (ε, ``delta``)-DP by
-            basic composition (when Σ δ_i ≤ ``delta``) or, if ``slack > 0``,
-            advanced composition with δ′ = ``delta`` − Σ δ_i (the best δ′ that
-            fits; the bound holds for every δ′ > 0). ``inf`` if neither applies.
+            Σ ε_i when Σ δ_i ≤ ``delta`` (basic composition, valid however the
+            releases were chosen, Rogers et al. 2016), and, with ``slack`` > 0,
+            at most the ε budget when the δ budget is within ``delta`` (the
+            filter's guarantee, see the class Notes); ``inf`` if neither
+            applies. Advanced composition evaluated after the fact, with a δ′
+            chosen now, is not a valid claim for adaptively chosen releases.
 
         Examples
         --------
@@ -329,16 +355,15 @@ class BudgetAccountant:
         with self._lock:
             pairs = list(self._costs)
         candidates = []
+        # Basic composition (Dwork & Roth 2014, Thm 3.16) holds pointwise, also
+        # for adaptively chosen releases (an odometer, Rogers et al. 2016).
         eps_basic, delta_basic = _basic(pairs)
         if delta_basic <= target:
             candidates.append(eps_basic)
-        if self._slack > 0:
-            slack = min(target - delta_basic, math.nextafter(1.0, 0.0))
-            # Nudge δ′ down until Σ δ_i + δ′ ≤ target holds after rounding.
-            while slack > 0 and _advanced(pairs, slack)[1] > target:
-                slack = math.nextafter(slack, 0.0)
-            if slack > 0:
-                candidates.append(_advanced(pairs, slack)[0])
+        # With δ′ > 0 the accountant is a filter whose guarantee is the whole
+        # budget (Whitehouse et al. 2023, Thm 1), whatever comes next.
+        if self._slack > 0 and self._delta <= target:
+            candidates.append(self._epsilon)
         return min(candidates, default=math.inf)
 
     # -------------------------------------------------------------- spending
@@ -380,8 +405,18 @@ class BudgetAccountant:
             )
 
     def _check_locked(self, epsilon: float, delta: float) -> None:
-        after = self._compose([*self._costs, (epsilon, delta)])
-        if not (after[0] <= self._epsilon and after[1] <= self._delta):
+        pairs = [*self._costs, (epsilon, delta)]
+        after = self._compose(pairs)
+        # Privacy filter (Rogers et al. 2016; Whitehouse et al. 2023, Thm 1):
+        # accept while the bound of everything accepted, this release included,
+        # is within the budget. With δ′ > 0, δ′ stays reserved whichever branch
+        # (basic or advanced) is used: Σ δ_i + δ′ ≤ δ (see the class Notes).
+        reserved = _basic(pairs)[1] + self._slack if self._slack > 0 else 0.0
+        if not (
+            after[0] <= self._epsilon
+            and after[1] <= self._delta
+            and reserved <= self._delta
+        ):
             spent = self._compose(self._costs)
             raise BudgetExceededError(
                 "Privacy budget exceeded: "
@@ -448,6 +483,9 @@ class BudgetAccountant:
             ``"replace-one"`` (the accountant fails closed).
         BudgetExceededError
             If the release would exceed the budget; nothing is recorded.
+        NonPrivateReleaseError
+            If the event is a :class:`~dpsvm.accounting.NonPrivateEvent` and the
+            budget is not (∞, 1) (it costs ε = ∞, δ = 1).
         RuntimeError
             If the accountant is an unpickled, read-only snapshot.
 
@@ -467,6 +505,15 @@ class BudgetAccountant:
                 f"BudgetAccountant composes only {_SUPPORTED_RELATION!r} events; "
                 f"event {event.mechanism!r} (or one of its children) has another "
                 "neighbouring relation."
+            )
+        if isinstance(event, NonPrivateEvent) and (
+            math.isfinite(self._epsilon) or self._delta < 1.0
+        ):
+            raise NonPrivateReleaseError(
+                f"Release {event.mechanism!r} is not differentially private "
+                f"({event.reason}); an accountant with a finite budget "
+                f"(epsilon={_fmt(self._epsilon)}, delta={_fmt(self._delta)}) refuses "
+                "it. Nothing was spent."
             )
         self._ensure_writable()
         with self._lock:

@@ -133,6 +133,10 @@ def _advanced(pairs: list[tuple[float, float]], slack: float) -> tuple[float, fl
     sum_drift = math.fsum([_drift(e) for e, _ in pairs])
     # DRV10 Thm III.3 / KOV15 Thm 3.5 (heterogeneous):
     # ε = sqrt(2 ln(1/δ′) Σ ε_i²) + Σ ε_i (e^{ε_i} − 1),  δ = Σ δ_i + δ′.
+    # For k and ε_i fixed in advance. Used as a stopping rule (the accountant's
+    # filter) it is covered by Whitehouse, Ramdas, Rogers & Wu (2023), Thm 1:
+    # stopping before sqrt(2 ln(1/δ′) Σ ε_i²) + ½ Σ ε_i² exceeds ε is valid for
+    # adaptively chosen ε_i and number of steps, and ε(e^ε − 1) ≥ ε²/2.
     eps = math.sqrt(2.0 * math.log(1.0 / slack)) * root_sum_sq + sum_drift
     delta = min(1.0, math.fsum([*(d for _, d in pairs), slack]))
     return eps, delta

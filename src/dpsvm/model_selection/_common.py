@@ -25,7 +25,8 @@ from numpy.typing import NDArray
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
 
-from ..accounting.events import PrivacyEvent
+from ..accounting.charge import refuse_non_private
+from ..accounting.events import NonPrivateEvent, PrivacyEvent
 from ..utils._random import check_random_state, child_generator
 
 __all__ = ["FORBIDDEN_GRID_KEYS", "check_param_grid", "partition_indices"]
@@ -247,6 +248,7 @@ def prepare_candidates(
             extra["accountant"] = None
         est.set_params(**cand, **extra)
         out.append(est)
+    refuse_non_private(out)  # paper-literal modes, before any data are read
     return out
 
 
@@ -291,7 +293,10 @@ def fitted_event(estimator: Any, epsilon: float) -> PrivacyEvent:
         )
     # Allow for rounding only; an estimator that spent more than it was given
     # cannot be composed under the selector's budget.
-    if event.epsilon > epsilon * (1.0 + 1e-12):
+    # (A NonPrivateEvent gets here only inside accounting.allow_non_private.)
+    if not isinstance(event, NonPrivateEvent) and event.epsilon > epsilon * (
+        1.0 + 1e-12
+    ):
         raise ValueError(
             f"A candidate recorded epsilon={event.epsilon!r} > the {epsilon!r} it "
             "was given; refusing to compose it."

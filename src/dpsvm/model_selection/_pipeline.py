@@ -13,6 +13,7 @@ from sklearn.base import clone
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.charge import charge, first_non_private_reason
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
 from ..utils._random import check_random_state
@@ -214,9 +215,12 @@ class PrivateSelectThenFit(SelectorBase):
         rng = check_random_state(self.random_state)
         finals = prepare_candidates(self.estimator, candidates, epsilon)
         delta = max(candidate_delta(e) for e in finals)
-        accountant = resolve_accountant(self.accountant)
-        if accountant is not None:
-            accountant.check(epsilon, delta)  # before reading any data
+        ticket = charge(
+            resolve_accountant(self.accountant),
+            epsilon,
+            delta,
+            non_private_reason=first_non_private_reason(finals),
+        )
 
         Xv, yv = validate_data(
             self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
@@ -287,6 +291,5 @@ class PrivateSelectThenFit(SelectorBase):
         self.best_params_ = dict(candidates[best])
         self.best_estimator_ = final
         self.privacy_event_ = event
-        if accountant is not None:
-            accountant.spend(event)
+        ticket.spend(event)
         return self

@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.charge import charge, first_non_private_reason
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import LaplaceVector, laplace_release
 from ..utils._random import check_random_state
@@ -526,9 +527,12 @@ class PrivateRandomSearch(SelectorBase):
             raise ValueError(
                 "PrivateRandomSearch composes pure-DP candidates only (delta = 0)."
             )
-        accountant = resolve_accountant(self.accountant)
-        if accountant is not None:
-            accountant.check(epsilon, delta)  # before reading any data
+        ticket = charge(
+            resolve_accountant(self.accountant),
+            epsilon,
+            delta,
+            non_private_reason=first_non_private_reason(template),
+        )
 
         Xv, yv = validate_data(
             self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
@@ -603,6 +607,5 @@ class PrivateRandomSearch(SelectorBase):
         self.best_estimator_ = est
         self.best_noisy_mistakes_ = noisy
         self.privacy_event_ = event
-        if accountant is not None:
-            accountant.spend(event)
+        ticket.spend(event)
         return self

@@ -11,6 +11,7 @@ from numpy.typing import ArrayLike
 
 from .._compat import Interval, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.charge import charge, first_non_private_reason
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import ExponentialMechanism
@@ -209,9 +210,12 @@ class PrivateParameterTuning(SelectorBase):
         rng = check_random_state(self.random_state)
         estimators = prepare_candidates(self.estimator, candidates, epsilon)
         delta = max(candidate_delta(e) for e in estimators)
-        accountant = resolve_accountant(self.accountant)
-        if accountant is not None:
-            accountant.check(epsilon, delta)  # before reading any data
+        ticket = charge(
+            resolve_accountant(self.accountant),
+            epsilon,
+            delta,
+            non_private_reason=first_non_private_reason(estimators),
+        )
 
         Xv, yv = validate_data(
             self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
@@ -278,6 +282,5 @@ class PrivateParameterTuning(SelectorBase):
             "n_validation_samples": int(val.size),
         }
         self.privacy_event_ = event
-        if accountant is not None:
-            accountant.spend(event)
+        ticket.spend(event)
         return self

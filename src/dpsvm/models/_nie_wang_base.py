@@ -26,7 +26,7 @@ from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kerne
 
 from .._compat import Interval, StrOptions
 from ..bounds.nie_wang import nw_ls_lipschitz, nw_sensitivity_thm2
-from ..exceptions import DPSVMConvergenceError, PrivacyLeakWarning
+from ..exceptions import DPSVMConvergenceError, NotPrivateWarning, PrivacyLeakWarning
 from ..validation import project_rows_to_ball
 from ._base import resolve_label_set
 from ._nie_wang_solvers import (
@@ -66,10 +66,10 @@ LOSSES = ("hinge", "pinball", "absolute", "squared")
 REGRESSION_LOSSES = ("pinball", "absolute", "squared")
 
 
-class NWLiteralModeWarning(PrivacyLeakWarning):
+class NWLiteralModeWarning(NotPrivateWarning):
     """The paper-literal scalar-offset release of Nie & Wang is not DP.
 
-    Raised (always shown, like every :class:`~dpsvm.PrivacyLeakWarning`) by
+    A :class:`~dpsvm.exceptions.NotPrivateWarning` (always shown), raised by
     :class:`~dpsvm.models.NWScalarOffsetLiteral`: adding one scalar b to the whole
     function f_z releases every difference f_z(x) − f_z(x′) exactly, so the outputs
     on neighbouring datasets have disjoint supports (spec A.8-1).

@@ -28,6 +28,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
+from ..accounting.charge import Charge, charge
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import AnalyticGaussian, GammaNormVector, LaplaceVector
 from ..utils._random import check_random_state
@@ -252,12 +253,11 @@ class _NWExplicitBase(BaseEstimator):
         }
         return np.asarray(w, dtype=np.float64), event, info
 
-    def _begin_fit(self) -> tuple[float, float, BudgetAccountant | None]:
+    def _begin_fit(self) -> tuple[float, float, Charge]:
         epsilon, delta = self._check_privacy_parameters()
-        accountant = resolve_accountant(self.accountant)
-        if accountant is not None:
-            accountant.check(epsilon, delta)  # before reading any data
-        return epsilon, delta, accountant
+        # Checked before reading any data; spent only after a successful fit.
+        ticket = charge(resolve_accountant(self.accountant), epsilon, delta)
+        return epsilon, delta, ticket
 
     def _prepare_features(self, X: FloatArray) -> FloatArray:
         self._prepare_map(X.shape[1])
@@ -448,7 +448,7 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
         self
             The fitted estimator.
         """
-        epsilon, delta, accountant = self._begin_fit()
+        epsilon, delta, ticket = self._begin_fit()
         X, y = validate_data(self, X, y, dtype=np.float64)
         X = np.asarray(X, dtype=np.float64)
         y = np.asarray(y)
@@ -486,8 +486,7 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
         event = mark_label_set(event, self.classes)
         self.privacy_event_ = event
         self.solver_info_ = infos
-        if accountant is not None:
-            accountant.spend(event)
+        ticket.spend(event)
         return self
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
@@ -673,7 +672,7 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
         self._loss_name = self.loss
         self._quantile = float(self.quantile)
         self._y_bound = None if self.y_bound is None else float(self.y_bound)
-        epsilon, delta, accountant = self._begin_fit()
+        epsilon, delta, ticket = self._begin_fit()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         X = np.asarray(X, dtype=np.float64)
         r = np.asarray(y, dtype=np.float64)
@@ -688,8 +687,7 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
         self.intercept_ = float(self.intercept_[0])
         self.privacy_event_ = event
         self.solver_info_ = info
-        if accountant is not None:
-            accountant.spend(event)
+        ticket.spend(event)
         return self
 
     def predict(self, X: ArrayLike) -> FloatArray:

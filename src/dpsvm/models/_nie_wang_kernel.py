@@ -32,7 +32,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
-from ..accounting.events import PrivacyEvent
+from ..accounting.charge import charge
+from ..accounting.events import NonPrivateEvent
 from ..bounds.nie_wang import nw_noise_scale
 from ..mechanisms import (
     AnalyticGaussian,
@@ -402,7 +403,7 @@ class NWPrivatePredictor(_NWKernelBase):
         accountant = resolve_accountant(self.accountant)
         assert accountant is not None
         epsilon = self.privacy_event_.epsilon
-        accountant.check(k * epsilon, 0.0)  # the whole batch, before computing
+        ticket = charge(accountant, k * epsilon)  # the whole batch, before computing
         model = self._model
         scores = model.decision(model.spec.project(np.asarray(X, dtype=np.float64)))
         # Discretised (floating-point safe) Laplace release. Each answer moves by
@@ -415,8 +416,7 @@ class NWPrivatePredictor(_NWKernelBase):
             self._noise_generator(),
             sensitivity=self.noise_scale_ * epsilon,
         )
-        for _ in range(k):
-            accountant.spend(self.privacy_event_)
+        ticket.spend(self.privacy_event_, times=k)
         return np.asarray(answers, dtype=np.float64)
 
     def predict(self, X: ArrayLike) -> np.ndarray:
@@ -584,9 +584,8 @@ class NWGaussianProcessRelease(_NWKernelBase):
         """
         epsilon = check_epsilon(self.epsilon)
         delta = check_delta(self.delta, allow_zero=False)
-        accountant = resolve_accountant(self.accountant)
-        if accountant is not None:
-            accountant.check(epsilon, delta)  # before reading any data
+        # Checked before reading any data; spent only after a successful fit.
+        ticket = charge(resolve_accountant(self.accountant), epsilon, delta)
         cal, n = self._fit_model(X, y)
         # Balle & Wang (2018) Thm 8 at L2 (here RKHS) sensitivity Δ_H + 2·cap;
         # Hall, Rinaldo & Wasserman (2013) Cor. 9 for the process.
@@ -609,8 +608,7 @@ class NWGaussianProcessRelease(_NWKernelBase):
         self._gp_points = np.zeros((0, d))
         self._gp_values = np.zeros(0)
         self._gp_index: dict[bytes, int] = {}
-        if accountant is not None:
-            accountant.spend(self.privacy_event_)
+        ticket.spend(self.privacy_event_)
         return self
 
     def _gp_draw(self, Xp: FloatArray) -> FloatArray:
@@ -794,6 +792,14 @@ class NWScalarOffsetLiteral(_NWKernelBase):
         self.classes = classes
         self.random_state = random_state
 
+    def _non_private_reason(self) -> str:
+        # Read by dpsvm.accounting.non_private_reason (selectors, accountants).
+        return (
+            "NWScalarOffsetLiteral is Nie & Wang's f_z + b with one scalar b, which "
+            "releases every difference f_z(x) - f_z(x') exactly; use "
+            "NWPrivatePredictor, NWOutputPerturbationSVC or NWGaussianProcessRelease."
+        )
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> NWScalarOffsetLiteral:
         """Fit f_z and draw the scalar offset (warns: not DP).
@@ -834,9 +840,10 @@ class NWScalarOffsetLiteral(_NWKernelBase):
         rng = check_random_state(self.random_state)
         self.noise_scale_ = scale
         self.offset_ = float(sample_laplace(1, scale, rng)[0])
-        self.privacy_event_ = PrivacyEvent(
-            mechanism="nw-scalar-offset-literal (NOT DP)",
+        self.privacy_event_ = NonPrivateEvent(
+            mechanism="nw-scalar-offset-literal",
             epsilon=math.inf,
+            reason=self._non_private_reason(),
             sensitivity=cal.kappa * cal.rkhs,
             sensitivity_norm="sup",
             reference=(

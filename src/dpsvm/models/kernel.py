@@ -33,6 +33,7 @@ Paper 000's C is 1/Λ (its dual box is 0 ≤ αᵢ ≤ C/n = 1/(nΛ)).
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from numbers import Integral, Real
 from typing import Any
@@ -47,9 +48,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
-from ..accounting.events import PrivacyEvent
+from ..accounting.charge import charge, warn_not_private
+from ..accounting.events import NonPrivateEvent, PrivacyEvent
 from ..bounds.rubinstein import rff_noise_scale
-from ..exceptions import PrivacyLeakWarning
 from ..kernels import (
     EXACT_KERNELS,
     SHIFT_INVARIANT_KERNELS,
@@ -105,14 +106,20 @@ _REFERENCES = {
 _NORM_HANDLING = {"scale", "bound", "clip", "paper"}
 
 
-class _UnprojectedDPLinearSVC(DPLinearSVC):
+class _InnerDPLinearSVC(DPLinearSVC):
+    """DPLinearSVC as the linear step of :class:`DPKernelSVC` (which warns itself)."""
+
+    _warn_not_private = False
+
+
+class _UnprojectedDPLinearSVC(_InnerDPLinearSVC):
     """DPLinearSVC without the row projection — ``norm_handling="paper"`` only.
 
     Paper 001 Alg. 2 as printed feeds features of norm up to √2 to a mechanism
     calibrated for norm 1 (spec S-P6). Reproducing that needs the rows
     unprojected; the release is then **not** covered by the guarantee, which
-    :class:`DPKernelSVC` states in a :class:`~dpsvm.PrivacyLeakWarning` and in
-    its ``privacy_event_``.
+    :class:`DPKernelSVC` states in a :class:`~dpsvm.exceptions.NotPrivateWarning`
+    and in its ``privacy_event_`` (a :class:`~dpsvm.accounting.NonPrivateEvent`).
     """
 
     def _design(
@@ -296,7 +303,9 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
           much.
         * ``"paper"`` (**not private**): features √(2/D)·cos(…) unprojected with
           noise calibrated for norm 1, as printed in paper 001. Emits a
-          :class:`~dpsvm.PrivacyLeakWarning`; for reproducing Fig. 2(b) only.
+          :class:`~dpsvm.exceptions.NotPrivateWarning` and records a
+          :class:`~dpsvm.accounting.NonPrivateEvent`; refused by accountants
+          with a finite budget; for reproducing Fig. 2(b) only.
     mechanism : {"objective", "objective-2009", "rubinstein", "output"}, \
             default="objective"
         ``"rubinstein"``: PRIVATESVM, paper 000 Alg. 3 (2d̂ Laplace draws of
@@ -452,6 +461,31 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
             return str(self.loss)
         return "hinge" if self.mechanism in ("rubinstein", "output") else "huber"
 
+    def _unprojected_reason(self) -> str | None:
+        cos_phase = self._resolved_feature_map() == "cos-phase"
+        if self.norm_handling == "paper" and cos_phase:
+            return (
+                "norm_handling='paper' feeds cos-phase features of norm up to √2 "
+                "(√(2/D) scaling, Sarwate, Chaudhuri & Monteleoni 2009, Alg. 2) to "
+                "a mechanism calibrated for norm 1; use norm_handling='scale', "
+                "'bound' or 'clip'."
+            )
+        return None
+
+    def _non_private_reason(self) -> str | None:
+        # Read by dpsvm.accounting.non_private_reason (selectors, accountants).
+        reasons = [
+            r
+            for r in (
+                self._unprojected_reason(),
+                DPLinearSVC(
+                    mechanism=_LINEAR_MECHANISM[self.mechanism]
+                )._non_private_reason(),
+            )
+            if r is not None
+        ]
+        return " ".join(reasons) if reasons else None
+
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
         # As for the linear estimators: noise dominates on the few hundred rows
@@ -505,26 +539,23 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
             )
         epsilon = check_epsilon(self.epsilon)
         delta = check_delta(self.delta)
-        accountant = resolve_accountant(self.accountant)
-        if accountant is not None:
-            accountant.check(epsilon, delta)  # before reading any data
+        # Checked before reading any data; spent only after a successful fit.
+        ticket = charge(
+            resolve_accountant(self.accountant),
+            epsilon,
+            delta,
+            non_private_reason=self._non_private_reason(),
+        )
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         rff, R = self._feature_setup(X.shape[1])
         self._store_features(rff, R)
         paper = self.projection_radius_ is None
-        if paper:
-            warnings.warn(
-                "norm_handling='paper' feeds cos-phase features of norm up to √2 "
-                "(√(2/D) scaling, paper 001 Alg. 2) to a mechanism calibrated for "
-                "norm 1 (pitfall S-P6): the fit is NOT covered by the privacy "
-                "guarantee and exists only to reproduce the paper. Use "
-                "norm_handling='scale', 'bound' or 'clip' for a private fit.",
-                PrivacyLeakWarning,
-                stacklevel=3,
-            )
+        not_private = self._non_private_reason()
+        if not_private is not None:
+            warn_not_private(not_private, stacklevel=4)
         Z = rff.transform(X)
-        inner_cls = _UnprojectedDPLinearSVC if paper else DPLinearSVC
+        inner_cls = _UnprojectedDPLinearSVC if paper else _InnerDPLinearSVC
         inner = inner_cls(
             epsilon=epsilon,
             delta=delta,
@@ -546,9 +577,35 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         self.solver_info_ = inner.solver_info_
         self.n_iter_ = inner.n_iter_
         self.privacy_event_ = self._event(inner.privacy_event_, R, X.shape[0], loss)
-        if accountant is not None:
-            accountant.spend(self.privacy_event_)
+        ticket.spend(self.privacy_event_)
         return self
+
+    def _check_privacy_event(self, event: PrivacyEvent, data_norm: float) -> None:
+        """Raise ValueError unless ``event`` is what ``fit`` records for these params.
+
+        The linear step's calibration is recomputed by
+        ``DPLinearSVC._check_privacy_event`` (for :func:`dpsvm.io.load_model`).
+        """
+        prefix = f"random-fourier-features[{self._resolved_feature_map()}]+"
+        if not event.mechanism.startswith(prefix):
+            raise ValueError(
+                f"event mechanism {event.mechanism!r} does not start with {prefix!r}."
+            )
+        inner = DPLinearSVC(
+            epsilon=self.epsilon,
+            delta=self.delta,
+            mechanism=_LINEAR_MECHANISM[self.mechanism],
+            loss=self._resolved_loss(),
+            huber_h=self.huber_h,
+            regularization=self.regularization,
+            data_norm=data_norm,
+            fit_intercept=False,
+        )
+        inner._check_privacy_event(
+            dataclasses.replace(event, mechanism=event.mechanism[len(prefix) :]),
+            data_norm,
+            non_private=self._non_private_reason() is not None,
+        )
 
     def _event(self, linear: PrivacyEvent, R: float, n: int, loss: Any) -> PrivacyEvent:
         details = dict(linear.details)
@@ -568,10 +625,14 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
             details["n_laplace_draws"] = 2 * int(self.n_components)
         name = f"random-fourier-features[{self.feature_map_}]+{linear.mechanism}"
         reference = _REFERENCES[self.mechanism]
+        reason = self._non_private_reason()
         if self.projection_radius_ is None:
-            name += " (NOT DP: feature norm √2 calibrated as 1, spec S-P6)"
             reference += "; norm_handling='paper' voids the guarantee"
-        return PrivacyEvent(
+        # Non-private (ε = ∞, nominal ε in details) for objective-2009 or an
+        # unprojected √2-norm feature map calibrated as norm 1.
+        event_type = PrivacyEvent if reason is None else NonPrivateEvent
+        extra = {} if reason is None else {"reason": reason}
+        return event_type(
             mechanism=name,
             epsilon=linear.epsilon,
             delta=linear.delta,
@@ -581,6 +642,7 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
             reference=f"{reference}; linear step: {linear.reference}",
             details=details,
             children=linear.children,
+            **extra,
         )
 
 

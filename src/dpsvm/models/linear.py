@@ -26,7 +26,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._compat import Interval, StrOptions, _fit_context
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
-from ..accounting.events import PrivacyEvent
+from ..accounting.charge import charge, warn_not_private
+from ..accounting.events import NonPrivateEvent, PrivacyEvent
 from ..exceptions import DPSVMConvergenceError
 from ..losses import Loss, get_loss
 from ..mechanisms import laplace_release, sample_gamma_norm
@@ -72,6 +73,50 @@ _REFERENCES = {
         "(PRIVATESVM-FINITE), Lemma 6 and Theorem 7"
     ),
 }
+
+
+#: The ``mechanism`` of each binary release's event, per ``mechanism`` option.
+_EVENT_NAMES = {
+    "objective": "objective-perturbation",
+    "objective-2009": "objective-perturbation-2009",
+    "output": "output-perturbation-l2",
+    "output-laplace": "output-perturbation-laplace",
+}
+
+
+def _objective_epsilons(mech: str, eps: float) -> tuple[float, float]:
+    """(ε_op, ε_r): objective perturbation's share and the solver residual's.
+
+    The corrected mechanism pays for its certified approximate minimiser with
+    ε_r = f·ε (pure-DP analogue of Iyengar et al. 2019, Thm 1; see
+    :func:`approximate_minimiser_calibration`); the non-private 2009 reading is
+    kept as printed (ε_r = 0), for reproduction only.
+    """
+    eps_r = eps * RESIDUAL_EPSILON_FRACTION if mech == "objective" else 0.0
+    return eps - eps_r, eps_r
+
+
+def _output_calibration(
+    mech: str, n: int, lam: float, lipschitz: float, eps: float, d: int
+) -> tuple[float, float, float]:
+    """Certificate cap, noise scale and reported sensitivity of output perturbation.
+
+    All on the data scaled to the unit ball (x/R), for one binary release.
+    """
+    base = (
+        output_l2_sensitivity(n, lam, lipschitz)
+        if mech == "output"
+        else rubinstein_l2_sensitivity(n, lam, lipschitz)
+    )
+    cap = CERTIFICATE_RTOL * base
+    # Both neighbours' solutions may be off by the cap: Δ_eff = Δ + 2·cap.
+    sens = base + 2.0 * cap
+    if mech == "output":
+        # density ∝ exp(−ε‖b‖/Δ₂): ‖b‖ ~ Gamma(d, Δ₂/ε) (CMS11 Alg. 1).
+        return cap, sens / eps, sens
+    # Rubinstein et al. Thm 7: λ_L = 4LCκ√F/(βn) (‖·‖₁ ≤ √F‖·‖₂).
+    l1 = sens * math.sqrt(d)
+    return cap, l1 / eps, l1
 
 
 def _solve(
@@ -123,6 +168,21 @@ class _DPLinearBase(LinearModelBase):
     def _get_loss(self) -> Loss:
         raise NotImplementedError
 
+    #: Whether fit warns about a non-private mode (off for the inner linear step
+    #: of a kernel model, which warns itself).
+    _warn_not_private = True
+
+    def _non_private_reason(self) -> str | None:
+        # Read by dpsvm.accounting.non_private_reason (selectors, accountants).
+        if self.mechanism == "objective-2009":
+            return (
+                "mechanism='objective-2009' is Sarwate, Chaudhuri & Monteleoni "
+                "(arXiv:0912.0071) Alg. 1 as printed, whose privacy proof omits the "
+                "Jacobian term; use mechanism='objective' (the corrected "
+                "calibration of Chaudhuri, Monteleoni & Sarwate 2011, Thm 9)."
+            )
+        return None
+
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
         # Private fits on the few hundred rows of scikit-learn's contract tests
@@ -168,9 +228,16 @@ class _DPLinearBase(LinearModelBase):
             )
         epsilon = check_epsilon(self.epsilon)
         delta = check_delta(self.delta)
-        accountant = resolve_accountant(self.accountant)
-        if accountant is not None:
-            accountant.check(epsilon, delta)  # before reading any data
+        not_private = self._non_private_reason()
+        # Checked before reading any data; spent only after a successful fit.
+        ticket = charge(
+            resolve_accountant(self.accountant),
+            epsilon,
+            delta,
+            non_private_reason=not_private,
+        )
+        if not_private is not None and self._warn_not_private:
+            warn_not_private(not_private, stacklevel=4)
         Xt, targets, lam = self._prepare_fit(X, y)
         rng = check_random_state(self.random_state)
         k = len(targets)
@@ -202,8 +269,7 @@ class _DPLinearBase(LinearModelBase):
         self.privacy_event_ = event
         self.solver_info_ = infos
         self.n_iter_ = np.array([i["n_iter"] for i in infos])
-        if accountant is not None:
-            accountant.spend(event)
+        ticket.spend(event)
         return self
 
     def _fit_binary(
@@ -234,8 +300,7 @@ class _DPLinearBase(LinearModelBase):
             # Approximate minimiser: ε = ε_op + ε_r, the residual charged below
             # (pure-DP analogue of Iyengar et al. 2019, Thm 1). The non-private
             # 2009 reading is kept as printed, for reproduction only.
-            eps_r = eps * RESIDUAL_EPSILON_FRACTION if mech == "objective" else 0.0
-            eps_op = eps - eps_r
+            eps_op, eps_r = _objective_epsilons(mech, eps)
             cal = objective_perturbation_calibration(
                 eps_op,
                 n,
@@ -284,23 +349,26 @@ class _DPLinearBase(LinearModelBase):
                     residual_sensitivity=rcal.sensitivity / R,  # released w/R
                     residual_noise_scale=rcal.noise_scale,
                 )
-            event = PrivacyEvent(
-                mechanism="objective-perturbation"
-                if mech == "objective"
-                else "objective-perturbation-2009 (NOT DP)",
-                epsilon=eps,
-                sensitivity=2.0 * loss.lipschitz,
-                sensitivity_norm="gradient-l2",
-                reference=_REFERENCES[mech],
-                details=details,
+            fields: dict[str, Any] = {
+                "epsilon": eps,
+                "sensitivity": 2.0 * loss.lipschitz,
+                "sensitivity_norm": "gradient-l2",
+                "reference": _REFERENCES[mech],
+                "details": details,
+            }
+            reason = self._non_private_reason()
+            event = (
+                PrivacyEvent(mechanism=_EVENT_NAMES[mech], **fields)
+                if reason is None
+                # The nominal ε is kept as details["nominal_epsilon"].
+                else NonPrivateEvent(
+                    mechanism=_EVENT_NAMES[mech], reason=reason, **fields
+                )
             )
         else:
-            base = (
-                output_l2_sensitivity(n, lam, loss.lipschitz)
-                if mech == "output"
-                else rubinstein_l2_sensitivity(n, lam, loss.lipschitz)
+            cap, scale, reported = _output_calibration(
+                mech, n, lam, loss.lipschitz, eps, d
             )
-            cap = CERTIFICATE_RTOL * base
             res = _solve(
                 Xt,
                 y,
@@ -317,28 +385,17 @@ class _DPLinearBase(LinearModelBase):
                     f"within the public cap {cap:.3g} that the noise is calibrated "
                     f"for in max_iter = {self.max_iter} iterations. Increase max_iter."
                 )
-            # Both neighbours' solutions may be off by the cap: Δ_eff = Δ + 2·cap.
-            sens = base + 2.0 * cap
             if mech == "output":
-                # density ∝ exp(−ε‖b‖/Δ₂): ‖b‖ ~ Gamma(d, Δ₂/ε) (CMS11 Alg. 1).
-                scale = sens / eps
                 w = res.coef + sample_gamma_norm(d, scale, rng)
                 norm_name = "l2"
-                reported = sens
             else:
-                # Rubinstein et al. Thm 7: λ_L = 4LCκ√F/(βn) (‖·‖₁ ≤ √F‖·‖₂).
-                l1 = sens * math.sqrt(d)
-                scale = l1 / eps
                 # Discretised Laplace release (floating-point safe; its achieved
                 # ε never exceeds Δ₁/λ_L): dpsvm.mechanisms.laplace_release.
-                w = laplace_release(res.coef, scale, rng, sensitivity=l1)
+                w = laplace_release(res.coef, scale, rng, sensitivity=reported)
                 norm_name = "l1"
-                reported = l1
             details.update(noise_scale_internal=scale, certificate_cap=cap / R)
             event = PrivacyEvent(
-                mechanism="output-perturbation-l2"
-                if mech == "output"
-                else "output-perturbation-laplace",
+                mechanism=_EVENT_NAMES[mech],
                 epsilon=eps,
                 sensitivity=reported / R,  # released w/R (module _calibration)
                 sensitivity_norm=norm_name,
@@ -352,6 +409,137 @@ class _DPLinearBase(LinearModelBase):
             "distance_bound": res.distance_bound,
         }
         return w, event, info
+
+    def _check_privacy_event(
+        self,
+        event: PrivacyEvent,
+        data_norm: float,
+        *,
+        non_private: bool | None = None,
+    ) -> None:
+        """Raise ValueError unless ``event`` is what ``fit`` records for these params.
+
+        Recomputes the calibration of each binary release through the same
+        functions as :meth:`_fit_binary` (for a model file read back by
+        :func:`dpsvm.io.load_model`). ``non_private`` overrides whether the event
+        must be a :class:`~dpsvm.accounting.NonPrivateEvent`.
+        """
+        if non_private is None:
+            non_private = self._non_private_reason() is not None
+        epsilon = float(self.epsilon)
+        parts = event.children if event.children else (event,)
+        k = len(parts)
+        if event.children and (
+            event.mechanism != f"one-vs-rest({parts[0].mechanism})"
+            or event.details.get("n_classes") != k
+        ):
+            raise ValueError(f"a one-vs-rest event of {k} classes is malformed.")
+        loss = self._get_loss()
+        R = float(data_norm)
+        if self.data_norm is not None and not _close(self.data_norm, R):
+            raise ValueError(
+                f"data_norm is {R!r} but params.data_norm is {self.data_norm!r}."
+            )
+        lam = float(self.regularization) / (R * R)  # as LinearModelBase._prepare_fit
+        sizes = set()
+        for part in (event, *parts) if event.children else parts:
+            if isinstance(part, NonPrivateEvent) != non_private:
+                raise ValueError(
+                    f"event {part.mechanism!r} is {type(part).__name__}, but the "
+                    f"parameters give a {'non-' if non_private else ''}private fit."
+                )
+            top = part is event and bool(event.children)
+            if non_private and top:
+                continue  # ε = ∞; the children carry the nominal ε
+            share = 1 if top else k
+            got = part.details.get("nominal_epsilon") if non_private else part.epsilon
+            if not _close(got, epsilon / share):
+                raise ValueError(
+                    f"event {part.mechanism!r} has epsilon {got!r}; the "
+                    f"parameters give {epsilon / share!r}."
+                )
+            if not non_private and part.delta != 0.0:  # every mechanism is pure
+                raise ValueError(
+                    f"event {part.mechanism!r} has delta {part.delta!r}; these "
+                    "mechanisms are pure (delta = 0)."
+                )
+        for part in parts:
+            det = part.details
+            if part.mechanism != _EVENT_NAMES[self.mechanism]:
+                raise ValueError(
+                    f"event mechanism {part.mechanism!r} does not match "
+                    f"mechanism={self.mechanism!r}."
+                )
+            n, d = det.get("n_samples"), det.get("n_features")
+            if not (isinstance(n, int) and n >= 1 and isinstance(d, int) and d >= 1):
+                raise ValueError("the event lacks n_samples / n_features.")
+            sizes.add(n)
+            for key, want in (
+                ("regularization", self.regularization),
+                ("data_norm", R),
+                ("loss", repr(loss)),
+                ("fit_intercept", self.fit_intercept),
+            ):
+                if det.get(key) != want and not _close(det.get(key), want):
+                    raise ValueError(
+                        f"event details.{key} is {det.get(key)!r}; the parameters "
+                        f"give {want!r}."
+                    )
+            eps_k = epsilon / k
+            if self.mechanism in ("objective", "objective-2009"):
+                assert loss.smoothness is not None
+                eps_op, eps_r = _objective_epsilons(self.mechanism, eps_k)
+                cal = objective_perturbation_calibration(
+                    eps_op,
+                    n,
+                    lam,
+                    loss.smoothness,
+                    variant="jmlr2011"
+                    if self.mechanism == "objective"
+                    else "sarwate2009",
+                )
+                expected = {
+                    "epsilon_prime": cal.epsilon_prime,
+                    "noise_norm_scale": cal.noise_scale,
+                    "extra_regularization": cal.extra_regularization * R * R,
+                }
+                if self.mechanism == "objective":
+                    rcal = approximate_minimiser_calibration(
+                        eps_r, float(self.tol), lam + cal.extra_regularization
+                    )
+                    expected.update(
+                        epsilon_objective=eps_op,
+                        epsilon_residual=eps_r,
+                        certified_residual=float(self.tol),
+                        residual_noise_scale=rcal.noise_scale,
+                    )
+            else:
+                cap, scale, reported = _output_calibration(
+                    self.mechanism, n, lam, loss.lipschitz, eps_k, d
+                )
+                expected = {"noise_scale_internal": scale, "certificate_cap": cap / R}
+                if not _close(part.sensitivity, reported / R):
+                    raise ValueError(
+                        f"event sensitivity {part.sensitivity!r}; the parameters "
+                        f"give {reported / R!r}."
+                    )
+            for key, want in expected.items():
+                if not _close(det.get(key), want):
+                    raise ValueError(
+                        f"event details.{key} is {det.get(key)!r}; recomputed from "
+                        f"the parameters it is {want!r}."
+                    )
+        if len(sizes) > 1:
+            raise ValueError("the per-class events disagree on n_samples.")
+
+
+def _close(value: Any, want: Any) -> bool:
+    """``value`` is a finite real equal to ``want`` up to rounding."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if isinstance(want, bool) or not isinstance(want, int | float):
+        return False
+    return math.isclose(float(value), float(want), rel_tol=1e-9, abs_tol=0.0)
 
 
 _PRIVACY_NOTES = """
