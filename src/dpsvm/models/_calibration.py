@@ -162,7 +162,7 @@ def approximate_minimiser_calibration(
     e^{ε_r/2} to pass from D to the exact minimiser, e^{ε_op} for w* + Z (a
     post-processing of w*), and e^{ε_r/2} back to D'. This is the pure-DP analogue
     of Iyengar et al. (2019), Theorem 1 ("approximate minima perturbation", which
-    uses Gaussian noise); the proof is written out in docs/_fragments/solver.md.
+    uses Gaussian noise); the proof is written out in docs/privacy.md (section 4).
 
     Parameters
     ----------
