@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
-from ..accounting.events import PrivacyEvent
+from ..accounting.charge import Charge, charge
 from ..exceptions import PrivacyLeakWarning
 from ..models._base import ScorePredictMixin
 from ..utils._random import check_random_state
@@ -170,18 +170,13 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     coef_: FloatArray
     _accept_sparse: bool = True
 
-    def _check_budget(self, epsilon: float, delta: float) -> BudgetAccountant | None:
-        """Check the accountant (if any) before any data are read."""
-        accountant = resolve_accountant(self.accountant)
-        if accountant is not None:
-            accountant.check(epsilon, delta)
-        return accountant
+    def _check_budget(self, epsilon: float, delta: float) -> Charge:
+        """Check the accountant (if any) before any data are read.
 
-    @staticmethod
-    def _spend(accountant: BudgetAccountant | None, event: PrivacyEvent) -> None:
-        """Charge the accountant (if any) once the model is computed."""
-        if accountant is not None:
-            accountant.spend(event)
+        :func:`dpsvm.accounting.charge` (check now, spend on success); the fit
+        calls ``.spend(event)`` on the returned plan once the model is computed.
+        """
+        return charge(resolve_accountant(self.accountant), epsilon, delta)
 
     def _validate_binary(self, X: ArrayLike, y: ArrayLike) -> tuple[Any, FloatArray]:
         Xv, yv = validate_data(

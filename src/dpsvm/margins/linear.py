@@ -308,7 +308,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
                 "theorem_applies": self.theorem_applies_,
             },
         )
-        self._spend(accountant, self.privacy_event_)
+        accountant.spend(self.privacy_event_)
         return self
 
 
@@ -576,5 +576,5 @@ class JLMarginClassifier(MarginClassifierBase):
             },
             children=(res.privacy_event,),
         )
-        self._spend(accountant, self.privacy_event_)
+        accountant.spend(self.privacy_event_)
         return self

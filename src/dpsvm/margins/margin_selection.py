@@ -328,7 +328,7 @@ class PrivateMarginSelection(MarginClassifierBase):
             details={"selected_margin": rho_star, "composition": "basic"},
             children=(gem_event, base_event),
         )
-        self._spend(accountant, self.privacy_event_)
+        accountant.spend(self.privacy_event_)
         return self
 
     def decision_function(self, X: ArrayLike) -> FloatArray:

@@ -362,7 +362,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
                 "theorem_applies": self.theorem_applies_,
             },
         )
-        self._spend(accountant, self.privacy_event_)
+        accountant.spend(self.privacy_event_)
         return self
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
