@@ -208,6 +208,9 @@ def test_kernel_audit_catches_a_hundredth_of_the_noise(monkeypatch):
     monkeypatch.setattr(
         erm, "gaussian_gd_noise_multiplier", lambda *a: real(*a) / 100.0
     )
+    # A calibration bug that still books the nominal ε (an honest event would
+    # claim ε ≈ 700 and charge() would refuse to record it).
+    monkeypatch.setattr(erm, "gaussian_gd_epsilon", lambda z, n, d: 1.0)
     y, y2 = _pair()
     a, b = _scores(y, 0, 100), _scores(y2, 10**6, 100)
     assert epsilon_lower_bound(a, b, delta=1e-3, confidence=0.999).epsilon_lower > 1.0
