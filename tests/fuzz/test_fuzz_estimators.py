@@ -343,9 +343,9 @@ VALID: dict[str, list[Any]] = {
     "accountant": ["large", "none"],
 }
 # Λ/R² must stay a normal double: extremes whose quotient underflows or
-# overflows hit a known bug, pinned by test_regression_extreme_scaling below.
+# overflows are refused (fixed; guarded by test_regression_extreme_scaling below).
 EDGE: dict[str, list[Any]] = {
-    # 5e-324 (ε/4 underflows) is a known bug, pinned by
+    # 5e-324 (ε/4 underflows) is left out here: that fixed bug is guarded by
     # test_regression_subnormal_epsilon_objective below.
     "epsilon": [1e-300, 1e-8, 1e8, 1e300, 1e-320, 0.0, -1.0, NAN, INF, "1", None],
     "delta": [1e-300, 0.5, 1.0, -0.1, NAN, INF, None, "0"],
@@ -439,8 +439,8 @@ def check_fit_contract(
             )
         else:
             outcome = "ok"
-    # LinAlgWarning: a known bug (the Newton solver warns on ill-conditioned
-    # Hessians), pinned by test_regression_newton_solver_warns below.
+    # LinAlgWarning: the Newton solver used to warn on ill-conditioned Hessians
+    # (fixed; guarded by test_regression_newton_solver_does_not_warn below).
     allowed: tuple[type[Warning], ...] = (
         PrivacyLeakWarning,
         DataConversionWarning,

@@ -178,7 +178,7 @@ MECHANISMS = {
 def test_additive_mechanisms_fail_cleanly_or_release_finite_noise(
     name, epsilon, sensitivity, delta, size, value, rs
 ):
-    # Known bug, pinned by test_regression_analytic_gaussian_subnormal_parameters.
+    # Fixed bug, guarded by test_regression_analytic_gaussian_subnormal_parameters.
     assume(name != "analytic-gaussian" or not _subnormal(epsilon, sensitivity))
     mech, err = _call(MECHANISMS[name], epsilon, sensitivity, delta)
     if err is not None:
@@ -215,7 +215,7 @@ def test_additive_mechanisms_fail_cleanly_or_release_finite_noise(
 def test_exponential_mechanism_fails_cleanly_or_selects(
     epsilon, sensitivity, utilities, rs
 ):
-    # Known bug, pinned by test_regression_exponential_overflowing_factor.
+    # Fixed bug, guarded by test_regression_exponential_overflowing_factor.
     assume(not _subnormal(sensitivity))
     em, err = _call(ExponentialMechanism, epsilon=epsilon, sensitivity=sensitivity)
     if err is not None:
