@@ -326,7 +326,11 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     >>> Path(p).read_text().split()
     ['1', '-1']
     """
-    data = text.encode("utf-8")
+    _atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def _atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """:func:`atomic_write_text` for bytes (e.g. a PNG image)."""
     if isinstance(path, str) and path == "-":
         import sys
 
