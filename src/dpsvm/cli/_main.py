@@ -40,6 +40,7 @@ from ._data import (
     resolve_label_column,
 )
 from ._workflow import (
+    ABSURD_EPSILON,
     TUNE_GRID,
     add_holdout_options,
     add_report_subparser,
@@ -948,7 +949,16 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with busy("tuning Λ" if args.tune else "training", quiet=args.quiet):
-            fitted.fit(_frame(X_fit, names), y_fit)
+            try:
+                fitted.fit(_frame(X_fit, names), y_fit)
+            except ValueError as exc:
+                if args.epsilon > ABSURD_EPSILON and "scale" in str(exc):
+                    raise UsageError(
+                        f"--epsilon {args.epsilon:g} is too large: the noise would be "
+                        "too small to represent, and a guarantee this weak is "
+                        "meaningless anyway; use --epsilon of about 0.1 to 10"
+                    ) from None
+                raise
     if args.tune:
         estimator = fitted.best_estimator_
         # The released model's record is the whole procedure (selection and
@@ -1255,7 +1265,10 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     csv_path = _check_output(args.out_csv, "--out-csv")
     png_path = _check_output(args.out_png, "--out-png") if args.out_png else None
     if png_path is not None:
-        import_pyplot()  # a missing plot extra is refused before any work
+        try:
+            import_pyplot()  # a missing plot extra is refused before any work
+        except ImportError as exc:
+            raise OutputError(str(exc)) from None
         if _same_file(csv_path, png_path):
             raise UsageError("--out-csv and --out-png must be different files")
     if any(_same_file(args.data, p) for p in (csv_path, png_path) if p is not None):
