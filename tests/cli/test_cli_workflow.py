@@ -299,3 +299,19 @@ def test_progress_is_silent_when_not_a_terminal(capsys):
     with _workflow.busy("x", quiet=False):
         pass
     assert capsys.readouterr().err == ""
+
+
+def test_example_adult_schema_is_valid_and_matches_the_public_codebook():
+    from pathlib import Path
+
+    from dpsvm.datasets.adult import ADULT_CATEGORIES, ADULT_NUMERIC_BOUNDS
+    from dpsvm.preprocessing import NumericFeature, PublicSchema
+
+    path = Path(__file__).parents[2] / "examples" / "adult_schema.json"
+    schema = PublicSchema.from_json(str(path))
+    assert list(schema.classes) == ["<=50K", ">50K"]
+    for f in schema.features:
+        if isinstance(f, NumericFeature):
+            assert (f.lower, f.upper) == tuple(ADULT_NUMERIC_BOUNDS[f.column])
+        else:
+            assert list(f.categories) == list(ADULT_CATEGORIES[f.column])
