@@ -315,3 +315,17 @@ def test_example_adult_schema_is_valid_and_matches_the_public_codebook():
             assert (f.lower, f.upper) == tuple(ADULT_NUMERIC_BOUNDS[f.column])
         else:
             assert list(f.categories) == list(ADULT_CATEGORIES[f.column])
+
+
+def test_convergence_failure_names_a_cli_option_not_max_iter(run, files, monkeypatch):
+    from dpsvm.exceptions import DPSVMConvergenceError
+    from dpsvm.models import DPLinearSVC
+
+    def failing_fit(self, X, y):
+        raise DPSVMConvergenceError("stopped. Increase max_iter (a larger tol ...)")
+
+    monkeypatch.setattr(DPLinearSVC, "fit", failing_fit)
+    code, _, err, model = _train(run, files)
+    assert code == 1 and err.count("\n") == 1
+    assert "--regularization" in err and "max_iter" not in err and "tol" not in err
+    assert not model.exists()

@@ -1460,12 +1460,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         err.write(f"{PROG}: error: interrupted\n")
         return 130
+    except DPSVMConvergenceError:
+        # The estimators' message names max_iter/tol, which the command line
+        # does not expose: name the option that helps instead.
+        err.write(
+            f"{PROG}: error: the solver did not reach the accuracy the privacy "
+            "proof needs, so nothing was written; use a larger --regularization "
+            "(it makes the problem better conditioned) or another --mechanism\n"
+        )
+        return 1
     except (
         ValueError,  # includes BudgetExceededError, JSON and Unicode errors
         TypeError,
         OSError,  # FileNotFoundError, PermissionError, IsADirectoryError, ...
         OverflowError,
-        DPSVMConvergenceError,
     ) as exc:
         err.write(f"{PROG}: error: {_describe(exc)}\n")
         return 1
