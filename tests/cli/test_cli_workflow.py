@@ -4,8 +4,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import sys
 
 import numpy as np
 import pandas as pd
@@ -329,3 +331,17 @@ def test_convergence_failure_names_a_cli_option_not_max_iter(run, files, monkeyp
     assert code == 1 and err.count("\n") == 1
     assert "--regularization" in err and "max_iter" not in err and "tol" not in err
     assert not model.exists()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_progress_bar_on_a_terminal_unless_quiet(monkeypatch, quiet):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    items = list(_workflow.progress(range(3), total=3, desc="sweep", quiet=quiet))
+    assert items == [0, 1, 2]
+    assert ("sweep" in terminal.getvalue()) is not quiet
