@@ -310,7 +310,7 @@ _PROTECTED = {
 #: Details keys that are public bounds the guarantee depends on.
 _BOUND_KEYS = (
     ("data_norm", "row norm bound R (rows longer than R are projected)"),
-    ("regularization", "regularisation Λ"),
+    ("regularization", "regularisation Λ (every release; the final model's last)"),
     ("loss", "loss"),
     ("huber_h", "Huber half-width"),
     ("feature_norm_bound", "random-feature norm bound"),
