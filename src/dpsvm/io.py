@@ -73,7 +73,11 @@ public schema the rows were encoded by, the JSON object of
 :class:`dpsvm.preprocessing.PublicSchema`; written when the estimator has a
 ``public_schema_`` attribute, as ``dpsvm train --schema`` sets, and restored as
 ``public_schema_``; ``feature_names_in`` must then be the schema's encoded
-feature names and ``classes`` its label classes).
+feature names and ``classes`` its label classes) and ``selection_event`` (the
+event of a private selection that chose the parameters, e.g.
+:class:`dpsvm.model_selection.PrivateSelectThenFit`'s, as ``dpsvm train
+--tune`` sets through a ``selection_event_`` attribute; its last child must be
+``privacy_event``, the final fit, and it is restored as ``selection_event_``).
 
 Random-feature kernel models
 ----------------------------
@@ -257,7 +261,7 @@ _RANDOM_FEATURE_KEYS = (
     "frequencies",
     "phases",
 )
-_OPTIONAL_KEYS = ("feature_names_in", "schema")
+_OPTIONAL_KEYS = ("feature_names_in", "schema", "selection_event")
 _EVENT_KEYS = (
     "mechanism",
     "epsilon",
@@ -580,6 +584,9 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
     schema = getattr(estimator, "public_schema_", None)
     if schema is not None:
         out["schema"] = schema.to_dict()
+    selection = getattr(estimator, "selection_event_", None)
+    if selection is not None:
+        out["selection_event"] = selection.to_dict()
     return out
 
 
@@ -986,6 +993,18 @@ def _build(doc: Any) -> SavedModel:
         estimator.feature_names_in_ = np.array(names, dtype=object)
     if "schema" in doc:
         estimator.public_schema_ = _schema(doc, estimator)
+    if "selection_event" in doc:
+        selection = _event_from_dict(doc["selection_event"], "selection_event")
+        if (
+            not private
+            or not selection.children
+            or (selection.children[-1].to_dict() != doc["privacy_event"])
+        ):
+            raise _fail(
+                "selection_event must end with the model's privacy_event (the "
+                "final fit)."
+            )
+        estimator.selection_event_ = selection
     result: SavedModel = estimator
     return result
 

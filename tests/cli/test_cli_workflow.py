@@ -126,13 +126,22 @@ def test_tune_spends_one_epsilon_and_records_the_selection(run, files):
     assert code == 0, err
     assert "--tune: Λ =" in out and "ε = 2 end to end" in out
     m = load_model(str(model))
-    event = m.privacy_event_
+    event = m.selection_event_  # the whole procedure, beside the final fit's
     assert event.mechanism == "private-select-then-fit"
     assert event.epsilon == pytest.approx(2.0)  # one ε end to end
+    assert event.children[-1].to_dict() == m.privacy_event_.to_dict()
     assert m.regularization in _workflow.TUNE_GRID
+    code, out, _ = run("report", str(model))
+    assert code == 0 and "private-select-then-fit" in out
     # The model still matches columns by name (predict works on raw data).
     code, _, err = run("evaluate", "--model", str(model), "--data", str(files["data"]))
     assert code == 0, err
+    # A selection event that does not end with the model's own is refused.
+    doc = json.loads(model.read_text())
+    doc["selection_event"]["children"] = doc["selection_event"]["children"][:1]
+    model.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match="selection_event"):
+        load_model(str(model))
 
 
 def test_tune_refuses_an_explicit_regularization(run, files):

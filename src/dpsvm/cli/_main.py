@@ -961,9 +961,10 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 raise
     if args.tune:
         estimator = fitted.best_estimator_
-        # The released model's record is the whole procedure (selection and
-        # final fit, one ε), not the final fit alone.
-        estimator.privacy_event_ = fitted.privacy_event_
+        # The model keeps the final fit's event (what its parameters certify);
+        # the whole procedure (selection and final fit, one ε) is recorded
+        # beside it and written into the model file as selection_event.
+        estimator.selection_event_ = fitted.privacy_event_
         if names is not None:
             estimator.feature_names_in_ = np.asarray(names, dtype=object)
     if schema is not None:
@@ -991,7 +992,7 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "seed: for tests only, not for a real release"
         )
 
-    event = estimator.privacy_event_
+    event = getattr(estimator, "selection_event_", None) or estimator.privacy_event_
     report: dict[str, Any] | None = None
     if report_path is not None:
         report = {

@@ -370,7 +370,11 @@ def render_report(model: Any, source: str) -> str:
     str
         The report, several lines of plain text.
     """
-    event = getattr(model, "privacy_event_", None)
+    # A tuned model: the selection's event holds the final fit's as its last
+    # child, so the whole procedure is reported.
+    event = getattr(model, "selection_event_", None) or getattr(
+        model, "privacy_event_", None
+    )
     out = io.StringIO()
     w = out.write
     title = f"Privacy report: {source}"
