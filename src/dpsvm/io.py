@@ -261,7 +261,7 @@ _RANDOM_FEATURE_KEYS = (
     "frequencies",
     "phases",
 )
-_OPTIONAL_KEYS = ("feature_names_in", "schema", "selection_event")
+_OPTIONAL_KEYS = ("feature_names_in", "schema")
 _EVENT_KEYS = (
     "mechanism",
     "epsilon",
@@ -923,7 +923,7 @@ def _build(doc: Any) -> SavedModel:
         )
     kernel = name in _KERNEL_ESTIMATORS
     keys = _KERNEL_KEYS if kernel else _REQUIRED_KEYS
-    doc = _check_keys(doc, "the top level", keys, _OPTIONAL_KEYS)
+    doc = _check_keys(doc, "the top level", keys, (*_OPTIONAL_KEYS, "selection_event"))
     if not isinstance(doc["dpsvm_version"], str):
         raise _fail("dpsvm_version must be a string.")
     cls = _ESTIMATORS[name]
