@@ -241,6 +241,7 @@ def test_report_calls_an_infinite_epsilon_not_private():
     model.privacy_event_ = PrivacyEvent("exact-erm", float("inf"))
     text = _workflow.render_report(model, "m.json")
     assert "NOT differentially private" in text
+    assert "nothing is guaranteed" in text
     assert "- exact-erm" in text.split("Non-private steps")[1]
 
 

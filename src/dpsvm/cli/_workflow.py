@@ -386,7 +386,13 @@ def render_report(model: Any, source: str) -> str:
         return out.getvalue()
     w(f"Guarantee: {_guarantee(event.epsilon, event.delta)}\n\n")
     w("What is protected\n-----------------\n")
-    w(_PROTECTED.get(event.neighbouring, event.neighbouring) + "\n\n")
+    if not math.isfinite(event.epsilon):
+        w(
+            "nothing is guaranteed: a step below is not differentially private. "
+            f"It was designed for the {event.neighbouring} relation.\n\n"
+        )
+    else:
+        w(_PROTECTED.get(event.neighbouring, event.neighbouring) + "\n\n")
 
     w("Mechanisms\n----------\n")
     for depth, e, count in _walk_grouped(event):
@@ -425,7 +431,11 @@ def render_report(model: Any, source: str) -> str:
     if schema is not None:
         w(_schema_lines(schema))
     w("\nNon-private steps\n-----------------\n")
-    leaks = [e.mechanism for _, e in _walk(event) if not math.isfinite(e.epsilon)]
+    leaks = [
+        e.mechanism + (f": {e.reason}" if getattr(e, "reason", None) else "")
+        for _, e in _walk(event)
+        if not math.isfinite(e.epsilon)
+    ]
     if label_from_data:
         leaks.append("the label set was read from the training data")
     w("".join(f"- {x}\n" for x in leaks) if leaks else "none recorded\n")
