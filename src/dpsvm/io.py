@@ -103,7 +103,11 @@ public schema the rows were encoded by, the JSON object of
 :class:`dpsvm.preprocessing.PublicSchema`; written when the estimator has a
 ``public_schema_`` attribute, as ``dpsvm train --schema`` sets, and restored as
 ``public_schema_``; ``feature_names_in`` must then be the schema's encoded
-feature names and ``classes`` its label classes).
+feature names and ``classes`` its label classes) and ``selection_event`` (the
+event of a private selection that chose the parameters, e.g.
+:class:`dpsvm.model_selection.PrivateSelectThenFit`'s, as ``dpsvm train
+--tune`` sets through a ``selection_event_`` attribute; its last child must be
+``privacy_event``, the final fit, and it is restored as ``selection_event_``).
 
 Random-feature kernel models
 ----------------------------
@@ -348,7 +352,11 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     >>> Path(p).read_text().split()
     ['1', '-1']
     """
-    data = text.encode("utf-8")
+    _atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def _atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """:func:`atomic_write_text` for bytes (e.g. a PNG image)."""
     if isinstance(path, str) and path == "-":
         import sys
 
@@ -598,6 +606,9 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
     schema = getattr(estimator, "public_schema_", None)
     if schema is not None:
         out["schema"] = schema.to_dict()
+    selection = getattr(estimator, "selection_event_", None)
+    if selection is not None:
+        out["selection_event"] = selection.to_dict()
     return out
 
 
@@ -942,7 +953,7 @@ def _build(doc: Any) -> SavedModel:
         )
     kernel = name in _KERNEL_ESTIMATORS
     keys = _KERNEL_KEYS if kernel else _REQUIRED_KEYS
-    doc = _check_keys(doc, "the top level", keys, _OPTIONAL_KEYS)
+    doc = _check_keys(doc, "the top level", keys, (*_OPTIONAL_KEYS, "selection_event"))
     if not isinstance(doc["dpsvm_version"], str):
         raise _fail("dpsvm_version must be a string.")
     cls = _ESTIMATORS[name]
@@ -1021,6 +1032,18 @@ def _build(doc: Any) -> SavedModel:
         estimator.feature_names_in_ = np.array(names, dtype=object)
     if "schema" in doc:
         estimator.public_schema_ = _schema(doc, estimator)
+    if "selection_event" in doc:
+        selection = _event_from_dict(doc["selection_event"], "selection_event")
+        if (
+            not private
+            or not selection.children
+            or (selection.children[-1].to_dict() != doc["privacy_event"])
+        ):
+            raise _fail(
+                "selection_event must end with the model's privacy_event (the "
+                "final fit)."
+            )
+        estimator.selection_event_ = selection
     result: SavedModel = estimator
     return result
 

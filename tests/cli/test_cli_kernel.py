@@ -86,11 +86,14 @@ def test_train_predict_evaluate_round_trip(
         "--report", str(report),
     )  # fmt: skip
     assert code == 0, err
-    # The only warning: the seeded noise.
-    assert err.splitlines() == [
+    # The only warnings: ε = 100 is meaningless, and the seeded noise.
+    lines = err.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("dpsvm: warning: --epsilon 100 is so large")
+    assert lines[1] == (
         "dpsvm: warning: --random-state makes the noise reproducible by anyone who "
         "knows the seed: for tests only, not for a real release"
-    ]
+    )
     assert out == (
         f"dpsvm: trained DPKernelSVC (random-fourier-features[{feature_map}]+{linear}, "
         f"ε = 100, δ = 0) on 200 rows × 2 features -> {model}, report -> {report}\n"

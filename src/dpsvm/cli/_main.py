@@ -39,6 +39,22 @@ from ._data import (
     read_table,
     resolve_label_column,
 )
+from ._workflow import (
+    ABSURD_EPSILON,
+    TUNE_GRID,
+    add_holdout_options,
+    add_report_subparser,
+    busy,
+    holdout_split,
+    holdout_warning,
+    import_pyplot,
+    privacy_parameter_warnings,
+    progress,
+    render_report,
+    sweep_png,
+    sweep_table,
+    tuned,
+)
 
 __all__ = ["build_parser", "main"]
 
@@ -59,6 +75,7 @@ _KERNEL_OPTIONS = (
     ("--feature-seed", "feature_seed"),
 )
 _DEFAULT_N_COMPONENTS = 100
+_DEFAULT_REGULARIZATION = 0.01
 _MAX_N_COMPONENTS = 1_000_000
 _LIBSVM_SUFFIXES = (".libsvm", ".svm", ".svmlight")
 #: Options whose value may start with "-" (a negative label or column index).
@@ -235,6 +252,109 @@ def _add_data_options(p: argparse.ArgumentParser, *, part: str, labels: str) -> 
         )
 
 
+def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> None:
+    """The model and privacy options shared by ``train`` and ``sweep``."""
+    p.add_argument(
+        "--model",
+        choices=("svm", "logistic"),
+        default="svm",
+        help="svm: DPLinearSVC, or DPKernelSVC with a non-linear --kernel; "
+        "logistic: DPLogisticRegression (--kernel linear only) (default svm)",
+    )
+    if epsilon:
+        p.add_argument("--epsilon", type=_epsilon, default=1.0, help="ε (default 1)")
+    p.add_argument(
+        "--delta",
+        type=_delta,
+        default=0.0,
+        help="δ (default 0; the mechanisms here are pure ε-DP and spend δ = 0)",
+    )
+    p.add_argument(
+        "--mechanism",
+        choices=_MECHANISMS,
+        default="objective",
+        help="objective (CMS11 Alg. 2; with a kernel: Sarwate et al. Alg. 2), "
+        "output (CMS11 Alg. 1), output-laplace (Rubinstein et al. Alg. 2; --kernel "
+        "linear only) or rubinstein (PRIVATESVM, Rubinstein et al. Alg. 3; kernels "
+        "only) (default objective)",
+    )
+    p.add_argument(
+        "--loss",
+        choices=_LOSSES,
+        help="loss of --model svm and of the kernel models (default huber)",
+    )
+    p.add_argument(
+        "--huber-h", type=_positive("--huber-h"), help="Huber half-width (default 0.5)"
+    )
+    p.add_argument(
+        "--regularization",
+        type=_positive("--regularization"),
+        help="Λ in (1/n)Σℓ + (Λ/2)‖w‖² (default 0.01; train --tune chooses it)",
+    )
+    p.add_argument(
+        "--data-norm",
+        type=_positive("--data-norm"),
+        help="public bound R on the row norm; longer rows are projected (default "
+        "1; --kernel linear only)",
+    )
+    p.add_argument(
+        "--fit-intercept",
+        action="store_true",
+        help="fit an intercept (inside R; --kernel linear only: the kernel models "
+        "are bias-free, as in both papers)",
+    )
+    kern = p.add_argument_group(
+        "kernel options",
+        "for --kernel rbf, laplacian or cauchy (DPKernelSVC on random Fourier "
+        "features; see docs/kernels.md)",
+    )
+    kern.add_argument(
+        "--kernel",
+        choices=_KERNELS,
+        default="linear",
+        help="linear: a linear model (default); rbf: exp(-γ‖x-y‖²); laplacian: "
+        "exp(-γ‖x-y‖₁); cauchy: ∏ 1/(1+γ(xᵢ-yᵢ)²)",
+    )
+    kern.add_argument(
+        "--gamma",
+        type=_gamma,
+        help="public kernel width γ > 0 (required with a kernel; data-dependent "
+        "values such as 'scale' are refused)",
+    )
+    kern.add_argument(
+        "--n-components",
+        type=_count("--n-components", 1, _MAX_N_COMPONENTS),
+        metavar="N",
+        help="number of random frequencies: 2N features for cos-sin, N for "
+        f"cos-phase (default {_DEFAULT_N_COMPONENTS})",
+    )
+    kern.add_argument(
+        "--feature-map",
+        choices=("cos-sin", "cos-phase"),
+        help="cos-sin (Rubinstein et al. eq. (4.1), norm exactly 1) or cos-phase "
+        "(Sarwate et al. Alg. 2) (default: cos-sin for rubinstein and output, "
+        "cos-phase for objective)",
+    )
+    kern.add_argument(
+        "--norm-handling",
+        choices=("scale", "bound", "clip"),
+        help="cos-phase only: scale the features to norm <= 1, calibrate the noise "
+        "for their bound √2, or project them onto the unit ball (default scale)",
+    )
+    kern.add_argument(
+        "--feature-seed",
+        type=_count("--feature-seed", 0, 2**63 - 1),
+        help="seed the random frequencies (they are public and written into the "
+        "model, so seeding them is allowed; the seed is not written; default: "
+        "fresh OS entropy)",
+    )
+    p.add_argument(
+        "--random-state",
+        type=_count("--random-state", 0, 2**63 - 1),
+        help="seed the noise: tests only, never for a real release",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``dpsvm`` command.
 
@@ -287,100 +407,7 @@ def build_parser() -> argparse.ArgumentParser:
         "written into the model file.",
     )
     _add_data_options(train, part="training", labels="required")
-    train.add_argument(
-        "--model",
-        choices=("svm", "logistic"),
-        default="svm",
-        help="svm: DPLinearSVC, or DPKernelSVC with a non-linear --kernel; "
-        "logistic: DPLogisticRegression (--kernel linear only) (default svm)",
-    )
-    train.add_argument("--epsilon", type=_epsilon, default=1.0, help="ε (default 1)")
-    train.add_argument(
-        "--delta",
-        type=_delta,
-        default=0.0,
-        help="δ (default 0; the mechanisms here are pure ε-DP and spend δ = 0)",
-    )
-    train.add_argument(
-        "--mechanism",
-        choices=_MECHANISMS,
-        default="objective",
-        help="objective (CMS11 Alg. 2; with a kernel: Sarwate et al. Alg. 2), "
-        "output (CMS11 Alg. 1), output-laplace (Rubinstein et al. Alg. 2; --kernel "
-        "linear only) or rubinstein (PRIVATESVM, Rubinstein et al. Alg. 3; kernels "
-        "only) (default objective)",
-    )
-    train.add_argument(
-        "--loss",
-        choices=_LOSSES,
-        help="loss of --model svm and of the kernel models (default huber)",
-    )
-    train.add_argument(
-        "--huber-h", type=_positive("--huber-h"), help="Huber half-width (default 0.5)"
-    )
-    train.add_argument(
-        "--regularization",
-        type=_positive("--regularization"),
-        default=0.01,
-        help="Λ in (1/n)Σℓ + (Λ/2)‖w‖² (default 0.01)",
-    )
-    train.add_argument(
-        "--data-norm",
-        type=_positive("--data-norm"),
-        help="public bound R on the row norm; longer rows are projected (default "
-        "1; --kernel linear only)",
-    )
-    train.add_argument(
-        "--fit-intercept",
-        action="store_true",
-        help="fit an intercept (inside R; --kernel linear only: the kernel models "
-        "are bias-free, as in both papers)",
-    )
-    kern = train.add_argument_group(
-        "kernel options",
-        "for --kernel rbf, laplacian or cauchy (DPKernelSVC on random Fourier "
-        "features; see docs/kernels.md)",
-    )
-    kern.add_argument(
-        "--kernel",
-        choices=_KERNELS,
-        default="linear",
-        help="linear: a linear model (default); rbf: exp(-γ‖x-y‖²); laplacian: "
-        "exp(-γ‖x-y‖₁); cauchy: ∏ 1/(1+γ(xᵢ-yᵢ)²)",
-    )
-    kern.add_argument(
-        "--gamma",
-        type=_gamma,
-        help="public kernel width γ > 0 (required with a kernel; data-dependent "
-        "values such as 'scale' are refused)",
-    )
-    kern.add_argument(
-        "--n-components",
-        type=_count("--n-components", 1, _MAX_N_COMPONENTS),
-        metavar="N",
-        help="number of random frequencies: 2N features for cos-sin, N for "
-        f"cos-phase (default {_DEFAULT_N_COMPONENTS})",
-    )
-    kern.add_argument(
-        "--feature-map",
-        choices=("cos-sin", "cos-phase"),
-        help="cos-sin (Rubinstein et al. eq. (4.1), norm exactly 1) or cos-phase "
-        "(Sarwate et al. Alg. 2) (default: cos-sin for rubinstein and output, "
-        "cos-phase for objective)",
-    )
-    kern.add_argument(
-        "--norm-handling",
-        choices=("scale", "bound", "clip"),
-        help="cos-phase only: scale the features to norm <= 1, calibrate the noise "
-        "for their bound √2, or project them onto the unit ball (default scale)",
-    )
-    kern.add_argument(
-        "--feature-seed",
-        type=_count("--feature-seed", 0, 2**63 - 1),
-        help="seed the random frequencies (they are public and written into the "
-        "model, so seeding them is allowed; the seed is not written; default: "
-        "fresh OS entropy)",
-    )
+    _add_model_options(train)
     train.add_argument(
         "--schema",
         metavar="SCHEMA.json",
@@ -398,10 +425,14 @@ def build_parser() -> argparse.ArgumentParser:
         "used, which the privacy guarantee does not cover",
     )
     train.add_argument(
-        "--random-state",
-        type=_count("--random-state", 0, 2**63 - 1),
-        help="seed the noise: tests only, never for a real release",
+        "--tune",
+        action="store_true",
+        help="choose Λ privately from the public grid "
+        f"{', '.join(f'{v:g}' for v in TUNE_GRID)} (PrivateSelectThenFit: "
+        "selection on a quarter of the rows, final fit on the rest; the same "
+        "--epsilon covers both)",
     )
+    add_holdout_options(train, default=None)
     train.add_argument("--out", required=True, metavar="MODEL.json", help="model file")
     train.add_argument("--report", metavar="REPORT.json", help="privacy report file")
 
@@ -413,6 +444,13 @@ def build_parser() -> argparse.ArgumentParser:
     predict.add_argument("--model", required=True, metavar="MODEL.json")
     _add_data_options(predict, part="test", labels="optional")
     predict.add_argument("--out", required=True, metavar="PRED.csv")
+    predict.add_argument(
+        "--proba",
+        action="store_true",
+        help="write class probabilities (one column per class, headed by the "
+        "class names) instead of labels; needs a model trained with --model "
+        "logistic",
+    )
 
     evaluate = sub.add_parser(
         "evaluate",
@@ -431,6 +469,43 @@ def build_parser() -> argparse.ArgumentParser:
     from ._serve import add_serve_subparser
 
     add_serve_subparser(sub)
+    add_report_subparser(sub)
+
+    sweep = sub.add_parser(
+        "sweep",
+        help="accuracy against ε on a held-out split, as a CSV table and a plot",
+        description="Train one private model per --epsilons value (and per seed) "
+        "on a random training split of a CSV file encoded by a public schema, "
+        "and measure its accuracy on the held-out rows beside a non-private "
+        "baseline (scikit-learn LogisticRegression on the same encoded "
+        "features). The accuracies are computed exactly from private rows: they "
+        "are NOT differentially private.",
+    )
+    sweep.add_argument("--data", required=True, metavar="PATH", help="CSV file")
+    sweep.add_argument(
+        "--schema", required=True, metavar="SCHEMA.json", help="public schema"
+    )
+    sweep.add_argument(
+        "--epsilons",
+        type=_epsilon,
+        nargs="+",
+        required=True,
+        metavar="E",
+        help="the ε values, e.g. --epsilons 0.1 0.5 1 2",
+    )
+    sweep.add_argument(
+        "--seeds",
+        type=_count("--seeds", 1, 1000),
+        default=3,
+        metavar="K",
+        help="noise draws (and splits) per ε (default 3)",
+    )
+    _add_model_options(sweep, epsilon=False)
+    add_holdout_options(sweep, default=0.2)
+    sweep.add_argument("--out-csv", required=True, metavar="TABLE.csv")
+    sweep.add_argument(
+        "--out-png", metavar="PLOT.png", help="plot (needs the plot extra)"
+    )
     return parser
 
 
@@ -675,6 +750,16 @@ def _labels_text(labels: np.ndarray) -> str:
     return buf.getvalue()
 
 
+def _proba_text(proba: np.ndarray, classes: np.ndarray) -> str:
+    """Probabilities as CSV, one column per class headed by its label."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([str(c) for c in np.asarray(classes).tolist()])
+    for row in proba.tolist():
+        writer.writerow([f"{p:.6g}" for p in row])
+    return buf.getvalue()
+
+
 def _warn(message: str, err: TextIO) -> None:
     err.write(f"{PROG}: warning: {_one_line(message)}\n")
 
@@ -707,6 +792,11 @@ def _loss(args: argparse.Namespace) -> tuple[str, float]:
     return loss, 0.5 if args.huber_h is None else args.huber_h
 
 
+def _regularization(args: argparse.Namespace) -> float:
+    value = args.regularization
+    return _DEFAULT_REGULARIZATION if value is None else float(value)
+
+
 def _build_linear(args: argparse.Namespace) -> Any:
     from ..models import DPLinearSVC, DPLogisticRegression
 
@@ -726,7 +816,7 @@ def _build_linear(args: argparse.Namespace) -> Any:
         "epsilon": args.epsilon,
         "delta": args.delta,
         "mechanism": args.mechanism,
-        "regularization": args.regularization,
+        "regularization": _regularization(args),
         "data_norm": 1.0 if args.data_norm is None else args.data_norm,
         "fit_intercept": args.fit_intercept,
         "classes": args.classes,
@@ -789,7 +879,7 @@ def _build_kernel(args: argparse.Namespace) -> Any:
         mechanism=args.mechanism,
         loss=loss,
         huber_h=huber_h,
-        regularization=args.regularization,
+        regularization=_regularization(args),
         epsilon=args.epsilon,
         delta=args.delta,
         classes=args.classes,
@@ -839,47 +929,54 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ):
         raise UsageError("an output file would overwrite the --data file")
 
-    schema = None
-    y: np.ndarray | None
-    names: list[str] | None
-    if args.schema is not None:
-        from ..preprocessing import PublicSchema, SchemaTransformer
-
-        _check_schema_options(args, "--schema")
-        schema = PublicSchema.from_json(args.schema)
-        frame, where = _read_schema_frame(args, schema)
-        y = _schema_labels(schema, frame, where)
-        X = SchemaTransformer(schema).fit_transform(frame)
-        names = list(schema.feature_names_out)
-        estimator.set_params(classes=list(schema.classes))
-        args.classes = list(schema.classes)
-        if args.kernel == "linear" and args.data_norm is None:
-            # The public bound of encoded rows: sqrt(#numeric + #categorical).
-            estimator.set_params(data_norm=schema.row_norm_bound)
-    else:
-        X, y, names = _read(args, part="train", labels=True)
-    assert y is not None
-    where = args.data if args.data is not None else f"--dataset {args.dataset}"
-    classes = args.classes
-    if classes is None and args.dataset is not None:
-        classes = [-1, 1]  # the loaders' documented, public label set
-        estimator.set_params(classes=classes)
-    _check_binary_labels(y, classes, where)
+    if args.tune and args.regularization is not None:
+        raise UsageError(
+            "--tune chooses --regularization from its public grid: leave out "
+            "--regularization, or leave out --tune"
+        )
+    X, y, names, schema, classes, _ = _training_data(args, estimator)
 
     notes: list[str] = []
+    held_out = None
+    if args.holdout is not None:
+        fit_rows, held_out = holdout_split(X.shape[0], args.holdout, args.random_state)
+        X_fit, y_fit = X[fit_rows], y[fit_rows]
+    else:
+        X_fit, y_fit = X, y
+    fitted: Any = (
+        tuned(estimator, args.epsilon, args.random_state) if args.tune else estimator
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        with busy("tuning Λ" if args.tune else "training", quiet=args.quiet):
+            try:
+                fitted.fit(_frame(X_fit, names), y_fit)
+            except ValueError as exc:
+                if args.epsilon > ABSURD_EPSILON and "scale" in str(exc):
+                    raise UsageError(
+                        f"--epsilon {args.epsilon:g} is too large: the noise would be "
+                        "too small to represent, and a guarantee this weak is "
+                        "meaningless anyway; use --epsilon of about 0.1 to 10"
+                    ) from None
+                raise
+    if args.tune:
+        estimator = fitted.best_estimator_
+        # The model keeps the final fit's event (what its parameters certify);
+        # the whole procedure (selection and final fit, one ε) is recorded
+        # beside it and written into the model file as selection_event.
+        estimator.selection_event_ = fitted.privacy_event_
         if names is not None:
-            # A data frame: the estimator records the column names
-            # (feature_names_in_), which the model file keeps so that predict
-            # and evaluate match columns by name.
-            import pandas as pd
-
-            estimator.fit(pd.DataFrame(X, columns=names, copy=False), y)
-        else:
-            estimator.fit(X, y)
+            estimator.feature_names_in_ = np.asarray(names, dtype=object)
     if schema is not None:
         estimator.public_schema_ = schema  # written into the model file
+    # Judged on what was spent; the row count is compared, never printed.
+    notes.extend(
+        privacy_parameter_warnings(
+            estimator.privacy_event_.epsilon,
+            estimator.privacy_event_.delta,
+            X_fit.shape[0],
+        )
+    )
     for w in caught:
         if issubclass(w.category, PrivacyLeakWarning) and "classes" in str(w.message):
             notes.append(
@@ -895,7 +992,7 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "seed: for tests only, not for a real release"
         )
 
-    event = estimator.privacy_event_
+    event = getattr(estimator, "selection_event_", None) or estimator.privacy_event_
     report: dict[str, Any] | None = None
     if report_path is not None:
         report = {
@@ -910,7 +1007,7 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "mechanism": event.mechanism,
             "reference": event.reference,
             "neighbouring": event.neighbouring,
-            "n_samples": int(X.shape[0]),
+            "n_samples": int(X_fit.shape[0]),
             "label_set_public": classes is not None,
             "schema": None if schema is None else schema.to_dict(),
             "noise": "seeded PCG64 (--random-state; NOT for a real release)"
@@ -947,12 +1044,109 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     status = err if "-" in (args.out, args.report) else out
     status.write(
         f"{PROG}: trained {type(estimator).__name__} ({event.mechanism}, "
-        f"ε = {_fmt(event.epsilon)}, δ = {_fmt(event.delta)}) on {X.shape[0]} rows "
-        f"× {X.shape[1]} features -> {model_path}"
+        f"ε = {_fmt(event.epsilon)}, δ = {_fmt(event.delta)}) on {X_fit.shape[0]} "
+        f"rows × {X.shape[1]} features -> {model_path}"
         + (f", report -> {report_path}" if report_path is not None else "")
         + "\n"
     )
+    for line in _budget_lines(event, args):
+        status.write(f"{PROG}: {line}\n")
+    if held_out is not None:
+        accuracy = float(
+            np.mean(
+                np.asarray(estimator.predict(_frame(X[held_out], names)), dtype=object)
+                == np.asarray(y[held_out], dtype=object)
+            )
+        )
+        _warn(holdout_warning(), err)
+        status.write(
+            f"{PROG}: held-out accuracy {accuracy:.4f} on a random {args.holdout:g} "
+            "of the rows (NOT differentially private)\n"
+        )
     return 0
+
+
+def _frame(X: np.ndarray, names: list[str] | None) -> Any:
+    """A data frame when the columns are named (the estimator records the names,
+    which the model file keeps so that predict and evaluate match by name)."""
+    if names is None:
+        return X
+    import pandas as pd
+
+    return pd.DataFrame(X, columns=names, copy=False)
+
+
+def _budget_lines(event: Any, args: argparse.Namespace) -> list[str]:
+    """How the budget was spent, in words (one-vs-rest split, tuning)."""
+    lines: list[str] = []
+    for e in _events(event):
+        k = e.details.get("n_classes")
+        if k is not None and e.children and not lines:
+            lines.append(
+                f"one-vs-rest over {k} classes: the budget is split evenly, "
+                f"ε/{k} = {_fmt(e.epsilon / k)} per class (sequential composition)"
+            )
+    if args.tune:
+        lines.append(
+            f"--tune: Λ = {_fmt(_regularization_of(event))} chosen privately from "
+            f"{', '.join(_fmt(v) for v in TUNE_GRID)} on a quarter of the rows, "
+            f"final fit on the rest; ε = {_fmt(event.epsilon)} end to end "
+            "(parallel composition)"
+        )
+    return lines
+
+
+def _events(event: Any) -> list[Any]:
+    out = [event]
+    for child in event.children:
+        out.extend(_events(child))
+    return out
+
+
+def _regularization_of(event: Any) -> float:
+    values = [
+        e.details["regularization"]
+        for e in _events(event.children[-1])
+        if "regularization" in e.details
+    ]
+    return float(values[0]) if values else float("nan")
+
+
+def _training_data(
+    args: argparse.Namespace, estimator: Any
+) -> tuple[np.ndarray, np.ndarray, list[str] | None, Any, Any, str]:
+    """Rows, labels, column names, schema, public classes and a place name.
+
+    Sets the estimator's ``classes`` (and ``data_norm`` for a schema) from
+    public sources.
+    """
+    schema = None
+    y: np.ndarray | None
+    names: list[str] | None
+    if args.schema is not None:
+        from ..preprocessing import PublicSchema, SchemaTransformer
+
+        _check_schema_options(args, "--schema")
+        schema = PublicSchema.from_json(args.schema)
+        frame, where = _read_schema_frame(args, schema)
+        y = _schema_labels(schema, frame, where)
+        X = SchemaTransformer(schema).fit_transform(frame)
+        names = list(schema.feature_names_out)
+        estimator.set_params(classes=list(schema.classes))
+        args.classes = list(schema.classes)
+        if args.kernel == "linear" and args.data_norm is None:
+            # The public bound of encoded rows: sqrt(#numeric + #categorical).
+            estimator.set_params(data_norm=schema.row_norm_bound)
+    else:
+        X, y, names = _read(args, part="train", labels=True)
+    assert y is not None
+    where = args.data if args.data is not None else f"--dataset {args.dataset}"
+    classes = getattr(args, "classes", None)
+    if classes is None and args.dataset is not None:
+        classes = [-1, 1]  # the loaders' documented, public label set
+        estimator.set_params(classes=classes)
+    _check_binary_labels(y, classes, where)
+    return X, y, names, schema, classes, where
 
 
 def _load(args: argparse.Namespace) -> Any:
@@ -972,11 +1166,16 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if src is not None and _same_file(src, out_path):
             raise UsageError("--out would overwrite an input file")
     model = _load(args)
+    if args.proba and not hasattr(model, "predict_proba"):
+        raise UsageError(
+            f"--proba needs class probabilities, which {type(model).__name__} does "
+            "not give: train with --model logistic, or leave out --proba"
+        )
     schema = getattr(model, "public_schema_", None)
     if schema is not None:
         _check_schema_options(args, "a model trained with --schema")
         frame, _ = _read_schema_frame(args, schema)
-        predictions = model.predict(_schema_rows(schema, frame))
+        rows = _schema_rows(schema, frame)
     else:
         X, _, names = _read(
             args,
@@ -984,8 +1183,15 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             labels=not args.no_labels,
             n_features=model.n_features_in_,
         )
-        predictions = model.predict(_match_columns(model, X, names, args.data))
-    atomic_write_text(os.fspath(out_path), _labels_text(np.asarray(predictions)))
+        rows = _match_columns(model, X, names, args.data)
+    if args.proba:
+        proba = np.asarray(model.predict_proba(rows))
+        predictions = proba
+        text = _proba_text(proba, model.classes_)
+    else:
+        predictions = np.asarray(model.predict(rows))
+        text = _labels_text(predictions)
+    atomic_write_text(os.fspath(out_path), text)
     status = err if args.out == "-" else out  # keep standard output clean
     status.write(f"{PROG}: wrote {len(predictions)} predictions -> {out_path}\n")
     return 0
@@ -1044,6 +1250,127 @@ def _cmd_serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return run_serve_command(args, out, err)
 
 
+def _cmd_report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from ..io import load_model
+
+    out.write(render_report(load_model(args.model), args.model))
+    return 0
+
+
+def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from sklearn.linear_model import LogisticRegression
+
+    from ..io import _atomic_write_bytes as atomic_write_bytes
+    from ..io import atomic_write_text
+
+    csv_path = _check_output(args.out_csv, "--out-csv")
+    png_path = _check_output(args.out_png, "--out-png") if args.out_png else None
+    if png_path is not None:
+        try:
+            import_pyplot()  # a missing plot extra is refused before any work
+        except ImportError as exc:
+            raise OutputError(str(exc)) from None
+        if _same_file(csv_path, png_path):
+            raise UsageError("--out-csv and --out-png must be different files")
+    if any(_same_file(args.data, p) for p in (csv_path, png_path) if p is not None):
+        raise UsageError("an output file would overwrite the --data file")
+    # Defaults that train's data path reads but sweep does not offer.
+    for name, value in (
+        ("dataset", None),
+        ("data_dir", None),
+        ("format", None),
+        ("header", None),
+        ("label_column", None),
+        ("classes", None),
+        ("n_features", None),
+        ("tune", False),
+    ):
+        setattr(args, name, value)
+    epsilons = sorted(set(args.epsilons))
+    args.epsilon = epsilons[0]
+    estimator = _build_estimator(args)  # refuses bad option combinations early
+    X, y, names, _, _, _ = _training_data(args, estimator)
+    notes = {
+        note
+        for eps in epsilons
+        for note in privacy_parameter_warnings(eps, args.delta, X.shape[0])
+    }
+    results: dict[float, list[float]] = {eps: [] for eps in epsilons}
+    baseline = []
+    runs = [(seed, eps) for seed in range(args.seeds) for eps in epsilons]
+    splits: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    with warnings.catch_warnings():
+        # The per-fit warnings (e.g. seeded noise) are the same for every run.
+        warnings.simplefilter("ignore")
+        for seed, eps in progress(
+            runs, total=len(runs), desc="sweep", quiet=args.quiet
+        ):
+            if seed not in splits:
+                split_seed = (
+                    None if args.random_state is None else args.random_state + seed
+                )
+                splits[seed] = holdout_split(X.shape[0], args.holdout, split_seed)
+                tr, te = splits[seed]
+                reference = LogisticRegression(max_iter=1000).fit(X[tr], y[tr])
+                baseline.append(float(np.mean(reference.predict(X[te]) == y[te])))
+            tr, te = splits[seed]
+            args.epsilon = eps
+            if args.random_state is not None:
+                args.random_state += 1  # a different (seeded) noise draw per run
+            model = _build_estimator(args)
+            model.set_params(
+                **{
+                    k: v
+                    for k, v in estimator.get_params().items()
+                    if k in ("classes", "data_norm")
+                }
+            )
+            model.fit(_frame(X[tr], names), y[tr])
+            predicted = np.asarray(model.predict(_frame(X[te], names)), dtype=object)
+            results[eps].append(
+                float(np.mean(predicted == np.asarray(y[te], dtype=object)))
+            )
+    rows = [
+        {
+            "epsilon": eps,
+            "seeds": args.seeds,
+            "accuracy_mean": float(np.mean(acc)),
+            "accuracy_sd": float(np.std(acc)),
+            "nonprivate_accuracy": float(np.mean(baseline)),
+        }
+        for eps, acc in results.items()
+    ]
+    table = sweep_table(rows)
+    image = (
+        sweep_png(rows, f"{type(estimator).__name__} on {Path(args.data).name}")
+        if png_path is not None
+        else None
+    )
+    atomic_write_text(os.fspath(csv_path), table)
+    if png_path is not None and image is not None:
+        try:
+            atomic_write_bytes(os.fspath(png_path), image)
+        except BaseException:
+            if _is_regular_output(csv_path):
+                os.unlink(os.path.realpath(csv_path))
+            raise
+    for note in sorted(notes):
+        _warn(note, err)
+    _warn(
+        "the sweep's accuracies are computed exactly from private rows and are NOT "
+        "differentially private: use them to choose ε, do not publish them",
+        err,
+    )
+    status = err if "-" in (args.out_csv, args.out_png) else out
+    status.write(table if args.out_csv != "-" else "")
+    status.write(
+        f"{PROG}: {len(epsilons)} ε × {args.seeds} seeds -> {csv_path}"
+        + (f", plot -> {png_path}" if png_path is not None else "")
+        + "\n"
+    )
+    return 0
+
+
 _COMMANDS = {
     "demo": _cmd_demo,
     "train": _cmd_train,
@@ -1052,6 +1379,8 @@ _COMMANDS = {
     "audit": _cmd_audit,
     "reproduce": _cmd_reproduce,
     "serve": _cmd_serve,
+    "report": _cmd_report,
+    "sweep": _cmd_sweep,
 }
 
 
@@ -1132,12 +1461,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         err.write(f"{PROG}: error: interrupted\n")
         return 130
+    except DPSVMConvergenceError:
+        # The estimators' message names max_iter/tol, which the command line
+        # does not expose: name the option that helps instead.
+        err.write(
+            f"{PROG}: error: the solver did not reach the accuracy the privacy "
+            "proof needs, so nothing was written; use a larger --regularization "
+            "(it makes the problem better conditioned) or another --mechanism\n"
+        )
+        return 1
     except (
         ValueError,  # includes BudgetExceededError, JSON and Unicode errors
         TypeError,
         OSError,  # FileNotFoundError, PermissionError, IsADirectoryError, ...
         OverflowError,
-        DPSVMConvergenceError,
     ) as exc:
         err.write(f"{PROG}: error: {_describe(exc)}\n")
         return 1
