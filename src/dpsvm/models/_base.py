@@ -23,6 +23,7 @@ from .._compat import Interval, validate_data
 from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
 from ..validation import project_rows_to_ball
+from ._dask import is_dask_array, prepare_dask_fit
 from ._solvers import RowScaledDesign
 
 __all__ = ["LinearModelBase", "ScorePredictMixin"]
@@ -260,6 +261,8 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     def _prepare_fit(
         self, X: Any, y: ArrayLike
     ) -> tuple[RowScaledDesign, list[FloatArray], float]:
+        if is_dask_array(X):  # out of core: passes over the chunks (_dask.py)
+            return prepare_dask_fit(self, X, y)  # type: ignore[return-value]
         # float32/float64, any order, or CSR: used in place. One pass computes
         # the row norms, which also reveal any NaN/inf entry (its row norm is
         # not finite); scikit-learn's own check then runs only to word the error.
@@ -293,7 +296,10 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             targets = [np.where(y == self.classes_[1], one, minus_one)]
         else:
             targets = [np.where(y == c, one, minus_one) for c in self.classes_]
-        n = X.shape[0]
+        return design, targets, self._internal_lambda(X.shape[0], R)
+
+    def _internal_lambda(self, n: int, R: float) -> float:
+        """λ = Λ/R² of the internal problem, refused outside the float range."""
         r2 = R * R
         # x̃ = x/R ⇒ λ = Λ/R² (module docstring)
         lam = self.regularization / r2 if r2 > 0 else math.inf
@@ -305,7 +311,7 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
                 "the calibrations need; rescale the features so that data_norm is "
                 "closer to 1."
             )
-        return design, targets, lam
+        return lam
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
