@@ -222,3 +222,19 @@ def test_data_derived_bounds_warn_as_in_memory():
     assert "data_norm" in messages and "classes" in messages
     assert clf.data_norm_ == pytest.approx(np.max(np.linalg.norm(X, axis=1)))
     np.testing.assert_array_equal(clf.classes_, [3, 7])
+
+
+def test_dask_dataframe_input():
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y = _data(5)
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(D)])
+    params = {"classes": [3, 7], "random_state": 6}
+    ref = DPLogisticRegression(**params).fit(frame, y)
+    ddf = dd.from_pandas(frame, npartitions=4)
+    ys = dd.from_pandas(pd.Series(y), npartitions=4)
+    clf = DPLogisticRegression(**params).fit(ddf, ys)
+    _assert_same_event(clf.privacy_event_, ref.privacy_event_)
+    np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-7, atol=1e-9)
+    np.testing.assert_array_equal(clf.feature_names_in_, ref.feature_names_in_)
+    np.testing.assert_array_equal(clf.predict(frame), ref.predict(frame))

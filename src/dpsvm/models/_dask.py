@@ -50,7 +50,7 @@ _STEPS = 0.5 ** np.arange(1, 41)
 
 def is_dask_array(X: Any) -> bool:
     """Whether ``X`` is a dask collection (checked without importing dask)."""
-    return type(X).__module__.split(".")[0] == "dask" and hasattr(X, "__dask_graph__")
+    return type(X).__module__.startswith("dask") and hasattr(X, "__dask_graph__")
 
 
 def _block_design(
@@ -303,6 +303,10 @@ def _as_row_chunked(X: Any, y: Any) -> tuple[Any, Any]:
     """X chunked along rows only, and y as a dask array with the same row chunks."""
     import dask.array as da
 
+    if hasattr(X, "to_dask_array"):  # a dask DataFrame: one pass counts its rows
+        X = X.to_dask_array(lengths=True)
+    if hasattr(y, "to_dask_array"):
+        y = y.to_dask_array(lengths=True)
     if X.ndim != 2:
         raise ValueError(
             "X must be a 2-D dask array of shape (n_samples, n_features); reshape "
@@ -378,6 +382,7 @@ def prepare_dask_fit(
             "Hessian products); the hinge solver needs the rows in memory. Use "
             "loss='huber' (or 'logistic'), or pass a NumPy array."
         )
+    X_in = X
     X, y = _as_row_chunked(X, y)
     n, p = (int(s) for s in X.shape)
     if n < 1 or p < 1:
@@ -413,7 +418,10 @@ def prepare_dask_fit(
     else:
         classes_ = est._resolve_classes(public, all_public=True)
     est.n_features_in_ = p
-    if hasattr(est, "feature_names_in_"):
+    columns = getattr(X_in, "columns", None)
+    if columns is not None and all(isinstance(c, str) for c in columns):
+        est.feature_names_in_ = np.asarray(columns, dtype=object)
+    elif hasattr(est, "feature_names_in_"):
         del est.feature_names_in_
     est.classes_ = classes_
     R = est._resolve_data_norm(np.array([stats[1]]))
