@@ -142,6 +142,27 @@ def _clip_factors(norms: FloatArray, radius: float) -> FloatArray | None:
     return factors
 
 
+def scaled_design(
+    X: Any, norms: FloatArray | None, radius: float, R: float, const: float | None
+) -> RowScaledDesign:
+    """Rows [proj(x), s]/R of ``X`` as a per-row scale (projection onto the ball
+    of ``radius``, then division by R), given the rows' computed ``norms``.
+
+    ``norms=None`` means some ‖x‖² overflowed for finite entries: then, and only
+    then, a projected copy is made (which rescales those rows by their largest
+    entry first).
+    """
+    if norms is None:
+        dense = X.toarray() if scipy.sparse.issparse(X) else X
+        Xp = project_rows_to_ball(dense, radius)
+        Xp /= R
+        return RowScaledDesign(Xp, None, const)
+    factors = _clip_factors(norms, radius)
+    if R != 1.0:
+        factors = np.full(norms.shape, 1.0 / R) if factors is None else factors / R
+    return RowScaledDesign(X, factors, const)
+
+
 class ScorePredictMixin:
     """``predict`` from ``decision_function`` and ``classes_``.
 
@@ -243,20 +264,8 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         ``norms`` are the rows' computed norms, or ``None`` when some overflow
         (then, and only then, a projected copy is made).
         """
-        radius = self._radius(R)
         const = self.intercept_scaling if self.fit_intercept else None  # s/R
-        if norms is None:
-            # ‖x‖² overflowed for finite entries: project a copy, which rescales
-            # those rows by their largest entry first.
-            Xp = project_rows_to_ball(
-                X.toarray() if scipy.sparse.issparse(X) else X, radius
-            )
-            Xp /= R
-            return RowScaledDesign(Xp, None, const)
-        factors = _clip_factors(norms, radius)
-        if R != 1.0:
-            factors = np.full(norms.shape, 1.0 / R) if factors is None else factors / R
-        return RowScaledDesign(X, factors, const)
+        return scaled_design(X, norms, self._radius(R), R, const)
 
     def _prepare_fit(
         self, X: Any, y: ArrayLike

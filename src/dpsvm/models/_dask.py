@@ -61,21 +61,14 @@ def _block_design(
     Exactly the in-memory map (``LinearModelBase._design``): the factors are
     computed from the chunk's own rows, which is all that each factor depends on.
     """
-    from ..validation import project_rows_to_ball
-    from ._base import _clip_factors, _row_norms
+    from ._base import _row_norms, scaled_design
 
     if Xb.dtype not in (np.float64, np.float32):
         Xb = np.asarray(Xb, dtype=np.float64)
     norms = _row_norms(Xb)
-    if not np.all(np.isfinite(norms)):
-        # ‖x‖² overflowed for finite entries: project a copy of this chunk only.
-        Xp = project_rows_to_ball(np.asarray(Xb, dtype=np.float64), radius)
-        Xp /= R
-        return RowScaledDesign(Xp, None, const)
-    factors = _clip_factors(norms, radius)
-    if R != 1.0:
-        factors = np.full(norms.shape, 1.0 / R) if factors is None else factors / R
-    return RowScaledDesign(Xb, factors, const)
+    # Non-finite norms (‖x‖² overflowed for finite entries): a projected copy.
+    finite = bool(np.all(np.isfinite(norms)))
+    return scaled_design(Xb, norms if finite else None, radius, R, const)
 
 
 def _pass_block(
