@@ -74,6 +74,22 @@ def test_newton_cg_passes_match(monkeypatch):
     np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-7, atol=1e-9)
 
 
+@pytest.mark.parametrize("newton_max", [None, 2])
+def test_warm_start_on_a_subset_of_chunks_gives_the_same_fit(monkeypatch, newton_max):
+    # Many chunks: first solved on every 2nd chunk, then certified on all rows.
+    monkeypatch.setattr(dask_module, "_WARM_FACTOR", 2)
+    monkeypatch.setattr(dask_module, "_WARM_MIN_CHUNKS", 2)
+    if newton_max is not None:
+        monkeypatch.setattr(dask_module, "_DASK_NEWTON_MAX_FEATURES", newton_max)
+    X, y = _data(7)
+    params = {"classes": [3, 7], "random_state": 8, "fit_intercept": True}
+    ref = DPLinearSVC(**params).fit(X, y)
+    clf = DPLinearSVC(**params).fit(da.from_array(X, chunks=(250, D)), y)
+    _assert_same_event(clf.privacy_event_, ref.privacy_event_)
+    np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-7, atol=1e-9)
+    assert clf.solver_info_[0]["grad_norm"] <= 1e-10
+
+
 def test_one_vs_rest_and_column_chunks():
     rng = np.random.default_rng(2)
     X = rng.standard_normal((900, 4)) * 0.5
