@@ -191,7 +191,7 @@ def run(
     )
     print(
         "| n | fit | time (s) | rows/s | RSS before → peak (MB) | passes | "
-        "Newton steps | accuracy | max |Δcoef| vs memory | same event |"
+        "Newton steps | accuracy | max abs Δcoef vs memory | same event |"
     )
     print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
     rows = []
