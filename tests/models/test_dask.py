@@ -254,3 +254,16 @@ def test_dask_dataframe_input():
     np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-7, atol=1e-9)
     np.testing.assert_array_equal(clf.feature_names_in_, ref.feature_names_in_)
     np.testing.assert_array_equal(clf.predict(frame), ref.predict(frame))
+
+
+@pytest.mark.parametrize("classes", [[3, 7], [0, 1, 2]])
+def test_prediction_on_dask_arrays_is_lazy_and_matches(classes):
+    X, y = _data(8)
+    if len(classes) == 3:
+        y = np.argmax(X[:, :3], axis=1)
+    clf = DPLogisticRegression(classes=classes, random_state=1).fit(X, y)
+    Xd = da.from_array(X, chunks=(CHUNK, D))
+    scores, labels = clf.decision_function(Xd), clf.predict(Xd)
+    assert isinstance(scores, da.Array) and isinstance(labels, da.Array)
+    np.testing.assert_allclose(scores.compute(), clf.decision_function(X))
+    np.testing.assert_array_equal(labels.compute(), clf.predict(X))

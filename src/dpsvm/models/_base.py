@@ -23,7 +23,7 @@ from .._compat import Interval, validate_data
 from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
 from ..validation import project_rows_to_ball
-from ._dask import is_dask_array, prepare_dask_fit
+from ._dask import chunked_predict, chunked_scores, is_dask_array, prepare_dask_fit
 from ._solvers import RowScaledDesign
 
 __all__ = ["LinearModelBase", "ScorePredictMixin"]
@@ -187,6 +187,8 @@ class ScorePredictMixin:
             Labels from ``classes_``.
         """
         scores = self.decision_function(X)  # type: ignore[attr-defined]
+        if is_dask_array(scores):  # lazily, chunk by chunk
+            return chunked_predict(self.classes_, scores)  # type: ignore[no-any-return]
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]
@@ -357,6 +359,8 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             Scores; one column per class for more than two classes.
         """
         check_is_fitted(self)
+        if is_dask_array(X):  # a lazy dask array of scores, chunk by chunk
+            return chunked_scores(self, X)  # type: ignore[no-any-return]
         X = validate_data(
             self, X, dtype=[np.float64, np.float32], accept_sparse="csr", reset=False
         )

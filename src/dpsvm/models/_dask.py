@@ -36,7 +36,13 @@ from numpy.typing import NDArray
 from ..losses import Loss
 from ._solvers import _ACCEPT, _NEWTON_MAX_FEATURES, RowScaledDesign, SolverResult
 
-__all__ = ["ChunkedDesign", "is_dask_array", "prepare_dask_fit"]
+__all__ = [
+    "ChunkedDesign",
+    "chunked_predict",
+    "chunked_scores",
+    "is_dask_array",
+    "prepare_dask_fit",
+]
 
 FloatArray = NDArray[np.float64]
 
@@ -453,3 +459,39 @@ def prepare_dask_fit(
     positives = classes_[1:] if classes_.size == 2 else classes_
     targets = [da.where(y == c, one, minus_one) for c in positives]
     return design, targets, est._internal_lambda(n, R)
+
+
+def chunked_scores(est: Any, X: Any) -> Any:
+    """``est.decision_function`` of each row chunk of ``X``, as a lazy dask array.
+
+    Prediction post-processes the released model; each chunk is scored by the
+    in-memory code (projection onto the same public ball).
+    """
+    if hasattr(X, "to_dask_array"):
+        X = X.to_dask_array(lengths=True)
+    if X.ndim != 2:
+        raise ValueError("X must be a 2-D dask array of shape (n_samples, n_features).")
+    if X.numblocks[1] > 1:
+        X = X.rechunk({1: -1})
+    k = est.coef_.shape[0]
+    if k == 1:
+        return X.map_blocks(est.decision_function, drop_axis=1, dtype=np.float64)
+    return X.map_blocks(
+        est.decision_function, chunks=(X.chunks[0], (k,)), dtype=np.float64
+    )
+
+
+def _labels_of(scores: FloatArray, classes: Any) -> Any:
+    if scores.ndim == 1:
+        return classes[(scores > 0).astype(int)]
+    return classes[np.argmax(scores, axis=1)]
+
+
+def chunked_predict(classes: Any, scores: Any) -> Any:
+    """Labels from a lazy dask array of scores, chunk by chunk."""
+    return scores.map_blocks(
+        _labels_of,
+        classes,
+        drop_axis=list(range(1, scores.ndim)),
+        dtype=classes.dtype,
+    )
