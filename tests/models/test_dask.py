@@ -12,6 +12,7 @@ import pytest
 da = pytest.importorskip("dask.array")
 dask = pytest.importorskip("dask")
 
+from dpsvm.accounting import BudgetAccountant  # noqa: E402
 from dpsvm.exceptions import PrivacyLeakWarning  # noqa: E402
 from dpsvm.models import DPLinearSVC, DPLogisticRegression  # noqa: E402
 from dpsvm.models import _dask as dask_module  # noqa: E402
@@ -214,19 +215,21 @@ def test_bad_input_is_refused(bad, match):
     X, y = _data()
     Xd = da.from_array(X, chunks=(CHUNK, D))
     yd = da.from_array(y, chunks=CHUNK)
-    clf = DPLinearSVC(classes=[3, 7])
+    budget = BudgetAccountant(epsilon=2.0)
+    clf = DPLinearSVC(classes=[3, 7], accountant=budget)
     if bad == "nan":
         X = X.copy()
         X[17, 2] = np.nan
         Xd = da.from_array(X, chunks=(CHUNK, D))
     elif bad == "hinge":
-        clf = DPLinearSVC(classes=[3, 7], loss="hinge", mechanism="output")
+        clf.set_params(loss="hinge", mechanism="output")
     elif bad == "length":
         yd = yd[:-1]
     else:
         Xd = Xd[:, 0]
     with pytest.raises(ValueError, match=match):
         clf.fit(Xd, yd)
+    assert budget.ledger == () and budget.remaining() == (2.0, 0.0)  # nothing spent
 
 
 def test_data_derived_bounds_warn_as_in_memory():
@@ -267,3 +270,13 @@ def test_prediction_on_dask_arrays_is_lazy_and_matches(classes):
     assert isinstance(scores, da.Array) and isinstance(labels, da.Array)
     np.testing.assert_allclose(scores.compute(), clf.decision_function(X))
     np.testing.assert_array_equal(labels.compute(), clf.predict(X))
+
+
+def test_rows_whose_squared_norm_overflows_are_clipped_as_in_memory():
+    X, y = _data(9)
+    X[[3, 1500]] *= 1e200  # ‖x‖² overflows: projected copy of that chunk only
+    params = {"classes": [3, 7], "random_state": 2}
+    ref = DPLogisticRegression(**params).fit(X, y)
+    clf = DPLogisticRegression(**params).fit(da.from_array(X, chunks=(CHUNK, D)), y)
+    _assert_same_event(clf.privacy_event_, ref.privacy_event_)
+    np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-7, atol=1e-9)
