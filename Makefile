@@ -15,7 +15,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(PIP) install -e '.[test,service,postgres]'
+	$(PIP) install -e '.[test,service,postgres,dask]'
 	touch $@
 
 install: $(VENV)/.installed

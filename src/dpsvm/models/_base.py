@@ -23,6 +23,7 @@ from .._compat import Interval, validate_data
 from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
 from ..validation import project_rows_to_ball
+from ._dask import chunked_predict, chunked_scores, is_dask_array, prepare_dask_fit
 from ._solvers import RowScaledDesign
 
 __all__ = ["LinearModelBase", "ScorePredictMixin"]
@@ -141,6 +142,27 @@ def _clip_factors(norms: FloatArray, radius: float) -> FloatArray | None:
     return factors
 
 
+def scaled_design(
+    X: Any, norms: FloatArray | None, radius: float, R: float, const: float | None
+) -> RowScaledDesign:
+    """Rows [proj(x), s]/R of ``X`` as a per-row scale (projection onto the ball
+    of ``radius``, then division by R), given the rows' computed ``norms``.
+
+    ``norms=None`` means some ‖x‖² overflowed for finite entries: then, and only
+    then, a projected copy is made (which rescales those rows by their largest
+    entry first).
+    """
+    if norms is None:
+        dense = X.toarray() if scipy.sparse.issparse(X) else X
+        Xp = project_rows_to_ball(dense, radius)
+        Xp /= R
+        return RowScaledDesign(Xp, None, const)
+    factors = _clip_factors(norms, radius)
+    if R != 1.0:
+        factors = np.full(norms.shape, 1.0 / R) if factors is None else factors / R
+    return RowScaledDesign(X, factors, const)
+
+
 class ScorePredictMixin:
     """``predict`` from ``decision_function`` and ``classes_``.
 
@@ -165,6 +187,8 @@ class ScorePredictMixin:
             Labels from ``classes_``.
         """
         scores = self.decision_function(X)  # type: ignore[attr-defined]
+        if is_dask_array(scores):  # lazily, chunk by chunk
+            return chunked_predict(self.classes_, scores)  # type: ignore[no-any-return]
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]
@@ -242,24 +266,14 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         ``norms`` are the rows' computed norms, or ``None`` when some overflow
         (then, and only then, a projected copy is made).
         """
-        radius = self._radius(R)
         const = self.intercept_scaling if self.fit_intercept else None  # s/R
-        if norms is None:
-            # ‖x‖² overflowed for finite entries: project a copy, which rescales
-            # those rows by their largest entry first.
-            Xp = project_rows_to_ball(
-                X.toarray() if scipy.sparse.issparse(X) else X, radius
-            )
-            Xp /= R
-            return RowScaledDesign(Xp, None, const)
-        factors = _clip_factors(norms, radius)
-        if R != 1.0:
-            factors = np.full(norms.shape, 1.0 / R) if factors is None else factors / R
-        return RowScaledDesign(X, factors, const)
+        return scaled_design(X, norms, self._radius(R), R, const)
 
     def _prepare_fit(
         self, X: Any, y: ArrayLike
     ) -> tuple[RowScaledDesign, list[FloatArray], float]:
+        if is_dask_array(X):  # out of core: passes over the chunks (_dask.py)
+            return prepare_dask_fit(self, X, y)  # type: ignore[return-value]
         # float32/float64, any order, or CSR: used in place. One pass computes
         # the row norms, which also reveal any NaN/inf entry (its row norm is
         # not finite); scikit-learn's own check then runs only to word the error.
@@ -293,7 +307,10 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             targets = [np.where(y == self.classes_[1], one, minus_one)]
         else:
             targets = [np.where(y == c, one, minus_one) for c in self.classes_]
-        n = X.shape[0]
+        return design, targets, self._internal_lambda(X.shape[0], R)
+
+    def _internal_lambda(self, n: int, R: float) -> float:
+        """λ = Λ/R² of the internal problem, refused outside the float range."""
         r2 = R * R
         # x̃ = x/R ⇒ λ = Λ/R² (module docstring)
         lam = self.regularization / r2 if r2 > 0 else math.inf
@@ -305,7 +322,7 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
                 "the calibrations need; rescale the features so that data_norm is "
                 "closer to 1."
             )
-        return design, targets, lam
+        return lam
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
@@ -342,6 +359,8 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             Scores; one column per class for more than two classes.
         """
         check_is_fitted(self)
+        if is_dask_array(X):  # a lazy dask array of scores, chunk by chunk
+            return chunked_scores(self, X)  # type: ignore[no-any-return]
         X = validate_data(
             self, X, dtype=[np.float64, np.float32], accept_sparse="csr", reset=False
         )

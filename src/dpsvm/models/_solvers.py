@@ -337,6 +337,10 @@ def solve_smooth(
     SolverResult
         The solution and its certificate ‖w − w*‖ ≤ ‖∇J(w)‖/λ.
     """
+    if getattr(X, "chunked", False):  # a dask design: passes over its chunks
+        return X.solve_smooth(  # type: ignore[no-any-return]
+            y, loss, lam, linear=linear, tol=tol, max_iter=max_iter, w0=w0
+        )
     D = as_design(X)
     d = D.shape[1]
     y = np.asarray(y)
