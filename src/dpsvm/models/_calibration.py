@@ -358,5 +358,6 @@ def auto_regularization(
     """
     c = 1.0 if c is None else max(float(c), 1.0)
     # CMS11 Alg. 2 step 1 solved for λ at ε − ε′ = f·ε: λ = c/(n(e^{fε/2} − 1)).
-    lam = c / (n * math.expm1(share * epsilon / 2.0))
+    x = share * epsilon / 2.0
+    lam = c / (n * math.expm1(x)) if x < 700.0 else 0.0  # e^{700} ≈ 1e304
     return max(lam, 1.0 / n) if math.isfinite(lam) else 1.0 / n
