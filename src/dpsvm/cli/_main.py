@@ -712,7 +712,9 @@ def _loss(args: argparse.Namespace) -> tuple[str, float | None]:
 
 def _given(args: argparse.Namespace, *names: str) -> dict[str, Any]:
     """The named options that were given (not ``None``), as estimator kwargs."""
-    return {name: getattr(args, name) for name in names if getattr(args, name) is not None}
+    return {
+        name: getattr(args, name) for name in names if getattr(args, name) is not None
+    }
 
 
 def _build_linear(args: argparse.Namespace) -> Any:

@@ -19,11 +19,11 @@ import math
 from dataclasses import dataclass
 
 __all__ = [
+    "AUTO_CORRECTION_SHARE_KERNEL",
+    "AUTO_CORRECTION_SHARE_LINEAR",
     "RESIDUAL_EPSILON_FRACTION",
     "ObjectiveCalibration",
     "ResidualCalibration",
-    "AUTO_CORRECTION_SHARE_KERNEL",
-    "AUTO_CORRECTION_SHARE_LINEAR",
     "approximate_minimiser_calibration",
     "auto_regularization",
     "objective_perturbation_calibration",
