@@ -33,7 +33,7 @@ from dpsvm.datasets import load_adult, make_nested_balls
 from dpsvm.models import DPKernelSVC, DPLinearSVC, DPLogisticRegression
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_linear import make_planted_linear  # noqa: E402
+from bench_linear import make_planted_linear
 
 EPSILONS = (0.1, 0.5, 1.0, 2.0)
 DRAWS = 5
