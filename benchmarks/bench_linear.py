@@ -333,7 +333,14 @@ def _dp_factory(cls: Callable[..., Any], lam: float) -> Callable[[float], Any]:
     """Estimator factory ε ↦ cls(epsilon=ε, regularization=Λ, ...)."""
 
     def make(eps: float) -> Any:
-        return cls(epsilon=eps, regularization=lam, classes=[-1, 1], random_state=None)
+        # Bias-free, like every model of this benchmark (explicit, not a default).
+        return cls(
+            epsilon=eps,
+            regularization=lam,
+            fit_intercept=False,
+            classes=[-1, 1],
+            random_state=None,
+        )
 
     return make
 

@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> dict[str, dict[str, list[float]]]:
                     epsilon=eps,
                     mechanism="objective",
                     regularization=lam_op,
+                    fit_intercept=False,  # as recorded in docs/prediction_adult.md
                     classes=[-1, 1],
                     random_state=1000 * seed + int(100 * eps),
                 ).fit(X, y)

@@ -259,7 +259,8 @@ def test_save_refuses_non_finite_and_mixed_labels(tmp_path, data):
 @pytest.fixture
 def model(data):
     X, y = data
-    return DPLinearSVC(classes=[-1, 1], random_state=0).fit(X, y)
+    # Bias-free: the tampering tests below check the zero-intercept rule.
+    return DPLinearSVC(fit_intercept=False, classes=[-1, 1], random_state=0).fit(X, y)
 
 
 def test_failed_serialisation_leaves_no_file(model, tmp_path, monkeypatch):
@@ -880,7 +881,9 @@ def test_non_private_kernel_model_has_no_event(kernel_saved, data):
     path, doc = kernel_saved
     X, y = data
     private = load_model(path)
-    other = model_to_dict(NonPrivateRandomFeatureSVC(n_components=4).fit(X, y))
+    other = model_to_dict(
+        NonPrivateRandomFeatureSVC(n_components=4, norm_handling="clip").fit(X, y)
+    )
     doc = _edit(doc, "estimator", "NonPrivateRandomFeatureSVC")
     doc["params"] = {**other["params"], "gamma": 2.0}
     _write(path, doc)

@@ -128,7 +128,8 @@ def _edit(doc, where, value):
         (("params", "data_norm"), 2.0, "data_norm"),
         (("data_norm",), 2.0, "data_norm"),
         (("params", "mechanism"), "output", "mechanism"),
-        (("privacy_event", "details", "n_samples"), 10, "recomputed"),
+        # (n also enters the "auto" rule for Λ, so Λ may be the first mismatch.)
+        (("privacy_event", "details", "n_samples"), 10, "recomputed|regularization"),
         (("privacy_event", "details", "noise_norm_scale"), 1.0, "noise_norm_scale"),
         (("privacy_event", "details", "epsilon_prime"), 0.9, "epsilon_prime"),
         # The certified solver residual and its noise (charged in ε).

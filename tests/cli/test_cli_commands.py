@@ -75,7 +75,10 @@ def test_demo_prints_accuracies_and_privacy(run):
     rng = check_random_state(0)
     accs = [
         DPLinearSVC(
-            regularization=DEMO_REGULARIZATION, classes=[-1, 1], random_state=rng
+            regularization=DEMO_REGULARIZATION,
+            fit_intercept=False,
+            classes=[-1, 1],
+            random_state=rng,
         )
         .fit(data.X_train, data.y_train)
         .score(data.X_test, data.y_test)

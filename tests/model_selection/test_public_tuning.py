@@ -39,7 +39,7 @@ def test_public_tuning_costs_nothing_and_the_private_fit_costs_once():
     res.estimator.set_params(random_state=0).fit(X_priv, y_priv)
     assert len(acc) == 1 and acc.total() == (0.8, 0.0)
     # The input estimator was not modified.
-    assert est.regularization == 0.01
+    assert est.regularization == "auto"
 
 
 def test_public_tuning_picks_the_better_candidate():

@@ -120,7 +120,11 @@ def test_gamma_norm_noise_has_the_feature_dimension(
 def test_objective_uses_cos_phase_features_with_independent_phases():
     X, y = _data()
     clf = DPKernelSVC(
-        n_components=30, classes=[-1, 1], feature_random_state=1, random_state=0
+        n_components=30,
+        norm_handling="scale",
+        classes=[-1, 1],
+        feature_random_state=1,
+        random_state=0,
     ).fit(X, y)
     assert clf.feature_map_ == "cos-phase"
     assert clf.phases_.shape == (30,) and np.unique(clf.phases_).size == 30
@@ -184,7 +188,11 @@ def test_huge_epsilon_recovers_the_non_private_random_feature_svm():
     # Same features and problem: with ε = 10⁸ the noise is negligible.
     X, y = _data()
     common = dict(
-        n_components=20, loss="huber", regularization=0.01, feature_random_state=6
+        n_components=20,
+        loss="huber",
+        huber_h=0.5,
+        regularization=0.01,
+        feature_random_state=6,
     )
     for fm, nh in (("cos-phase", "scale"), ("cos-phase", "clip"), ("cos-sin", "scale")):
         dp = DPKernelSVC(

@@ -280,6 +280,7 @@ def test_objective_noise_has_the_calibrated_law(cls, loss, variant):
         clf = cls(
             epsilon=eps,
             regularization=lam,
+            fit_intercept=False,  # the bias-free problem of _internal_gradient
             mechanism=variant,
             classes=[-1, 1],
             random_state=s,
@@ -304,6 +305,7 @@ def test_output_noise_has_the_calibrated_law(mechanism):
             DPLinearSVC(
                 epsilon=eps,
                 regularization=lam,
+                fit_intercept=False,  # the problem of the bias-free base
                 loss="hinge",
                 mechanism=mechanism,
                 classes=[-1, 1],

@@ -126,6 +126,7 @@ def test_halved_output_sensitivity_is_caught(monkeypatch):
             mechanism="output",
             loss="hinge",
             regularization=1.0,
+            fit_intercept=False,  # the audit pair differs in x only
             classes=[-1, 1],
             random_state=s,
         )

@@ -63,7 +63,9 @@ def test_loose_tolerance_is_paid_for_not_released_silently():
     # residual uncharged). Now the residual ‖w − w*‖ ≤ τ/Λ is charged: the event
     # states it and the released model carries noise of sensitivity 2τ/Λ.
     X, y = _data()
-    loose = DPLinearSVC(tol=0.5, max_iter=1, classes=[-1, 1], random_state=0)
+    loose = DPLinearSVC(
+        tol=0.5, max_iter=1, regularization=0.01, classes=[-1, 1], random_state=0
+    )
     loose.fit(X, y)
     details = loose.privacy_event_.details
     assert details["certified_residual"] == 0.5

@@ -332,6 +332,7 @@ def test_output_shortcut_equals_the_estimator() -> None:
         mechanism="output",
         epsilon=eps,
         regularization=lam,
+        fit_intercept=False,
         classes=[-1, 1],
         random_state=np.random.default_rng(11),
     ).fit(X, y)

@@ -808,7 +808,15 @@ def _linear(
     def build(epsilon: float, delta: float) -> EstimatorFactory:
         return EstimatorFactory(
             estimator,
-            {"epsilon": epsilon, "regularization": 1.0, "classes": [-1, 1], **params},
+            # Explicit settings (bias-free, as in the papers): the audit's
+            # results must not move when the estimators' defaults change.
+            {
+                "epsilon": epsilon,
+                "regularization": 1.0,
+                "fit_intercept": False,
+                "classes": [-1, 1],
+                **params,
+            },
         )
 
     return build
@@ -971,7 +979,13 @@ def _register_builtins() -> None:
             "kernel-rff-objective",
             "kernel-rff",
             "DPKernelSVC, objective perturbation on random features, Huber",
-            _lazy("dpsvm.models.kernel:DPKernelSVC", **_RFF, mechanism="objective"),
+            _lazy(
+                "dpsvm.models.kernel:DPKernelSVC",
+                **_RFF,
+                mechanism="objective",
+                norm_handling="scale",  # explicit: independent of the defaults
+                huber_h=0.5,
+            ),
             flip,
             "estimator",
             n_runs=1000,

@@ -73,6 +73,7 @@ def run_demo(
             huber_h=DEMO_HUBER_H,
             regularization=lam,
             data_norm=1.0,  # the loader maps every row into the unit ball
+            fit_intercept=False,  # the bias-free problem of the baselines below
             classes=[-1, 1],  # the public label set
             accountant=accountant,
             random_state=rng,  # None: fresh ChaCha20 CSPRNG noise per fit

@@ -75,7 +75,6 @@ _KERNEL_OPTIONS = (
     ("--feature-seed", "feature_seed"),
 )
 _DEFAULT_N_COMPONENTS = 100
-_DEFAULT_REGULARIZATION = 0.01
 _MAX_N_COMPONENTS = 1_000_000
 _LIBSVM_SUFFIXES = (".libsvm", ".svm", ".svmlight")
 #: Options whose value may start with "-" (a negative label or column index).
@@ -284,12 +283,16 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         help="loss of --model svm and of the kernel models (default huber)",
     )
     p.add_argument(
-        "--huber-h", type=_positive("--huber-h"), help="Huber half-width (default 0.5)"
+        "--huber-h",
+        type=_positive("--huber-h"),
+        help="Huber half-width (default 0.5 linear, 1 with a kernel)",
     )
     p.add_argument(
         "--regularization",
         type=_positive("--regularization"),
-        help="Λ in (1/n)Σℓ + (Λ/2)‖w‖² (default 0.01; train --tune chooses it)",
+        help="Λ in (1/n)Σℓ + (Λ/2)‖w‖² (default: the public a-priori rule "
+        "regularization='auto', ≈ 20/(nε) linear, ≈ 4/(nε) kernel; "
+        "docs/defaults.md; train --tune chooses it privately)",
     )
     p.add_argument(
         "--data-norm",
@@ -299,9 +302,9 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
     )
     p.add_argument(
         "--fit-intercept",
-        action="store_true",
-        help="fit an intercept (inside R; --kernel linear only: the kernel models "
-        "are bias-free, as in both papers)",
+        action=argparse.BooleanOptionalAction,
+        help="fit an intercept as a public constant feature inside R (default on "
+        "for --kernel linear; the kernel models are bias-free, as in both papers)",
     )
     kern = p.add_argument_group(
         "kernel options",
@@ -339,7 +342,7 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         "--norm-handling",
         choices=("scale", "bound", "clip"),
         help="cos-phase only: scale the features to norm <= 1, calibrate the noise "
-        "for their bound √2, or project them onto the unit ball (default scale)",
+        "for their bound √2, or project them onto the unit ball (default clip)",
     )
     kern.add_argument(
         "--feature-seed",
@@ -777,7 +780,7 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _loss(args: argparse.Namespace) -> tuple[str, float]:
+def _loss(args: argparse.Namespace) -> tuple[str, float | None]:
     """The --loss and --huber-h of an SVM (linear or kernel), checked."""
     loss = args.loss or "huber"
     if args.huber_h is not None and loss != "huber":
@@ -789,12 +792,14 @@ def _loss(args: argparse.Namespace) -> tuple[str, float]:
             "the hinge loss breaks objective perturbation. Use --loss huber, or "
             f"--mechanism output / {laplace} with the hinge loss"
         )
-    return loss, 0.5 if args.huber_h is None else args.huber_h
+    return loss, args.huber_h
 
 
-def _regularization(args: argparse.Namespace) -> float:
-    value = args.regularization
-    return _DEFAULT_REGULARIZATION if value is None else float(value)
+def _given(args: argparse.Namespace, *names: str) -> dict[str, Any]:
+    """The named options that were given (not ``None``), as estimator kwargs."""
+    return {
+        name: getattr(args, name) for name in names if getattr(args, name) is not None
+    }
 
 
 def _build_linear(args: argparse.Namespace) -> Any:
@@ -816,18 +821,18 @@ def _build_linear(args: argparse.Namespace) -> Any:
         "epsilon": args.epsilon,
         "delta": args.delta,
         "mechanism": args.mechanism,
-        "regularization": _regularization(args),
         "data_norm": 1.0 if args.data_norm is None else args.data_norm,
-        "fit_intercept": args.fit_intercept,
         "classes": args.classes,
         "random_state": args.random_state,
     }
+    # Options left out keep the estimator's documented defaults.
+    common.update(_given(args, "regularization", "fit_intercept"))
     if args.model == "logistic":
         if args.loss is not None or args.huber_h is not None:
             raise UsageError("--loss and --huber-h apply to --model svm only")
         return DPLogisticRegression(**common)
-    loss, huber_h = _loss(args)
-    return DPLinearSVC(loss=loss, huber_h=huber_h, **common)
+    loss, _ = _loss(args)
+    return DPLinearSVC(loss=loss, **common, **_given(args, "huber_h"))
 
 
 def _build_kernel(args: argparse.Namespace) -> Any:
@@ -868,23 +873,22 @@ def _build_kernel(args: argparse.Namespace) -> Any:
             "--norm-handling applies to --feature-map cos-phase only (cos-sin "
             "features have norm exactly 1)"
         )
-    loss, huber_h = _loss(args)
+    loss, _ = _loss(args)
     n_components = args.n_components
     return DPKernelSVC(
         kernel=kernel,
         gamma=args.gamma,
         n_components=_DEFAULT_N_COMPONENTS if n_components is None else n_components,
         feature_map=feature_map,
-        norm_handling=args.norm_handling or "scale",
         mechanism=args.mechanism,
         loss=loss,
-        huber_h=huber_h,
-        regularization=_regularization(args),
         epsilon=args.epsilon,
         delta=args.delta,
         classes=args.classes,
         feature_random_state=args.feature_seed,
         random_state=args.random_state,
+        # Options left out keep DPKernelSVC's documented defaults.
+        **_given(args, "norm_handling", "huber_h", "regularization"),
     )
 
 

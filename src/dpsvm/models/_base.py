@@ -252,6 +252,10 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         )
         return norm if norm > 0 else 1.0
 
+    def _resolve_regularization(self, n: int, R: float, n_problems: int) -> float:
+        """Λ of this fit: the ``regularization`` parameter (a number here)."""
+        return float(self.regularization)
+
     # -- preprocessing ---------------------------------------------------------
     def _radius(self, R: float) -> float:
         """Radius of the x part: R, or √(R² − s²) beside the constant feature s."""
@@ -307,13 +311,20 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             targets = [np.where(y == self.classes_[1], one, minus_one)]
         else:
             targets = [np.where(y == c, one, minus_one) for c in self.classes_]
-        return design, targets, self._internal_lambda(X.shape[0], R)
+        return design, targets, self._internal_lambda(X.shape[0], R, len(targets))
 
-    def _internal_lambda(self, n: int, R: float) -> float:
-        """λ = Λ/R² of the internal problem, refused outside the float range."""
+    def _internal_lambda(self, n: int, R: float, n_problems: int) -> float:
+        """λ = Λ/R² of the internal problem, refused outside the float range.
+
+        ``n_problems`` is the number of binary (one-vs-rest) releases, which
+        share ε under the ``"auto"`` rule.
+        """
         r2 = R * R
+        # The resolved Λ (a number, or the public rule of regularization="auto");
+        # the parameter itself is never overwritten.
+        self.regularization_ = self._resolve_regularization(n, R, n_problems)
         # x̃ = x/R ⇒ λ = Λ/R² (module docstring)
-        lam = self.regularization / r2 if r2 > 0 else math.inf
+        lam = self.regularization_ / r2 if r2 > 0 else math.inf
         if not (sys.float_info.min <= lam < math.inf and n * lam < math.inf):
             # Quote the parameters only: with data_norm=None, λ is data-derived.
             raise ValueError(

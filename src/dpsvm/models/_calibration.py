@@ -19,10 +19,13 @@ import math
 from dataclasses import dataclass
 
 __all__ = [
+    "AUTO_CORRECTION_SHARE_KERNEL",
+    "AUTO_CORRECTION_SHARE_LINEAR",
     "RESIDUAL_EPSILON_FRACTION",
     "ObjectiveCalibration",
     "ResidualCalibration",
     "approximate_minimiser_calibration",
+    "auto_regularization",
     "objective_perturbation_calibration",
     "output_l2_sensitivity",
     "output_laplace_scale",
@@ -294,3 +297,67 @@ def output_laplace_scale(
     return (
         rubinstein_l2_sensitivity(n, lam, lipschitz) * math.sqrt(n_features) / epsilon
     )
+
+
+#: ``regularization="auto"`` of the linear estimators: the share f of ε that the
+#: CMS11 correction may take (tuned on a validation split of the Adult training
+#: rows; docs/defaults.md).
+AUTO_CORRECTION_SHARE_LINEAR = 0.1
+#: ``regularization="auto"`` of :class:`~dpsvm.models.DPKernelSVC`: f = 1/2 is
+#: CMS11's own fallback value c/(n(e^{ε/4} − 1)) (Alg. 2, step 2) at c = 1, the
+#: smallest λ that algorithm ever uses (chosen on a validation draw of the
+#: nested balls, never on test rows; docs/defaults.md).
+AUTO_CORRECTION_SHARE_KERNEL = 0.5
+
+
+def auto_regularization(
+    epsilon: float, n: int, c: float | None, share: float = AUTO_CORRECTION_SHARE_LINEAR
+) -> float:
+    """A-priori λ of the unit-ball problem from public quantities only.
+
+    The λ at which the objective-perturbation correction of Chaudhuri,
+    Monteleoni & Sarwate (JMLR 12, 2011, Algorithm 2, step 1) takes the share f
+    of ε, floored at 1/n:
+
+        ln(1 + 2c/(nλ) + c²/(n²λ²)) = 2 ln(1 + c/(nλ)) = f·ε
+        ⇔ λ = c / (n (e^{fε/2} − 1))  ≈ 2c/(f·n·ε)  for small fε,
+
+    so ε′ = (1 − f)ε and the fallback Δ of step 2 never applies. λ ∝ 1/(nε) is
+    the scaling of the privacy term of their utility bound (Theorem 18: the
+    condition n > C·c‖w₀‖²/(ε_g ε_p) with Λ = ε_g/‖w₀‖² reads Λ > C·c/(nε_p)),
+    and the same 1/(nε) scaling makes the output-perturbation noise
+    ‖b‖ ∝ d/(nλε) (Corollary 8) independent of n and ε. The floor 1/n
+    (scikit-learn's C = 1) keeps the problem regularised when ε is large. Only
+    public quantities enter: n (public under replace-one neighbours), ε, and the
+    loss's curvature bound c, used as max(c, 1): the noise term ‖b‖/(nλ) does
+    not involve c, so a smoother loss (logistic c = 1/4) keeps the λ of c = 1
+    and its correction simply costs less than fε; losses without a curvature
+    bound (the hinge, output mechanisms only) take c = 1.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε of one binary problem (ε/K under one-vs-rest).
+    n : int
+        Number of training rows.
+    c : float or None
+        Bound on |ℓ″| of the loss (used as max(c, 1)).
+    share : float, default=AUTO_CORRECTION_SHARE_LINEAR
+        f in (0, 1).
+
+    Returns
+    -------
+    float
+        λ of the unit-ball problem (the estimator's Λ is λ·R²).
+
+    Examples
+    --------
+    >>> lam = auto_regularization(0.5, 30162, 1.0)
+    >>> round(lam * 30162 * 0.5, 2)  # ≈ 2/f = 20
+    19.75
+    """
+    c = 1.0 if c is None else max(float(c), 1.0)
+    # CMS11 Alg. 2 step 1 solved for λ at ε − ε′ = f·ε: λ = c/(n(e^{fε/2} − 1)).
+    x = share * epsilon / 2.0
+    lam = c / (n * math.expm1(x)) if x < 700.0 else 0.0  # e^{700} ≈ 1e304
+    return max(lam, 1.0 / n) if math.isfinite(lam) else 1.0 / n

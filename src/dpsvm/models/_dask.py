@@ -458,7 +458,7 @@ def prepare_dask_fit(
     one, minus_one = np.float32(1.0), np.float32(-1.0)
     positives = classes_[1:] if classes_.size == 2 else classes_
     targets = [da.where(y == c, one, minus_one) for c in positives]
-    return design, targets, est._internal_lambda(n, R)
+    return design, targets, est._internal_lambda(n, R, len(targets))
 
 
 def chunked_scores(est: Any, X: Any) -> Any:

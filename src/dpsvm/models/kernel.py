@@ -62,6 +62,7 @@ from ..kernels import (
 from ..losses import get_loss
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._base import ScorePredictMixin
+from ._calibration import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ._solvers import RowScaledDesign
 from .linear import DPLinearSVC, NonPrivateLinearClassifier
 
@@ -281,15 +282,28 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         exp(−γ‖x − y‖²), exp(−γ‖x − y‖₁) or ∏ 1/(1 + γ(xᵢ − yᵢ)²).
     gamma : float, default=1.0
         Public kernel width γ > 0 (paper 001's nested balls use γ = 0.5, i.e.
-        σ = 1). Strings (data-dependent ``"scale"``/``"auto"``) are refused.
+        σ = 1). Strings (data-dependent ``"scale"``/``"auto"``) are refused: γ
+        must come from public knowledge, never from the data. Guidance: for
+        features scaled to a public range of width about 1 per coordinate (e.g.
+        :class:`~dpsvm.preprocessing` output in [−1, 1]), γ ≈ 1/d is the
+        "unit variance per coordinate" width (scikit-learn's ``"scale"`` with a
+        public variance instead of the data's); γ = 1/(2σ²) for a known length
+        scale σ. Choosing γ on the private data costs privacy
+        (:mod:`dpsvm.model_selection`).
     n_components : int, default=100
         Number of frequencies: d̂ for cos-sin (2d̂ features), D for cos-phase.
+        The noise norm grows like D/ε while the kernel approximation error
+        shrinks like 1/√D; D = 100 was best on the validation draw of the
+        nested balls at ε = 0.1 (D ∈ {50, 100, 150, 200}, docs/kernels.md).
     feature_map : {"auto", "cos-sin", "cos-phase"}, default="auto"
         ``"auto"``: cos-sin (paper 000 eq. (4.1)) for ``"rubinstein"`` and
         ``"output"``, cos-phase (paper 001 Alg. 2) for the objective mechanisms.
-    norm_handling : {"scale", "bound", "clip", "paper"}, default="scale"
+    norm_handling : {"scale", "bound", "clip", "paper"}, default="clip"
         How the cos-phase features' norm bound √2 is handled (paper 001 pitfall
-        S-P6; ignored for cos-sin, whose norm is exactly 1):
+        S-P6; ignored for cos-sin, whose norm is exactly 1). The default
+        ``"clip"`` is private and keeps typical rows at norm ≈ 1, twice the
+        signal of ``"scale"`` (whose rows have norm ≈ 1/√2) for the same noise:
+        0.097 against 0.119 test error on the nested balls (docs/kernels.md).
 
         * ``"scale"`` (private): features √(1/D)·cos(ωᵀx + ψ), norm ≤ 1, noise
           calibrated for 1. Equivalent to the paper's √(2/D) features with Λ
@@ -316,10 +330,21 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
     loss : {"auto", "hinge", "huber", "logistic"}, default="auto"
         ``"auto"``: hinge for ``"rubinstein"``/``"output"``, Huber for the
         objective mechanisms (which refuse the hinge).
-    huber_h : float, default=0.5
-        Half-width h of the Huber loss (c = 1/(2h)).
-    regularization : float, default=0.01
-        Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖² (paper 000's C = 1/Λ).
+    huber_h : float, default=1.0
+        Half-width h of the Huber loss (c = 1/(2h)). h = 1 halves the curvature
+        bound c of paper 001's h = 0.5, and with it the CMS11 correction
+        ln(1 + 2c/(nΛ) + …) that objective perturbation pays; best of
+        h ∈ {0.5, 1, 2} on the nested-balls validation draw.
+    regularization : float or "auto", default="auto"
+        Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖² (paper 000's C = 1/Λ). ``"auto"`` resolves
+        in ``fit``, from public quantities only (n, ε, K classes, the loss's c
+        and the features' norm bound R), to Λ = R²·max(c/(n(e^{ε_k/4} − 1)), 1/n),
+        c = max(1, the loss's curvature bound), ε_k = ε/K: CMS11's own fallback
+        value (Chaudhuri et al. 2011, Alg. 2 step 2) at c = 1, ≈ 4/(nε). With
+        h = 1 it keeps ε′ ≈ 3ε/4. Random-feature models want about five times
+        less regularisation than the linear rule (f = 1/2 instead of 1/10);
+        chosen on a validation draw of the nested balls, never on test rows
+        (docs/defaults.md). The resolved value is ``regularization_``.
     epsilon : float, default=1.0
         Privacy-loss bound ε > 0 of the whole fit (paper 000's β, paper 001's
         ε_p).
@@ -358,6 +383,8 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         True bound on ‖z(x)‖ (1 or √2).
     data_norm_ : float
         The norm bound the noise is calibrated for.
+    regularization_ : float
+        The Λ used (``regularization``, or the value ``"auto"`` resolved to).
     projection_radius_ : float or None
         Radius the features are projected onto (``None`` for ``"paper"``).
     classes_ : ndarray
@@ -406,6 +433,10 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
     _parameter_constraints: dict[str, list[Any]] = {
         **_RandomFeatureClassifierBase._parameter_constraints,
         "mechanism": [StrOptions(set(_LINEAR_MECHANISM))],
+        "regularization": [
+            Interval(Real, 0, None, closed="neither"),
+            StrOptions({"auto"}),
+        ],
         "epsilon": [Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, 1, closed="left")],
         "accountant": [BudgetAccountant, None],
@@ -419,11 +450,11 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         gamma: float = 1.0,
         n_components: int = 100,
         feature_map: str = "auto",
-        norm_handling: str = "scale",
+        norm_handling: str = "clip",
         mechanism: str = "objective",
         loss: str = "auto",
-        huber_h: float = 0.5,
-        regularization: float = 0.01,
+        huber_h: float = 1.0,
+        regularization: float | str = "auto",
         epsilon: float = 1.0,
         delta: float = 0.0,
         classes: ArrayLike | None = None,
@@ -555,6 +586,7 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         if not_private is not None:
             warn_not_private(not_private, stacklevel=4)
         Z = rff.transform(X)
+        self.regularization_ = self._resolve_regularization(X.shape[0], R, y, loss)
         inner_cls = _UnprojectedDPLinearSVC if paper else _InnerDPLinearSVC
         inner = inner_cls(
             epsilon=epsilon,
@@ -562,7 +594,7 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
             mechanism=_LINEAR_MECHANISM[self.mechanism],
             loss=loss_name,
             huber_h=self.huber_h,
-            regularization=self.regularization,
+            regularization=self.regularization_,
             data_norm=R,
             fit_intercept=False,
             classes=self.classes,
@@ -591,13 +623,25 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
             raise ValueError(
                 f"event mechanism {event.mechanism!r} does not start with {prefix!r}."
             )
+        # Λ as fit resolved it (the kernel's own "auto" rule needs n, recorded in
+        # the event, and the public label set).
+        n = (event.children[0] if event.children else event).details.get("n_samples")
+        if not (isinstance(n, int) and n >= 1):
+            raise ValueError("the event lacks n_samples.")
+        loss = self._resolved_loss()
+        reg = self._resolve_regularization(
+            n,
+            data_norm,
+            np.asarray(self.classes_),
+            get_loss(loss, huber_h=self.huber_h),
+        )
         inner = DPLinearSVC(
             epsilon=self.epsilon,
             delta=self.delta,
             mechanism=_LINEAR_MECHANISM[self.mechanism],
-            loss=self._resolved_loss(),
+            loss=loss,
             huber_h=self.huber_h,
-            regularization=self.regularization,
+            regularization=reg,
             data_norm=data_norm,
             fit_intercept=False,
         )
@@ -606,6 +650,29 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
             data_norm,
             non_private=self._non_private_reason() is not None,
         )
+
+    def _resolve_regularization(
+        self, n: int, R: float, y: np.ndarray, loss: Any
+    ) -> float:
+        """Λ of this fit; ``"auto"`` applies the public a-priori rule.
+
+        λ = max(c/(n(e^{ε_k/4} − 1)), 1/n) with c = max(1, the loss's curvature
+        bound) (:func:`~dpsvm.models._calibration.auto_regularization`, f = 1/2)
+        and Λ = λ·R², R the features' calibrated norm bound. The number of
+        one-vs-rest problems K comes from ``classes`` (from y only when
+        ``classes=None``, which already warns).
+        """
+        if not (isinstance(self.regularization, str) and self.regularization == "auto"):
+            return float(self.regularization)
+        labels = np.unique(y if self.classes is None else np.asarray(self.classes))
+        k = labels.size if labels.size > 2 else 1
+        lam = auto_regularization(
+            float(self.epsilon) / k,
+            n,
+            loss.smoothness,
+            share=AUTO_CORRECTION_SHARE_KERNEL,
+        )
+        return lam * R * R
 
     def _event(self, linear: PrivacyEvent, R: float, n: int, loss: Any) -> PrivacyEvent:
         details = dict(linear.details)
@@ -618,7 +685,7 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
             details["laplace_scale_cor9"] = rff_noise_scale(
                 linear.epsilon / k,
                 n,
-                1.0 / self.regularization,
+                1.0 / self.regularization_,
                 loss.lipschitz,
                 int(self.n_components),
             )

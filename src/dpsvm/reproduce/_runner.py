@@ -530,6 +530,7 @@ def _linear_estimator(
         "epsilon": eps,
         "regularization": lam,
         "data_norm": 1.0,
+        "fit_intercept": False,  # paper 001 is bias-free (explicit, not a default)
         "classes": _CLASSES,
         "random_state": rng,
     }
@@ -1065,6 +1066,7 @@ def _calibrate(
                     epsilon=0.1,
                     regularization=lam,
                     huber_h=config.huber_h,
+                    fit_intercept=False,
                     classes=_CLASSES,
                     random_state=_rng(config.seed, 999),
                 ).fit(ds.X[tr], ds.y[tr])
