@@ -902,10 +902,11 @@ def _check_binary_labels(y: np.ndarray, classes: list[Any] | None, where: str) -
     present = np.unique(y)
     if classes is None:
         if present.size != 2:
+            # Never quote how many labels were found: that count is private.
             raise DataError(
-                f"{where}: found {present.size} distinct label"
-                f"{'s' * (present.size != 1)}; dpsvm train needs binary labels "
-                "(exactly 2 values, or pass the public label set with --classes A,B)"
+                f"{where}: the labels are not binary; dpsvm train needs exactly 2 "
+                "label values: pass the public label set with --classes A,B (or "
+                "use --schema for several classes)"
             )
         return
     if any(v not in classes for v in present.tolist()):
