@@ -11,11 +11,7 @@ import scipy.sparse
 
 from dpsvm.losses import LogisticLoss
 from dpsvm.models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
-from dpsvm.models._solvers import (
-    RowScaledDesign,
-    _conjugate_gradient,
-    solve_smooth,
-)
+from dpsvm.models._solvers import RowScaledDesign, solve_smooth
 
 
 def _rows(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -160,16 +156,3 @@ def test_newton_cg_and_newton_agree():
     assert np.linalg.norm(dense.coef - sparse.coef) <= (
         dense.distance_bound + sparse.distance_bound
     )
-
-
-def test_conjugate_gradient_returns_its_true_residual():
-    # The Newton-CG step predicts its model error from r − H·p: the returned
-    # residual must be that of the returned p, H = X̃ᵀ diag(c) X̃ + λI.
-    rng = np.random.default_rng(4)
-    X = rng.standard_normal((60, 90)) / 10
-    curv, lam, r = rng.random(60) / 60, 1e-3, rng.standard_normal(90)
-    p, xp, res = _conjugate_gradient(RowScaledDesign(X), curv, lam, r, 1e-6, 40)
-    H = X.T @ (curv[:, None] * X) + lam * np.eye(90)
-    np.testing.assert_allclose(xp, X @ p, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(res, r - H @ p, rtol=1e-6, atol=1e-9)
-    assert np.linalg.norm(res) <= 1e-6

@@ -643,9 +643,9 @@ def _conjugate_gradient(D, curv, lam, r, target, max_iter):  # type: ignore[no-u
 
     Stops once ‖H·p − r‖ ≤ ``target``. Every iterate is a descent direction for
     −r (Nocedal & Wright, Numerical Optimization, 2nd ed., §5.1 and §7.1), so a
-    truncated solve is still a valid Newton-CG step. Returns p, X̃·p and the
-    residual r − H·p; X̃·p is accumulated from the products X̃·dₖ that CG
-    computes anyway (one pass over X saved per Newton step).
+    truncated solve is still a valid Newton-CG step. Returns p and X̃·p, the
+    latter accumulated from the products X̃·dₖ that CG computes anyway (one
+    pass over X saved per Newton step).
     """
     p = np.zeros_like(r)
     xp = np.zeros(D.shape[0])
@@ -668,7 +668,7 @@ def _conjugate_gradient(D, curv, lam, r, target, max_iter):  # type: ignore[no-u
         dirn *= rr_new / rr
         dirn += res
         rr = rr_new
-    return p, xp, res
+    return p, xp
 
 
 def _newton_cg(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyped-def]
@@ -691,21 +691,13 @@ def _newton_cg(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyp
     gn = float(np.linalg.norm(g))
     gn_best = gn
     it = 0
-    curvature_error = math.inf  # ‖∇J(w + p) − (∇J(w) + H·p)‖ / ‖∇J(w)‖²
     while gn > tol and it < max_iter:
         it += 1
         curv = loss.second_derivative(y * m)
         curv *= 1.0 / n
 
         target = max(min(0.5, math.sqrt(gn)) * gn, 0.1 * tol)
-        if curvature_error * gn * gn <= 0.1 * tol:
-            # The model's own error, measured on the last full step and
-            # quadratic in the step, predicts that this step can land below
-            # ``tol``: solve to the floor now and save a Newton step (a
-            # gradient pass). Only the speed depends on this guess; the exact
-            # gradient below judges the step.
-            target = 0.1 * tol
-        p, Xp, res = _conjugate_gradient(D, curv, lam, -g, target, max(50, min(d, 500)))
+        p, Xp = _conjugate_gradient(D, curv, lam, -g, target, max(50, min(d, 500)))
         g_new = _grad_at(D, y, loss, lam, lin, w + p, m + Xp)
         gn_new = float(np.linalg.norm(g_new))
         t = 1.0
@@ -714,10 +706,6 @@ def _newton_cg(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyp
             if found is None:
                 break  # no decrease possible in floating point
             t, _, g_new, gn_new = found
-        else:
-            # g_new − (g + H·p) = g_new + res: the error of the quadratic model.
-            res += g_new
-            curvature_error = float(np.linalg.norm(res)) / (gn * gn)
         gn_best = min(gn_best, gn_new)
         w = _move(w, m, t, p, Xp)
         Xp = None  # free it before the next step computes its own
