@@ -277,11 +277,12 @@ def holdout_split(
 def tune_grid(estimator: Any, n_rows: int) -> list[float]:
     """The public grid of Λ that ``--tune`` selects from.
 
-    For a linear model, :data:`TUNE_MULTIPLIERS` × the Λ that ``regularization="auto"`` gives the
-    final fit (its n_F = n − ⌈n/10⌉ rows, ε, the number of one-vs-rest problems
-    and the data-norm bound R; Chaudhuri, Monteleoni & Sarwate, JMLR 2011,
-    Algorithm 2 and Theorem 18: λ ∝ 1/(nε)). Only public quantities enter: n
-    (public under replace-one neighbours), ε, the public label set and R.
+    For a linear model, :data:`TUNE_MULTIPLIERS` × the Λ that
+    ``regularization="auto"`` gives the final fit (its n_F = n − ⌈n/10⌉ rows,
+    ε, the number of one-vs-rest problems and the data-norm bound R;
+    Chaudhuri, Monteleoni & Sarwate, JMLR 2011, Algorithm 2 and Theorem 18:
+    λ ∝ 1/(nε)). Only public quantities enter: n (public under replace-one
+    neighbours), ε, the public label set and R.
     A kernel model, whose feature bound R is set inside its fit, gets the
     fixed :data:`TUNE_GRID`.
 
@@ -319,9 +320,7 @@ def tune_grid(estimator: Any, n_rows: int) -> list[float]:
     return [m * base for m in TUNE_MULTIPLIERS]
 
 
-def tuned(
-    estimator: Any, epsilon: float, random_state: int | None, n_rows: int
-) -> Any:
+def tuned(estimator: Any, epsilon: float, random_state: int | None, n_rows: int) -> Any:
     """``estimator`` wrapped in private selection of Λ over :func:`tune_grid`.
 
     Parameters
