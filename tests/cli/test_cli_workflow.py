@@ -12,6 +12,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 
 from dpsvm.cli import _workflow
 from dpsvm.io import load_model
@@ -130,7 +131,12 @@ def test_tune_spends_one_epsilon_and_records_the_selection(run, files):
     assert event.mechanism == "private-select-then-fit"
     assert event.epsilon == pytest.approx(2.0)  # one ε end to end
     assert event.children[-1].to_dict() == m.privacy_event_.to_dict()
-    assert m.regularization in _workflow.TUNE_GRID
+    # The grid is public: multiples of the a-priori Λ for the final fit's
+    # n_F = 1500 − ⌈0.1·1500⌉ = 1350 rows (from n, ε, the classes and R only).
+    auto = clone(m).set_params(regularization="auto")
+    base = auto._resolve_regularization(1350, m.data_norm, 3)
+    expected = [k * base for k in _workflow.TUNE_MULTIPLIERS]
+    assert any(m.regularization == pytest.approx(g) for g in expected)
     code, out, _ = run("report", str(model))
     assert code == 0 and "private-select-then-fit" in out
     # The model still matches columns by name (predict works on raw data).

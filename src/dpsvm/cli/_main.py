@@ -42,6 +42,7 @@ from ._data import (
 from ._workflow import (
     ABSURD_EPSILON,
     TUNE_GRID,
+    TUNE_MULTIPLIERS,
     add_holdout_options,
     add_report_subparser,
     busy,
@@ -431,8 +432,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--tune",
         action="store_true",
         help="choose Λ privately from the public grid "
-        f"{', '.join(f'{v:g}' for v in TUNE_GRID)} (PrivateSelectThenFit: "
-        "selection on a quarter of the rows, final fit on the rest; the same "
+        f"{', '.join(f'{v:g}' for v in TUNE_MULTIPLIERS)} × the a-priori Λ of "
+        "regularization='auto' (a non-linear --kernel: "
+        f"{', '.join(f'{v:g}' for v in TUNE_GRID)}; PrivateSelectThenFit: "
+        "selection on a tenth of the rows, final fit on the rest; the same "
         "--epsilon covers both)",
     )
     add_holdout_options(train, default=None)
@@ -949,7 +952,9 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         X_fit, y_fit = X, y
     fitted: Any = (
-        tuned(estimator, args.epsilon, args.random_state) if args.tune else estimator
+        tuned(estimator, args.epsilon, args.random_state, X_fit.shape[0])
+        if args.tune
+        else estimator
     )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -965,6 +970,7 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     ) from None
                 raise
     if args.tune:
+        args.tune_grid = fitted.param_grid["regularization"]  # for the summary
         estimator = fitted.best_estimator_
         # The model keeps the final fit's event (what its parameters certify);
         # the whole procedure (selection and final fit, one ε) is recorded
@@ -1094,7 +1100,8 @@ def _budget_lines(event: Any, args: argparse.Namespace) -> list[str]:
     if args.tune:
         lines.append(
             f"--tune: Λ = {_fmt(_regularization_of(event))} chosen privately from "
-            f"{', '.join(_fmt(v) for v in TUNE_GRID)} on a quarter of the rows, "
+            f"{', '.join(_fmt(v) for v in args.tune_grid)} on a tenth of the "
+            "rows, "
             f"final fit on the rest; ε = {_fmt(event.epsilon)} end to end "
             "(parallel composition)"
         )

@@ -2,8 +2,9 @@
 """The workflow pieces of ``dpsvm``: ``--tune``, ``--holdout``, ``report``, ``sweep``.
 
 * ``train --tune``: private selection of Λ over the public grid
-  :data:`TUNE_GRID` with :class:`dpsvm.model_selection.PrivateSelectThenFit`
-  (selection on a quarter of the rows, final fit on the rest: one ε end to end).
+  :func:`tune_grid` (multiples of the a-priori Λ) with
+  :class:`dpsvm.model_selection.PrivateSelectThenFit` (selection on a tenth
+  of the rows, final fit on the rest: one ε end to end).
 * ``train --holdout F``: a random share F of the rows is kept out of training
   and the model's accuracy on it is printed **with a warning**: it is computed
   exactly from private rows and is not differentially private (see
@@ -32,6 +33,8 @@ import numpy as np
 __all__ = [
     "ABSURD_EPSILON",
     "TUNE_GRID",
+    "TUNE_MULTIPLIERS",
+    "TUNE_SELECTION_FRACTION",
     "holdout_split",
     "holdout_warning",
     "privacy_parameter_warnings",
@@ -39,14 +42,29 @@ __all__ = [
     "render_report",
 ]
 
-#: The public candidate values of Λ that ``--tune`` selects from: fixed in the
-#: code, never derived from the data. Half-decade steps around the command's
-#: default Λ = 0.01, the range where the a-priori utility bound of Chaudhuri,
-#: Monteleoni & Sarwate (JMLR 2011, Thm 18: excess risk of order
-#: 1/(nΛε) + Λ‖w*‖²) puts the best Λ for n ~ 10⁴-10⁵, ε ~ 0.5-2 and ‖w*‖ of a
-#: few units on [-1, 1]-scaled features. Four values keep each candidate's part
-#: of the selection rows large (paper 001, Algorithm 3 splits them m + 1 ways).
+#: The public grid of Λ that ``--tune`` selects from for a non-linear
+#: ``--kernel`` (fixed in the code, never derived from the data): half-decade
+#: steps around 0.01, where the utility bound of Chaudhuri, Monteleoni &
+#: Sarwate (JMLR 2011, Thm 18: excess risk of order 1/(nΛε) + Λ‖w*‖²) puts
+#: the best Λ for n ~ 10⁴-10⁵ and ε ~ 0.5-2.
 TUNE_GRID = (1e-3, 3e-3, 1e-2, 3e-2)
+
+#: The public multipliers of the a-priori Λ that ``--tune`` selects from: the
+#: grid is ``TUNE_MULTIPLIERS`` × the estimator's ``regularization="auto"``
+#: value for the final fit's rows (:func:`tune_grid`), a function of the public
+#: n, ε and number of classes only, fixed before the data are read. The
+#: noise-matched transfer of :class:`~dpsvm.model_selection.PrivateSelectThenFit`
+#: keeps each candidate's multiple of the a-priori value inside the selection,
+#: whose small parts (a few hundred to a few thousand rows) favour larger
+#: multiples than the final fit needs (their sampling error is larger, their
+#: noise-to-regularisation ratio the same), so the grid stops at the a-priori
+#: value; on Adult the best Λ lies between ½ and 1 × it (docs/cli.md).
+TUNE_MULTIPLIERS = (0.5, 1.0)
+
+#: The share of the rows ``--tune`` spends on the selection (the final fit
+#: reads the rest): a tenth, so that the final fit loses little against the
+#: untuned default that reads every row.
+TUNE_SELECTION_FRACTION = 0.1
 
 #: Above this ε the guarantee e^ε bounds a likelihood ratio beyond 10²¹: it no
 #: longer limits what an observer learns about one record.
@@ -256,8 +274,54 @@ def holdout_split(
     return np.sort(perm[n_out:]), np.sort(perm[:n_out])
 
 
-def tuned(estimator: Any, epsilon: float, random_state: int | None) -> Any:
-    """``estimator`` wrapped in private selection of Λ over :data:`TUNE_GRID`.
+def tune_grid(estimator: Any, n_rows: int) -> list[float]:
+    """The public grid of Λ that ``--tune`` selects from.
+
+    For a linear model, :data:`TUNE_MULTIPLIERS` × the Λ that
+    ``regularization="auto"`` gives the final fit (its n_F = n − ⌈n/10⌉ rows,
+    ε, the number of one-vs-rest problems and the data-norm bound R;
+    Chaudhuri, Monteleoni & Sarwate, JMLR 2011, Algorithm 2 and Theorem 18:
+    λ ∝ 1/(nε)). Only public quantities enter: n (public under replace-one
+    neighbours), ε, the public label set and R.
+    A kernel model, whose feature bound R is set inside its fit, gets the
+    fixed :data:`TUNE_GRID`.
+
+    Parameters
+    ----------
+    estimator : estimator
+        The private estimator (``classes`` and ``data_norm`` set).
+    n_rows : int
+        Number of training rows.
+
+    Returns
+    -------
+    list of float
+        The candidate values of Λ, increasing.
+
+    Examples
+    --------
+    >>> from dpsvm.models import DPLinearSVC
+    >>> grid = tune_grid(DPLinearSVC(epsilon=1.0, classes=[0, 1]), 40000)
+    >>> [round(g / grid[-1], 2) for g in grid]
+    [0.5, 1.0]
+    """
+    from sklearn.base import clone
+
+    from ..models import DPKernelSVC
+
+    if isinstance(estimator, DPKernelSVC):
+        return list(TUNE_GRID)
+    n_final = n_rows - math.ceil(TUNE_SELECTION_FRACTION * n_rows)
+    auto = clone(estimator).set_params(regularization="auto")
+    classes = getattr(estimator, "classes", None)
+    k = len(classes) if classes is not None and len(classes) > 2 else 1
+    R = float(getattr(estimator, "data_norm", None) or 1.0)
+    base = auto._resolve_regularization(max(n_final, 1), R, k)
+    return [m * base for m in TUNE_MULTIPLIERS]
+
+
+def tuned(estimator: Any, epsilon: float, random_state: int | None, n_rows: int) -> Any:
+    """``estimator`` wrapped in private selection of Λ over :func:`tune_grid`.
 
     Parameters
     ----------
@@ -267,6 +331,8 @@ def tuned(estimator: Any, epsilon: float, random_state: int | None) -> Any:
         The end-to-end ε.
     random_state : int or None
         ``--random-state`` (tests only).
+    n_rows : int
+        Number of training rows (public under replace-one neighbours).
 
     Returns
     -------
@@ -277,8 +343,9 @@ def tuned(estimator: Any, epsilon: float, random_state: int | None) -> Any:
 
     return PrivateSelectThenFit(
         estimator,
-        {"regularization": list(TUNE_GRID)},
+        {"regularization": tune_grid(estimator, n_rows)},
         epsilon=epsilon,
+        selection_fraction=TUNE_SELECTION_FRACTION,
         random_state=random_state,
     )
 
