@@ -218,7 +218,7 @@ from .models import (
     NonPrivateLinearClassifier,
     NonPrivateRandomFeatureSVC,
 )
-from .models._base import LinearModelBase
+from .models.base import LinearModelBase
 
 #: The estimators that :func:`save_model` writes and :func:`load_model` returns.
 SavedModel = (
@@ -352,10 +352,10 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     >>> Path(p).read_text().split()
     ['1', '-1']
     """
-    _atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def _atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """:func:`atomic_write_text` for bytes (e.g. a PNG image)."""
     if isinstance(path, str) and path == "-":
         import sys

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from dpsvm.audit import add_audit_subparser, format_results, run_audit_command
-from dpsvm.audit._cli import main
+from dpsvm.audit.cli import main
 from dpsvm.audit.registry import list_entries
 
 

@@ -15,7 +15,7 @@ dask = pytest.importorskip("dask")
 from dpsvm.accounting import BudgetAccountant  # noqa: E402
 from dpsvm.exceptions import PrivacyLeakWarning  # noqa: E402
 from dpsvm.models import DPLinearSVC, DPLogisticRegression  # noqa: E402
-from dpsvm.models import _dask as dask_module  # noqa: E402
+from dpsvm.solvers import _dask as dask_module  # noqa: E402
 
 N, D, CHUNK = 2000, 5, 500
 

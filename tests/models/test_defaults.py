@@ -7,7 +7,7 @@ import pytest
 from sklearn.base import clone
 
 from dpsvm.models import DPKernelSVC, DPLinearSVC, DPLogisticRegression
-from dpsvm.models._calibration import (
+from dpsvm.perturbation._calibration import (
     AUTO_CORRECTION_SHARE_KERNEL,
     auto_regularization,
     objective_perturbation_calibration,

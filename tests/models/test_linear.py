@@ -21,7 +21,7 @@ from dpsvm.exceptions import (
 )
 from dpsvm.losses import HuberLoss, LogisticLoss
 from dpsvm.models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
-from dpsvm.models._calibration import objective_perturbation_calibration
+from dpsvm.perturbation._calibration import objective_perturbation_calibration
 
 
 def _data(n=200, d=3, seed=0):

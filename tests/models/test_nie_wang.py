@@ -33,14 +33,6 @@ from dpsvm.models import (
     NWPrivatePredictor,
     NWScalarOffsetLiteral,
 )
-from dpsvm.models._nie_wang_solvers import (
-    BoxSolution,
-    box_loss,
-    kernel_factor,
-    solve_box_erm,
-    solve_squared_erm,
-)
-from dpsvm.models._solvers import solve_hinge
 from dpsvm.models.linear import CERTIFICATE_RTOL
 from dpsvm.models.nie_wang import (
     NWLiteralModeWarning,
@@ -49,6 +41,14 @@ from dpsvm.models.nie_wang import (
     prediction_sensitivity,
     rkhs_sensitivity,
 )
+from dpsvm.solvers._box import (
+    BoxSolution,
+    box_loss,
+    kernel_factor,
+    solve_box_erm,
+    solve_squared_erm,
+)
+from dpsvm.solvers._erm import solve_hinge
 
 # Noise is calibrated to Δ_H + 2·cap with cap = CERTIFICATE_RTOL·Δ_H.
 INFLATE = 1.0 + 2.0 * CERTIFICATE_RTOL

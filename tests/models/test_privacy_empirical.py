@@ -22,7 +22,7 @@ import pytest
 import dpsvm.models.linear as linear_module
 from dpsvm.audit import epsilon_lower_bound
 from dpsvm.models import DPLinearSVC, DPLogisticRegression
-from dpsvm.models._calibration import ObjectiveCalibration
+from dpsvm.perturbation._calibration import ObjectiveCalibration
 
 N = 10
 RUNS = 1000

@@ -22,8 +22,8 @@ from dpsvm.models import (
     NWOutputPerturbationSVC,
     NWPrivatePredictor,
 )
-from dpsvm.models._base import LABEL_SET_FROM_DATA
 from dpsvm.models._nie_wang_base import check_certificate
+from dpsvm.models.base import LABEL_SET_FROM_DATA
 
 NORM = 3.718281  # a distinctive row norm: it must not appear in a message
 LABEL = 48611  # a distinctive label: it must not appear in a message

@@ -11,7 +11,7 @@ import scipy.sparse
 
 from dpsvm.losses import LogisticLoss
 from dpsvm.models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
-from dpsvm.models._solvers import RowScaledDesign, solve_smooth
+from dpsvm.solvers._erm import RowScaledDesign, solve_smooth
 
 
 def _rows(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

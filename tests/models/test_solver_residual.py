@@ -12,12 +12,12 @@ from dpsvm.exceptions import DPSVMConvergenceError
 from dpsvm.losses import HuberLoss, LogisticLoss
 from dpsvm.models import DPLinearSVC, DPLogisticRegression
 from dpsvm.models import linear as linear_module
-from dpsvm.models._calibration import (
+from dpsvm.perturbation._calibration import (
     RESIDUAL_EPSILON_FRACTION,
     approximate_minimiser_calibration,
     objective_perturbation_calibration,
 )
-from dpsvm.models._solvers import solve_smooth
+from dpsvm.solvers._erm import solve_smooth
 
 
 def _data(n: int = 400, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -8,8 +8,8 @@ import pytest
 import scipy.optimize
 
 from dpsvm.losses import HuberLoss, LogisticLoss
-from dpsvm.models import _solvers
-from dpsvm.models._solvers import solve_smooth
+from dpsvm.solvers import _erm as _solvers
+from dpsvm.solvers._erm import solve_smooth
 from dpsvm.validation import project_rows_to_ball
 
 

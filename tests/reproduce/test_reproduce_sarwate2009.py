@@ -28,15 +28,15 @@ from dpsvm.reproduce import (
     make_config,
     paper_numbers,
 )
-from dpsvm.reproduce._cli import (
-    add_reproduce_subparser,
-    main,
-    run_reproduce_command,
-)
 from dpsvm.reproduce._paper import FIG2A, FIG3A, FIG3B
 from dpsvm.reproduce._progress import Progress
 from dpsvm.reproduce._report import build_comparisons, render_markdown
 from dpsvm.reproduce._runner import load_datasets, output_perturbation_from_solution
+from dpsvm.reproduce.cli import (
+    add_reproduce_subparser,
+    main,
+    run_reproduce_command,
+)
 
 pytest.importorskip("matplotlib")
 

@@ -33,7 +33,7 @@ from ._bounds import (
     epsilon_lower_bound_split,
     max_epsilon_lower_bound,
 )
-from ._cli import add_audit_subparser, format_results, run_audit_command
+from .cli import add_audit_subparser, format_results, run_audit_command
 from .registry import (
     REGISTRY,
     AuditEntry,

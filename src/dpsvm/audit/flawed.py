@@ -43,7 +43,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..losses import get_loss
 from ..mechanisms import ExponentialMechanism, sample_gamma_norm
-from ..models._solvers import solve_hinge, solve_smooth
+from ..solvers import solve_hinge, solve_smooth
 from ..utils._random import check_random_state
 from ..validation import (
     check_delta,

@@ -40,7 +40,12 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from ._common import check_int, check_nonnegative, check_open_unit, check_positive
+from ..utils._checks import (
+    check_int,
+    check_nonnegative,
+    check_open_unit,
+    check_positive,
+)
 
 __all__ = [
     "nw_general_rate_exponent",

@@ -23,8 +23,8 @@ import math
 from dataclasses import dataclass
 
 from ..accounting.composition import per_step_epsilon
+from ..utils._checks import check_int, check_open_unit
 from ..validation import check_delta, check_epsilon, check_positive
-from ._common import check_int, check_open_unit
 from .nie_wang import nw_sup_sensitivity
 
 __all__ = [

@@ -54,7 +54,7 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import gammainccinv
 
-from ._common import check_int, check_open_unit, check_positive
+from ..utils._checks import check_int, check_open_unit, check_positive
 
 __all__ = [
     "Lemma19Fixture",

@@ -33,7 +33,7 @@ import math
 
 from scipy.special import gammainccinv
 
-from ._common import check_int, check_open_unit, check_positive
+from ..utils._checks import check_int, check_open_unit, check_positive
 
 __all__ = [
     "cor2_sample_complexity",

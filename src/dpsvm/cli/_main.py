@@ -467,8 +467,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--model", required=True, metavar="MODEL.json")
     _add_data_options(evaluate, part="test", labels="required")
 
-    from ..audit._cli import add_audit_subparser
-    from ..reproduce._cli import add_reproduce_subparser
+    from ..audit.cli import add_audit_subparser
+    from ..reproduce.cli import add_reproduce_subparser
 
     add_audit_subparser(sub)
     add_reproduce_subparser(sub)
@@ -1245,13 +1245,13 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _cmd_audit(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ..audit._cli import run_audit_command
+    from ..audit.cli import run_audit_command
 
     return run_audit_command(args, out, err)
 
 
 def _cmd_reproduce(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from ..reproduce._cli import run_reproduce_command
+    from ..reproduce.cli import run_reproduce_command
 
     return run_reproduce_command(args, out, err)
 
@@ -1272,7 +1272,7 @@ def _cmd_report(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from sklearn.linear_model import LogisticRegression
 
-    from ..io import _atomic_write_bytes as atomic_write_bytes
+    from ..io import atomic_write_bytes as atomic_write_bytes
     from ..io import atomic_write_text
 
     csv_path = _check_output(args.out_csv, "--out-csv")

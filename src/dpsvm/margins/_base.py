@@ -19,7 +19,7 @@ from .._compat import Interval, StrOptions, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
 from ..exceptions import PrivacyLeakWarning
-from ..models._base import ScorePredictMixin
+from ..models.base import ScorePredictMixin
 from ..utils._random import check_random_state
 
 FloatArray = NDArray[np.float64]
@@ -37,7 +37,7 @@ COMMON_CONSTRAINTS: dict[str, list[Any]] = {
 
 
 # The text of dpsvm.models' warning for classes=None (after the merge with
-# main, resolve_label_set / mark_label_set of dpsvm.models._base replace this).
+# main, resolve_label_set / mark_label_set of dpsvm.models.base replace this).
 CLASSES_FROM_DATA_WARNING = (
     "The label set was read from the private data (classes=None): which "
     "labels occur is then released through classes_ and is not covered "

@@ -16,7 +16,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..bounds._common import check_int, check_nonnegative, check_open_unit
+from ..utils._checks import check_int, check_nonnegative, check_open_unit
 from ..validation import check_epsilon, check_positive
 
 __all__ = [

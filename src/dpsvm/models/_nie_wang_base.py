@@ -27,14 +27,14 @@ from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kerne
 from .._compat import Interval, StrOptions
 from ..bounds.nie_wang import nw_ls_lipschitz, nw_sensitivity_thm2
 from ..exceptions import DPSVMConvergenceError, NotPrivateWarning, PrivacyLeakWarning
-from ..validation import project_rows_to_ball
-from ._base import resolve_label_set
-from ._nie_wang_solvers import (
+from ..solvers import (
     BoxSolution,
     box_loss,
     solve_box_erm,
     solve_squared_erm,
 )
+from ..validation import project_rows_to_ball
+from .base import resolve_label_set
 from .linear import CERTIFICATE_RTOL
 
 __all__ = [
@@ -327,14 +327,14 @@ def solve_features(
     """Solve (1/n)Σℓ + (Λ/2)‖w‖² + μ‖w‖₁ on feature rows, certified.
 
     The bias-free hinge SVM on explicit features (μ = 0) goes through
-    :func:`dpsvm.models._solvers.solve_hinge` (liblinear dual coordinate descent
+    :func:`dpsvm.solvers._erm.solve_hinge` (liblinear dual coordinate descent
     with a duality-gap certificate); every other case through
-    :mod:`dpsvm.models._nie_wang_solvers`.
+    :mod:`dpsvm.solvers._box`.
     """
     if loss == "squared":
         return solve_squared_erm(Phi if gram is None else None, r, lam, gram=gram)
     if loss == "hinge" and l1 == 0.0 and gram is None and Phi is not None:
-        from ._solvers import solve_hinge
+        from ..solvers import solve_hinge
 
         res = solve_hinge(Phi, r, lam, target_distance=target_distance)
         return BoxSolution(

@@ -33,7 +33,6 @@ from ..accounting.events import PrivacyEvent
 from ..mechanisms import AnalyticGaussian, GammaNormVector, LaplaceVector
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
-from ._base import ScorePredictMixin, mark_label_set
 from ._nie_wang_base import (
     NW_REFERENCE,
     calibrate,
@@ -43,6 +42,7 @@ from ._nie_wang_base import (
     resolve_domain,
     solve_features,
 )
+from .base import ScorePredictMixin, mark_label_set
 
 __all__ = ["NWOutputPerturbationRegressor", "NWOutputPerturbationSVC"]
 

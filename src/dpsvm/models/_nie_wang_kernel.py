@@ -43,7 +43,6 @@ from ..mechanisms import (
 )
 from ..utils._random import call_generator, check_random_state
 from ..validation import check_delta, check_epsilon
-from ._base import LABEL_SET_FROM_DATA
 from ._nie_wang_base import (
     KERNEL_CONSTRAINTS,
     NW_REFERENCE,
@@ -59,6 +58,7 @@ from ._nie_wang_base import (
     resolve_domain,
     resolve_targets,
 )
+from .base import LABEL_SET_FROM_DATA
 
 __all__ = ["NWGaussianProcessRelease", "NWPrivatePredictor", "NWScalarOffsetLiteral"]
 

@@ -60,10 +60,10 @@ from ..kernels import (
     reject_string_gamma,
 )
 from ..losses import get_loss
+from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
+from ..solvers import RowScaledDesign
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
-from ._base import ScorePredictMixin
-from ._calibration import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
-from ._solvers import RowScaledDesign
+from .base import ScorePredictMixin
 from .linear import DPLinearSVC, NonPrivateLinearClassifier
 
 __all__ = [
@@ -657,7 +657,7 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         """Λ of this fit; ``"auto"`` applies the public a-priori rule.
 
         λ = max(c/(n(e^{ε_k/4} − 1)), 1/n) with c = max(1, the loss's curvature
-        bound) (:func:`~dpsvm.models._calibration.auto_regularization`, f = 1/2)
+        bound) (:func:`~dpsvm.perturbation._calibration.auto_regularization`, f = 1/2)
         and Λ = λ·R², R the features' calibrated norm bound. The number of
         one-vs-rest problems K comes from ``classes`` (from y only when
         ``classes=None``, which already warns).

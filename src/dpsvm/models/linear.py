@@ -31,10 +31,7 @@ from ..accounting.events import NonPrivateEvent, PrivacyEvent
 from ..exceptions import DPSVMConvergenceError
 from ..losses import Loss, get_loss
 from ..mechanisms import laplace_release, sample_gamma_norm
-from ..utils._random import check_random_state
-from ..validation import check_delta, check_epsilon
-from ._base import LinearModelBase, mark_label_set
-from ._calibration import (
+from ..perturbation import (
     RESIDUAL_EPSILON_FRACTION,
     approximate_minimiser_calibration,
     auto_regularization,
@@ -42,7 +39,10 @@ from ._calibration import (
     output_l2_sensitivity,
     rubinstein_l2_sensitivity,
 )
-from ._solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
+from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
+from ..utils._random import check_random_state
+from ..validation import check_delta, check_epsilon
+from .base import LinearModelBase, mark_label_set
 
 __all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
 
@@ -192,7 +192,7 @@ class _DPLinearBase(LinearModelBase):
         """Λ of this fit; ``"auto"`` applies the public a-priori rule.
 
         ``"auto"``: λ = max(c/(n(e^{fε_k/2} − 1)), 1/n) on the unit-ball problem
-        (:func:`~dpsvm.models._calibration.auto_regularization`, f = 0.1), with
+        (:func:`~dpsvm.perturbation._calibration.auto_regularization`, f = 0.1), with
         ε_k = ε/K the ε of each of the K one-vs-rest problems, and Λ = λ·R².
         Reads n (public under replace-one), ε, K, R and the loss only.
         """

@@ -6,7 +6,7 @@
   1–4 on UCI Adult, nested balls and, when present, KDD Cup 99; a Markdown
   report with every table next to the paper's numbers and the difference, PNG
   plots and a JSON file. Also ``dpsvm reproduce sarwate2009`` on the command
-  line (:mod:`dpsvm.reproduce._cli`).
+  line (:mod:`dpsvm.reproduce.cli`).
 * :func:`make_config` / :class:`ReproductionConfig` — the full (paper
   protocol), quick and tiny settings, with every parameter the paper leaves
   unstated.

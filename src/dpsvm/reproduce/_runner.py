@@ -37,13 +37,13 @@ from threadpoolctl import threadpool_limits
 from ..accounting import allow_non_private
 from ..exceptions import DPSVMConvergenceError
 from ..mechanisms import sample_gamma_norm
-from ..models._calibration import output_l2_sensitivity
 from ..models.linear import (
     CERTIFICATE_RTOL,
     DPLinearSVC,
     DPLogisticRegression,
     NonPrivateLinearClassifier,
 )
+from ..perturbation import output_l2_sensitivity
 from ._config import ReproductionConfig
 from ._progress import Progress, format_duration
 

@@ -3,7 +3,7 @@
 
 When ``X`` is a :class:`dask.array.Array`, :meth:`LinearModelBase._prepare_fit`
 returns a :class:`ChunkedDesign` instead of an in-memory
-:class:`~dpsvm.models._solvers.RowScaledDesign`. The estimator's ``fit``, its
+:class:`~dpsvm.solvers._erm.RowScaledDesign`. The estimator's ``fit``, its
 mechanism and its privacy event are unchanged; only the solver's passes over the
 rows differ. Each pass is one ``compute`` of a small reduction over the row
 chunks (``map_blocks`` then a tree ``sum``): per chunk, the rows are clipped to
@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..losses import Loss
-from ._solvers import _ACCEPT, _NEWTON_MAX_FEATURES, RowScaledDesign, SolverResult
+from ._erm import _ACCEPT, _NEWTON_MAX_FEATURES, RowScaledDesign, SolverResult
 
 __all__ = [
     "ChunkedDesign",
@@ -56,7 +56,7 @@ _STEPS = 0.5 ** np.arange(1, 41)
 # Warm start (speed only; the result is certified on every row): with at least
 # _WARM_FACTOR × _WARM_MIN_CHUNKS chunks, the same objective is first solved on
 # every _WARM_FACTOR-th chunk (recursively) until its gradient has shrunk
-# _WARM_REL_TOL-fold, as in memory (``_solvers._newton``). Those passes read
+# _WARM_REL_TOL-fold, as in memory (``_erm._newton``). Those passes read
 # 1/_WARM_FACTOR of the chunks, and the full passes start near w*.
 _WARM_FACTOR = 8
 _WARM_MIN_CHUNKS = 4
@@ -76,11 +76,11 @@ def _block_design(
     Exactly the in-memory map (``LinearModelBase._design``): the factors are
     computed from the chunk's own rows, which is all that each factor depends on.
     """
-    from ._base import _row_norms, scaled_design
+    from ._design import row_norms, scaled_design
 
     if Xb.dtype not in (np.float64, np.float32):
         Xb = np.asarray(Xb, dtype=np.float64)
-    norms = _row_norms(Xb)
+    norms = row_norms(Xb)
     # Non-finite norms (‖x‖² overflowed for finite entries): a projected copy.
     finite = bool(np.all(np.isfinite(norms)))
     return scaled_design(Xb, norms if finite else None, radius, R, const)
@@ -207,7 +207,7 @@ class ChunkedDesign:
     ) -> SolverResult:
         """Minimise J to ‖∇J‖ ≤ ``tol`` by passes over the chunks.
 
-        The counterpart of :func:`~dpsvm.models._solvers.solve_smooth`, with the
+        The counterpart of :func:`~dpsvm.solvers._erm.solve_smooth`, with the
         same certificate ‖w − w*‖ ≤ ‖∇J(w)‖/λ.
 
         Parameters
@@ -272,7 +272,7 @@ class ChunkedDesign:
         while gn > tol and it < max_iter:
             it += 1
             if H is not None:
-                from ._solvers import _newton_direction
+                from ._erm import _newton_direction
 
                 p = _newton_direction(H, g)
             else:
@@ -304,7 +304,7 @@ class ChunkedDesign:
         return SolverResult(w, gn / lam, gn, math.nan, it, method)
 
     def _conjugate_gradient(self, y, loss, lam, w, r, target, d):  # type: ignore[no-untyped-def]
-        """CG on H·p = r, one pass per Hessian-vector product (see ``_solvers``)."""
+        """CG on H·p = r, one pass per Hessian-vector product (see ``_erm``)."""
         n = self.shape[0]
         p = np.zeros_like(r)
         res = r.copy()
@@ -375,14 +375,14 @@ def _as_row_chunked(X: Any, y: Any) -> tuple[Any, Any]:
 
 def _check_block(Xb: Any, yb: Any, *, classes: Any) -> FloatArray:
     """(any non-finite entry, max row norm, any label outside ``classes``)."""
-    from ._base import _row_norms
+    from ._design import row_norms
 
     out = np.zeros((1, 3))
     if Xb.shape[0] == 0:
         return out
     Xf = Xb if Xb.dtype in (np.float64, np.float32) else Xb.astype(np.float64)
     out[0, 0] = float(not np.all(np.isfinite(Xf)))
-    norms = _row_norms(Xf)
+    norms = row_norms(Xf)
     # A row whose ‖x‖² overflows counts as +inf (only read for data_norm=None).
     out[0, 1] = float(np.max(norms))
     if classes is not None:

@@ -22,9 +22,17 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, validate_data
 from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
+from ..solvers import (
+    RowScaledDesign,
+    chunked_predict,
+    chunked_scores,
+    clip_factors,
+    is_dask_array,
+    prepare_dask_fit,
+    row_norms,
+    scaled_design,
+)
 from ..validation import project_rows_to_ball
-from ._dask import chunked_predict, chunked_scores, is_dask_array, prepare_dask_fit
-from ._solvers import RowScaledDesign
 
 __all__ = ["LinearModelBase", "ScorePredictMixin"]
 
@@ -87,80 +95,6 @@ def mark_label_set(event: PrivacyEvent, classes: ArrayLike | None) -> PrivacyEve
     return dataclasses.replace(
         event, details={**event.details, "label_set": LABEL_SET_FROM_DATA}
     )
-
-
-def _row_norms(X: Any) -> FloatArray:
-    """Euclidean row norms in float64, without copying ``X``.
-
-    float64 rows are read in place (exactly as :func:`project_rows_to_ball`
-    computes them); float32 rows are widened a block of rows at a time; CSR rows
-    from their stored values.
-    """
-    n = X.shape[0]
-    if scipy.sparse.issparse(X):
-        if not X.has_canonical_format:  # duplicate entries: norm of their sum
-            X = X.copy()
-            X.sum_duplicates()
-        norms = np.zeros(n)
-        indptr = X.indptr
-        step = 1 << 10
-        for start in range(0, n, step):
-            stop = min(start + step, n)
-            lo = indptr[start]
-            seg = np.array(X.data[lo : indptr[stop]], dtype=np.float64)  # a copy
-            if seg.size == 0:
-                continue
-            seg *= seg
-            # One sum per non-empty row: the segments between consecutive
-            # non-empty rows' offsets are exactly their entries.
-            rows = np.flatnonzero(np.diff(indptr[start : stop + 1]))
-            norms[start + rows] = np.add.reduceat(seg, indptr[start + rows] - lo)
-    elif X.dtype == np.float64:
-        norms = np.einsum("ij,ij->i", X, X)
-    else:
-        norms = np.empty(n)
-        step = max(256, (1 << 21) // (8 * max(X.shape[1], 1)))
-        for start in range(0, n, step):
-            block = np.asarray(X[start : start + step], dtype=np.float64)
-            norms[start : start + step] = np.einsum("ij,ij->i", block, block)
-    np.sqrt(norms, out=norms)
-    return np.asarray(norms, dtype=np.float64)
-
-
-def _clip_factors(norms: FloatArray, radius: float) -> FloatArray | None:
-    """Per-row factors that put rows of the given norms in the ball of ``radius``.
-
-    A row is scaled iff its computed norm exceeds the radius, by one ulp less
-    than radius/‖x‖ (the map of :func:`project_rows_to_ball`, as a scale vector
-    instead of a projected copy). ``None`` when no row moves.
-    """
-    too_long = norms > radius
-    if not np.any(too_long):
-        return None
-    factors = np.ones_like(norms)
-    factors[too_long] = np.nextafter(radius / norms[too_long], 0.0)
-    return factors
-
-
-def scaled_design(
-    X: Any, norms: FloatArray | None, radius: float, R: float, const: float | None
-) -> RowScaledDesign:
-    """Rows [proj(x), s]/R of ``X`` as a per-row scale (projection onto the ball
-    of ``radius``, then division by R), given the rows' computed ``norms``.
-
-    ``norms=None`` means some ‖x‖² overflowed for finite entries: then, and only
-    then, a projected copy is made (which rescales those rows by their largest
-    entry first).
-    """
-    if norms is None:
-        dense = X.toarray() if scipy.sparse.issparse(X) else X
-        Xp = project_rows_to_ball(dense, radius)
-        Xp /= R
-        return RowScaledDesign(Xp, None, const)
-    factors = _clip_factors(norms, radius)
-    if R != 1.0:
-        factors = np.full(norms.shape, 1.0 / R) if factors is None else factors / R
-    return RowScaledDesign(X, factors, const)
 
 
 class ScorePredictMixin:
@@ -289,9 +223,9 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             accept_sparse="csr",
             ensure_all_finite=False,
         )
-        row_norms = _row_norms(X)
-        norms: FloatArray | None = row_norms
-        if not np.all(np.isfinite(row_norms)):
+        computed = row_norms(X)
+        norms: FloatArray | None = computed
+        if not np.all(np.isfinite(computed)):
             assert_all_finite(X.data if scipy.sparse.issparse(X) else X, input_name="X")
             norms = None  # finite entries whose squares overflow
         y = np.asarray(y)
@@ -301,7 +235,7 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         if not all_public:
             check_classification_targets(y)
         self.classes_ = self._resolve_classes(y, all_public)
-        R = self._resolve_data_norm(row_norms)
+        R = self._resolve_data_norm(computed)
         self.data_norm_ = R
         design = self._design(X, R, norms)
         # ±1 targets are exact in float32 (half the memory of float64); every
@@ -376,9 +310,9 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             self, X, dtype=[np.float64, np.float32], accept_sparse="csr", reset=False
         )
         radius = self._radius(self.data_norm_)
-        norms = _row_norms(X)
+        norms = row_norms(X)
         if np.all(np.isfinite(norms)):
-            D = RowScaledDesign(X, _clip_factors(norms, radius))
+            D = RowScaledDesign(X, clip_factors(norms, radius))
         else:  # ‖x‖² overflowed for finite entries: project a copy
             dense = X.toarray() if scipy.sparse.issparse(X) else X
             D = RowScaledDesign(project_rows_to_ball(dense, radius))

@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The one perturbation layer of the data path: calibrations and noise steps.
+
+Every learner's privacy calculation lives here, written once next to the theorem
+it comes from: the objective-perturbation calibration (Chaudhuri, Monteleoni &
+Sarwate 2011, Algorithm 2 and Theorem 9), the certified-residual charge of an
+approximate minimiser, the L2 sensitivity of the regularised ERM minimiser
+(Chaudhuri et al. 2011, Corollary 8; Rubinstein et al. 2012, Lemma 4.3) and the
+a-priori regularisation of the defaults.
+"""
+
+from __future__ import annotations
+
+from ._calibration import (
+    AUTO_CORRECTION_SHARE_KERNEL,
+    AUTO_CORRECTION_SHARE_LINEAR,
+    RESIDUAL_EPSILON_FRACTION,
+    ObjectiveCalibration,
+    ResidualCalibration,
+    approximate_minimiser_calibration,
+    auto_regularization,
+    objective_perturbation_calibration,
+    output_l2_sensitivity,
+    output_laplace_scale,
+    rubinstein_l2_sensitivity,
+)
+
+__all__ = [
+    "AUTO_CORRECTION_SHARE_KERNEL",
+    "AUTO_CORRECTION_SHARE_LINEAR",
+    "RESIDUAL_EPSILON_FRACTION",
+    "ObjectiveCalibration",
+    "ResidualCalibration",
+    "approximate_minimiser_calibration",
+    "auto_regularization",
+    "objective_perturbation_calibration",
+    "output_l2_sensitivity",
+    "output_laplace_scale",
+    "rubinstein_l2_sensitivity",
+]

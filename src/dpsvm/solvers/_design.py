@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Bound the input: rows clipped to the public ball as a per-row scale, no copy.
+
+The first step of the data path (validate and bound the input → feature map →
+solve → perturb → release): every learner's sensitivity assumes rows of norm at
+most the public radius; these helpers apply that projection as a vector of row
+factors on the caller's array (float32/float64, C/F order or CSR), so that no
+projected copy of ``X`` is made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.sparse
+from numpy.typing import NDArray
+
+from ..validation import project_rows_to_ball
+from ._erm import RowScaledDesign
+
+__all__ = ["clip_factors", "row_norms", "scaled_design"]
+
+FloatArray = NDArray[np.float64]
+
+
+def row_norms(X: Any) -> FloatArray:
+    """Euclidean row norms in float64, without copying ``X``.
+
+    float64 rows are read in place (exactly as :func:`project_rows_to_ball`
+    computes them); float32 rows are widened a block of rows at a time; CSR rows
+    from their stored values.
+    """
+    n = X.shape[0]
+    if scipy.sparse.issparse(X):
+        if not X.has_canonical_format:  # duplicate entries: norm of their sum
+            X = X.copy()
+            X.sum_duplicates()
+        norms = np.zeros(n)
+        indptr = X.indptr
+        step = 1 << 10
+        for start in range(0, n, step):
+            stop = min(start + step, n)
+            lo = indptr[start]
+            seg = np.array(X.data[lo : indptr[stop]], dtype=np.float64)  # a copy
+            if seg.size == 0:
+                continue
+            seg *= seg
+            # One sum per non-empty row: the segments between consecutive
+            # non-empty rows' offsets are exactly their entries.
+            rows = np.flatnonzero(np.diff(indptr[start : stop + 1]))
+            norms[start + rows] = np.add.reduceat(seg, indptr[start + rows] - lo)
+    elif X.dtype == np.float64:
+        norms = np.einsum("ij,ij->i", X, X)
+    else:
+        norms = np.empty(n)
+        step = max(256, (1 << 21) // (8 * max(X.shape[1], 1)))
+        for start in range(0, n, step):
+            block = np.asarray(X[start : start + step], dtype=np.float64)
+            norms[start : start + step] = np.einsum("ij,ij->i", block, block)
+    np.sqrt(norms, out=norms)
+    return np.asarray(norms, dtype=np.float64)
+
+
+def clip_factors(norms: FloatArray, radius: float) -> FloatArray | None:
+    """Per-row factors that put rows of the given norms in the ball of ``radius``.
+
+    A row is scaled iff its computed norm exceeds the radius, by one ulp less
+    than radius/‖x‖ (the map of :func:`project_rows_to_ball`, as a scale vector
+    instead of a projected copy). ``None`` when no row moves.
+    """
+    too_long = norms > radius
+    if not np.any(too_long):
+        return None
+    factors = np.ones_like(norms)
+    factors[too_long] = np.nextafter(radius / norms[too_long], 0.0)
+    return factors
+
+
+def scaled_design(
+    X: Any, norms: FloatArray | None, radius: float, R: float, const: float | None
+) -> RowScaledDesign:
+    """Rows [proj(x), s]/R of ``X`` as a per-row scale (projection onto the ball
+    of ``radius``, then division by R), given the rows' computed ``norms``.
+
+    ``norms=None`` means some ‖x‖² overflowed for finite entries: then, and only
+    then, a projected copy is made (which rescales those rows by their largest
+    entry first).
+    """
+    if norms is None:
+        dense = X.toarray() if scipy.sparse.issparse(X) else X
+        Xp = project_rows_to_ball(dense, radius)
+        Xp /= R
+        return RowScaledDesign(Xp, None, const)
+    factors = clip_factors(norms, radius)
+    if R != 1.0:
+        factors = np.full(norms.shape, 1.0 / R) if factors is None else factors / R
+    return RowScaledDesign(X, factors, const)
