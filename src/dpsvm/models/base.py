@@ -103,6 +103,17 @@ class ScorePredictMixin:
     Binary models score the second class positive; one-vs-rest models take the
     class with the highest score. Prediction post-processes the released model,
     so it costs no privacy.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpsvm.models.base import ScorePredictMixin
+    >>> class Fixed(ScorePredictMixin):
+    ...     classes_ = np.array(["no", "yes"])
+    ...     def decision_function(self, X):
+    ...         return np.asarray(X, dtype=float)[:, 0]
+    >>> Fixed().predict([[-1.0], [2.0]]).tolist()
+    ['no', 'yes']
     """
 
     classes_: np.ndarray
@@ -134,6 +145,17 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     Subclasses implement ``_fit_binary(Xt, y, ...)`` on the *internal* problem:
     rows x̃ = [proj(x), s]/R with ‖x̃‖ ≤ 1 and regularisation λ = Λ/R², where R is
     ``data_norm`` and s = ``intercept_scaling``·R when ``fit_intercept``.
+
+    Examples
+    --------
+    The concrete members of the family share this base:
+
+    >>> from dpsvm.models import DPLinearSVC, DPLogisticRegression
+    >>> from dpsvm.models.base import LinearModelBase
+    >>> issubclass(DPLinearSVC, LinearModelBase)
+    True
+    >>> issubclass(DPLogisticRegression, LinearModelBase)
+    True
     """
 
     _parameter_constraints: dict[str, list[Any]] = {
