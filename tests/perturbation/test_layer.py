@@ -174,3 +174,28 @@ def test_paper_literal_objective_variant_has_no_residual_and_a_non_private_event
     np.testing.assert_array_equal(out.value, np.zeros(2))  # no residual noise
     event = op.event("objective-perturbation-2009", reference="SCM09 Alg. 1")
     assert isinstance(event, NonPrivateEvent) and "Jacobian" in event.reason
+
+
+@pytest.mark.parametrize("kind", ["gamma-norm", "laplace", "gaussian"])
+def test_noise_matches_the_mechanism_classes_draw_for_draw(kind):
+    # The layer's release and event details equal those of the mechanism objects
+    # (GammaNormVector, LaplaceVector, AnalyticGaussian) for the same generator.
+    from dpsvm.mechanisms import GammaNormVector, LaplaceVector
+
+    delta = 1e-6 if kind == "gaussian" else 0.0
+    noise = OutputNoise.from_l2(
+        kind, epsilon=0.7, l2_sensitivity=0.3, dim=4, delta=delta
+    )
+    if kind == "gamma-norm":
+        mech = GammaNormVector(epsilon=0.7, sensitivity=0.3)
+    elif kind == "laplace":
+        mech = LaplaceVector(epsilon=0.7, sensitivity=math.sqrt(4) * 0.3)
+    else:
+        mech = AnalyticGaussian(epsilon=0.7, delta=1e-6, sensitivity=0.3)
+    value = np.array([0.5, -1.0, 2.0, 0.0])
+    np.testing.assert_array_equal(
+        noise.release(value, np.random.default_rng(11)),
+        mech.randomise(value, np.random.default_rng(11)),
+    )
+    assert noise.details() == dict(mech.privacy_event().details)
+    assert noise.event("x", reference="r").sensitivity == mech.sensitivity

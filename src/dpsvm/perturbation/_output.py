@@ -344,6 +344,32 @@ class OutputNoise:
         """
         return "l1" if self.kind == "laplace" else "l2"
 
+    def details(self) -> dict[str, Any]:
+        """The noise facts that :mod:`dpsvm.mechanisms` records for this family.
+
+        The same dict as the ``details`` of the equivalent mechanism's
+        ``privacy_event()`` (:class:`~dpsvm.mechanisms.GammaNormVector`,
+        :class:`~dpsvm.mechanisms.LaplaceVector`,
+        :class:`~dpsvm.mechanisms.AnalyticGaussian`), for callers whose events
+        record it.
+
+        Returns
+        -------
+        dict
+            ``{"scale": s}``, ``{"scale": λ, "release": "discrete"}`` or
+            ``{"sigma": σ}``.
+
+        Examples
+        --------
+        >>> OutputNoise.laplace(0.5, 2.0).details()
+        {'scale': 4.0, 'release': 'discrete'}
+        """
+        if self.kind == "gaussian":
+            return {"sigma": self.scale}
+        if self.kind == "laplace":
+            return {"scale": self.scale, "release": "discrete"}
+        return {"scale": self.scale}
+
     def sample(self, dim: int, rng: RandomStateLike = None) -> FloatArray:
         """Draw the noise alone for a vector of dimension ``dim``.
 
