@@ -234,7 +234,8 @@ class _DPLinearBase(LinearModelBase):
             event = PrivacyEvent(
                 mechanism=f"one-vs-rest({events[0].mechanism})",
                 epsilon=sum(e.epsilon for e in events),
-                delta=sum(e.delta for e in events),
+                # δ ≤ 1 always; a non-private child has δ = 1 (and ε = ∞).
+                delta=min(1.0, sum(e.delta for e in events)),
                 reference=(
                     "sequential composition over classes (Dwork & Roth 2014, Thm 3.16)"
                 ),
