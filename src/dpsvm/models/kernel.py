@@ -63,7 +63,12 @@ from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ..solvers import RowScaledDesign
 from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
-from .base import ScorePredictMixin
+from .base import (
+    PublicParameterFitMixin,
+    ScoreColumnsMixin,
+    one_vs_rest_targets,
+    reference_label_set,
+)
 from .linear import DPLinearSVC, NonPrivateLinearClassifier
 
 __all__ = [
@@ -135,7 +140,16 @@ class _UnprojectedDPLinearSVC(_InnerDPLinearSVC):
 # ---------------------------------------------------------------------------
 
 
-class _RandomFeatureClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
+class _PublicGammaFitMixin(PublicParameterFitMixin):
+    """``fit`` that refuses a string (data-dependent) ``gamma`` before validation."""
+
+    def _check_public_parameters(self) -> None:
+        reject_string_gamma(self.gamma, type(self).__name__)  # type: ignore[attr-defined]
+
+
+class _RandomFeatureClassifierBase(
+    _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
+):
     """Shared feature construction and prediction of the random-feature models."""
 
     _parameter_constraints: dict[str, list[Any]] = {
@@ -218,24 +232,10 @@ class _RandomFeatureClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstim
             Z = project_rows_to_ball(Z, self.projection_radius_)
         return np.asarray(Z, dtype=np.float64)
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Signed scores ⟨coef_, z(x)⟩, rebuilt from the released parameters.
-
-        Only ``frequencies_``, ``phases_``, ``feature_scale_``,
-        ``projection_radius_`` and ``coef_`` are read.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Scores; one column per class for more than two classes.
-        """
-        scores = self.transform_features(X) @ self.coef_.T
-        return scores.ravel() if scores.shape[1] == 1 else scores
+    def _scores(self, X: ArrayLike) -> FloatArray:
+        # ⟨coef_, z(x)⟩ from the released frequencies_, phases_, feature_scale_,
+        # projection_radius_ and coef_ only.
+        return self.transform_features(X) @ self.coef_.T
 
     def _feature_details(self, R: float) -> dict[str, Any]:
         return {
@@ -525,35 +525,6 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         tags.non_deterministic = True
         return tags
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> DPKernelSVC:
-        """Fit the private kernel classifier.
-
-        The accountant (if any) is checked before the data are read and charged
-        only after the model is computed; a failed fit spends nothing.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows (any norm: the random features are bounded).
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-
-        Raises
-        ------
-        ValueError
-            For a string ``gamma``, a hinge loss with objective perturbation, or
-            labels outside ``classes``.
-        BudgetExceededError
-            If the accountant cannot afford ε (nothing is read or spent).
-        """
-        reject_string_gamma(self.gamma, type(self).__name__)
-        return self._fit(X, y)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def _fit(self, X: Any, y: Any) -> DPKernelSVC:
         loss_name = self._resolved_loss()
@@ -821,24 +792,6 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     def _resolved_loss(self) -> str:
         return "hinge" if self.loss == "auto" else str(self.loss)
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateRandomFeatureSVC:
-        """Fit the non-private random-feature SVM.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
-        reject_string_gamma(self.gamma, type(self).__name__)
-        return self._fit(X, y)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def _fit(self, X: Any, y: Any) -> NonPrivateRandomFeatureSVC:
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -869,7 +822,9 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
 # ---------------------------------------------------------------------------
 
 
-class NonPrivateKernelSVC(ScorePredictMixin, ClassifierMixin, BaseEstimator):
+class NonPrivateKernelSVC(
+    _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
+):
     """Exact bias-free kernel hinge SVM (paper 000 Alg. 1). No privacy.
 
     Solves (1/n)Σ max(0, 1 − yᵢf(xᵢ)) + (Λ/2)‖f‖²_H over the RKHS of the kernel,
@@ -974,48 +929,13 @@ class NonPrivateKernelSVC(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             coef0=self.coef0,
         )
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateKernelSVC:
-        """Solve the dual exactly.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
-        reject_string_gamma(self.gamma, type(self).__name__)
-        return self._fit(X, y)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def _fit(self, X: Any, y: Any) -> NonPrivateKernelSVC:
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         y = np.asarray(y)
-        if self.classes is None:
-            classes = np.unique(y)
-        else:
-            classes = np.unique(np.asarray(self.classes))
-            unknown = np.setdiff1d(np.unique(y), classes)
-            if unknown.size:
-                raise ValueError(
-                    f"y contains labels {unknown.tolist()[:5]} that are not in "
-                    f"classes={classes.tolist()}."
-                )
-        if classes.size < 2:
-            raise ValueError(
-                "Classifier needs samples of at least 2 classes; got 1 class."
-            )
-        self.classes_ = classes
-        if classes.size == 2:
-            targets = [np.where(y == classes[1], 1.0, -1.0)]
-        else:
-            targets = [np.where(y == c, 1.0, -1.0) for c in classes]
+        self.classes_ = classes = reference_label_set(self.classes, y)
+        targets = one_vs_rest_targets(y, classes)
         n = X.shape[0]
         K = self._kernel(X, X)
         box = 1.0 / (n * self.regularization)  # C/n with C = 1/Λ (spec R.1)
@@ -1046,26 +966,13 @@ class NonPrivateKernelSVC(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             )
         return self
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """f(x) = Σᵢ αᵢyᵢ k(x, xᵢ) (no bias).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Scores.
-        """
+    def _scores(self, X: ArrayLike) -> FloatArray:
+        # f(x) = Σᵢ αᵢyᵢ k(x, xᵢ), no bias.
         check_is_fitted(self)
         Xa = np.asarray(validate_data(self, X, dtype=np.float64, reset=False))
         if self.support_vectors_.shape[0] == 0:
-            scores = np.zeros((Xa.shape[0], self.dual_coef_.shape[0]))
-        else:
-            scores = self._kernel(Xa, self.support_vectors_) @ self.dual_coef_.T
-        return scores.ravel() if scores.shape[1] == 1 else scores
+            return np.zeros((Xa.shape[0], self.dual_coef_.shape[0]))
+        return self._kernel(Xa, self.support_vectors_) @ self.dual_coef_.T
 
 
 DPKernelSVC.__doc__ = (DPKernelSVC.__doc__ or "").replace(

@@ -40,7 +40,12 @@ from ..perturbation import (
 from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
-from .base import LinearModelBase, mark_label_set
+from .base import (
+    LinearModelBase,
+    PublicParameterFitMixin,
+    mark_label_set,
+    reference_label_set,
+)
 
 __all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
 
@@ -800,7 +805,7 @@ class DPLogisticRegression(_DPLinearBase):
         return np.log(self.predict_proba(X))
 
 
-class NonPrivateLinearClassifier(LinearModelBase):
+class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
     """The non-private reference: the same bias-free problem, solved exactly.
 
     Minimises (1/n)Σℓ(yᵢwᵀxᵢ) + (Λ/2)‖w‖² on rows projected onto the ball of
@@ -885,14 +890,7 @@ class NonPrivateLinearClassifier(LinearModelBase):
         self.max_iter = max_iter
 
     def _resolve_classes(self, y: np.ndarray, all_public: bool = False) -> np.ndarray:
-        if self.classes is None:
-            classes = np.unique(y)
-            if classes.size < 2:
-                raise ValueError(
-                    "Classifier needs samples of at least 2 classes; got 1 class."
-                )
-            return classes
-        return super()._resolve_classes(y, all_public)
+        return reference_label_set(self.classes, y, all_public=all_public)
 
     def _resolve_data_norm(self, norms: FloatArray) -> float:
         if self.data_norm is None:
@@ -901,21 +899,7 @@ class NonPrivateLinearClassifier(LinearModelBase):
         return float(self.data_norm)
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateLinearClassifier:
-        """Fit the non-private reference.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
+    def _fit(self, X: Any, y: Any) -> NonPrivateLinearClassifier:
         loss = get_loss(self.loss, huber_h=self.huber_h)
         Xt, targets, lam = self._prepare_fit(X, y)
         W = np.empty((len(targets), Xt.shape[1]))

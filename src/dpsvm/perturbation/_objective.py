@@ -88,6 +88,8 @@ class ObjectivePerturbation:
     residual : ResidualCalibration or None
         ε_r, Δ_r = 2τ/(λ + Δ) and the Gamma scale of the residual noise
         (``None`` for ``"sarwate2009"``).
+    variant : {"jmlr2011", "sarwate2009"}
+        The calibration requested.
 
     Examples
     --------
@@ -108,6 +110,7 @@ class ObjectivePerturbation:
     tol: float
     calibration: ObjectiveCalibration
     residual: ResidualCalibration | None
+    variant: str = "jmlr2011"
 
     @classmethod
     def calibrate(
@@ -174,7 +177,16 @@ class ObjectivePerturbation:
             else None
         )
         return cls(
-            epsilon, eps_op, n, dim, regularization, smoothness, tol, cal, residual
+            epsilon,
+            eps_op,
+            n,
+            dim,
+            regularization,
+            smoothness,
+            tol,
+            cal,
+            residual,
+            variant,
         )
 
     @property
@@ -188,7 +200,7 @@ class ObjectivePerturbation:
         ... ).private
         True
         """
-        return self.calibration.variant == "jmlr2011"
+        return self.variant == "jmlr2011"
 
     @property
     def epsilon_residual(self) -> float:
