@@ -20,7 +20,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from ..accounting.events import NonPrivateEvent, PrivacyEvent
+from ..accounting.events import PrivacyEvent
 from ..exceptions import DPSVMConvergenceError
 from ..utils._random import RandomStateLike, check_random_state
 from ._calibration import (
@@ -30,7 +30,7 @@ from ._calibration import (
     approximate_minimiser_calibration,
     objective_perturbation_calibration,
 )
-from ._output import OutputNoise, PerturbedSolution
+from ._output import OutputNoise, PerturbedSolution, release_event
 
 __all__ = ["ObjectivePerturbation"]
 
@@ -378,18 +378,16 @@ class ObjectivePerturbation:
         >>> type(op.event("objective-perturbation", reference="CMS11")).__name__
         'PureDpEvent'
         """
-        fields: dict[str, Any] = {
-            "epsilon": self.epsilon,
-            "sensitivity": 2.0 * lipschitz,
-            "sensitivity_norm": "gradient-l2",
-            "reference": reference,
-            "details": dict(details or {}),
-        }
-        if self.private:
-            return PrivacyEvent(mechanism=mechanism, **fields)
-        # The nominal ε is kept as details["nominal_epsilon"].
-        return NonPrivateEvent(
-            mechanism=mechanism,
-            reason=non_private_reason or SARWATE2009_REASON,
-            **fields,
+        # The nominal ε of the 2009 reading is kept as details["nominal_epsilon"].
+        return release_event(
+            mechanism,
+            epsilon=self.epsilon,
+            delta=0.0,
+            sensitivity=2.0 * lipschitz,
+            sensitivity_norm="gradient-l2",
+            reference=reference,
+            details=details,
+            non_private_reason=None
+            if self.private
+            else non_private_reason or SARWATE2009_REASON,
         )
