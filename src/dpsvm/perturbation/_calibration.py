@@ -11,6 +11,9 @@ released coefficients w/R have sensitivity Δ/R.
 
 Neighbouring relation throughout: replace-one (datasets of equal size n that
 differ in one record), as in both papers.
+
+CMS11 = Chaudhuri, Monteleoni & Sarwate, "Differentially private empirical risk
+minimization", JMLR 12 (2011).
 """
 
 from __future__ import annotations
