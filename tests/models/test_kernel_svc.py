@@ -16,7 +16,7 @@ from dpsvm.bounds.rubinstein import rff_noise_scale
 from dpsvm.exceptions import BudgetExceededError, NotPrivateWarning, PrivacyLeakWarning
 from dpsvm.kernels import fourier_features
 from dpsvm.models import DPKernelSVC, NonPrivateRandomFeatureSVC
-from dpsvm.models.linear import CERTIFICATE_RTOL
+from dpsvm.perturbation import CERTIFICATE_RTOL
 
 
 def _data(n=300, d=3, seed=0):
