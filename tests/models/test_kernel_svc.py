@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 from sklearn.utils._param_validation import InvalidParameterError
 
-import dpsvm.models.linear as linear_module
+import dpsvm.perturbation._output as noise_module
 from dpsvm.accounting import BudgetAccountant, NonPrivateEvent, PureDpEvent
 from dpsvm.bounds.rubinstein import rff_noise_scale
 from dpsvm.exceptions import BudgetExceededError, NotPrivateWarning, PrivacyLeakWarning
@@ -28,10 +28,10 @@ def _data(n=300, d=3, seed=0):
 
 def _spy(monkeypatch, name):
     # Records (noise dimension, scale) of each call of a noise primitive of the
-    # linear module: sample_gamma_norm(d, scale, rng) or
-    # laplace_release(value, scale, rng, sensitivity=...).
+    # perturbation layer (every estimator's only noise source):
+    # sample_gamma_norm(d, scale, rng) or laplace_release(value, scale, rng, ...).
     calls = []
-    real = getattr(linear_module, name)
+    real = getattr(noise_module, name)
 
     def spy(first, scale, rng, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(
@@ -39,7 +39,7 @@ def _spy(monkeypatch, name):
         )
         return real(first, scale, rng, **kwargs)
 
-    monkeypatch.setattr(linear_module, name, spy)
+    monkeypatch.setattr(noise_module, name, spy)
     return calls
 
 
