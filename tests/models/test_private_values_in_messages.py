@@ -23,7 +23,7 @@ from dpsvm.models import (
     PerQueryLaplacePredictor,
 )
 from dpsvm.models.base import LABEL_SET_FROM_DATA
-from dpsvm.models.kernel_erm import check_certificate
+from dpsvm.perturbation import check_certificate
 
 NORM = 3.718281  # a distinctive row norm: it must not appear in a message
 LABEL = 48611  # a distinctive label: it must not appear in a message

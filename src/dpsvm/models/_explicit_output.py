@@ -15,7 +15,6 @@ release of the whole model — unlike the paper's scalar offset
 from __future__ import annotations
 
 import copy
-import dataclasses
 import math
 from numbers import Real
 from typing import Any
@@ -31,15 +30,18 @@ from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
 from ..accounting.events import PrivacyEvent
-from ..mechanisms import AnalyticGaussian, GammaNormVector, LaplaceVector
+from ..perturbation import OutputPerturbation
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
-from .base import ScorePredictMixin, mark_label_set, resolve_label_set
+from .base import (
+    ScorePredictMixin,
+    fit_one_vs_rest,
+    resolve_label_set,
+)
 from .kernel_erm import (
     NW_GAMMA,
     SENSITIVITY_REFERENCE,
     calibrate,
-    check_certificate,
     loss_lipschitz,
     resolve_domain,
     solve_features,
@@ -204,28 +206,26 @@ class _ExplicitOutputBase(BaseEstimator):
             lam=lam,
         )
         cal = calibrate(kappa, C_L, lam, n)
-        sol = solve_features(
-            Phi,
-            r,
-            self._loss_name,
-            quantile=self._quantile,
-            lam=lam,
-            l1=float(self.l1_regularization),
-            target_distance=cal.cap,
+        # Nie & Wang Thm 2 gives the L2 sensitivity Δ_H of the exact minimiser;
+        # the layer solves to the public cap, checks the certificate and adds
+        # noise calibrated to Δ_H + 2·cap (Gamma-norm: Chaudhuri et al. 2011,
+        # Alg. 1; Laplace on Δ₁ = √D·Δ₂: Rubinstein et al. 2012, Thm 7;
+        # Gaussian: Balle & Wang 2018, Thm 8).
+        plan = OutputPerturbation.calibrate(
+            self.noise, epsilon=eps, l2_sensitivity=cal.rkhs, dim=D, delta=delta
         )
-        check_certificate(sol.distance_bound, cal.cap)
-        sens = cal.rkhs_effective
-        mech: GammaNormVector | LaplaceVector | AnalyticGaussian
-        if self.noise == "gamma-norm":
-            # density ∝ exp(−ε‖b‖₂/Δ): ‖b‖ ~ Gamma(D, Δ/ε) (CMS11 Alg. 1).
-            mech = GammaNormVector(epsilon=eps, sensitivity=sens)
-        elif self.noise == "laplace":
-            # ‖Δw‖₁ ≤ √D‖Δw‖₂: L1 sensitivity √D·Δ (Rubinstein et al. Thm 7).
-            mech = LaplaceVector(epsilon=eps, sensitivity=math.sqrt(D) * sens)
-        else:
-            # Balle & Wang (2018) Thm 8 with L2 sensitivity Δ.
-            mech = AnalyticGaussian(epsilon=eps, delta=delta, sensitivity=sens)
-        w = mech.randomise(sol.coef, rng)
+        out = plan.perturb(
+            lambda cap: solve_features(
+                Phi,
+                r,
+                self._loss_name,
+                quantile=self._quantile,
+                lam=lam,
+                l1=float(self.l1_regularization),
+                target_distance=cap,
+            ),
+            rng,
+        )
         details: dict[str, Any] = {
             "loss": self._loss_name,
             "lipschitz": C_L,
@@ -240,19 +240,19 @@ class _ExplicitOutputBase(BaseEstimator):
             "certificate_cap": cal.cap,
             "noise": self.noise,
         }
-        base = mech.privacy_event(**details)
-        event = dataclasses.replace(
-            base,
-            mechanism=f"nw-output-perturbation-vector({self.noise})",
+        event = plan.noise.event(
+            f"nw-output-perturbation-vector({self.noise})",
             reference=_NOISE_REFERENCES[self.noise],
+            details={**plan.noise.details(), **details},
         )
+        sol = out.solution
         info = {
             "method": sol.method,
             "n_iter": sol.n_iter,
             "gap": sol.gap,
             "distance_bound": sol.distance_bound,
         }
-        return np.asarray(w, dtype=np.float64), event, info
+        return out.value, event, info
 
     def _begin_fit(self) -> tuple[float, float, Charge]:
         epsilon, delta = self._check_privacy_parameters()
@@ -462,30 +462,14 @@ class DPOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _ExplicitOutpu
             targets = [np.where(y == self.classes_[1], 1.0, -1.0)]
         else:
             targets = [np.where(y == c, 1.0, -1.0) for c in self.classes_]
-        k = len(targets)
-        # One-vs-rest: k releases on the same data, each (ε/k, δ/k); sequential
-        # composition (Dwork & Roth 2014, Thm 3.16) gives (ε, δ) in total.
-        W = np.empty((k, Phi.shape[1]))
-        events, infos = [], []
-        for j, r in enumerate(targets):
-            W[j], event, info = self._release(Phi, r, epsilon / k, delta / k, rng)
-            events.append(event)
-            infos.append(info)
+        W, event, infos = fit_one_vs_rest(
+            lambda r, eps_k, delta_k: self._release(Phi, r, eps_k, delta_k, rng),
+            targets,
+            epsilon,
+            delta,
+            self.classes,
+        )
         self._set_coef(W)
-        if k == 1:
-            event = events[0]
-        else:
-            event = PrivacyEvent(
-                mechanism=f"one-vs-rest({events[0].mechanism})",
-                epsilon=sum(e.epsilon for e in events),
-                delta=sum(e.delta for e in events),
-                reference=(
-                    "sequential composition over classes (Dwork & Roth 2014, Thm 3.16)"
-                ),
-                details={"n_classes": k},
-                children=tuple(events),
-            )
-        event = mark_label_set(event, self.classes)
         self.privacy_event_ = event
         self.solver_info_ = infos
         ticket.spend(event)

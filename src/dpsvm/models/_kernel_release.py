@@ -38,13 +38,7 @@ from ..accounting.charge import charge
 from ..accounting.events import NonPrivateEvent
 from ..bounds.nie_wang import nw_noise_scale
 from ..exceptions import NotPrivateWarning
-from ..mechanisms import (
-    AnalyticGaussian,
-    LaplaceVector,
-    laplace_release,
-    sample_laplace,
-)
-from ..utils._random import check_random_state
+from ..perturbation import OutputNoise
 from ..validation import check_delta, check_epsilon
 from .kernel_erm import SENSITIVITY_REFERENCE, KernelERMBase
 
@@ -277,21 +271,25 @@ class PerQueryLaplacePredictor(_KernelRelease):
                 "epsilon from it. Pass accountant=BudgetAccountant(total_epsilon)."
             )
         cal, n = self._fit_model(X, y)
+        # One answer f_z(x) moves by at most S_eff = κ(Δ_H + 2·cap) between
+        # neighbours (Nie & Wang Def. 2 / Prop. 1): Laplace(S_eff/ε) per answer
+        # (Dwork et al. 2006, Prop. 1), discretised by the perturbation layer.
+        self._noise = OutputNoise.laplace(epsilon, cal.prediction_effective)
         self.prediction_sensitivity_ = cal.prediction_effective
-        self.noise_scale_ = cal.prediction_effective / epsilon
-        mech = LaplaceVector(epsilon=epsilon, sensitivity=cal.prediction_effective)
-        self.privacy_event_ = dataclasses.replace(
-            mech.privacy_event(
-                **self._base_details(cal, n),
-                prediction_sensitivity=cal.kappa * cal.rkhs,
-            ),
-            mechanism="nw-private-prediction-laplace",
-            sensitivity_norm="sup",
+        self.noise_scale_ = self._noise.scale
+        event = self._noise.event(
+            "nw-private-prediction-laplace",
             reference=(
                 "per-query Laplace answer f_z(x) + Lap(S/ε) (Dwork et al. 2006, "
                 "Prop. 1) with S from " + SENSITIVITY_REFERENCE
             ),
+            details={
+                **self._noise.details(),
+                **self._base_details(cal, n),
+                "prediction_sensitivity": cal.kappa * cal.rkhs,
+            },
         )
+        self.privacy_event_ = dataclasses.replace(event, sensitivity_norm="sup")
         self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
         return self
 
@@ -326,12 +324,7 @@ class PerQueryLaplacePredictor(_KernelRelease):
         # at most S between neighbours; the discretisation keeps every single
         # answer ε-DP (its per-coordinate bound only tightens with the batch
         # size), and the accountant composes one ε per answer.
-        answers = laplace_release(
-            scores,
-            self.noise_scale_,
-            self._noise_generator(),
-            sensitivity=self.noise_scale_ * epsilon,
-        )
+        answers = self._noise.release(scores, self._noise_generator())
         ticket.spend(self.privacy_event_, times=k)
         return np.asarray(answers, dtype=np.float64)
 
@@ -489,20 +482,22 @@ class DPGaussianProcessRelease(_KernelRelease):
         cal, n = self._fit_model(X, y)
         # Balle & Wang (2018) Thm 8 at L2 (here RKHS) sensitivity Δ_H + 2·cap;
         # Hall, Rinaldo & Wasserman (2013) Cor. 9 for the process.
-        mech = AnalyticGaussian(
-            epsilon=epsilon, delta=delta, sensitivity=cal.rkhs_effective
-        )
-        self.sigma_ = mech.sigma
-        self.privacy_event_ = dataclasses.replace(
-            mech.privacy_event(**self._base_details(cal, n), jitter=self.jitter),
-            mechanism="nw-gaussian-process-release",
-            sensitivity_norm="rkhs",
+        self._noise = OutputNoise.gaussian(epsilon, delta, cal.rkhs_effective)
+        self.sigma_ = self._noise.scale
+        event = self._noise.event(
+            "nw-gaussian-process-release",
             reference=(
                 "f_z + σ·GP(0, K): Hall, Rinaldo & Wasserman, JMLR 14 (2013), "
                 "Cor. 9, with the analytic σ of Balle & Wang (2018), Thm 8, and "
                 "Δ_H from " + SENSITIVITY_REFERENCE
             ),
+            details={
+                **self._noise.details(),
+                **self._base_details(cal, n),
+                "jitter": self.jitter,
+            },
         )
+        self.privacy_event_ = dataclasses.replace(event, sensitivity_norm="rkhs")
         self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
         d = self.n_features_in_
         self._gp_points = np.zeros((0, d))
@@ -512,7 +507,12 @@ class DPGaussianProcessRelease(_KernelRelease):
         return self
 
     def _gp_draw(self, Xp: FloatArray) -> FloatArray:
-        """G + W at the rows, conditionally on every earlier evaluation."""
+        """σ(G + W) at the rows, conditionally on every earlier evaluation.
+
+        The state ``_gp_values`` holds σ(G + W) at the points evaluated so far;
+        new points are drawn from the conditional law N(mean, σ²·cov), with
+        N(0, σ²I) draws of the perturbation layer.
+        """
         spec = self._model.spec
         j = self.jitter * self.kappa_**2
         keys = [row.tobytes() for row in Xp]
@@ -539,7 +539,7 @@ class DPGaussianProcessRelease(_KernelRelease):
                 mean = np.zeros(len(new_rows))
                 cov = K_nn
             cov = 0.5 * (cov + cov.T)
-            z_new = self._noise_generator().standard_normal(len(new_rows))
+            z_new = self._noise.sample(len(new_rows), self._noise_generator())
             try:
                 # cov ⪰ jκ²I in exact arithmetic (Schur complement of K + jκ²I).
                 draw = mean + scipy.linalg.cholesky(cov, lower=True) @ z_new
@@ -568,7 +568,7 @@ class DPGaussianProcessRelease(_KernelRelease):
             The released values.
         """
         scores, Xp = self._exact_scores(X)
-        return np.asarray(scores + self.sigma_ * self._gp_draw(Xp), dtype=np.float64)
+        return np.asarray(scores + self._gp_draw(Xp), dtype=np.float64)
 
 
 class NonPrivateScalarOffsetRelease(_KernelRelease):
@@ -724,9 +724,11 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
         scale = nw_noise_scale(
             cal.kappa, cal.lipschitz, lam / 2.0, 2.0, n, epsilon, convention
         )
-        rng = check_random_state(self.random_state)
+        # The paper's scale, drawn by the perturbation layer (a record of the
+        # claimed calibration: the release has no guarantee).
+        noise = OutputNoise("laplace", epsilon, 0.0, scale * epsilon, scale)
         self.noise_scale_ = scale
-        self.offset_ = float(sample_laplace(1, scale, rng)[0])
+        self.offset_ = float(noise.sample(1, self.random_state)[0])
         self.privacy_event_ = NonPrivateEvent(
             mechanism="nw-scalar-offset-literal",
             epsilon=math.inf,

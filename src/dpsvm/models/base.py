@@ -7,6 +7,7 @@ import dataclasses
 import math
 import sys
 import warnings
+from collections.abc import Callable, Sequence
 from numbers import Integral, Real
 from typing import Any
 
@@ -95,6 +96,61 @@ def mark_label_set(event: PrivacyEvent, classes: ArrayLike | None) -> PrivacyEve
     return dataclasses.replace(
         event, details={**event.details, "label_set": LABEL_SET_FROM_DATA}
     )
+
+
+#: One private binary release: (targets, ε_k, δ_k) -> (weights, event, diagnostics).
+BinaryRelease = Callable[
+    [FloatArray, float, float], tuple[FloatArray, PrivacyEvent, dict[str, Any]]
+]
+
+
+def fit_one_vs_rest(
+    fit_binary: BinaryRelease,
+    targets: Sequence[FloatArray],
+    epsilon: float,
+    delta: float,
+    classes: ArrayLike | None,
+) -> tuple[FloatArray, PrivacyEvent, list[dict[str, Any]]]:
+    """Run the K binary releases of a classifier and compose their events.
+
+    Each of the K releases gets (ε/K, δ/K); sequential composition (Dwork &
+    Roth 2014, Theorem 3.16) gives (ε, δ) in total. The event is marked when
+    the label set was read from the data (``classes=None``).
+
+    Returns
+    -------
+    W : ndarray of shape (K, n_weights)
+        The released weights, one row per binary problem.
+    event : PrivacyEvent
+        The event of the one binary release, or the composed
+        ``one-vs-rest(...)`` event with the K releases as children.
+    infos : list of dict
+        The solver diagnostics of each release (they read the data).
+    """
+    k = len(targets)
+    eps_k, delta_k = epsilon / k, delta / k
+    rows, events, infos = [], [], []
+    for yk in targets:
+        w, event, info = fit_binary(yk, eps_k, delta_k)
+        rows.append(w)
+        events.append(event)
+        infos.append(info)
+    if k == 1:
+        event = events[0]
+    else:
+        event = PrivacyEvent(
+            mechanism=f"one-vs-rest({events[0].mechanism})",
+            epsilon=sum(e.epsilon for e in events),
+            # δ ≤ 1 always; a non-private child has δ = 1 (and ε = ∞).
+            delta=min(1.0, sum(e.delta for e in events)),
+            reference=(
+                "sequential composition over classes (Dwork & Roth 2014, Thm 3.16)"
+            ),
+            details={"n_classes": k},
+            children=tuple(events),
+        )
+    W = np.asarray(np.vstack(rows), dtype=np.float64)
+    return W, mark_label_set(event, classes), infos
 
 
 class ScorePredictMixin:

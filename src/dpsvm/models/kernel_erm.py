@@ -35,8 +35,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, validate_data
 from ..bounds.nie_wang import nw_ls_lipschitz, nw_sensitivity_thm2
-from ..exceptions import DPSVMConvergenceError, PrivacyLeakWarning
+from ..exceptions import PrivacyLeakWarning
 from ..kernels import kernel_matrix, polynomial_feature_norm_bound
+from ..perturbation import certified_sensitivity, check_certificate
 from ..solvers import (
     BoxSolution,
     box_loss,
@@ -46,7 +47,6 @@ from ..solvers import (
 from ..utils._random import call_generator
 from ..validation import project_rows_to_ball
 from .base import LABEL_SET_FROM_DATA, resolve_label_set
-from .linear import CERTIFICATE_RTOL
 
 # Public: the kernel with its bound, and the base class that dpsvm.prediction
 # builds on. The other names are shared with the sibling modules only.
@@ -270,7 +270,8 @@ class Calibration:
     rkhs : float
         Δ_H = 2κC_L/(λ_NW·γ·n) = 2κC_L/(nΛ) (Nie & Wang Thm 2).
     cap : float
-        The public cap CERTIFICATE_RTOL·Δ_H on the solver's certified error.
+        The public cap 10⁻³·Δ_H on the solver's certified error
+        (:func:`dpsvm.perturbation.certified_sensitivity`).
     rkhs_effective : float
         Δ_H + 2·cap (both neighbours' solutions may be off by the cap).
     prediction_effective : float
@@ -313,11 +314,10 @@ def calibrate(kappa: float, lipschitz: float, lam: float, n: int) -> Calibration
     """
     # Nie & Wang Thm 2: Δ_H = 2κC_L/(λγm) with λ = λ_NW = Λ/2, γ = 2, m = n.
     rkhs = nw_sensitivity_thm2(kappa, lipschitz, lam / 2.0, NW_GAMMA, n)
-    cap = CERTIFICATE_RTOL * rkhs
     # Nie & Wang's Thm 2 is for the exact minimiser; the solver certifies
-    # ‖ŵ − w*‖ ≤ cap on each neighbour, so (triangle inequality) the released
-    # points differ by at most Δ_H + 2·cap, and predictions by κ(Δ_H + 2·cap).
-    eff = rkhs + 2.0 * cap
+    # ‖ŵ − w*‖ ≤ cap on each neighbour, so the released points differ by at most
+    # Δ_H + 2·cap, and predictions by κ(Δ_H + 2·cap).
+    cap, eff = certified_sensitivity(rkhs)
     return Calibration(kappa, lipschitz, rkhs, cap, eff, kappa * eff)
 
 
@@ -352,17 +352,6 @@ def solve_features(
     return solve_box_erm(
         Phi, lo, hi, rr, lam, l1=l1, gram=gram, target_distance=target_distance
     )
-
-
-def check_certificate(distance_bound: float, cap: float) -> None:
-    """Refuse to release when the certified error exceeds the public cap."""
-    if not distance_bound <= cap:
-        # The certified error is computed on the private data: not quoted.
-        raise DPSVMConvergenceError(
-            "The solver could not certify its error below the public cap "
-            f"{cap:.3g} that the noise is calibrated for; nothing was released or "
-            "spent."
-        )
 
 
 # ---------------------------------------------------------------- kernel model

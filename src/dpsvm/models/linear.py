@@ -40,7 +40,7 @@ from ..perturbation import (
 from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
-from .base import LinearModelBase, mark_label_set
+from .base import LinearModelBase, fit_one_vs_rest
 
 __all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
 
@@ -216,33 +216,16 @@ class _DPLinearBase(LinearModelBase):
             warn_not_private(not_private, stacklevel=4)
         Xt, targets, lam = self._prepare_fit(X, y)
         rng = check_random_state(self.random_state)
-        k = len(targets)
-        # One-vs-rest: k releases on the same data, each (ε/k, δ/k); sequential
-        # composition (Dwork & Roth 2014, Thm 3.16) gives (ε, δ) in total.
-        eps_k, delta_k = epsilon / k, delta / k
-        W = np.empty((k, Xt.shape[1]))
-        events = []
-        infos = []
-        for j, yk in enumerate(targets):
-            W[j], event, info = self._fit_binary(Xt, yk, lam, loss, eps_k, delta_k, rng)
-            events.append(event)
-            infos.append(info)
+        W, event, infos = fit_one_vs_rest(
+            lambda yk, eps_k, delta_k: self._fit_binary(
+                Xt, yk, lam, loss, eps_k, delta_k, rng
+            ),
+            targets,
+            epsilon,
+            delta,
+            self.classes,
+        )
         self._set_coef(W)
-        if k == 1:
-            event = events[0]
-        else:
-            event = PrivacyEvent(
-                mechanism=f"one-vs-rest({events[0].mechanism})",
-                epsilon=sum(e.epsilon for e in events),
-                # δ ≤ 1 always; a non-private child has δ = 1 (and ε = ∞).
-                delta=min(1.0, sum(e.delta for e in events)),
-                reference=(
-                    "sequential composition over classes (Dwork & Roth 2014, Thm 3.16)"
-                ),
-                details={"n_classes": k},
-                children=tuple(events),
-            )
-        event = mark_label_set(event, self.classes)
         self.privacy_event_ = event
         self.solver_info_ = infos
         self.n_iter_ = np.array([i["n_iter"] for i in infos])
