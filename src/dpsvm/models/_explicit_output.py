@@ -41,8 +41,7 @@ from .base import (
 from .kernel_erm import (
     NW_GAMMA,
     SENSITIVITY_REFERENCE,
-    calibrate,
-    loss_lipschitz,
+    calibrate_loss,
     resolve_domain,
     solve_features,
 )
@@ -198,14 +197,14 @@ class _ExplicitOutputBase(BaseEstimator):
         n, D = Phi.shape
         lam = float(self.regularization)
         kappa = self.feature_norm_
-        C_L = loss_lipschitz(
+        cal = calibrate_loss(
             self._loss_name,
             quantile=self._quantile,
             y_bound=self._y_bound,
             kappa=kappa,
             lam=lam,
+            n=n,
         )
-        cal = calibrate(kappa, C_L, lam, n)
         # Nie & Wang Thm 2 gives the L2 sensitivity Δ_H of the exact minimiser;
         # the layer solves to the public cap, checks the certificate and adds
         # noise calibrated to Δ_H + 2·cap (Gamma-norm: Chaudhuri et al. 2011,
@@ -228,7 +227,7 @@ class _ExplicitOutputBase(BaseEstimator):
         )
         details: dict[str, Any] = {
             "loss": self._loss_name,
-            "lipschitz": C_L,
+            "lipschitz": cal.lipschitz,
             "kappa": kappa,
             "regularization": lam,
             "lambda_nw": lam / 2.0,

@@ -321,6 +321,27 @@ def calibrate(kappa: float, lipschitz: float, lam: float, n: int) -> Calibration
     return Calibration(kappa, lipschitz, rkhs, cap, eff, kappa * eff)
 
 
+def calibrate_loss(
+    loss: str,
+    *,
+    quantile: float,
+    y_bound: float | None,
+    kappa: float,
+    lam: float,
+    n: int,
+) -> Calibration:
+    """:func:`calibrate` with the loss's Lipschitz constant (:func:`loss_lipschitz`).
+
+    Examples
+    --------
+    >>> calibrate_loss("hinge", quantile=0.5, y_bound=None, kappa=1.0, lam=1.0,
+    ...                n=10).rkhs
+    0.2
+    """
+    C_L = loss_lipschitz(loss, quantile=quantile, y_bound=y_bound, kappa=kappa, lam=lam)
+    return calibrate(kappa, C_L, lam, n)
+
+
 def solve_features(
     Phi: FloatArray | None,
     r: FloatArray,
@@ -491,14 +512,14 @@ class KernelERMBase(BaseEstimator):
         r = resolve_targets(self.loss, y, classes, self.y_bound)
         spec = self._kernel_spec(X)
         kappa = spec.kappa
-        C_L = loss_lipschitz(
+        cal = calibrate_loss(
             self.loss,
             quantile=self.quantile,
             y_bound=self.y_bound,
             kappa=kappa,
             lam=lam,
+            n=X.shape[0],
         )
-        cal = calibrate(kappa, C_L, lam, X.shape[0])
         model = fit_kernel_model(
             spec,
             spec.project(X),
@@ -511,7 +532,7 @@ class KernelERMBase(BaseEstimator):
         check_certificate(model.distance_bound, cal.cap)
         self._model: KernelModel = model
         self.kappa_ = kappa
-        self.lipschitz_ = C_L
+        self.lipschitz_ = cal.lipschitz
         self.solver_info_ = {
             "method": model.method,
             "n_iter": model.n_iter,

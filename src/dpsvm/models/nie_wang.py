@@ -144,7 +144,7 @@ def rkhs_sensitivity(
     convention: str = "dpsvm",
     gamma: float = 2.0,
 ) -> float:
-    """RKHS-norm sensitivity Δ_H of the exact regularised minimiser (spec 0.5).
+    """RKHS-norm sensitivity Δ_H of the exact regularised minimiser (Nie & Wang Thm 2).
 
     Parameters
     ----------
