@@ -16,7 +16,7 @@ from dpsvm.bounds.rubinstein import (
 )
 from dpsvm.kernels import kernel_matrix
 from dpsvm.models import NonPrivateKernelSVC, NonPrivateLinearClassifier
-from dpsvm.models.kernel import solve_kernel_hinge_dual
+from dpsvm.solvers import solve_kernel_hinge_dual
 
 
 @pytest.mark.parametrize("n,C,eps", [(4, 1.0, 0.05), (11, 2.0, 0.01), (50, 5.0, 1e-3)])
@@ -138,3 +138,10 @@ def test_multiclass_one_vs_rest_and_string_labels():
 def test_data_dependent_gamma_is_refused(gamma):
     with pytest.raises(ValueError, match="computed from the data"):
         NonPrivateKernelSVC(gamma=gamma).fit(np.eye(2), [0, 1])
+
+
+def test_kernel_dual_solver_is_still_importable_from_the_model_module():
+    # Moved to dpsvm.solvers; dpsvm.models.kernel keeps the name (same object).
+    from dpsvm.models import kernel as kernel_module
+
+    assert kernel_module.solve_kernel_hinge_dual is solve_kernel_hinge_dual

@@ -34,8 +34,9 @@ from ..perturbation import OutputPerturbation
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from .base import (
-    ScorePredictMixin,
+    ScoreColumnsMixin,
     fit_one_vs_rest,
+    one_vs_rest_targets,
     resolve_label_set,
 )
 from .kernel_erm import (
@@ -281,7 +282,7 @@ class _ExplicitOutputBase(BaseEstimator):
         return self._features(X)
 
 
-class DPOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _ExplicitOutputBase):
+class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutputBase):
     """Private bias-free hinge SVM by Nie–Wang vector output perturbation.
 
     Solves (1/n)Σ max(0, 1 − yᵢ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ exactly (to a
@@ -394,6 +395,8 @@ class DPOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _ExplicitOutpu
         **_ExplicitOutputBase._parameter_constraints,
         "classes": ["array-like", None],
     }
+    # ScoreColumnsMixin (listed first, as mixins are) declares _scores abstract.
+    _scores = _ExplicitOutputBase._scores
 
     def __init__(
         self,
@@ -457,13 +460,9 @@ class DPOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _ExplicitOutpu
         self.classes_ = resolve_label_set(self.classes, y)
         Phi = self._prepare_features(X)
         rng = check_random_state(self.random_state)
-        if self.classes_.size == 2:
-            targets = [np.where(y == self.classes_[1], 1.0, -1.0)]
-        else:
-            targets = [np.where(y == c, 1.0, -1.0) for c in self.classes_]
         W, event, infos = fit_one_vs_rest(
             lambda r, eps_k, delta_k: self._release(Phi, r, eps_k, delta_k, rng),
-            targets,
+            one_vs_rest_targets(y, self.classes_),
             epsilon,
             delta,
             self.classes,
@@ -473,22 +472,6 @@ class DPOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _ExplicitOutpu
         self.solver_info_ = infos
         ticket.spend(event)
         return self
-
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Scores ⟨coef_, φ(x)⟩ + intercept_ (φ(x) projected as in ``fit``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Scores; one column per class for more than two classes.
-        """
-        scores = self._scores(X)
-        return scores.ravel() if scores.shape[1] == 1 else scores
 
 
 class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
@@ -689,12 +672,7 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         ndarray of shape (n_samples,)
             Predicted values (the τ-quantile for the pinball loss).
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        Phi = self._features(np.asarray(X, dtype=np.float64))
-        if self.fit_intercept:
-            Phi = Phi[:, :-1]
-        return np.asarray(Phi @ self.coef_ + self.intercept_, dtype=np.float64)
+        return self._scores(X)  # coef_ is 1-D here: one column of scores
 
 
 for _cls in (DPOutputPerturbationSVC, DPOutputPerturbationRegressor):

@@ -39,7 +39,6 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
@@ -62,8 +61,14 @@ from ..kernels import (
 from ..losses import get_loss
 from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ..solvers import RowScaledDesign
+from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
-from .base import ScorePredictMixin
+from .base import (
+    PublicParameterFitMixin,
+    ScoreColumnsMixin,
+    one_vs_rest_targets,
+    reference_label_set,
+)
 from .linear import DPLinearSVC, NonPrivateLinearClassifier
 
 __all__ = [
@@ -135,7 +140,16 @@ class _UnprojectedDPLinearSVC(_InnerDPLinearSVC):
 # ---------------------------------------------------------------------------
 
 
-class _RandomFeatureClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
+class _PublicGammaFitMixin(PublicParameterFitMixin):
+    """``fit`` that refuses a string (data-dependent) ``gamma`` before validation."""
+
+    def _check_public_parameters(self) -> None:
+        reject_string_gamma(self.gamma, type(self).__name__)  # type: ignore[attr-defined]
+
+
+class _RandomFeatureClassifierBase(
+    _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
+):
     """Shared feature construction and prediction of the random-feature models."""
 
     _parameter_constraints: dict[str, list[Any]] = {
@@ -218,24 +232,10 @@ class _RandomFeatureClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstim
             Z = project_rows_to_ball(Z, self.projection_radius_)
         return np.asarray(Z, dtype=np.float64)
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Signed scores ⟨coef_, z(x)⟩, rebuilt from the released parameters.
-
-        Only ``frequencies_``, ``phases_``, ``feature_scale_``,
-        ``projection_radius_`` and ``coef_`` are read.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Scores; one column per class for more than two classes.
-        """
-        scores = self.transform_features(X) @ self.coef_.T
-        return scores.ravel() if scores.shape[1] == 1 else scores
+    def _scores(self, X: ArrayLike) -> FloatArray:
+        # ⟨coef_, z(x)⟩ from the released frequencies_, phases_, feature_scale_,
+        # projection_radius_ and coef_ only.
+        return self.transform_features(X) @ self.coef_.T
 
     def _feature_details(self, R: float) -> dict[str, Any]:
         return {
@@ -525,35 +525,6 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         tags.non_deterministic = True
         return tags
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> DPKernelSVC:
-        """Fit the private kernel classifier.
-
-        The accountant (if any) is checked before the data are read and charged
-        only after the model is computed; a failed fit spends nothing.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows (any norm: the random features are bounded).
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-
-        Raises
-        ------
-        ValueError
-            For a string ``gamma``, a hinge loss with objective perturbation, or
-            labels outside ``classes``.
-        BudgetExceededError
-            If the accountant cannot afford ε (nothing is read or spent).
-        """
-        reject_string_gamma(self.gamma, type(self).__name__)
-        return self._fit(X, y)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def _fit(self, X: Any, y: Any) -> DPKernelSVC:
         loss_name = self._resolved_loss()
@@ -821,24 +792,6 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     def _resolved_loss(self) -> str:
         return "hinge" if self.loss == "auto" else str(self.loss)
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateRandomFeatureSVC:
-        """Fit the non-private random-feature SVM.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
-        reject_string_gamma(self.gamma, type(self).__name__)
-        return self._fit(X, y)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def _fit(self, X: Any, y: Any) -> NonPrivateRandomFeatureSVC:
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -865,174 +818,13 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
 
 
 # ---------------------------------------------------------------------------
-# Exact kernel hinge SVM (paper 000 Alg. 1)
+# Exact kernel hinge SVM (Rubinstein et al. 2012, Algorithm 1)
 # ---------------------------------------------------------------------------
 
 
-def _hinge_dual_gap(a: FloatArray, Qa: FloatArray) -> float:
-    """Duality gap of the box dual in the a = α/U scaling (U = C/n).
-
-    With Q̃ = U·(yyᵀ ∘ K), paper 000's P_R(w(α)) − D_R(α) (spec R.1:
-    P_R = ½‖w‖² + (C/n)Σhinge, D_R = Σα − ½αᵀQα, w = Σαᵢyᵢφ(xᵢ), so
-    yᵢf(xᵢ) = (Q̃a)ᵢ) equals U·Σᵢ[aᵢ(Q̃a)ᵢ − aᵢ + max(0, 1 − (Q̃a)ᵢ)]. Each term is
-    ≥ 0 for aᵢ ∈ [0, 1]; summing them avoids cancellation. Returned: the sum.
-    """
-    terms = a * Qa - a + np.maximum(0.0, 1.0 - Qa)
-    return float(np.sum(np.maximum(terms, 0.0)))
-
-
-def _greedy_coordinate_descent(
-    Q: FloatArray, a: FloatArray, g: FloatArray, n_steps: int, tol: float
-) -> int:
-    """Greedy (Gauss–Southwell) exact coordinate steps on ½aᵀQa − Σa, a ∈ [0, 1]ⁿ.
-
-    Without the equality constraint a single coordinate can move alone, so each
-    step is the exact 1-D minimiser clip(aᵢ − gᵢ/Qᵢᵢ, 0, 1) of the coordinate
-    with the largest projected gradient (in place on ``a`` and ``g = Qa − 1``).
-    """
-    diag = np.maximum(np.diag(Q), 1e-300)  # Qᵢᵢ = 0 ⇒ row 0 ⇒ aᵢ → 1
-    step = 0
-    for step in range(1, n_steps + 1):  # noqa: B007 - reported
-        viol = g.copy()
-        viol[(a <= 0.0) & (g > 0.0)] = 0.0
-        viol[(a >= 1.0) & (g < 0.0)] = 0.0
-        i = int(np.argmax(np.abs(viol)))
-        if abs(viol[i]) <= tol:
-            break
-        new = min(1.0, max(0.0, a[i] - g[i] / diag[i]))
-        g += Q[i] * (new - a[i])
-        a[i] = new
-    return step
-
-
-def _projected_newton(
-    Q: FloatArray, mu: float, a: FloatArray, max_iter: int
-) -> tuple[FloatArray, int]:
-    """Projected Newton (Bertsekas 1982) on ½aᵀ(Q + μI)a − Σa over [0, 1]ⁿ.
-
-    Scaled gradient steps on the ε-binding set, a Newton step on the free set
-    and an Armijo search along the projection arc. Once the active set is
-    identified the Newton step is exact, so from a good start (greedy
-    coordinate descent) it ends in one or two iterations. The ridge μ keeps the
-    free-set systems positive definite when K is (numerically) singular.
-    """
-    diag = np.diag(Q) + mu
-    Qa = Q @ a + mu * a
-    f = 0.5 * float(a @ Qa) - float(a.sum())
-    it = 0
-    for it in range(1, max_iter + 1):  # noqa: B007 - reported
-        g = Qa - 1.0
-        kkt = float(np.max(np.abs(a - np.clip(a - g, 0.0, 1.0))))
-        if kkt <= 1e-15:
-            break
-        eps_k = min(1e-3, kkt)
-        binding = ((a <= eps_k) & (g > 0)) | ((a >= 1.0 - eps_k) & (g < 0))
-        free = ~binding
-        d = np.where(binding, -g / diag, 0.0)
-        if np.any(free):
-            H = Q[np.ix_(free, free)]
-            H[np.diag_indices_from(H)] += mu
-            with warnings.catch_warnings():
-                # Ill-conditioning only slows the search; the gap certifies.
-                warnings.simplefilter("ignore", scipy.linalg.LinAlgWarning)
-                try:
-                    d[free] = -scipy.linalg.solve(
-                        H, g[free], assume_a="pos", check_finite=False
-                    )
-                except (np.linalg.LinAlgError, scipy.linalg.LinAlgError):
-                    d[free] = -g[free] / diag[free]
-        t = 1.0
-        for _ in range(60):
-            a_new = np.clip(a + t * d, 0.0, 1.0)
-            step = a_new - a
-            moved = np.flatnonzero(step)
-            Qa_new = Qa + Q[:, moved] @ step[moved] + mu * step
-            f_new = 0.5 * float(a_new @ Qa_new) - float(a_new.sum())
-            if f_new <= f + 1e-4 * float(g @ step):
-                break
-            t *= 0.5
-        else:
-            break  # no decrease possible in floating point
-        a, f = a_new, f_new
-        Qa = Q @ a + mu * a  # recomputed: no drift
-    return a, it
-
-
-def solve_kernel_hinge_dual(
-    K: ArrayLike,
-    y: ArrayLike,
-    box: float,
-    *,
-    tol: float = 1e-12,
-    max_iter: int = 100,
-) -> tuple[FloatArray, float, int]:
-    """Solve the bias-free kernel hinge-SVM dual (paper 000 eq. (5.1)) exactly.
-
-    max_α Σαᵢ − ½ΣΣαᵢαⱼyᵢyⱼK(xᵢ, xⱼ) subject to 0 ≤ αᵢ ≤ ``box`` (= C/n), with
-    **no** equality constraint Σαᵢyᵢ = 0 (no bias, spec R.1). Greedy exact
-    coordinate descent (single coordinates can move alone without the
-    equality constraint) finds the active set; projected Newton on the free
-    set (with a vanishing ridge, 10⁻⁹ then 10⁻¹² of max Qᵢᵢ, for singular K)
-    then solves it to rounding. The result is certified by the duality gap.
-
-    Parameters
-    ----------
-    K : array-like of shape (n, n)
-        Kernel matrix (positive semi-definite; singular is fine).
-    y : array-like of shape (n,)
-        Labels in {−1, +1}.
-    box : float
-        Upper bound C/n = 1/(nΛ) on each αᵢ.
-    tol : float, default=1e-12
-        Target duality gap in the Λ normalisation,
-        J = (1/n)Σhinge + (Λ/2)‖w‖², i.e. (gap in paper 000's normalisation)/(n·box).
-    max_iter : int, default=100
-        Coordinate-descent budget in epochs (n steps each); projected Newton
-        gets up to ``max_iter`` iterations per ridge level.
-
-    Returns
-    -------
-    alpha : ndarray of shape (n,)
-        Dual solution.
-    gap : float
-        Duality gap P_R(w(α)) − D_R(α) in paper 000's normalisation
-        ½‖w‖² + (C/n)Σhinge; ‖w − w*‖_H ≤ √(2·gap).
-    n_iter : int
-        Coordinate steps plus Newton iterations used.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> alpha, gap, _ = solve_kernel_hinge_dual(np.eye(2), np.array([1, -1]), 0.5)
-    >>> alpha.tolist(), gap
-    ([0.5, 0.5], 0.0)
-    """
-    Ka = np.asarray(K, dtype=np.float64)
-    ya = np.asarray(y, dtype=np.float64)
-    n = ya.shape[0]
-    U = float(box)
-    if n == 0:
-        return np.zeros(0), 0.0, 0
-    # Q̃ = U·(yyᵀ ∘ K) and a = α/U ∈ [0, 1]: D_R(α) = −U·(½aᵀQ̃a − Σa).
-    Q = (U * ya[:, None]) * Ka * ya[None, :]
-    a = np.zeros(n)
-    g = -np.ones(n)
-    steps = _greedy_coordinate_descent(Q, a, g, max_iter * n, 1e-7)
-    target = tol * n  # gap_J = gap_a/n (J = Λ·P_R and U = 1/(nΛ))
-    gap = _hinge_dual_gap(a, Q @ a)
-    scale = max(float(np.max(np.diag(Q))), 1e-300)
-    for rel in (1e-9, 1e-12):
-        if gap <= target:
-            break
-        a_new, it = _projected_newton(Q, rel * scale, a.copy(), max_iter)
-        steps += it
-        gap_new = _hinge_dual_gap(a_new, Q @ a_new)
-        if gap_new < gap:
-            a, gap = a_new, gap_new
-    return a * U, gap * U, steps
-
-
-class NonPrivateKernelSVC(ScorePredictMixin, ClassifierMixin, BaseEstimator):
+class NonPrivateKernelSVC(
+    _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
+):
     """Exact bias-free kernel hinge SVM (paper 000 Alg. 1). No privacy.
 
     Solves (1/n)Σ max(0, 1 − yᵢf(xᵢ)) + (Λ/2)‖f‖²_H over the RKHS of the kernel,
@@ -1137,48 +929,13 @@ class NonPrivateKernelSVC(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             coef0=self.coef0,
         )
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateKernelSVC:
-        """Solve the dual exactly.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
-        reject_string_gamma(self.gamma, type(self).__name__)
-        return self._fit(X, y)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def _fit(self, X: Any, y: Any) -> NonPrivateKernelSVC:
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         y = np.asarray(y)
-        if self.classes is None:
-            classes = np.unique(y)
-        else:
-            classes = np.unique(np.asarray(self.classes))
-            unknown = np.setdiff1d(np.unique(y), classes)
-            if unknown.size:
-                raise ValueError(
-                    f"y contains labels {unknown.tolist()[:5]} that are not in "
-                    f"classes={classes.tolist()}."
-                )
-        if classes.size < 2:
-            raise ValueError(
-                "Classifier needs samples of at least 2 classes; got 1 class."
-            )
-        self.classes_ = classes
-        if classes.size == 2:
-            targets = [np.where(y == classes[1], 1.0, -1.0)]
-        else:
-            targets = [np.where(y == c, 1.0, -1.0) for c in classes]
+        self.classes_ = classes = reference_label_set(self.classes, y)
+        targets = one_vs_rest_targets(y, classes)
         n = X.shape[0]
         K = self._kernel(X, X)
         box = 1.0 / (n * self.regularization)  # C/n with C = 1/Λ (spec R.1)
@@ -1209,26 +966,13 @@ class NonPrivateKernelSVC(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             )
         return self
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """f(x) = Σᵢ αᵢyᵢ k(x, xᵢ) (no bias).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Scores.
-        """
+    def _scores(self, X: ArrayLike) -> FloatArray:
+        # f(x) = Σᵢ αᵢyᵢ k(x, xᵢ), no bias.
         check_is_fitted(self)
         Xa = np.asarray(validate_data(self, X, dtype=np.float64, reset=False))
         if self.support_vectors_.shape[0] == 0:
-            scores = np.zeros((Xa.shape[0], self.dual_coef_.shape[0]))
-        else:
-            scores = self._kernel(Xa, self.support_vectors_) @ self.dual_coef_.T
-        return scores.ravel() if scores.shape[1] == 1 else scores
+            return np.zeros((Xa.shape[0], self.dual_coef_.shape[0]))
+        return self._kernel(Xa, self.support_vectors_) @ self.dual_coef_.T
 
 
 DPKernelSVC.__doc__ = (DPKernelSVC.__doc__ or "").replace(

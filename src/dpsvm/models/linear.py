@@ -40,7 +40,12 @@ from ..perturbation import (
 from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
-from .base import LinearModelBase, fit_one_vs_rest
+from .base import (
+    LinearModelBase,
+    PublicParameterFitMixin,
+    fit_one_vs_rest,
+    reference_label_set,
+)
 
 __all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
 
@@ -783,7 +788,7 @@ class DPLogisticRegression(_DPLinearBase):
         return np.log(self.predict_proba(X))
 
 
-class NonPrivateLinearClassifier(LinearModelBase):
+class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
     """The non-private reference: the same bias-free problem, solved exactly.
 
     Minimises (1/n)Σℓ(yᵢwᵀxᵢ) + (Λ/2)‖w‖² on rows projected onto the ball of
@@ -868,14 +873,7 @@ class NonPrivateLinearClassifier(LinearModelBase):
         self.max_iter = max_iter
 
     def _resolve_classes(self, y: np.ndarray, all_public: bool = False) -> np.ndarray:
-        if self.classes is None:
-            classes = np.unique(y)
-            if classes.size < 2:
-                raise ValueError(
-                    "Classifier needs samples of at least 2 classes; got 1 class."
-                )
-            return classes
-        return super()._resolve_classes(y, all_public)
+        return reference_label_set(self.classes, y, all_public=all_public)
 
     def _resolve_data_norm(self, norms: FloatArray) -> float:
         if self.data_norm is None:
@@ -884,21 +882,7 @@ class NonPrivateLinearClassifier(LinearModelBase):
         return float(self.data_norm)
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateLinearClassifier:
-        """Fit the non-private reference.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
+    def _fit(self, X: Any, y: Any) -> NonPrivateLinearClassifier:
         loss = get_loss(self.loss, huber_h=self.huber_h)
         Xt, targets, lam = self._prepare_fit(X, y)
         W = np.empty((len(targets), Xt.shape[1]))
