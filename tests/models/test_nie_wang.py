@@ -49,14 +49,14 @@ from dpsvm.models.nie_wang import (
     rkhs_sensitivity,
 )
 from dpsvm.prediction import PrivateInteractivePredictor
-from dpsvm.solvers._box import (
+from dpsvm.solvers import (
     BoxSolution,
     box_loss,
     kernel_factor,
     solve_box_erm,
+    solve_hinge,
     solve_squared_erm,
 )
-from dpsvm.solvers._erm import solve_hinge
 
 # Noise is calibrated to Δ_H + 2·cap with cap = CERTIFICATE_RTOL·Δ_H.
 INFLATE = 1.0 + 2.0 * CERTIFICATE_RTOL
