@@ -9,6 +9,9 @@ w + Z with Z of density ∝ exp(−ε_r‖z‖/Δ_r), Δ_r = 2τ/(λ + Δ), is
 docs/privacy.md, section 4). The calibrations are
 :func:`~dpsvm.perturbation.objective_perturbation_calibration` and
 :func:`~dpsvm.perturbation.approximate_minimiser_calibration`.
+
+CMS11 = Chaudhuri, Monteleoni & Sarwate, "Differentially private empirical risk
+minimization", JMLR 12 (2011).
 """
 
 from __future__ import annotations
