@@ -41,13 +41,13 @@ from dpsvm.models import (
     ScalarOffsetNotPrivateWarning,
 )
 from dpsvm.models.kernel_erm import KernelSpec
-from dpsvm.models.linear import CERTIFICATE_RTOL
 from dpsvm.models.nie_wang import (
     nw_noise_scale,
     nw_param_rule_general,
     prediction_sensitivity,
     rkhs_sensitivity,
 )
+from dpsvm.perturbation import CERTIFICATE_RTOL
 from dpsvm.prediction import PrivateInteractivePredictor
 from dpsvm.solvers import (
     BoxSolution,

@@ -28,7 +28,7 @@ from dpsvm.models import (
     PerQueryLaplacePredictor,
 )
 from dpsvm.models.kernel_erm import Calibration, calibrate
-from dpsvm.models.linear import CERTIFICATE_RTOL
+from dpsvm.perturbation import CERTIFICATE_RTOL
 
 ALPHA = 1e-3
 CONFIDENCE = 0.999
