@@ -211,23 +211,11 @@ from sklearn.utils.validation import check_is_fitted
 from . import __version__
 from ._compat import validate_params
 from .accounting.events import PrivacyEvent
-from .models import (
-    DPKernelSVC,
-    DPLinearSVC,
-    DPLogisticRegression,
-    NonPrivateLinearClassifier,
-    NonPrivateRandomFeatureSVC,
-)
-from .models.base import LinearModelBase
+from .models.base import MODEL_FILE_REGISTRY, SavedAttribute
 
-#: The estimators that :func:`save_model` writes and :func:`load_model` returns.
-SavedModel = (
-    DPLinearSVC
-    | DPLogisticRegression
-    | NonPrivateLinearClassifier
-    | DPKernelSVC
-    | NonPrivateRandomFeatureSVC
-)
+#: What :func:`load_model` returns: an estimator of a class registered with
+#: :func:`dpsvm.models.base.model_file` (see "Which estimators" above).
+SavedModel = Any
 
 __all__ = [
     "FORMAT_NAME",
@@ -242,61 +230,48 @@ __all__ = [
 
 #: Value of the ``format`` key.
 FORMAT_NAME = "dpsvm-model"
-#: The only ``format_version`` this module reads and writes.
-FORMAT_VERSION = 1
+#: The ``format_version`` this module writes; it reads this one and version 1.
+FORMAT_VERSION = 2
+#: The versions :func:`load_model` reads.
+_READABLE_VERSIONS = (1, 2)
 #: Files larger than this are refused by :func:`load_model` (256 MiB).
 MAX_MODEL_BYTES = 256 * 1024 * 1024
 
-_LINEAR_ESTIMATORS: dict[str, type[LinearModelBase]] = {
-    "DPLinearSVC": DPLinearSVC,
-    "DPLogisticRegression": DPLogisticRegression,
-    "NonPrivateLinearClassifier": NonPrivateLinearClassifier,
-}
-_KERNEL_ESTIMATORS: dict[str, type[DPKernelSVC] | type[NonPrivateRandomFeatureSVC]] = {
-    "DPKernelSVC": DPKernelSVC,
-    "NonPrivateRandomFeatureSVC": NonPrivateRandomFeatureSVC,
-}
-_ESTIMATORS: dict[str, type[Any]] = {**_LINEAR_ESTIMATORS, **_KERNEL_ESTIMATORS}
-#: The estimators without a privacy_event_.
-_NON_PRIVATE = ("NonPrivateLinearClassifier", "NonPrivateRandomFeatureSVC")
-#: Parameters that are not written: a live object and the random states (the
-#: noise seed must never be published; the frequencies are written themselves).
-_SKIPPED_PARAMS = ("accountant", "random_state", "feature_random_state")
-_REQUIRED_KEYS = (
+_ENVELOPE_KEYS = (
     "format",
     "format_version",
     "dpsvm_version",
     "estimator",
     "params",
-    "label_type",
-    "classes",
-    "coef",
-    "intercept",
-    "data_norm",
-    "n_features_in",
+    "state",
     "privacy_event",
 )
-#: The keys of a kernel model: the random-feature map in place of the intercept.
-_KERNEL_KEYS = tuple(
-    "random_features" if key == "intercept" else key for key in _REQUIRED_KEYS
-)
-_RANDOM_FEATURE_KEYS = (
-    "kernel",
-    "gamma",
-    "n_components",
-    "feature_map",
-    "norm_handling",
-    "scale",
-    "feature_norm_bound",
-    "projection_radius",
-    "frequencies",
-    "phases",
-)
-_OPTIONAL_KEYS = ("feature_names_in", "schema")
+_OPTIONAL_KEYS = ("feature_names_in", "schema", "selection_event")
 #: The keys of PrivacyEvent.to_dict() that every event has (its fields).
 _EVENT_KEYS = tuple(f.name for f in dataclasses.fields(PrivacyEvent))
 _LABEL_TYPES = ("int", "float", "str", "bool")
 _INT64 = np.iinfo(np.int64)
+
+
+def _unsaved_param(cls: type, name: str) -> bool:
+    """Parameters never written: a live accountant, every random state (a noise
+    seed must never be published; what a feature seed draws is written itself)
+    and those the class lists in ``_unsaved_params``."""
+    return (
+        name == "accountant"
+        or name.endswith("random_state")
+        or name in getattr(cls, "_unsaved_params", ())
+    )
+
+
+def _fields(cls: type) -> tuple[SavedAttribute, ...]:
+    fields: tuple[SavedAttribute, ...] = cls._saved_attributes  # type: ignore[attr-defined]
+    return fields
+
+
+def _is_private(cls: type) -> bool:
+    """A private estimator checks its stored event (``_check_saved_event``)."""
+    return callable(getattr(cls, "_check_saved_event", None))
 
 
 # --------------------------------------------------------------------- writing
@@ -511,26 +486,76 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serialisable.")
 
 
-def _random_features_dict(estimator: Any, params: dict[str, Any]) -> dict[str, Any]:
-    """The ``random_features`` object of a fitted random-feature model."""
-    phases = estimator.phases_
-    radius = estimator.projection_radius_
-    return {
-        "kernel": params["kernel"],
-        "gamma": params["gamma"],
-        "n_components": params["n_components"],
-        "feature_map": str(estimator.feature_map_),
-        "norm_handling": params["norm_handling"],
-        "scale": _python_scalar("feature_scale_", float(estimator.feature_scale_)),
-        "feature_norm_bound": _python_scalar(
-            "feature_norm_bound_", float(estimator.feature_norm_bound_)
-        ),
-        "projection_radius": None
-        if radius is None
-        else _python_scalar("projection_radius_", float(radius)),
-        "frequencies": _finite_matrix("frequencies_", estimator.frequencies_),
-        "phases": None if phases is None else _finite_matrix("phases_", phases),
-    }
+class StateCodec:
+    """Checked conversions between fitted attributes and a file's ``state``.
+
+    Passed to an estimator's ``_state_to_dict`` and ``_state_from_dict`` hooks,
+    so that nested state is written and read with the same checks (finite
+    numbers, shapes, exact key sets) and error messages as the declared
+    attributes. ``prefix`` is the path of the state in error messages
+    (``"state."``, or ``""`` for a version-1 file, whose state is at the top
+    level).
+    """
+
+    def __init__(self, prefix: str = "state.") -> None:
+        self.prefix = prefix
+
+    def where(self, key: str) -> str:
+        """The error-message path of the state key ``key``."""
+        return f"{self.prefix}{key}"
+
+    # writing
+    @staticmethod
+    def to_list(name: str, values: Any) -> list[Any]:
+        """``values`` as nested lists of floats; ValueError if not all finite."""
+        return _finite_matrix(name, values)
+
+    @staticmethod
+    def scalar(name: str, value: Any) -> Any:
+        """A parameter-like scalar as a JSON value (None, bool, int, float, str)."""
+        return _python_scalar(name, value)
+
+    # reading
+    @staticmethod
+    def fail(message: str) -> ValueError:
+        """The error of an invalid file (``raise codec.fail(...)``)."""
+        return _fail(message)
+
+    @staticmethod
+    def keys(
+        obj: Any, where: str, required: Sequence[str], optional: Sequence[str] = ()
+    ) -> dict[str, Any]:
+        """``obj`` if it is a JSON object with exactly these keys."""
+        return _check_keys(obj, where, required, optional)
+
+    @staticmethod
+    def array(value: Any, where: str, shape: tuple[int, ...]) -> np.ndarray:
+        """A float array of exactly ``shape`` from nested lists of numbers."""
+        return _matrix(value, where, shape)
+
+    @staticmethod
+    def number(value: Any, where: str) -> float:
+        """A JSON number (not a boolean)."""
+        if not _is_number(value):
+            raise _fail(f"{where} must be a number, got {value!r}.")
+        return float(value)
+
+    @staticmethod
+    def derived(value: Any, expected: float, where: str) -> float:
+        """A derived public number, which must equal what the parameters give."""
+        if not _is_number(value) or not math.isclose(value, expected, rel_tol=1e-12):
+            raise _fail(f"{where} is {value!r}; the parameters give {expected!r}.")
+        return float(value)
+
+
+def _registered_class(estimator: Any) -> tuple[str, type]:
+    cls = type(estimator)
+    name = getattr(cls, "_model_file_name", None)
+    if not isinstance(name, str) or MODEL_FILE_REGISTRY.get(name) is not cls:
+        raise TypeError(
+            f"save_model supports {', '.join(MODEL_FILE_REGISTRY)}; got {cls.__name__}."
+        )
+    return name, cls
 
 
 def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
@@ -538,9 +563,8 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
 
     Parameters
     ----------
-    estimator : DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier, \
-            DPKernelSVC or NonPrivateRandomFeatureSVC
-        A fitted estimator of exactly one of these classes.
+    estimator : estimator
+        A fitted estimator of a registered class (exactly; not a subclass).
 
     Returns
     -------
@@ -560,28 +584,47 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
     >>> from dpsvm.models import NonPrivateLinearClassifier
     >>> X, y = make_nested_balls(300, random_state=0)
     >>> d = model_to_dict(NonPrivateLinearClassifier().fit(X, y))
-    >>> d["estimator"], d["classes"], d["label_type"], d["privacy_event"]
-    ('NonPrivateLinearClassifier', [-1, 1], 'int', None)
+    >>> d["estimator"], d["state"]["classes"], d["privacy_event"]
+    ('NonPrivateLinearClassifier', [-1, 1], None)
     """
-    name = type(estimator).__name__
-    if _ESTIMATORS.get(name) is not type(estimator):
-        raise TypeError(f"save_model supports {', '.join(_ESTIMATORS)}; got {name}.")
+    name, cls = _registered_class(estimator)
     check_is_fitted(estimator)
-    kernel = name in _KERNEL_ESTIMATORS
-    classes = np.asarray(estimator.classes_)
-    label_type = _label_type(classes)
+    codec = StateCodec()
+    fields = _fields(cls)
+    label_type: str | None = None
+    state: dict[str, Any] = {}
+    for f in fields:
+        value: Any = None if f.kind == "custom" else getattr(estimator, f.attribute)
+        if f.kind == "labels":
+            labels = np.asarray(value)
+            label_type = _label_type(labels)
+            state["label_type"] = label_type
+            state[f.key] = _python_labels(labels, label_type)
+        elif f.kind == "count":
+            state[f.key] = int(value)
+        elif f.kind == "positive":
+            number = float(value)
+            if not (math.isfinite(number) and number > 0):
+                raise ValueError(f"Cannot save a model with {f.attribute}={number}.")
+            state[f.key] = number
+        elif f.kind == "array":
+            state[f.key] = _finite_matrix(f.attribute, value)
+        else:
+            state[f.key] = None  # written by _state_to_dict below
+    custom = {f.key for f in fields if f.kind == "custom"}
+    if custom:
+        extra = estimator._state_to_dict(codec)
+        if set(extra) != custom:
+            raise TypeError(f"{name}._state_to_dict must return the keys {custom}.")
+        state.update(extra)
     params: dict[str, Any] = {}
     for key, value in sorted(estimator.get_params(deep=False).items()):
-        if key in _SKIPPED_PARAMS:
+        if _unsaved_param(cls, key):
             continue
-        if key == "classes":
+        if key == "classes" and label_type is not None:
             params[key] = None if value is None else _python_labels(value, label_type)
         else:
             params[key] = _python_scalar(key, value)
-    coef = np.asarray(estimator.coef_)
-    data_norm = float(estimator.data_norm_)
-    if not (math.isfinite(data_norm) and data_norm > 0):
-        raise ValueError(f"Cannot save a model with data_norm_={data_norm}.")
     event = getattr(estimator, "privacy_event_", None)
     out: dict[str, Any] = {
         "format": FORMAT_NAME,
@@ -589,17 +632,9 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
         "dpsvm_version": __version__,
         "estimator": name,
         "params": params,
-        "label_type": label_type,
-        "classes": _python_labels(classes, label_type),
-        "coef": _finite_matrix("coef_", coef),
+        "state": state,
+        "privacy_event": None if event is None else event.to_dict(),
     }
-    if kernel:
-        out["random_features"] = _random_features_dict(estimator, params)
-    else:
-        out["intercept"] = _finite_matrix("intercept_", estimator.intercept_)
-    out["data_norm"] = data_norm
-    out["n_features_in"] = int(estimator.n_features_in_)
-    out["privacy_event"] = None if event is None else event.to_dict()
     names = getattr(estimator, "feature_names_in_", None)
     if names is not None:
         out["feature_names_in"] = [str(n) for n in np.asarray(names).tolist()]
@@ -671,8 +706,12 @@ def save_model(estimator: SavedModel, path: str | os.PathLike[str]) -> None:
 
 
 # --------------------------------------------------------------------- reading
+class _ModelFileError(ValueError):
+    """A model file that is not valid (its message names the field)."""
+
+
 def _fail(message: str) -> ValueError:
-    return ValueError(f"Invalid dpsvm model file: {message}")
+    return _ModelFileError(f"Invalid dpsvm model file: {message}")
 
 
 def _reject_constant(token: str) -> Any:
@@ -855,126 +894,66 @@ def _check_header(doc: Any) -> None:
         raise _fail(f"format is {doc['format']!r}; expected {FORMAT_NAME!r}.")
     if "format_version" in doc:
         version = doc["format_version"]
-        if isinstance(version, bool) or version != FORMAT_VERSION:
+        if isinstance(version, bool) or version not in _READABLE_VERSIONS:
             raise _fail(
-                f"unsupported format_version {version!r}; this dpsvm reads version "
-                f"{FORMAT_VERSION}."
+                f"unsupported format_version {version!r}; this dpsvm reads versions "
+                f"{' and '.join(map(str, _READABLE_VERSIONS))}."
             )
-
-
-def _derived(value: Any, expected: float, where: str) -> float:
-    """A derived public number, which must equal what the parameters give."""
-    if not _is_number(value) or not math.isclose(value, expected, rel_tol=1e-12):
-        raise _fail(f"{where} is {value!r}; the parameters give {expected!r}.")
-    return float(value)
-
-
-def _random_features(
-    doc: dict[str, Any], estimator: Any, d: int, k: int, data_norm: float
-) -> dict[str, Any]:
-    """Check ``random_features`` and ``coef`` of a kernel model; return the state."""
-    rf = _check_keys(doc["random_features"], "random_features", _RANDOM_FEATURE_KEYS)
-    if isinstance(estimator.n_components, bool):  # an Integral to scikit-learn
-        raise _fail("params.n_components must be an integer >= 1, got True/False.")
-    for key in ("kernel", "gamma", "n_components", "norm_handling"):
-        value, param = rf[key], getattr(estimator, key)
-        if isinstance(value, bool) or value != param:
-            raise _fail(
-                f"random_features.{key} is {value!r} but params.{key} is {param!r}."
-            )
-    m = int(estimator.n_components)
-    feature_map = rf["feature_map"]
-    resolved = estimator._resolved_feature_map()  # "auto" -> the map fit uses
-    if feature_map != resolved:
-        raise _fail(
-            f"random_features.feature_map is {feature_map!r}; the parameters give "
-            f"{resolved!r}."
-        )
-    handling = estimator.norm_handling
-    # As in _RandomFeatureClassifierBase._feature_setup / _store_features and
-    # RandomFourierFeatures.fit: the cos-sin map (paper 000 eq. (4.1)) and the
-    # cos-phase map with norm_handling="scale" use 1/√m (norm <= 1); the
-    # other cos-phase modes keep paper 001 Alg. 2's √(2/D) (norm <= √2, spec
-    # S-P6). The noise is calibrated for √2 with "bound" only; "paper" alone
-    # leaves the features unprojected.
-    cos_phase = feature_map == "cos-phase"
-    unscaled = cos_phase and handling != "scale"
-    scale = _derived(
-        rf["scale"],
-        math.sqrt(2.0 / m) if unscaled else 1.0 / math.sqrt(m),
-        "random_features.scale",
-    )
-    norm_bound = _derived(
-        rf["feature_norm_bound"],
-        math.sqrt(2.0) if unscaled else 1.0,
-        "random_features.feature_norm_bound",
-    )
-    calibrated = math.sqrt(2.0) if cos_phase and handling == "bound" else 1.0
-    _derived(data_norm, calibrated, "data_norm")
-    radius = rf["projection_radius"]
-    if cos_phase and handling == "paper":
-        if radius is not None:
-            raise _fail(
-                "random_features.projection_radius must be null for "
-                "norm_handling='paper' (unprojected features)."
-            )
-    elif not _is_number(radius) or radius != data_norm:
-        raise _fail(
-            f"random_features.projection_radius is {radius!r}; it must equal "
-            f"data_norm ({data_norm!r})."
-        )
-    frequencies = _matrix(rf["frequencies"], "random_features.frequencies", (d, m))
-    if cos_phase:
-        phases: np.ndarray | None = _matrix(
-            rf["phases"], "random_features.phases", (m,)
-        )
-    elif rf["phases"] is not None:
-        raise _fail("random_features.phases must be null for the cos-sin map.")
-    else:
-        phases = None
-    return {
-        "coef_": _matrix(doc["coef"], "coef", (k, m if cos_phase else 2 * m)),
-        "frequencies_": frequencies,
-        "phases_": phases,
-        "feature_scale_": scale,
-        "feature_map_": feature_map,
-        "feature_norm_bound_": norm_bound,
-        "projection_radius_": None if radius is None else float(radius),
-    }
-
-
-def _build(doc: Any) -> SavedModel:
-    _check_header(doc)
-    # The estimator decides which keys the file must have: check it first.
+    # The estimator decides which keys the state must have: check it first.
     name = doc.get("estimator")
-    if "estimator" in doc and (not isinstance(name, str) or name not in _ESTIMATORS):
+    if "estimator" in doc and (
+        not isinstance(name, str) or name not in MODEL_FILE_REGISTRY
+    ):
         raise _fail(
-            f"unknown estimator {name!r}; expected one of {', '.join(_ESTIMATORS)}."
+            f"unknown estimator {name!r}; expected one of "
+            f"{', '.join(MODEL_FILE_REGISTRY)}."
         )
-    kernel = name in _KERNEL_ESTIMATORS
-    keys = _KERNEL_KEYS if kernel else _REQUIRED_KEYS
-    doc = _check_keys(doc, "the top level", keys, (*_OPTIONAL_KEYS, "selection_event"))
-    if not isinstance(doc["dpsvm_version"], str):
-        raise _fail("dpsvm_version must be a string.")
-    cls = _ESTIMATORS[name]
 
-    label_type = doc["label_type"]
+
+def _from_version_1(doc: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 document in the version-2 layout.
+
+    Version 1 wrote the state at the top level under the same keys as the
+    version-2 ``state``: every key that is not an envelope key moves there.
+    """
+    envelope = set(_ENVELOPE_KEYS + _OPTIONAL_KEYS) - {"state"}
+    out = {k: v for k, v in doc.items() if k in envelope}
+    out["state"] = {k: v for k, v in doc.items() if k not in envelope}
+    return out
+
+
+def _read_labels(
+    state: dict[str, Any], f: SavedAttribute, codec: StateCodec
+) -> tuple[np.ndarray, str]:
+    label_type = state["label_type"]
     if label_type not in _LABEL_TYPES:
-        raise _fail(f"label_type must be one of {_LABEL_TYPES}, got {label_type!r}.")
-    classes = _labels(doc["classes"], label_type, "classes")
-    if classes.size < 2 or len(set(doc["classes"])) != classes.size:
-        raise _fail("classes must hold at least 2 distinct labels.")
+        raise _fail(
+            f"{codec.where('label_type')} must be one of {_LABEL_TYPES}, got "
+            f"{label_type!r}."
+        )
+    labels = _labels(state[f.key], label_type, codec.where(f.key))
+    if labels.size < 2 or len(set(state[f.key])) != labels.size:
+        raise _fail(f"{codec.where(f.key)} must hold at least 2 distinct labels.")
+    return labels, label_type
 
-    expected = sorted(set(cls().get_params(deep=False)) - set(_SKIPPED_PARAMS))
+
+def _read_params(
+    cls: type, doc: dict[str, Any], labels: np.ndarray | None, label_type: str | None
+) -> Any:
+    """The estimator built from ``params``, which must be exactly its public ones."""
+    expected = sorted(
+        p for p in cls().get_params(deep=False) if not _unsaved_param(cls, p)
+    )
     params = dict(_check_keys(doc["params"], "params", expected))
     for key, value in params.items():
-        if key == "classes":
+        if key == "classes" and labels is not None:
             continue
         if value is not None and not isinstance(value, bool | int | float | str):
             raise _fail(f"params.{key} must be a JSON scalar, got {value!r}.")
-    if params["classes"] is not None:
+    if labels is not None and params.get("classes") is not None:
+        assert label_type is not None
         public = _labels(params["classes"], label_type, "params.classes")
-        if not np.array_equal(np.unique(public), classes):
+        if not np.array_equal(np.unique(public), labels):
             raise _fail("classes differs from the label set in params.classes.")
         params["classes"] = public.tolist()
     estimator = cls(**params)
@@ -982,40 +961,88 @@ def _build(doc: Any) -> SavedModel:
         validate_params(estimator)  # scikit-learn's _parameter_constraints check
     except (TypeError, ValueError) as exc:
         raise _fail(f"params: {exc}") from None
+    return estimator
 
-    d = doc["n_features_in"]
-    if not isinstance(d, int) or isinstance(d, bool) or d < 1:
-        raise _fail(f"n_features_in must be an integer >= 1, got {d!r}.")
-    k = 1 if classes.size == 2 else classes.size
-    data_norm = doc["data_norm"]
-    if not _is_number(data_norm) or not data_norm > 0:
-        raise _fail(f"data_norm must be a number > 0, got {data_norm!r}.")
-    state: dict[str, Any]
-    if kernel:
-        state = _random_features(doc, estimator, d, k, data_norm)
-    else:
-        state = {"coef_": _matrix(doc["coef"], "coef", (k, d))}
-        state["intercept_"] = _matrix(doc["intercept"], "intercept", (k,))
-        if not estimator.fit_intercept and np.any(state["intercept_"] != 0):
-            raise _fail("intercept must be zero when params.fit_intercept is false.")
+
+def _read_state(
+    estimator: Any, doc: dict[str, Any], codec: StateCodec, labels: np.ndarray | None
+) -> None:
+    """Check the declared state and set it on ``estimator``.
+
+    Order: the labels, the parameters, counts, positive numbers, arrays (whose
+    dimensions name counts read before, or ``n_outputs``), then the estimator's
+    own ``_state_from_dict`` for its custom keys and cross-field checks.
+    """
+    cls = type(estimator)
+    state: dict[str, Any] = doc["state"]
+    dims: dict[str, int] = {}
+    if labels is not None:  # one score for two labels, one per label otherwise
+        dims["n_outputs"] = 1 if labels.size == 2 else labels.size
+    for kind in ("count", "positive", "array"):
+        for f in _fields(cls):
+            if f.kind != kind:
+                continue
+            value, where = state[f.key], codec.where(f.key)
+            if kind == "count":
+                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                    raise _fail(f"{where} must be an integer >= 1, got {value!r}.")
+                dims[f.key] = value
+            elif kind == "positive":
+                if not _is_number(value) or not value > 0:
+                    raise _fail(f"{where} must be a number > 0, got {value!r}.")
+                value = float(value)
+            else:
+                value = _matrix(value, where, tuple(dims[d] for d in f.shape))
+            setattr(estimator, f.attribute, value)
+    if hasattr(estimator, "_state_from_dict"):
+        try:
+            estimator._state_from_dict(state, codec)
+        except _ModelFileError:
+            raise
+        except ValueError as exc:
+            raise _fail(str(exc)) from None
+
+
+def _build(doc: Any) -> SavedModel:
+    _check_header(doc)
+    version_1 = doc.get("format_version") == 1 or (
+        "format_version" not in doc and "state" not in doc
+    )
+    codec = StateCodec(prefix="" if version_1 else "state.")
+    if version_1:
+        doc = _from_version_1(doc)
+    doc = _check_keys(doc, "the top level", _ENVELOPE_KEYS, _OPTIONAL_KEYS)
+    if not isinstance(doc["dpsvm_version"], str):
+        raise _fail("dpsvm_version must be a string.")
+    name = doc["estimator"]
+    cls = MODEL_FILE_REGISTRY[name]
+    fields = _fields(cls)
+    keys = [f.key for f in fields]
+    labels_field = next((f for f in fields if f.kind == "labels"), None)
+    if labels_field is not None:
+        keys.insert(keys.index(labels_field.key), "label_type")
+    _check_keys(doc["state"], "the top level" if version_1 else "state", keys)
+
+    labels, label_type = None, None
+    if labels_field is not None:
+        labels, label_type = _read_labels(doc["state"], labels_field, codec)
+    estimator = _read_params(cls, doc, labels, label_type)
+    if labels_field is not None:
+        setattr(estimator, labels_field.attribute, labels)
+    _read_state(estimator, doc, codec, labels)
+
     event_doc = doc["privacy_event"]
-    private = name not in _NON_PRIVATE
+    private = _is_private(cls)
     if private and event_doc is None:
         raise _fail(f"a {name} model needs a privacy_event.")
     if not private and event_doc is not None:
         raise _fail(f"a {name} model has no privacy_event (it must be null).")
-
-    estimator.classes_ = classes
-    for attribute, value in state.items():
-        setattr(estimator, attribute, value)
-    estimator.data_norm_ = float(data_norm)
-    estimator.n_features_in_ = d
     if private:
         event = _event_from_dict(event_doc)
         # The event must be what fit records for these parameters (see the
         # module docstring: this catches edits and version skew, not forgery).
         try:
-            estimator._check_privacy_event(event, float(data_norm))
+            estimator._check_saved_event(event)
         except ValueError as exc:
             raise _fail(
                 f"privacy_event does not match the stored parameters: {exc}"
@@ -1023,6 +1050,7 @@ def _build(doc: Any) -> SavedModel:
         estimator.privacy_event_ = event
     if "feature_names_in" in doc:
         names = doc["feature_names_in"]
+        d = getattr(estimator, "n_features_in_", None)
         if (
             not isinstance(names, list)
             or len(names) != d
@@ -1044,8 +1072,7 @@ def _build(doc: Any) -> SavedModel:
                 "final fit)."
             )
         estimator.selection_event_ = selection
-    result: SavedModel = estimator
-    return result
+    return estimator
 
 
 def _schema(doc: Any, estimator: Any) -> Any:

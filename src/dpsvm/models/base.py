@@ -9,7 +9,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 import scipy.sparse
@@ -151,6 +151,51 @@ def fit_one_vs_rest(
         )
     W = np.asarray(np.vstack(rows), dtype=np.float64)
     return W, mark_label_set(event, classes), infos
+
+
+# -- model files (dpsvm.io) ----------------------------------------------------
+class SavedAttribute(NamedTuple):
+    """One entry of an estimator's ``_saved_attributes`` (the ``state`` of its file).
+
+    ``kind`` is ``"labels"`` (a label list, written with a ``label_type`` key
+    beside it; at least 2 distinct labels), ``"count"`` (an integer >= 1),
+    ``"positive"`` (a finite number > 0), ``"array"`` (finite numbers of
+    ``shape``, whose dimensions name a ``"count"`` key read before or
+    ``"n_outputs"``: 1 for two labels, else the number of labels) or
+    ``"custom"`` (written by ``_state_to_dict`` and read by
+    ``_state_from_dict``; ``attribute`` is informative only).
+    """
+
+    key: str
+    attribute: str
+    kind: str
+    shape: tuple[str, ...] = ()
+
+
+#: The estimators that dpsvm.io writes, by their registered (file) name.
+MODEL_FILE_REGISTRY: dict[str, type] = {}
+
+_Estimator = TypeVar("_Estimator", bound=type)
+
+
+def model_file(name: str):  # type: ignore[no-untyped-def]
+    """Class decorator: register an estimator for :mod:`dpsvm.io` under ``name``.
+
+    The class declares its state by ``_saved_attributes`` (a tuple of
+    :class:`SavedAttribute`), optionally ``_unsaved_params`` and the hooks
+    ``_state_to_dict(codec)`` / ``_state_from_dict(state, codec)``; a private
+    estimator defines ``_check_saved_event(event)`` (see :mod:`dpsvm.io`).
+    Subclasses are not registered: a file names exactly one class.
+    """
+
+    def register(cls: _Estimator) -> _Estimator:
+        if name in MODEL_FILE_REGISTRY:
+            raise ValueError(f"model-file name {name!r} is already registered.")
+        cls._model_file_name = name  # type: ignore[attr-defined]
+        MODEL_FILE_REGISTRY[name] = cls
+        return cls
+
+    return register
 
 
 class ScorePredictMixin:
@@ -381,6 +426,21 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             return np.column_stack([1.0 - p, p])
         p = expit(scores)
         return p / p.sum(axis=1, keepdims=True)
+
+    # -- model file (dpsvm.io): the released state ------------------------------
+    _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
+        SavedAttribute("classes", "classes_", "labels"),
+        SavedAttribute("coef", "coef_", "array", ("n_outputs", "n_features_in")),
+        SavedAttribute("intercept", "intercept_", "array", ("n_outputs",)),
+        SavedAttribute("data_norm", "data_norm_", "positive"),
+        SavedAttribute("n_features_in", "n_features_in_", "count"),
+    )
+
+    def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
+        if not self.fit_intercept and np.any(self.intercept_ != 0):
+            raise ValueError(
+                "intercept must be zero when params.fit_intercept is false."
+            )
 
 
 # -- shared pieces for estimators outside LinearModelBase ----------------------

@@ -47,6 +47,7 @@ from .base import (
     fit_one_vs_rest,
     reference_label_set,
 )
+from .base import model_file as _model_file
 
 __all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
 
@@ -449,6 +450,11 @@ class _DPLinearBase(LinearModelBase):
         if len(sizes) > 1:
             raise ValueError("the per-class events disagree on n_samples.")
 
+    # -- model file (dpsvm.io) ------------------------------------------------
+    def _check_saved_event(self, event: PrivacyEvent) -> None:
+        """Raise ValueError unless a loaded ``event`` is what fit records."""
+        self._check_privacy_event(event, float(self.data_norm_))
+
 
 def _close(value: Any, want: Any) -> bool:
     """``value`` is a finite real equal to ``want`` up to rounding."""
@@ -477,6 +483,7 @@ _PRIVACY_NOTES = """
 """
 
 
+@_model_file("DPLinearSVC")
 class DPLinearSVC(_DPLinearBase):
     """Differentially private linear SVM (Huber or hinge loss).
 
@@ -642,6 +649,7 @@ class DPLinearSVC(_DPLinearBase):
         return get_loss(self.loss, huber_h=self.huber_h)
 
 
+@_model_file("DPLogisticRegression")
 class DPLogisticRegression(_DPLinearBase):
     """Differentially private logistic regression.
 
@@ -793,6 +801,7 @@ class DPLogisticRegression(_DPLinearBase):
         return np.log(self.predict_proba(X))
 
 
+@_model_file("NonPrivateLinearClassifier")
 class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
     """The non-private reference: the same bias-free problem, solved exactly.
 
