@@ -237,7 +237,7 @@ def test_save_refuses_unfitted_and_foreign_estimators(tmp_path, data):
 
     X, y = data
     sub = Sub(classes=[-1, 1], random_state=0).fit(X, y)
-    with pytest.raises(TypeError, match="supports DPLinearSVC"):
+    with pytest.raises(TypeError, match=r"supports .*DPLinearSVC"):
         save_model(sub, tmp_path / "b.json")
     with pytest.raises(TypeError, match="LinearSVC"):
         save_model(LinearSVC().fit(X, y), tmp_path / "c.json")

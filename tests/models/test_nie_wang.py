@@ -8,6 +8,7 @@ in ``test_nie_wang_privacy.py``.
 from __future__ import annotations
 
 import importlib
+import json
 import math
 
 import numpy as np
@@ -26,6 +27,7 @@ from dpsvm.exceptions import (
     NotPrivateWarning,
     PrivacyLeakWarning,
 )
+from dpsvm.io import load_model, save_model
 from dpsvm.kernels import (
     PolynomialFeatureMap,
     kernel_matrix,
@@ -744,3 +746,64 @@ def test_unknown_names_still_raise_attribute_error():
     with pytest.raises(AttributeError, match="NWNothing"):
         dpsvm.models.NWNothing  # noqa: B018
     assert not hasattr(dpsvm.models, "NWNothing")
+
+
+# ------------------------------------------------------------ model files
+@pytest.mark.parametrize(
+    ("make", "labels"),
+    [
+        (
+            lambda: DPOutputPerturbationSVC(
+                classes=[-1, 1], fit_intercept=True, random_state=0
+            ),
+            "binary",
+        ),
+        (
+            lambda: DPOutputPerturbationSVC(
+                noise="gaussian", delta=1e-6, classes=[0, 1, 2], random_state=0
+            ),
+            "three",
+        ),
+        (
+            lambda: DPOutputPerturbationRegressor(
+                noise="laplace", quantile=0.8, fit_intercept=True, random_state=0
+            ),
+            "real",
+        ),
+    ],
+)
+def test_output_perturbation_models_save_and_load(tmp_path, make, labels):
+    X, y = _clf_data(80)
+    if labels == "three":
+        y = np.digitize(X[:, 0], [-0.2, 0.2])
+    elif labels == "real":
+        y = X[:, 0] - X[:, 1]
+    est = make().fit(X, y)
+    path = tmp_path / "model.json"
+    save_model(est, path)
+    back = load_model(path)
+    assert type(back) is type(est)
+    assert back.privacy_event_.to_dict() == est.privacy_event_.to_dict()
+    np.testing.assert_array_equal(back.coef_, est.coef_)
+    np.testing.assert_array_equal(back.predict(X), est.predict(X))
+    doc = json.loads(path.read_text())
+    assert "random_state" not in doc["params"]  # the noise seed is never written
+    assert "solver_info" not in json.dumps(doc)  # diagnostics read the data
+    # An edited calibration is refused: the event must match the parameters.
+    doc["params"]["regularization"] = 2 * doc["params"]["regularization"]
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match="privacy_event does not match"):
+        load_model(path)
+
+
+def test_output_perturbation_model_with_a_feature_map_is_not_written(tmp_path):
+    X, y = _clf_data(40)
+    est = DPOutputPerturbationSVC(
+        feature_map=RBFSampler(n_components=8, random_state=0),
+        feature_norm=math.sqrt(2),
+        classes=[-1, 1],
+        random_state=0,
+    ).fit(X, y)
+    with pytest.raises(TypeError, match="feature_map"):
+        save_model(est, tmp_path / "model.json")
+    assert not (tmp_path / "model.json").exists()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import math
 from numbers import Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -34,14 +34,17 @@ from ..perturbation import OutputPerturbation
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from .base import (
+    SavedAttribute,
     ScoreColumnsMixin,
     fit_one_vs_rest,
     one_vs_rest_targets,
     resolve_label_set,
 )
+from .base import model_file as _model_file
 from .kernel_erm import (
     NW_GAMMA,
     SENSITIVITY_REFERENCE,
+    Calibration,
     calibrate_loss,
     resolve_domain,
     solve_features,
@@ -106,9 +109,81 @@ class _ExplicitOutputBase(BaseEstimator):
         "random_state": ["random_state", np.random.Generator],
     }
 
-    _loss_name: str = "hinge"
-    _quantile: float = 0.5
-    _y_bound: float | None = None
+    def _loss_spec(self) -> tuple[str, float, float | None]:
+        """(loss, τ, M) of the ERM: the hinge here; the regressor's parameters."""
+        return "hinge", 0.5, None
+
+    def _calibration(self, n: int) -> Calibration:
+        """Nie & Wang's calibration of one release on n rows (κ = feature_norm_)."""
+        loss, quantile, y_bound = self._loss_spec()
+        return calibrate_loss(
+            loss,
+            quantile=quantile,
+            y_bound=y_bound,
+            kappa=self.feature_norm_,
+            lam=float(self.regularization),
+            n=n,
+        )
+
+    # -- model file (dpsvm.io) ---------------------------------------------
+    # Only the identity map is written: a transformer parameter (feature_map)
+    # is refused by dpsvm.io ("only None, booleans, numbers and strings").
+    def _read_feature_state(self, state: dict[str, Any], codec: Any) -> None:
+        """Cross-field checks of a read file; the map is the identity."""
+        if self.feature_map is not None:  # pragma: no cover - refused on writing
+            raise codec.fail("only models with feature_map=None are read.")
+        self.feature_map_ = None
+        if self.data_norm is not None:
+            # κ = data_norm for the identity map (see _prepare_features).
+            where = codec.where("feature_norm")
+            codec.derived(state["feature_norm"], float(self.data_norm), where)
+        if not self.fit_intercept and np.any(np.asarray(self.intercept_) != 0):
+            raise ValueError(
+                "intercept must be zero when params.fit_intercept is false."
+            )
+
+    def _check_saved_event(self, event: PrivacyEvent) -> None:
+        """Refuse an event that is not what ``fit`` records for these parameters.
+
+        Recomputes each release's calibration (Nie & Wang Thm 2 through
+        :func:`calibrate_loss`, noise through
+        :class:`~dpsvm.perturbation.OutputPerturbation`) from the parameters
+        and the event's public n, and compares ε, δ and the sensitivity.
+        """
+        name = f"nw-output-perturbation-vector({self.noise})"
+        coef = np.atleast_2d(np.asarray(self.coef_))
+        k, dim = coef.shape[0], coef.shape[1] + int(bool(self.fit_intercept))
+        if k > 1 and (
+            event.mechanism != f"one-vs-rest({name})" or len(event.children) != k
+        ):
+            raise ValueError(f"expected a one-vs-rest event of {k} releases.")
+        eps_k, delta_k = float(self.epsilon) / k, float(self.delta) / k
+        for child in event.children if k > 1 else (event,):
+            d = child.details
+            n = d.get("n_samples")
+            if child.mechanism != name or not isinstance(n, int) or n < 1:
+                raise ValueError(f"expected {name!r} with an integer n_samples.")
+            plan = OutputPerturbation.calibrate(
+                self.noise,
+                epsilon=eps_k,
+                l2_sensitivity=self._calibration(n).rkhs,
+                dim=dim,
+                delta=delta_k,
+            )
+            pairs = (
+                ("epsilon", child.epsilon, eps_k),
+                ("delta", child.delta, delta_k),
+                ("sensitivity", child.sensitivity, plan.noise.sensitivity),
+                ("kappa", d.get("kappa"), self.feature_norm_),
+                ("n_features", d.get("n_features"), dim),
+                ("l1", d.get("l1_regularization"), self.l1_regularization),
+            )
+            for what, got, want in pairs:
+                if not (
+                    isinstance(got, int | float)
+                    and math.isclose(got, float(want), rel_tol=1e-12, abs_tol=0.0)
+                ):
+                    raise ValueError(f"{what} is {got!r}; the parameters give {want}.")
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
@@ -196,16 +271,8 @@ class _ExplicitOutputBase(BaseEstimator):
         rng: np.random.Generator,
     ) -> tuple[FloatArray, PrivacyEvent, dict[str, Any]]:
         n, D = Phi.shape
-        lam = float(self.regularization)
-        kappa = self.feature_norm_
-        cal = calibrate_loss(
-            self._loss_name,
-            quantile=self._quantile,
-            y_bound=self._y_bound,
-            kappa=kappa,
-            lam=lam,
-            n=n,
-        )
+        loss, quantile, _ = self._loss_spec()
+        cal = self._calibration(n)
         # Nie & Wang Thm 2 gives the L2 sensitivity Δ_H of the exact minimiser;
         # the layer solves to the public cap, checks the certificate and adds
         # noise calibrated to Δ_H + 2·cap (Gamma-norm: Chaudhuri et al. 2011,
@@ -218,20 +285,20 @@ class _ExplicitOutputBase(BaseEstimator):
             lambda cap: solve_features(
                 Phi,
                 r,
-                self._loss_name,
-                quantile=self._quantile,
-                lam=lam,
+                loss,
+                quantile=quantile,
+                lam=float(self.regularization),
                 l1=float(self.l1_regularization),
                 target_distance=cap,
             ),
             rng,
         )
         details: dict[str, Any] = {
-            "loss": self._loss_name,
+            "loss": loss,
             "lipschitz": cal.lipschitz,
-            "kappa": kappa,
-            "regularization": lam,
-            "lambda_nw": lam / 2.0,
+            "kappa": cal.kappa,
+            "regularization": float(self.regularization),
+            "lambda_nw": float(self.regularization) / 2.0,
             "gamma_nw": NW_GAMMA,
             "l1_regularization": float(self.l1_regularization),
             "n_samples": n,
@@ -282,6 +349,7 @@ class _ExplicitOutputBase(BaseEstimator):
         return self._features(X)
 
 
+@_model_file("DPOutputPerturbationSVC")
 class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutputBase):
     """Private bias-free hinge SVM by Nie–Wang vector output perturbation.
 
@@ -398,6 +466,18 @@ class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutpu
     # ScoreColumnsMixin (listed first, as mixins are) declares _scores abstract.
     _scores = _ExplicitOutputBase._scores
 
+    # -- model file (dpsvm.io): the released weights -------------------------
+    _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
+        SavedAttribute("classes", "classes_", "labels"),
+        SavedAttribute("n_features_in", "n_features_in_", "count"),
+        SavedAttribute("feature_norm", "feature_norm_", "positive"),
+        SavedAttribute("coef", "coef_", "array", ("n_outputs", "n_features_in")),
+        SavedAttribute("intercept", "intercept_", "array", ("n_outputs",)),
+    )
+
+    def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
+        self._read_feature_state(state, codec)
+
     def __init__(
         self,
         *,
@@ -474,6 +554,7 @@ class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutpu
         return self
 
 
+@_model_file("DPOutputPerturbationRegressor")
 class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
     """Private bias-free quantile / median / bounded least-squares regression.
 
@@ -572,6 +653,25 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         "y_bound": [Interval(Real, 0, None, closed="neither"), None],
     }
 
+    # -- model file (dpsvm.io): the released weights -------------------------
+    _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
+        SavedAttribute("n_features_in", "n_features_in_", "count"),
+        SavedAttribute("feature_norm", "feature_norm_", "positive"),
+        SavedAttribute("coef", "coef_", "array", ("n_features_in",)),
+        SavedAttribute("intercept", "intercept_", "custom"),
+    )
+
+    def _state_to_dict(self, codec: Any) -> dict[str, Any]:
+        return {"intercept": codec.scalar("intercept_", float(self.intercept_))}
+
+    def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
+        self.intercept_ = codec.number(state["intercept"], codec.where("intercept"))
+        self._read_feature_state(state, codec)
+
+    def _loss_spec(self) -> tuple[str, float, float | None]:
+        y_bound = None if self.y_bound is None else float(self.y_bound)
+        return self.loss, float(self.quantile), y_bound
+
     def __init__(
         self,
         *,
@@ -637,17 +737,14 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
                 )
             if self.l1_regularization > 0:
                 raise ValueError("loss='squared' does not support l1_regularization.")
-        self._loss_name = self.loss
-        self._quantile = float(self.quantile)
-        self._y_bound = None if self.y_bound is None else float(self.y_bound)
         epsilon, delta, ticket = self._begin_fit()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         X = np.asarray(X, dtype=np.float64)
         r = np.asarray(y, dtype=np.float64)
-        if self._y_bound is not None and self.loss == "squared":
+        if self.y_bound is not None and self.loss == "squared":
             # |y| ≤ M is an assumption of Nie & Wang Sec. 5.1: clip the labels (a
             # per-record public map).
-            r = np.clip(r, -self._y_bound, self._y_bound)
+            r = np.clip(r, -float(self.y_bound), float(self.y_bound))
         Phi = self._prepare_features(X)
         rng = check_random_state(self.random_state)
         w, event, info = self._release(Phi, r, epsilon, delta, rng)
