@@ -8,15 +8,35 @@ everything the object holds, including diagnostics that read the private data
 public parameters, and :func:`load_model` checks every field before it builds an
 estimator.
 
-Two kinds of model are written: the linear estimators
-(:class:`~dpsvm.models.DPLinearSVC`, :class:`~dpsvm.models.DPLogisticRegression`,
-:class:`~dpsvm.models.NonPrivateLinearClassifier`) and the random-feature kernel
-classifiers (:class:`~dpsvm.models.DPKernelSVC`,
-:class:`~dpsvm.models.NonPrivateRandomFeatureSVC`). The ``estimator`` key tells
-them apart and fixes the set of keys. Kernel models were added without a new
-``format_version``: every version-1 file written before stays valid and reads the
-same, and a reader that predates kernel models refuses a kernel file with an
-"unknown estimator" error rather than misreading it.
+Which estimators
+----------------
+
+This module knows no estimator class. An estimator class opts in with the
+decorator :func:`dpsvm.models.base.model_file`, which registers it under a
+stable name (the ``estimator`` key), and declares its own state:
+
+* ``_saved_attributes``: a tuple of :class:`dpsvm.models.base.SavedAttribute`
+  ``(key, attribute, kind, shape)``, the keys of the file's ``state``. Kinds:
+  ``"labels"`` (a label list, with a ``label_type`` key beside it),
+  ``"count"`` (an integer ≥ 1), ``"positive"`` (a finite number > 0),
+  ``"array"`` (finite numbers of a shape whose dimensions name a count key or
+  ``n_outputs``: 1 for two labels, else one per label) and ``"custom"``;
+* ``_state_to_dict(codec)`` / ``_state_from_dict(state, codec)``: hooks that
+  write and read the ``"custom"`` keys (nested objects such as a random-feature
+  map) and check the state against the parameters, with the helpers of
+  :class:`StateCodec`;
+* ``_check_saved_event(event)`` (private estimators only): raises
+  :class:`ValueError` unless the stored privacy event is the one ``fit``
+  records for the stored parameters. Its presence means the file must carry a
+  ``privacy_event``; without it, ``privacy_event`` must be ``null``.
+
+Registered today: :class:`~dpsvm.models.DPLinearSVC`,
+:class:`~dpsvm.models.DPLogisticRegression`,
+:class:`~dpsvm.models.NonPrivateLinearClassifier` (linear state, below),
+:class:`~dpsvm.models.DPKernelSVC` and
+:class:`~dpsvm.models.NonPrivateRandomFeatureSVC` (random-feature state).
+A subclass of a registered class is not registered: :func:`save_model` refuses
+it, since a file names exactly one class.
 
 A model file is not a security boundary
 ---------------------------------------
@@ -29,57 +49,42 @@ catches accidental edits, truncation and version skew between writer and
 reader, not forgery:
 
 * every key, type and shape (below);
-* the privacy event against the parameters it was computed from: its type
-  (a non-private mode such as ``mechanism="objective-2009"`` or
-  ``norm_handling="paper"`` must carry a non-private event, and a private one a
-  pure event), the mechanism, ε (per class under one-vs-rest), Λ, the row-norm
-  bound, the loss, and the noise calibration (ε′, noise scale, extra
-  regularisation, certificate cap, sensitivity), recomputed from the stored
-  parameters and the event's n through the same calibration functions the
-  estimators use when fitting. A file whose event disagrees is refused with a
-  message naming the first field that differs.
+* the privacy event against the parameters it was computed from, by the
+  estimator's ``_check_privacy_event``: its type (a non-private mode such as
+  ``mechanism="objective-2009"`` or ``norm_handling="paper"`` must carry a
+  non-private event, and a private one a pure event), the mechanism, ε (per
+  class under one-vs-rest), Λ, the row-norm bound, the loss, and the noise
+  calibration (ε′, noise scale, extra regularisation, certificate cap,
+  sensitivity), recomputed from the stored parameters and the event's n
+  through the same calibration functions the estimators use when fitting. A
+  file whose event disagrees is refused with a message naming the first field
+  that differs.
 
-Model file format (``format_version`` 1)
+Model file format (``format_version`` 2)
 ----------------------------------------
 
-A UTF-8 JSON object (no ``NaN``/``Infinity`` tokens, no duplicate keys). A linear
-model has exactly these keys:
+A UTF-8 JSON object (no ``NaN``/``Infinity`` tokens, no duplicate keys) with
+exactly these keys:
 
 ``format``
     The string ``"dpsvm-model"``.
 ``format_version``
-    The integer ``1``. Files of another version are refused.
+    The integer ``2`` (``1`` is read too, see below; other versions are refused).
 ``dpsvm_version``
     The dpsvm version that wrote the file (a string, informative only).
 ``estimator``
-    The class name: ``"DPLinearSVC"``, ``"DPLogisticRegression"`` or
-    ``"NonPrivateLinearClassifier"`` (for the kernel models see below).
+    The registered name of the class, e.g. ``"DPLinearSVC"``.
 ``params``
     The estimator's public parameters (``get_params()``) except ``accountant``,
-    ``random_state`` and ``feature_random_state``, which are not properties of
-    the released model (an accountant is a live object; a noise seed must never
-    be published; the frequencies that a feature seed draws are written
-    themselves). Every parameter of the class must be present and no other.
-    Values are JSON scalars, except ``classes``: ``null`` or a list of labels of
-    ``label_type``.
-``label_type``
-    How the labels are typed: ``"int"``, ``"float"``, ``"str"`` or ``"bool"``.
-    numpy labels are written as the matching Python values and read back as
-    ``int64``, ``float64``, ``str`` or ``bool`` arrays.
-``classes``
-    The label set ``classes_`` in the estimator's order (distinct, at least 2
-    labels; the second label is the positive class of a binary model). When
-    ``params.classes`` is not ``null``, ``classes`` must be its sorted set.
-``coef``
-    ``coef_`` as a list of rows: 1 row for two classes, one row per class
-    otherwise; each row has ``n_features_in`` finite numbers.
-``intercept``
-    ``intercept_``, one finite number per row of ``coef`` (all zero when
-    ``params.fit_intercept`` is false).
-``data_norm``
-    ``data_norm_``, the row-norm bound R > 0 that prediction projects onto.
-``n_features_in``
-    The number of features, an integer ≥ 1.
+    every ``*random_state`` and those the class lists in ``_unsaved_params``,
+    which are not properties of the released model (an accountant is a live
+    object; a noise seed must never be published; the frequencies that a
+    feature seed draws are written themselves). Every other parameter of the
+    class must be present and no other. Values are JSON scalars, except
+    ``classes``: ``null`` or a list of labels of ``state.label_type`` whose
+    sorted set must be ``state.classes``.
+``state``
+    The fitted state the class declares (below).
 ``privacy_event``
     ``privacy_event_.to_dict()`` for the private estimators (``type``,
     ``mechanism``, ``epsilon``, ``delta``, ``sensitivity``, ``sensitivity_norm``,
@@ -93,31 +98,52 @@ model has exactly these keys:
     :class:`~dpsvm.accounting.ApproximateDpEvent` or
     :class:`~dpsvm.accounting.NonPrivateEvent`; ``type`` and ``reason`` are
     optional (files written before events were typed lack them, and the type
-    then follows from ε and δ). The event must be the one ``fit`` records for
-    the stored parameters (see "What loading checks" below).
+    then follows from ε and δ).
 
 and optionally ``feature_names_in`` (a list of ``n_features_in`` strings, written
 when the model was fitted on a data frame; ``predict`` and ``evaluate`` of the
-command line then match a CSV file's columns by these names) and ``schema`` (the
+command line then match a CSV file's columns by these names), ``schema`` (the
 public schema the rows were encoded by, the JSON object of
 :class:`dpsvm.preprocessing.PublicSchema`; written when the estimator has a
 ``public_schema_`` attribute, as ``dpsvm train --schema`` sets, and restored as
 ``public_schema_``; ``feature_names_in`` must then be the schema's encoded
-feature names and ``classes`` its label classes) and ``selection_event`` (the
-event of a private selection that chose the parameters, e.g.
+feature names and ``state.classes`` its label classes) and ``selection_event``
+(the event of a private selection that chose the parameters, e.g.
 :class:`dpsvm.model_selection.PrivateSelectThenFit`'s, as ``dpsvm train
 --tune`` sets through a ``selection_event_`` attribute; its last child must be
 ``privacy_event``, the final fit, and it is restored as ``selection_event_``).
 
-Random-feature kernel models
-----------------------------
+Linear state
+~~~~~~~~~~~~
 
-``estimator`` is ``"DPKernelSVC"`` or ``"NonPrivateRandomFeatureSVC"``. The
-prediction is f(x) = ⟨coef, z(x)⟩ (no intercept) on the random Fourier features
-z(x) rebuilt from the released frequencies (paper 000 Alg. 3, paper 001 Alg. 2;
-the frequencies and phases are drawn independently of the data and are part of
-the released model, paper 000 Cor. 9 and paper 001 Thm 3). The keys are those of
-a linear model **without** ``intercept`` and **with** ``random_features``:
+``label_type``
+    How the labels are typed: ``"int"``, ``"float"``, ``"str"`` or ``"bool"``.
+    numpy labels are written as the matching Python values and read back as
+    ``int64``, ``float64``, ``str`` or ``bool`` arrays.
+``classes``
+    ``classes_`` in the estimator's order (distinct, at least 2 labels; the
+    second label is the positive class of a binary model).
+``coef``
+    ``coef_`` as a list of rows: 1 row for two classes, one row per class
+    otherwise; each row has ``n_features_in`` finite numbers.
+``intercept``
+    ``intercept_``, one finite number per row of ``coef`` (all zero when
+    ``params.fit_intercept`` is false).
+``data_norm``
+    ``data_norm_``, the row-norm bound R > 0 that prediction projects onto.
+``n_features_in``
+    The number of features, an integer ≥ 1.
+
+Random-feature state
+~~~~~~~~~~~~~~~~~~~~
+
+The prediction is f(x) = ⟨coef, z(x)⟩ (no intercept) on the random Fourier
+features z(x) rebuilt from the released frequencies (Rubinstein et al. 2012,
+Algorithm 3; Sarwate, Chaudhuri & Monteleoni, arXiv:0912.0071, Algorithm 2).
+The frequencies and phases are drawn independently of the data and are part of
+the released model (Rubinstein et al. 2012, Corollary 9; Sarwate, Chaudhuri &
+Monteleoni, Theorem 3). The keys are those of the linear state **without**
+``intercept`` and **with** ``random_features``:
 
 ``coef``
     ``coef_``: 1 row for two classes, one row per class otherwise; each row has
@@ -131,9 +157,10 @@ a linear model **without** ``intercept`` and **with** ``random_features``:
 
     * ``kernel``, ``gamma``, ``n_components``, ``norm_handling`` — equal to the
       parameters of the same name;
-    * ``feature_map`` — the map used, ``"cos-sin"`` (paper 000 eq. (4.1)) or
-      ``"cos-phase"`` (paper 001 Alg. 2); ``params.feature_map`` may be
-      ``"auto"``, this is what it resolved to;
+    * ``feature_map`` — the map used, ``"cos-sin"`` (Rubinstein et al. 2012,
+      eq. (4.1)) or ``"cos-phase"`` (Sarwate, Chaudhuri & Monteleoni,
+      Algorithm 2); ``params.feature_map`` may be ``"auto"``, this is what it
+      resolved to;
     * ``scale`` — the multiplier s of the features (``feature_scale_``):
       n_components^{−1/2}, or √(2/n_components) for cos-phase features with
       ``norm_handling`` ``"bound"``, ``"clip"`` or ``"paper"``;
@@ -150,8 +177,19 @@ a linear model **without** ``intercept`` and **with** ``random_features``:
     ``projection_radius``, ``data_norm``) must agree with the parameters.
 
 The polynomial feature map (:class:`~dpsvm.kernels.PolynomialFeatureMap`) is not
-used by these estimators and has no file format; other estimators are refused by
-:func:`save_model`.
+used by these estimators and has no file format.
+
+Version 1
+~~~~~~~~~
+
+Version 1 wrote the same state keys at the top level, beside the envelope keys,
+and had no ``state`` key. :func:`load_model` still reads it: every key that is
+not an envelope key is taken as the state, and the same checks apply (error
+messages then name the keys without the ``state.`` prefix). A loaded version-1
+model predicts exactly as before; :func:`save_model` writes it as version 2.
+
+Writing
+-------
 
 Floats are written by Python's ``repr`` (the shortest string that reads back to
 the same double), so a loaded model's ``predict`` and ``decision_function`` equal
@@ -648,13 +686,13 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
 
 
 def save_model(estimator: SavedModel, path: str | os.PathLike[str]) -> None:
-    """Save a fitted linear or random-feature model as a JSON file, atomically.
+    """Save a fitted model of a registered class as a JSON file, atomically.
 
     Parameters
     ----------
-    estimator : DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier, \
-            DPKernelSVC or NonPrivateRandomFeatureSVC
-        The fitted model.
+    estimator : estimator
+        The fitted model, of a class registered with
+        :func:`dpsvm.models.base.model_file` (e.g. :class:`~dpsvm.models.DPLinearSVC`).
     path : str or path-like
         The destination (replaced if it exists).
 
@@ -675,10 +713,10 @@ def save_model(estimator: SavedModel, path: str | os.PathLike[str]) -> None:
     Notes
     -----
     The whole text is serialised before any file is created, then written by
-    :func:`atomic_write_text`. The released numbers (``coef_``,
-    ``intercept_`` or the random frequencies and phases, ``classes_``) and the
-    public parameters are written; the solver diagnostics, the accountant and
-    the random states are not.
+    :func:`atomic_write_text`. The released state the class declares (e.g.
+    ``coef_``, ``intercept_`` or the random frequencies and phases,
+    ``classes_``) and the public parameters are written; the solver
+    diagnostics, the accountant and the random states are not.
 
     Examples
     --------
@@ -706,12 +744,11 @@ def save_model(estimator: SavedModel, path: str | os.PathLike[str]) -> None:
 
 
 # --------------------------------------------------------------------- reading
-class _ModelFileError(ValueError):
-    """A model file that is not valid (its message names the field)."""
+_FAIL_PREFIX = "Invalid dpsvm model file: "
 
 
 def _fail(message: str) -> ValueError:
-    return _ModelFileError(f"Invalid dpsvm model file: {message}")
+    return ValueError(_FAIL_PREFIX + message)
 
 
 def _reject_constant(token: str) -> Any:
@@ -997,9 +1034,9 @@ def _read_state(
     if hasattr(estimator, "_state_from_dict"):
         try:
             estimator._state_from_dict(state, codec)
-        except _ModelFileError:
-            raise
         except ValueError as exc:
+            if str(exc).startswith(_FAIL_PREFIX):  # raised by the codec: as it is
+                raise
             raise _fail(str(exc)) from None
 
 
@@ -1102,15 +1139,13 @@ def load_model(path: str | os.PathLike[str]) -> SavedModel:
 
     Returns
     -------
-    DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier, \
-            DPKernelSVC or NonPrivateRandomFeatureSVC
-        A fitted estimator with ``coef_``, ``classes_``, ``data_norm_``,
-        ``n_features_in_``, (private estimators) ``privacy_event_``, and
-        ``intercept_`` (linear models) or ``frequencies_``, ``phases_``,
-        ``feature_scale_``, ``feature_map_``, ``feature_norm_bound_`` and
-        ``projection_radius_`` (random-feature models); its predictions equal
-        the saved model's exactly. ``accountant``, ``random_state`` and
-        ``feature_random_state`` have their defaults (``None``).
+    estimator
+        A fitted estimator of the registered class the file names, with the
+        attributes its state declares (e.g. ``coef_``, ``classes_``,
+        ``data_norm_``, ``n_features_in_``, and ``intercept_`` or the
+        random-feature map) and, for private estimators, ``privacy_event_``;
+        its predictions equal the saved model's exactly. ``accountant`` and the
+        random states have their defaults (``None``).
 
     Raises
     ------
@@ -1132,10 +1167,10 @@ def load_model(path: str | os.PathLike[str]) -> SavedModel:
     >>> import os, tempfile
     >>> p = os.path.join(tempfile.mkdtemp(), "bad.json")
     >>> from pathlib import Path
-    >>> _ = Path(p).write_text('{"format": "dpsvm-model", "format_version": 2}')
+    >>> _ = Path(p).write_text('{"format": "dpsvm-model", "format_version": 3}')
     >>> load_model(p)
     Traceback (most recent call last):
     ...
-    ValueError: Invalid dpsvm model file: unsupported format_version 2; this dpsvm reads version 1.
+    ValueError: Invalid dpsvm model file: unsupported format_version 3; this dpsvm reads versions 1 and 2.
     """  # noqa: E501
     return _build(_parse(_read_bytes(path)))

@@ -297,10 +297,11 @@ class _RandomFeatureClassifierBase(
         As in :meth:`_feature_setup` / :meth:`_store_features`: the cos-sin map
         (Rubinstein et al. 2012, eq. (4.1)) and the cos-phase map with
         ``norm_handling="scale"`` use 1/√m (norm ≤ 1); the other cos-phase modes
-        keep the √(2/D) of Chaudhuri, Monteleoni & Sarwate 2011, Algorithm 2
-        (norm ≤ √2; correction: that algorithm's noise assumes norm ≤ 1, see
-        docs/kernels.md). The noise is calibrated for √2 with ``"bound"`` only;
-        ``"paper"`` alone leaves the features unprojected.
+        keep the √(2/D) of Sarwate, Chaudhuri & Monteleoni (arXiv:0912.0071),
+        Algorithm 2, whose features reach norm √2 although its Theorem 1 assumes
+        norm ≤ 1 (correction: docs/kernels.md, "The cos-phase norm"). The noise
+        is calibrated for √2 with ``"bound"`` only; ``"paper"`` alone leaves the
+        features unprojected.
         """
         where = codec.where("random_features")
         keys = ("kernel", "gamma", "n_components", "feature_map", "norm_handling")
