@@ -172,7 +172,7 @@ def test_labels_keep_their_type(labels, label_type, data, tmp_path):
     path = tmp_path / "m.json"
     save_model(est, path)
     doc = json.loads(path.read_text())
-    assert doc["label_type"] == label_type
+    assert doc["state"]["label_type"] == label_type
     loaded = load_model(path)
     pred_a, pred_b = est.predict(X), loaded.predict(X)
     assert pred_a.tolist() == pred_b.tolist()
@@ -194,23 +194,26 @@ def test_file_content_is_the_documented_json(data, tmp_path):
         "dpsvm_version",
         "estimator",
         "params",
+        "state",
+        "privacy_event",
+    ]
+    assert list(doc["state"]) == [
         "label_type",
         "classes",
         "coef",
         "intercept",
         "data_norm",
         "n_features_in",
-        "privacy_event",
     ]
     assert doc["format"] == "dpsvm-model"
-    assert doc["format_version"] == FORMAT_VERSION == 1
+    assert doc["format_version"] == FORMAT_VERSION == 2
     assert doc["dpsvm_version"] == __version__
     assert doc["estimator"] == "DPLinearSVC"
     assert "accountant" not in doc["params"] and "random_state" not in doc["params"]
     assert "solver_info" not in text and "n_iter" not in text
     # Floats are repr-exact: the parsed numbers are the very same doubles.
-    assert doc["coef"] == est.coef_.tolist()
-    assert all(float(repr(v)) == v for v in doc["coef"][0])
+    assert doc["state"]["coef"] == est.coef_.tolist()
+    assert all(float(repr(v)) == v for v in doc["state"]["coef"][0])
     assert doc["privacy_event"] == est.privacy_event_.to_dict()
     assert model_to_dict(est) == doc
 
@@ -234,7 +237,7 @@ def test_save_refuses_unfitted_and_foreign_estimators(tmp_path, data):
 
     X, y = data
     sub = Sub(classes=[-1, 1], random_state=0).fit(X, y)
-    with pytest.raises(TypeError, match="supports DPLinearSVC"):
+    with pytest.raises(TypeError, match=r"supports .*DPLinearSVC"):
         save_model(sub, tmp_path / "b.json")
     with pytest.raises(TypeError, match="LinearSVC"):
         save_model(LinearSVC().fit(X, y), tmp_path / "c.json")
@@ -327,8 +330,37 @@ def _write(path: Path, doc) -> Path:
     return path
 
 
+_ENVELOPE = (
+    "format",
+    "format_version",
+    "dpsvm_version",
+    "estimator",
+    "params",
+    "state",
+    "privacy_event",
+    "feature_names_in",
+    "schema",
+    "selection_event",
+)
+
+
+def as_version_1(doc):
+    """``doc`` in the version-1 layout: the state's keys at the top level."""
+    out = {}
+    for key, value in doc.items():
+        if key == "state":
+            out.update(value)
+        else:
+            out[key] = value
+    out["format_version"] = 1
+    return out
+
+
 def _edit(doc, dotted, value):
+    """``doc`` with ``dotted`` set; a state key is found in ``state`` (version 2)."""
     doc = json.loads(json.dumps(doc))
+    if "state" in doc and dotted.split(".")[0] not in _ENVELOPE:
+        dotted = "state." + dotted
     *parents, last = dotted.split(".")
     target = doc
     for p in parents:
@@ -348,7 +380,7 @@ _DELETE = object()
 @pytest.mark.parametrize(
     ("dotted", "value", "match"),
     [
-        ("format_version", 2, "unsupported format_version 2"),
+        ("format_version", 3, "unsupported format_version 3"),
         ("format_version", "1", "unsupported format_version '1'"),
         ("format_version", True, "unsupported format_version True"),
         ("format", "sklearn-pickle", "format is 'sklearn-pickle'"),
@@ -387,8 +419,10 @@ _DELETE = object()
         ("feature_names_in", ["a"], "feature_names_in must be a list of 5 strings"),
     ],
 )
-def test_load_rejects_tampered_fields(saved, dotted, value, match):
+@pytest.mark.parametrize("version", [1, 2])
+def test_load_rejects_tampered_fields(saved, dotted, value, match, version):
     path, doc = saved
+    doc = as_version_1(doc) if version == 1 else doc
     _write(path, _edit(doc, dotted, value))
     with pytest.raises(ValueError, match=match):
         load_model(path)
@@ -442,7 +476,7 @@ def test_load_rejects_bad_json(saved, replace, match):
 
 def test_nan_in_coef_is_refused(saved):
     path, doc = saved
-    text = json.dumps(doc).replace(repr(doc["coef"][0][0]), "NaN", 1)
+    text = json.dumps(doc).replace(repr(doc["state"]["coef"][0][0]), "NaN", 1)
     path.write_text(text)
     with pytest.raises(ValueError, match="non-finite"):
         load_model(path)
@@ -635,7 +669,7 @@ def test_paper_norm_handling_round_trips_with_its_warning_event(data, tmp_path):
         est.fit(X, y)
     save_model(est, tmp_path / "m.json")
     doc = json.loads((tmp_path / "m.json").read_text())
-    assert doc["random_features"]["projection_radius"] is None
+    assert doc["state"]["random_features"]["projection_radius"] is None
     assert doc["privacy_event"]["type"] == "non-private"
     loaded = load_model(tmp_path / "m.json")
     _assert_same_kernel_model(est, loaded, X)
@@ -665,16 +699,19 @@ def test_kernel_file_content_is_the_documented_json(data, tmp_path):
         "dpsvm_version",
         "estimator",
         "params",
+        "state",
+        "privacy_event",
+    ]
+    assert list(doc["state"]) == [
         "label_type",
         "classes",
         "coef",
         "random_features",
         "data_norm",
         "n_features_in",
-        "privacy_event",
     ]
-    assert doc["format_version"] == 1 and doc["estimator"] == "DPKernelSVC"
-    rf = doc["random_features"]
+    assert doc["format_version"] == 2 and doc["estimator"] == "DPKernelSVC"
+    rf = doc["state"]["random_features"]
     assert list(rf) == [
         "kernel",
         "gamma",
@@ -693,13 +730,13 @@ def test_kernel_file_content_is_the_documented_json(data, tmp_path):
     # norm_handling="bound" keeps √(2/D) (norm <= √2) and calibrates for √2.
     assert rf["scale"] == math.sqrt(2.0 / 12)
     assert rf["feature_norm_bound"] == rf["projection_radius"] == math.sqrt(2.0)
-    assert doc["data_norm"] == math.sqrt(2.0)
+    assert doc["state"]["data_norm"] == math.sqrt(2.0)
     # The released frequencies and phases are the model's, as exact doubles.
     assert rf["frequencies"] == est.frequencies_.tolist()
     assert np.array(rf["frequencies"]).shape == (5, 12)
     assert rf["phases"] == est.phases_.tolist() and len(rf["phases"]) == 12
-    assert doc["coef"] == est.coef_.tolist()
-    assert np.array(doc["coef"]).shape == (1, 12)
+    assert doc["state"]["coef"] == est.coef_.tolist()
+    assert np.array(doc["state"]["coef"]).shape == (1, 12)
     assert doc["privacy_event"] == est.privacy_event_.to_dict()
     assert doc["privacy_event"]["details"]["kernel"] == "rbf"
     # No seed, no accountant, no solver diagnostics, no intercept.
@@ -778,7 +815,7 @@ _FREQ = [[0.5, -0.25, 1.0, 2.0]] * 5  # shape (5, 4): a well-formed matrix
 @pytest.mark.parametrize(
     ("dotted", "value", "match"),
     [
-        ("format_version", 2, "unsupported format_version 2"),
+        ("format_version", 3, "unsupported format_version 3"),
         ("format_version", 0, "unsupported format_version 0"),
         ("unexpected", 1, "unknown key\\(s\\) 'unexpected'"),
         # A kernel model is bias-free: an intercept is an unknown key.
@@ -830,8 +867,12 @@ _FREQ = [[0.5, -0.25, 1.0, 2.0]] * 5  # shape (5, 4): a well-formed matrix
         ("feature_names_in", ["a"], "feature_names_in must be a list of 5 strings"),
     ],
 )  # fmt: skip
-def test_load_rejects_tampered_kernel_fields(kernel_saved, dotted, value, match):
+@pytest.mark.parametrize("version", [1, 2])
+def test_load_rejects_tampered_kernel_fields(
+    kernel_saved, dotted, value, match, version
+):
     path, doc = kernel_saved
+    doc = as_version_1(doc) if version == 1 else doc
     _write(path, _edit(doc, dotted, value))
     with pytest.raises(ValueError, match=match):
         load_model(path)
@@ -851,8 +892,12 @@ def test_load_rejects_tampered_kernel_fields(kernel_saved, dotted, value, match)
         ("params.norm_handling", "scale", "norm_handling is 'clip' but params"),
     ],
 )  # fmt: skip
-def test_load_rejects_tampered_cos_phase_fields(phase_saved, dotted, value, match):
+@pytest.mark.parametrize("version", [1, 2])
+def test_load_rejects_tampered_cos_phase_fields(
+    phase_saved, dotted, value, match, version
+):
     path, doc = phase_saved
+    doc = as_version_1(doc) if version == 1 else doc
     _write(path, _edit(doc, dotted, value))
     with pytest.raises(ValueError, match=match):
         load_model(path)
@@ -861,8 +906,8 @@ def test_load_rejects_tampered_cos_phase_fields(phase_saved, dotted, value, matc
 @pytest.mark.parametrize(
     "target",
     [
-        lambda doc: doc["coef"][0][3],
-        lambda doc: doc["random_features"]["frequencies"][2][1],
+        lambda doc: doc["state"]["coef"][0][3],
+        lambda doc: doc["state"]["random_features"]["frequencies"][2][1],
     ],
     ids=["coef", "frequencies"],
 )

@@ -187,6 +187,6 @@ def test_kernel_event_is_checked_through_its_linear_step(data, tmp_path):
         load_model(_write(path, bad))
     # norm_handling="paper" is not private: a private event next to it is refused.
     bad = _edit(json.loads(json.dumps(doc)), ("params", "norm_handling"), "paper")
-    bad["random_features"]["norm_handling"] = "paper"
+    bad["state"]["random_features"]["norm_handling"] = "paper"
     with pytest.raises(ValueError):
         load_model(_write(path, bad))

@@ -8,15 +8,35 @@ everything the object holds, including diagnostics that read the private data
 public parameters, and :func:`load_model` checks every field before it builds an
 estimator.
 
-Two kinds of model are written: the linear estimators
-(:class:`~dpsvm.models.DPLinearSVC`, :class:`~dpsvm.models.DPLogisticRegression`,
-:class:`~dpsvm.models.NonPrivateLinearClassifier`) and the random-feature kernel
-classifiers (:class:`~dpsvm.models.DPKernelSVC`,
-:class:`~dpsvm.models.NonPrivateRandomFeatureSVC`). The ``estimator`` key tells
-them apart and fixes the set of keys. Kernel models were added without a new
-``format_version``: every version-1 file written before stays valid and reads the
-same, and a reader that predates kernel models refuses a kernel file with an
-"unknown estimator" error rather than misreading it.
+Which estimators
+----------------
+
+This module knows no estimator class. An estimator class opts in with the
+decorator :func:`dpsvm.models.base.model_file`, which registers it under a
+stable name (the ``estimator`` key), and declares its own state:
+
+* ``_saved_attributes``: a tuple of :class:`dpsvm.models.base.SavedAttribute`
+  ``(key, attribute, kind, shape)``, the keys of the file's ``state``. Kinds:
+  ``"labels"`` (a label list, with a ``label_type`` key beside it),
+  ``"count"`` (an integer ≥ 1), ``"positive"`` (a finite number > 0),
+  ``"array"`` (finite numbers of a shape whose dimensions name a count key or
+  ``n_outputs``: 1 for two labels, else one per label) and ``"custom"``;
+* ``_state_to_dict(codec)`` / ``_state_from_dict(state, codec)``: hooks that
+  write and read the ``"custom"`` keys (nested objects such as a random-feature
+  map) and check the state against the parameters, with the helpers of
+  :class:`StateCodec`;
+* ``_check_saved_event(event)`` (private estimators only): raises
+  :class:`ValueError` unless the stored privacy event is the one ``fit``
+  records for the stored parameters. Its presence means the file must carry a
+  ``privacy_event``; without it, ``privacy_event`` must be ``null``.
+
+Registered today: :class:`~dpsvm.models.DPLinearSVC`,
+:class:`~dpsvm.models.DPLogisticRegression`,
+:class:`~dpsvm.models.NonPrivateLinearClassifier` (linear state, below),
+:class:`~dpsvm.models.DPKernelSVC` and
+:class:`~dpsvm.models.NonPrivateRandomFeatureSVC` (random-feature state).
+A subclass of a registered class is not registered: :func:`save_model` refuses
+it, since a file names exactly one class.
 
 A model file is not a security boundary
 ---------------------------------------
@@ -29,57 +49,42 @@ catches accidental edits, truncation and version skew between writer and
 reader, not forgery:
 
 * every key, type and shape (below);
-* the privacy event against the parameters it was computed from: its type
-  (a non-private mode such as ``mechanism="objective-2009"`` or
-  ``norm_handling="paper"`` must carry a non-private event, and a private one a
-  pure event), the mechanism, ε (per class under one-vs-rest), Λ, the row-norm
-  bound, the loss, and the noise calibration (ε′, noise scale, extra
-  regularisation, certificate cap, sensitivity), recomputed from the stored
-  parameters and the event's n through the same calibration functions the
-  estimators use when fitting. A file whose event disagrees is refused with a
-  message naming the first field that differs.
+* the privacy event against the parameters it was computed from, by the
+  estimator's ``_check_privacy_event``: its type (a non-private mode such as
+  ``mechanism="objective-2009"`` or ``norm_handling="paper"`` must carry a
+  non-private event, and a private one a pure event), the mechanism, ε (per
+  class under one-vs-rest), Λ, the row-norm bound, the loss, and the noise
+  calibration (ε′, noise scale, extra regularisation, certificate cap,
+  sensitivity), recomputed from the stored parameters and the event's n
+  through the same calibration functions the estimators use when fitting. A
+  file whose event disagrees is refused with a message naming the first field
+  that differs.
 
-Model file format (``format_version`` 1)
+Model file format (``format_version`` 2)
 ----------------------------------------
 
-A UTF-8 JSON object (no ``NaN``/``Infinity`` tokens, no duplicate keys). A linear
-model has exactly these keys:
+A UTF-8 JSON object (no ``NaN``/``Infinity`` tokens, no duplicate keys) with
+exactly these keys:
 
 ``format``
     The string ``"dpsvm-model"``.
 ``format_version``
-    The integer ``1``. Files of another version are refused.
+    The integer ``2`` (``1`` is read too, see below; other versions are refused).
 ``dpsvm_version``
     The dpsvm version that wrote the file (a string, informative only).
 ``estimator``
-    The class name: ``"DPLinearSVC"``, ``"DPLogisticRegression"`` or
-    ``"NonPrivateLinearClassifier"`` (for the kernel models see below).
+    The registered name of the class, e.g. ``"DPLinearSVC"``.
 ``params``
     The estimator's public parameters (``get_params()``) except ``accountant``,
-    ``random_state`` and ``feature_random_state``, which are not properties of
-    the released model (an accountant is a live object; a noise seed must never
-    be published; the frequencies that a feature seed draws are written
-    themselves). Every parameter of the class must be present and no other.
-    Values are JSON scalars, except ``classes``: ``null`` or a list of labels of
-    ``label_type``.
-``label_type``
-    How the labels are typed: ``"int"``, ``"float"``, ``"str"`` or ``"bool"``.
-    numpy labels are written as the matching Python values and read back as
-    ``int64``, ``float64``, ``str`` or ``bool`` arrays.
-``classes``
-    The label set ``classes_`` in the estimator's order (distinct, at least 2
-    labels; the second label is the positive class of a binary model). When
-    ``params.classes`` is not ``null``, ``classes`` must be its sorted set.
-``coef``
-    ``coef_`` as a list of rows: 1 row for two classes, one row per class
-    otherwise; each row has ``n_features_in`` finite numbers.
-``intercept``
-    ``intercept_``, one finite number per row of ``coef`` (all zero when
-    ``params.fit_intercept`` is false).
-``data_norm``
-    ``data_norm_``, the row-norm bound R > 0 that prediction projects onto.
-``n_features_in``
-    The number of features, an integer ≥ 1.
+    every ``*random_state`` and those the class lists in ``_unsaved_params``,
+    which are not properties of the released model (an accountant is a live
+    object; a noise seed must never be published; the frequencies that a
+    feature seed draws are written themselves). Every other parameter of the
+    class must be present and no other. Values are JSON scalars, except
+    ``classes``: ``null`` or a list of labels of ``state.label_type`` whose
+    sorted set must be ``state.classes``.
+``state``
+    The fitted state the class declares (below).
 ``privacy_event``
     ``privacy_event_.to_dict()`` for the private estimators (``type``,
     ``mechanism``, ``epsilon``, ``delta``, ``sensitivity``, ``sensitivity_norm``,
@@ -93,31 +98,52 @@ model has exactly these keys:
     :class:`~dpsvm.accounting.ApproximateDpEvent` or
     :class:`~dpsvm.accounting.NonPrivateEvent`; ``type`` and ``reason`` are
     optional (files written before events were typed lack them, and the type
-    then follows from ε and δ). The event must be the one ``fit`` records for
-    the stored parameters (see "What loading checks" below).
+    then follows from ε and δ).
 
 and optionally ``feature_names_in`` (a list of ``n_features_in`` strings, written
 when the model was fitted on a data frame; ``predict`` and ``evaluate`` of the
-command line then match a CSV file's columns by these names) and ``schema`` (the
+command line then match a CSV file's columns by these names), ``schema`` (the
 public schema the rows were encoded by, the JSON object of
 :class:`dpsvm.preprocessing.PublicSchema`; written when the estimator has a
 ``public_schema_`` attribute, as ``dpsvm train --schema`` sets, and restored as
 ``public_schema_``; ``feature_names_in`` must then be the schema's encoded
-feature names and ``classes`` its label classes) and ``selection_event`` (the
-event of a private selection that chose the parameters, e.g.
+feature names and ``state.classes`` its label classes) and ``selection_event``
+(the event of a private selection that chose the parameters, e.g.
 :class:`dpsvm.model_selection.PrivateSelectThenFit`'s, as ``dpsvm train
 --tune`` sets through a ``selection_event_`` attribute; its last child must be
 ``privacy_event``, the final fit, and it is restored as ``selection_event_``).
 
-Random-feature kernel models
-----------------------------
+Linear state
+~~~~~~~~~~~~
 
-``estimator`` is ``"DPKernelSVC"`` or ``"NonPrivateRandomFeatureSVC"``. The
-prediction is f(x) = ⟨coef, z(x)⟩ (no intercept) on the random Fourier features
-z(x) rebuilt from the released frequencies (paper 000 Alg. 3, paper 001 Alg. 2;
-the frequencies and phases are drawn independently of the data and are part of
-the released model, paper 000 Cor. 9 and paper 001 Thm 3). The keys are those of
-a linear model **without** ``intercept`` and **with** ``random_features``:
+``label_type``
+    How the labels are typed: ``"int"``, ``"float"``, ``"str"`` or ``"bool"``.
+    numpy labels are written as the matching Python values and read back as
+    ``int64``, ``float64``, ``str`` or ``bool`` arrays.
+``classes``
+    ``classes_`` in the estimator's order (distinct, at least 2 labels; the
+    second label is the positive class of a binary model).
+``coef``
+    ``coef_`` as a list of rows: 1 row for two classes, one row per class
+    otherwise; each row has ``n_features_in`` finite numbers.
+``intercept``
+    ``intercept_``, one finite number per row of ``coef`` (all zero when
+    ``params.fit_intercept`` is false).
+``data_norm``
+    ``data_norm_``, the row-norm bound R > 0 that prediction projects onto.
+``n_features_in``
+    The number of features, an integer ≥ 1.
+
+Random-feature state
+~~~~~~~~~~~~~~~~~~~~
+
+The prediction is f(x) = ⟨coef, z(x)⟩ (no intercept) on the random Fourier
+features z(x) rebuilt from the released frequencies (Rubinstein et al. 2012,
+Algorithm 3; Sarwate, Chaudhuri & Monteleoni, arXiv:0912.0071, Algorithm 2).
+The frequencies and phases are drawn independently of the data and are part of
+the released model (Rubinstein et al. 2012, Corollary 9; Sarwate, Chaudhuri &
+Monteleoni, Theorem 3). The keys are those of the linear state **without**
+``intercept`` and **with** ``random_features``:
 
 ``coef``
     ``coef_``: 1 row for two classes, one row per class otherwise; each row has
@@ -131,9 +157,10 @@ a linear model **without** ``intercept`` and **with** ``random_features``:
 
     * ``kernel``, ``gamma``, ``n_components``, ``norm_handling`` — equal to the
       parameters of the same name;
-    * ``feature_map`` — the map used, ``"cos-sin"`` (paper 000 eq. (4.1)) or
-      ``"cos-phase"`` (paper 001 Alg. 2); ``params.feature_map`` may be
-      ``"auto"``, this is what it resolved to;
+    * ``feature_map`` — the map used, ``"cos-sin"`` (Rubinstein et al. 2012,
+      eq. (4.1)) or ``"cos-phase"`` (Sarwate, Chaudhuri & Monteleoni,
+      Algorithm 2); ``params.feature_map`` may be ``"auto"``, this is what it
+      resolved to;
     * ``scale`` — the multiplier s of the features (``feature_scale_``):
       n_components^{−1/2}, or √(2/n_components) for cos-phase features with
       ``norm_handling`` ``"bound"``, ``"clip"`` or ``"paper"``;
@@ -150,8 +177,19 @@ a linear model **without** ``intercept`` and **with** ``random_features``:
     ``projection_radius``, ``data_norm``) must agree with the parameters.
 
 The polynomial feature map (:class:`~dpsvm.kernels.PolynomialFeatureMap`) is not
-used by these estimators and has no file format; other estimators are refused by
-:func:`save_model`.
+used by these estimators and has no file format.
+
+Version 1
+~~~~~~~~~
+
+Version 1 wrote the same state keys at the top level, beside the envelope keys,
+and had no ``state`` key. :func:`load_model` still reads it: every key that is
+not an envelope key is taken as the state, and the same checks apply (error
+messages then name the keys without the ``state.`` prefix). A loaded version-1
+model predicts exactly as before; :func:`save_model` writes it as version 2.
+
+Writing
+-------
 
 Floats are written by Python's ``repr`` (the shortest string that reads back to
 the same double), so a loaded model's ``predict`` and ``decision_function`` equal
@@ -211,23 +249,11 @@ from sklearn.utils.validation import check_is_fitted
 from . import __version__
 from ._compat import validate_params
 from .accounting.events import PrivacyEvent
-from .models import (
-    DPKernelSVC,
-    DPLinearSVC,
-    DPLogisticRegression,
-    NonPrivateLinearClassifier,
-    NonPrivateRandomFeatureSVC,
-)
-from .models.base import LinearModelBase
+from .models.base import MODEL_FILE_REGISTRY, SavedAttribute
 
-#: The estimators that :func:`save_model` writes and :func:`load_model` returns.
-SavedModel = (
-    DPLinearSVC
-    | DPLogisticRegression
-    | NonPrivateLinearClassifier
-    | DPKernelSVC
-    | NonPrivateRandomFeatureSVC
-)
+#: What :func:`load_model` returns: an estimator of a class registered with
+#: :func:`dpsvm.models.base.model_file` (see "Which estimators" above).
+SavedModel = Any
 
 __all__ = [
     "FORMAT_NAME",
@@ -242,61 +268,48 @@ __all__ = [
 
 #: Value of the ``format`` key.
 FORMAT_NAME = "dpsvm-model"
-#: The only ``format_version`` this module reads and writes.
-FORMAT_VERSION = 1
+#: The ``format_version`` this module writes; it reads this one and version 1.
+FORMAT_VERSION = 2
+#: The versions :func:`load_model` reads.
+_READABLE_VERSIONS = (1, 2)
 #: Files larger than this are refused by :func:`load_model` (256 MiB).
 MAX_MODEL_BYTES = 256 * 1024 * 1024
 
-_LINEAR_ESTIMATORS: dict[str, type[LinearModelBase]] = {
-    "DPLinearSVC": DPLinearSVC,
-    "DPLogisticRegression": DPLogisticRegression,
-    "NonPrivateLinearClassifier": NonPrivateLinearClassifier,
-}
-_KERNEL_ESTIMATORS: dict[str, type[DPKernelSVC] | type[NonPrivateRandomFeatureSVC]] = {
-    "DPKernelSVC": DPKernelSVC,
-    "NonPrivateRandomFeatureSVC": NonPrivateRandomFeatureSVC,
-}
-_ESTIMATORS: dict[str, type[Any]] = {**_LINEAR_ESTIMATORS, **_KERNEL_ESTIMATORS}
-#: The estimators without a privacy_event_.
-_NON_PRIVATE = ("NonPrivateLinearClassifier", "NonPrivateRandomFeatureSVC")
-#: Parameters that are not written: a live object and the random states (the
-#: noise seed must never be published; the frequencies are written themselves).
-_SKIPPED_PARAMS = ("accountant", "random_state", "feature_random_state")
-_REQUIRED_KEYS = (
+_ENVELOPE_KEYS = (
     "format",
     "format_version",
     "dpsvm_version",
     "estimator",
     "params",
-    "label_type",
-    "classes",
-    "coef",
-    "intercept",
-    "data_norm",
-    "n_features_in",
+    "state",
     "privacy_event",
 )
-#: The keys of a kernel model: the random-feature map in place of the intercept.
-_KERNEL_KEYS = tuple(
-    "random_features" if key == "intercept" else key for key in _REQUIRED_KEYS
-)
-_RANDOM_FEATURE_KEYS = (
-    "kernel",
-    "gamma",
-    "n_components",
-    "feature_map",
-    "norm_handling",
-    "scale",
-    "feature_norm_bound",
-    "projection_radius",
-    "frequencies",
-    "phases",
-)
-_OPTIONAL_KEYS = ("feature_names_in", "schema")
+_OPTIONAL_KEYS = ("feature_names_in", "schema", "selection_event")
 #: The keys of PrivacyEvent.to_dict() that every event has (its fields).
 _EVENT_KEYS = tuple(f.name for f in dataclasses.fields(PrivacyEvent))
 _LABEL_TYPES = ("int", "float", "str", "bool")
 _INT64 = np.iinfo(np.int64)
+
+
+def _unsaved_param(cls: type, name: str) -> bool:
+    """Parameters never written: a live accountant, every random state (a noise
+    seed must never be published; what a feature seed draws is written itself)
+    and those the class lists in ``_unsaved_params``."""
+    return (
+        name == "accountant"
+        or name.endswith("random_state")
+        or name in getattr(cls, "_unsaved_params", ())
+    )
+
+
+def _fields(cls: type) -> tuple[SavedAttribute, ...]:
+    fields: tuple[SavedAttribute, ...] = cls._saved_attributes  # type: ignore[attr-defined]
+    return fields
+
+
+def _is_private(cls: type) -> bool:
+    """A private estimator checks its stored event (``_check_saved_event``)."""
+    return callable(getattr(cls, "_check_saved_event", None))
 
 
 # --------------------------------------------------------------------- writing
@@ -511,26 +524,76 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serialisable.")
 
 
-def _random_features_dict(estimator: Any, params: dict[str, Any]) -> dict[str, Any]:
-    """The ``random_features`` object of a fitted random-feature model."""
-    phases = estimator.phases_
-    radius = estimator.projection_radius_
-    return {
-        "kernel": params["kernel"],
-        "gamma": params["gamma"],
-        "n_components": params["n_components"],
-        "feature_map": str(estimator.feature_map_),
-        "norm_handling": params["norm_handling"],
-        "scale": _python_scalar("feature_scale_", float(estimator.feature_scale_)),
-        "feature_norm_bound": _python_scalar(
-            "feature_norm_bound_", float(estimator.feature_norm_bound_)
-        ),
-        "projection_radius": None
-        if radius is None
-        else _python_scalar("projection_radius_", float(radius)),
-        "frequencies": _finite_matrix("frequencies_", estimator.frequencies_),
-        "phases": None if phases is None else _finite_matrix("phases_", phases),
-    }
+class StateCodec:
+    """Checked conversions between fitted attributes and a file's ``state``.
+
+    Passed to an estimator's ``_state_to_dict`` and ``_state_from_dict`` hooks,
+    so that nested state is written and read with the same checks (finite
+    numbers, shapes, exact key sets) and error messages as the declared
+    attributes. ``prefix`` is the path of the state in error messages
+    (``"state."``, or ``""`` for a version-1 file, whose state is at the top
+    level).
+    """
+
+    def __init__(self, prefix: str = "state.") -> None:
+        self.prefix = prefix
+
+    def where(self, key: str) -> str:
+        """The error-message path of the state key ``key``."""
+        return f"{self.prefix}{key}"
+
+    # writing
+    @staticmethod
+    def to_list(name: str, values: Any) -> list[Any]:
+        """``values`` as nested lists of floats; ValueError if not all finite."""
+        return _finite_matrix(name, values)
+
+    @staticmethod
+    def scalar(name: str, value: Any) -> Any:
+        """A parameter-like scalar as a JSON value (None, bool, int, float, str)."""
+        return _python_scalar(name, value)
+
+    # reading
+    @staticmethod
+    def fail(message: str) -> ValueError:
+        """The error of an invalid file (``raise codec.fail(...)``)."""
+        return _fail(message)
+
+    @staticmethod
+    def keys(
+        obj: Any, where: str, required: Sequence[str], optional: Sequence[str] = ()
+    ) -> dict[str, Any]:
+        """``obj`` if it is a JSON object with exactly these keys."""
+        return _check_keys(obj, where, required, optional)
+
+    @staticmethod
+    def array(value: Any, where: str, shape: tuple[int, ...]) -> np.ndarray:
+        """A float array of exactly ``shape`` from nested lists of numbers."""
+        return _matrix(value, where, shape)
+
+    @staticmethod
+    def number(value: Any, where: str) -> float:
+        """A JSON number (not a boolean)."""
+        if not _is_number(value):
+            raise _fail(f"{where} must be a number, got {value!r}.")
+        return float(value)
+
+    @staticmethod
+    def derived(value: Any, expected: float, where: str) -> float:
+        """A derived public number, which must equal what the parameters give."""
+        if not _is_number(value) or not math.isclose(value, expected, rel_tol=1e-12):
+            raise _fail(f"{where} is {value!r}; the parameters give {expected!r}.")
+        return float(value)
+
+
+def _registered_class(estimator: Any) -> tuple[str, type]:
+    cls = type(estimator)
+    name = getattr(cls, "_model_file_name", None)
+    if not isinstance(name, str) or MODEL_FILE_REGISTRY.get(name) is not cls:
+        raise TypeError(
+            f"save_model supports {', '.join(MODEL_FILE_REGISTRY)}; got {cls.__name__}."
+        )
+    return name, cls
 
 
 def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
@@ -538,9 +601,8 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
 
     Parameters
     ----------
-    estimator : DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier, \
-            DPKernelSVC or NonPrivateRandomFeatureSVC
-        A fitted estimator of exactly one of these classes.
+    estimator : estimator
+        A fitted estimator of a registered class (exactly; not a subclass).
 
     Returns
     -------
@@ -560,28 +622,47 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
     >>> from dpsvm.models import NonPrivateLinearClassifier
     >>> X, y = make_nested_balls(300, random_state=0)
     >>> d = model_to_dict(NonPrivateLinearClassifier().fit(X, y))
-    >>> d["estimator"], d["classes"], d["label_type"], d["privacy_event"]
-    ('NonPrivateLinearClassifier', [-1, 1], 'int', None)
+    >>> d["estimator"], d["state"]["classes"], d["privacy_event"]
+    ('NonPrivateLinearClassifier', [-1, 1], None)
     """
-    name = type(estimator).__name__
-    if _ESTIMATORS.get(name) is not type(estimator):
-        raise TypeError(f"save_model supports {', '.join(_ESTIMATORS)}; got {name}.")
+    name, cls = _registered_class(estimator)
     check_is_fitted(estimator)
-    kernel = name in _KERNEL_ESTIMATORS
-    classes = np.asarray(estimator.classes_)
-    label_type = _label_type(classes)
+    codec = StateCodec()
+    fields = _fields(cls)
+    label_type: str | None = None
+    state: dict[str, Any] = {}
+    for f in fields:
+        value: Any = None if f.kind == "custom" else getattr(estimator, f.attribute)
+        if f.kind == "labels":
+            labels = np.asarray(value)
+            label_type = _label_type(labels)
+            state["label_type"] = label_type
+            state[f.key] = _python_labels(labels, label_type)
+        elif f.kind == "count":
+            state[f.key] = int(value)
+        elif f.kind == "positive":
+            number = float(value)
+            if not (math.isfinite(number) and number > 0):
+                raise ValueError(f"Cannot save a model with {f.attribute}={number}.")
+            state[f.key] = number
+        elif f.kind == "array":
+            state[f.key] = _finite_matrix(f.attribute, value)
+        else:
+            state[f.key] = None  # written by _state_to_dict below
+    custom = {f.key for f in fields if f.kind == "custom"}
+    if custom:
+        extra = estimator._state_to_dict(codec)
+        if set(extra) != custom:
+            raise TypeError(f"{name}._state_to_dict must return the keys {custom}.")
+        state.update(extra)
     params: dict[str, Any] = {}
     for key, value in sorted(estimator.get_params(deep=False).items()):
-        if key in _SKIPPED_PARAMS:
+        if _unsaved_param(cls, key):
             continue
-        if key == "classes":
+        if key == "classes" and label_type is not None:
             params[key] = None if value is None else _python_labels(value, label_type)
         else:
             params[key] = _python_scalar(key, value)
-    coef = np.asarray(estimator.coef_)
-    data_norm = float(estimator.data_norm_)
-    if not (math.isfinite(data_norm) and data_norm > 0):
-        raise ValueError(f"Cannot save a model with data_norm_={data_norm}.")
     event = getattr(estimator, "privacy_event_", None)
     out: dict[str, Any] = {
         "format": FORMAT_NAME,
@@ -589,17 +670,9 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
         "dpsvm_version": __version__,
         "estimator": name,
         "params": params,
-        "label_type": label_type,
-        "classes": _python_labels(classes, label_type),
-        "coef": _finite_matrix("coef_", coef),
+        "state": state,
+        "privacy_event": None if event is None else event.to_dict(),
     }
-    if kernel:
-        out["random_features"] = _random_features_dict(estimator, params)
-    else:
-        out["intercept"] = _finite_matrix("intercept_", estimator.intercept_)
-    out["data_norm"] = data_norm
-    out["n_features_in"] = int(estimator.n_features_in_)
-    out["privacy_event"] = None if event is None else event.to_dict()
     names = getattr(estimator, "feature_names_in_", None)
     if names is not None:
         out["feature_names_in"] = [str(n) for n in np.asarray(names).tolist()]
@@ -613,13 +686,13 @@ def model_to_dict(estimator: SavedModel) -> dict[str, Any]:
 
 
 def save_model(estimator: SavedModel, path: str | os.PathLike[str]) -> None:
-    """Save a fitted linear or random-feature model as a JSON file, atomically.
+    """Save a fitted model of a registered class as a JSON file, atomically.
 
     Parameters
     ----------
-    estimator : DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier, \
-            DPKernelSVC or NonPrivateRandomFeatureSVC
-        The fitted model.
+    estimator : estimator
+        The fitted model, of a class registered with
+        :func:`dpsvm.models.base.model_file` (e.g. :class:`~dpsvm.models.DPLinearSVC`).
     path : str or path-like
         The destination (replaced if it exists).
 
@@ -640,10 +713,10 @@ def save_model(estimator: SavedModel, path: str | os.PathLike[str]) -> None:
     Notes
     -----
     The whole text is serialised before any file is created, then written by
-    :func:`atomic_write_text`. The released numbers (``coef_``,
-    ``intercept_`` or the random frequencies and phases, ``classes_``) and the
-    public parameters are written; the solver diagnostics, the accountant and
-    the random states are not.
+    :func:`atomic_write_text`. The released state the class declares (e.g.
+    ``coef_``, ``intercept_`` or the random frequencies and phases,
+    ``classes_``) and the public parameters are written; the solver
+    diagnostics, the accountant and the random states are not.
 
     Examples
     --------
@@ -671,8 +744,11 @@ def save_model(estimator: SavedModel, path: str | os.PathLike[str]) -> None:
 
 
 # --------------------------------------------------------------------- reading
+_FAIL_PREFIX = "Invalid dpsvm model file: "
+
+
 def _fail(message: str) -> ValueError:
-    return ValueError(f"Invalid dpsvm model file: {message}")
+    return ValueError(_FAIL_PREFIX + message)
 
 
 def _reject_constant(token: str) -> Any:
@@ -855,126 +931,66 @@ def _check_header(doc: Any) -> None:
         raise _fail(f"format is {doc['format']!r}; expected {FORMAT_NAME!r}.")
     if "format_version" in doc:
         version = doc["format_version"]
-        if isinstance(version, bool) or version != FORMAT_VERSION:
+        if isinstance(version, bool) or version not in _READABLE_VERSIONS:
             raise _fail(
-                f"unsupported format_version {version!r}; this dpsvm reads version "
-                f"{FORMAT_VERSION}."
+                f"unsupported format_version {version!r}; this dpsvm reads versions "
+                f"{' and '.join(map(str, _READABLE_VERSIONS))}."
             )
-
-
-def _derived(value: Any, expected: float, where: str) -> float:
-    """A derived public number, which must equal what the parameters give."""
-    if not _is_number(value) or not math.isclose(value, expected, rel_tol=1e-12):
-        raise _fail(f"{where} is {value!r}; the parameters give {expected!r}.")
-    return float(value)
-
-
-def _random_features(
-    doc: dict[str, Any], estimator: Any, d: int, k: int, data_norm: float
-) -> dict[str, Any]:
-    """Check ``random_features`` and ``coef`` of a kernel model; return the state."""
-    rf = _check_keys(doc["random_features"], "random_features", _RANDOM_FEATURE_KEYS)
-    if isinstance(estimator.n_components, bool):  # an Integral to scikit-learn
-        raise _fail("params.n_components must be an integer >= 1, got True/False.")
-    for key in ("kernel", "gamma", "n_components", "norm_handling"):
-        value, param = rf[key], getattr(estimator, key)
-        if isinstance(value, bool) or value != param:
-            raise _fail(
-                f"random_features.{key} is {value!r} but params.{key} is {param!r}."
-            )
-    m = int(estimator.n_components)
-    feature_map = rf["feature_map"]
-    resolved = estimator._resolved_feature_map()  # "auto" -> the map fit uses
-    if feature_map != resolved:
-        raise _fail(
-            f"random_features.feature_map is {feature_map!r}; the parameters give "
-            f"{resolved!r}."
-        )
-    handling = estimator.norm_handling
-    # As in _RandomFeatureClassifierBase._feature_setup / _store_features and
-    # RandomFourierFeatures.fit: the cos-sin map (paper 000 eq. (4.1)) and the
-    # cos-phase map with norm_handling="scale" use 1/√m (norm <= 1); the
-    # other cos-phase modes keep paper 001 Alg. 2's √(2/D) (norm <= √2, spec
-    # S-P6). The noise is calibrated for √2 with "bound" only; "paper" alone
-    # leaves the features unprojected.
-    cos_phase = feature_map == "cos-phase"
-    unscaled = cos_phase and handling != "scale"
-    scale = _derived(
-        rf["scale"],
-        math.sqrt(2.0 / m) if unscaled else 1.0 / math.sqrt(m),
-        "random_features.scale",
-    )
-    norm_bound = _derived(
-        rf["feature_norm_bound"],
-        math.sqrt(2.0) if unscaled else 1.0,
-        "random_features.feature_norm_bound",
-    )
-    calibrated = math.sqrt(2.0) if cos_phase and handling == "bound" else 1.0
-    _derived(data_norm, calibrated, "data_norm")
-    radius = rf["projection_radius"]
-    if cos_phase and handling == "paper":
-        if radius is not None:
-            raise _fail(
-                "random_features.projection_radius must be null for "
-                "norm_handling='paper' (unprojected features)."
-            )
-    elif not _is_number(radius) or radius != data_norm:
-        raise _fail(
-            f"random_features.projection_radius is {radius!r}; it must equal "
-            f"data_norm ({data_norm!r})."
-        )
-    frequencies = _matrix(rf["frequencies"], "random_features.frequencies", (d, m))
-    if cos_phase:
-        phases: np.ndarray | None = _matrix(
-            rf["phases"], "random_features.phases", (m,)
-        )
-    elif rf["phases"] is not None:
-        raise _fail("random_features.phases must be null for the cos-sin map.")
-    else:
-        phases = None
-    return {
-        "coef_": _matrix(doc["coef"], "coef", (k, m if cos_phase else 2 * m)),
-        "frequencies_": frequencies,
-        "phases_": phases,
-        "feature_scale_": scale,
-        "feature_map_": feature_map,
-        "feature_norm_bound_": norm_bound,
-        "projection_radius_": None if radius is None else float(radius),
-    }
-
-
-def _build(doc: Any) -> SavedModel:
-    _check_header(doc)
-    # The estimator decides which keys the file must have: check it first.
+    # The estimator decides which keys the state must have: check it first.
     name = doc.get("estimator")
-    if "estimator" in doc and (not isinstance(name, str) or name not in _ESTIMATORS):
+    if "estimator" in doc and (
+        not isinstance(name, str) or name not in MODEL_FILE_REGISTRY
+    ):
         raise _fail(
-            f"unknown estimator {name!r}; expected one of {', '.join(_ESTIMATORS)}."
+            f"unknown estimator {name!r}; expected one of "
+            f"{', '.join(MODEL_FILE_REGISTRY)}."
         )
-    kernel = name in _KERNEL_ESTIMATORS
-    keys = _KERNEL_KEYS if kernel else _REQUIRED_KEYS
-    doc = _check_keys(doc, "the top level", keys, (*_OPTIONAL_KEYS, "selection_event"))
-    if not isinstance(doc["dpsvm_version"], str):
-        raise _fail("dpsvm_version must be a string.")
-    cls = _ESTIMATORS[name]
 
-    label_type = doc["label_type"]
+
+def _from_version_1(doc: dict[str, Any]) -> dict[str, Any]:
+    """A version-1 document in the version-2 layout.
+
+    Version 1 wrote the state at the top level under the same keys as the
+    version-2 ``state``: every key that is not an envelope key moves there.
+    """
+    envelope = set(_ENVELOPE_KEYS + _OPTIONAL_KEYS) - {"state"}
+    out = {k: v for k, v in doc.items() if k in envelope}
+    out["state"] = {k: v for k, v in doc.items() if k not in envelope}
+    return out
+
+
+def _read_labels(
+    state: dict[str, Any], f: SavedAttribute, codec: StateCodec
+) -> tuple[np.ndarray, str]:
+    label_type = state["label_type"]
     if label_type not in _LABEL_TYPES:
-        raise _fail(f"label_type must be one of {_LABEL_TYPES}, got {label_type!r}.")
-    classes = _labels(doc["classes"], label_type, "classes")
-    if classes.size < 2 or len(set(doc["classes"])) != classes.size:
-        raise _fail("classes must hold at least 2 distinct labels.")
+        raise _fail(
+            f"{codec.where('label_type')} must be one of {_LABEL_TYPES}, got "
+            f"{label_type!r}."
+        )
+    labels = _labels(state[f.key], label_type, codec.where(f.key))
+    if labels.size < 2 or len(set(state[f.key])) != labels.size:
+        raise _fail(f"{codec.where(f.key)} must hold at least 2 distinct labels.")
+    return labels, label_type
 
-    expected = sorted(set(cls().get_params(deep=False)) - set(_SKIPPED_PARAMS))
+
+def _read_params(
+    cls: type, doc: dict[str, Any], labels: np.ndarray | None, label_type: str | None
+) -> Any:
+    """The estimator built from ``params``, which must be exactly its public ones."""
+    expected = sorted(
+        p for p in cls().get_params(deep=False) if not _unsaved_param(cls, p)
+    )
     params = dict(_check_keys(doc["params"], "params", expected))
     for key, value in params.items():
-        if key == "classes":
+        if key == "classes" and labels is not None:
             continue
         if value is not None and not isinstance(value, bool | int | float | str):
             raise _fail(f"params.{key} must be a JSON scalar, got {value!r}.")
-    if params["classes"] is not None:
+    if labels is not None and params.get("classes") is not None:
+        assert label_type is not None
         public = _labels(params["classes"], label_type, "params.classes")
-        if not np.array_equal(np.unique(public), classes):
+        if not np.array_equal(np.unique(public), labels):
             raise _fail("classes differs from the label set in params.classes.")
         params["classes"] = public.tolist()
     estimator = cls(**params)
@@ -982,40 +998,88 @@ def _build(doc: Any) -> SavedModel:
         validate_params(estimator)  # scikit-learn's _parameter_constraints check
     except (TypeError, ValueError) as exc:
         raise _fail(f"params: {exc}") from None
+    return estimator
 
-    d = doc["n_features_in"]
-    if not isinstance(d, int) or isinstance(d, bool) or d < 1:
-        raise _fail(f"n_features_in must be an integer >= 1, got {d!r}.")
-    k = 1 if classes.size == 2 else classes.size
-    data_norm = doc["data_norm"]
-    if not _is_number(data_norm) or not data_norm > 0:
-        raise _fail(f"data_norm must be a number > 0, got {data_norm!r}.")
-    state: dict[str, Any]
-    if kernel:
-        state = _random_features(doc, estimator, d, k, data_norm)
-    else:
-        state = {"coef_": _matrix(doc["coef"], "coef", (k, d))}
-        state["intercept_"] = _matrix(doc["intercept"], "intercept", (k,))
-        if not estimator.fit_intercept and np.any(state["intercept_"] != 0):
-            raise _fail("intercept must be zero when params.fit_intercept is false.")
+
+def _read_state(
+    estimator: Any, doc: dict[str, Any], codec: StateCodec, labels: np.ndarray | None
+) -> None:
+    """Check the declared state and set it on ``estimator``.
+
+    Order: the labels, the parameters, counts, positive numbers, arrays (whose
+    dimensions name counts read before, or ``n_outputs``), then the estimator's
+    own ``_state_from_dict`` for its custom keys and cross-field checks.
+    """
+    cls = type(estimator)
+    state: dict[str, Any] = doc["state"]
+    dims: dict[str, int] = {}
+    if labels is not None:  # one score for two labels, one per label otherwise
+        dims["n_outputs"] = 1 if labels.size == 2 else labels.size
+    for kind in ("count", "positive", "array"):
+        for f in _fields(cls):
+            if f.kind != kind:
+                continue
+            value, where = state[f.key], codec.where(f.key)
+            if kind == "count":
+                if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                    raise _fail(f"{where} must be an integer >= 1, got {value!r}.")
+                dims[f.key] = value
+            elif kind == "positive":
+                if not _is_number(value) or not value > 0:
+                    raise _fail(f"{where} must be a number > 0, got {value!r}.")
+                value = float(value)
+            else:
+                value = _matrix(value, where, tuple(dims[d] for d in f.shape))
+            setattr(estimator, f.attribute, value)
+    if hasattr(estimator, "_state_from_dict"):
+        try:
+            estimator._state_from_dict(state, codec)
+        except ValueError as exc:
+            if str(exc).startswith(_FAIL_PREFIX):  # raised by the codec: as it is
+                raise
+            raise _fail(str(exc)) from None
+
+
+def _build(doc: Any) -> SavedModel:
+    _check_header(doc)
+    version_1 = doc.get("format_version") == 1 or (
+        "format_version" not in doc and "state" not in doc
+    )
+    codec = StateCodec(prefix="" if version_1 else "state.")
+    if version_1:
+        doc = _from_version_1(doc)
+    doc = _check_keys(doc, "the top level", _ENVELOPE_KEYS, _OPTIONAL_KEYS)
+    if not isinstance(doc["dpsvm_version"], str):
+        raise _fail("dpsvm_version must be a string.")
+    name = doc["estimator"]
+    cls = MODEL_FILE_REGISTRY[name]
+    fields = _fields(cls)
+    keys = [f.key for f in fields]
+    labels_field = next((f for f in fields if f.kind == "labels"), None)
+    if labels_field is not None:
+        keys.insert(keys.index(labels_field.key), "label_type")
+    _check_keys(doc["state"], "the top level" if version_1 else "state", keys)
+
+    labels, label_type = None, None
+    if labels_field is not None:
+        labels, label_type = _read_labels(doc["state"], labels_field, codec)
+    estimator = _read_params(cls, doc, labels, label_type)
+    if labels_field is not None:
+        setattr(estimator, labels_field.attribute, labels)
+    _read_state(estimator, doc, codec, labels)
+
     event_doc = doc["privacy_event"]
-    private = name not in _NON_PRIVATE
+    private = _is_private(cls)
     if private and event_doc is None:
         raise _fail(f"a {name} model needs a privacy_event.")
     if not private and event_doc is not None:
         raise _fail(f"a {name} model has no privacy_event (it must be null).")
-
-    estimator.classes_ = classes
-    for attribute, value in state.items():
-        setattr(estimator, attribute, value)
-    estimator.data_norm_ = float(data_norm)
-    estimator.n_features_in_ = d
     if private:
         event = _event_from_dict(event_doc)
         # The event must be what fit records for these parameters (see the
         # module docstring: this catches edits and version skew, not forgery).
         try:
-            estimator._check_privacy_event(event, float(data_norm))
+            estimator._check_saved_event(event)
         except ValueError as exc:
             raise _fail(
                 f"privacy_event does not match the stored parameters: {exc}"
@@ -1023,6 +1087,7 @@ def _build(doc: Any) -> SavedModel:
         estimator.privacy_event_ = event
     if "feature_names_in" in doc:
         names = doc["feature_names_in"]
+        d = getattr(estimator, "n_features_in_", None)
         if (
             not isinstance(names, list)
             or len(names) != d
@@ -1044,8 +1109,7 @@ def _build(doc: Any) -> SavedModel:
                 "final fit)."
             )
         estimator.selection_event_ = selection
-    result: SavedModel = estimator
-    return result
+    return estimator
 
 
 def _schema(doc: Any, estimator: Any) -> Any:
@@ -1075,15 +1139,13 @@ def load_model(path: str | os.PathLike[str]) -> SavedModel:
 
     Returns
     -------
-    DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier, \
-            DPKernelSVC or NonPrivateRandomFeatureSVC
-        A fitted estimator with ``coef_``, ``classes_``, ``data_norm_``,
-        ``n_features_in_``, (private estimators) ``privacy_event_``, and
-        ``intercept_`` (linear models) or ``frequencies_``, ``phases_``,
-        ``feature_scale_``, ``feature_map_``, ``feature_norm_bound_`` and
-        ``projection_radius_`` (random-feature models); its predictions equal
-        the saved model's exactly. ``accountant``, ``random_state`` and
-        ``feature_random_state`` have their defaults (``None``).
+    estimator
+        A fitted estimator of the registered class the file names, with the
+        attributes its state declares (e.g. ``coef_``, ``classes_``,
+        ``data_norm_``, ``n_features_in_``, and ``intercept_`` or the
+        random-feature map) and, for private estimators, ``privacy_event_``;
+        its predictions equal the saved model's exactly. ``accountant`` and the
+        random states have their defaults (``None``).
 
     Raises
     ------
@@ -1105,10 +1167,10 @@ def load_model(path: str | os.PathLike[str]) -> SavedModel:
     >>> import os, tempfile
     >>> p = os.path.join(tempfile.mkdtemp(), "bad.json")
     >>> from pathlib import Path
-    >>> _ = Path(p).write_text('{"format": "dpsvm-model", "format_version": 2}')
+    >>> _ = Path(p).write_text('{"format": "dpsvm-model", "format_version": 3}')
     >>> load_model(p)
     Traceback (most recent call last):
     ...
-    ValueError: Invalid dpsvm model file: unsupported format_version 2; this dpsvm reads version 1.
+    ValueError: Invalid dpsvm model file: unsupported format_version 3; this dpsvm reads versions 1 and 2.
     """  # noqa: E501
     return _build(_parse(_read_bytes(path)))

@@ -186,8 +186,8 @@ def test_report_of_rubinstein_has_the_corollary_9_scale(run, files, tmp_path):
     )
     assert rep["privacy_event"] == mdl["privacy_event"]
     # The frequencies are in the model (released), the seeds nowhere.
-    assert len(mdl["random_features"]["frequencies"]) == 2
-    assert mdl["random_features"]["phases"] is None
+    assert len(mdl["state"]["random_features"]["frequencies"]) == 2
+    assert mdl["state"]["random_features"]["phases"] is None
     for seed in (NOISE_SEED, FEATURE_SEED):
         assert str(seed) not in text and str(seed) not in model_text
 
@@ -379,17 +379,15 @@ def test_kernel_model_files_fail_cleanly(env, files, tmp_path):
     )
     doc = json.loads(model.read_text())
     # Tampered: transposed frequencies, a NaN weight, an unknown key.
-    bad = dict(doc)
-    bad["random_features"] = {
-        **doc["random_features"],
-        "frequencies": np.array(doc["random_features"]["frequencies"]).T.tolist(),
-    }
+    bad = json.loads(json.dumps(doc))
+    rf = bad["state"]["random_features"]
+    rf["frequencies"] = np.array(rf["frequencies"]).T.tolist()
     (tmp_path / "bad1.json").write_text(json.dumps(bad))
     assert "random_features.frequencies has shape (5, 2); expected (2, 5)" in run(
         "predict", "--model", str(tmp_path / "bad1.json"), "--data", data, *pred,
         code=1,
     )  # fmt: skip
-    text = json.dumps(doc).replace(repr(doc["coef"][0][0]), "NaN", 1)
+    text = json.dumps(doc).replace(repr(doc["state"]["coef"][0][0]), "NaN", 1)
     (tmp_path / "bad2.json").write_text(text)
     assert "non-finite number NaN" in run(
         "evaluate", "--model", str(tmp_path / "bad2.json"), "--data", data, code=1

@@ -100,7 +100,7 @@ def _model_text(kind: str, good: str) -> str:
     if kind == "wrong-format":
         doc["format"] = "something-else"
     elif kind == "nan-coef":
-        return good.replace(str(doc["coef"][0][0]), "NaN", 1)
+        return good.replace(str(doc["state"]["coef"][0][0]), "NaN", 1)
     elif kind == "missing-key":
         doc.pop(next(iter(doc)))
     return json.dumps(doc)

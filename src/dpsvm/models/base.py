@@ -7,8 +7,9 @@ import dataclasses
 import math
 import sys
 import warnings
+from collections.abc import Callable, Sequence
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 import scipy.sparse
@@ -95,6 +96,106 @@ def mark_label_set(event: PrivacyEvent, classes: ArrayLike | None) -> PrivacyEve
     return dataclasses.replace(
         event, details={**event.details, "label_set": LABEL_SET_FROM_DATA}
     )
+
+
+#: One private binary release: (targets, ε_k, δ_k) -> (weights, event, diagnostics).
+BinaryRelease = Callable[
+    [FloatArray, float, float], tuple[FloatArray, PrivacyEvent, dict[str, Any]]
+]
+
+
+def fit_one_vs_rest(
+    fit_binary: BinaryRelease,
+    targets: Sequence[FloatArray],
+    epsilon: float,
+    delta: float,
+    classes: ArrayLike | None,
+) -> tuple[FloatArray, PrivacyEvent, list[dict[str, Any]]]:
+    """Run the K binary releases of a classifier and compose their events.
+
+    Each of the K releases gets (ε/K, δ/K); sequential composition (Dwork &
+    Roth 2014, Theorem 3.16) gives (ε, δ) in total. The event is marked when
+    the label set was read from the data (``classes=None``).
+
+    Returns
+    -------
+    W : ndarray of shape (K, n_weights)
+        The released weights, one row per binary problem.
+    event : PrivacyEvent
+        The event of the one binary release, or the composed
+        ``one-vs-rest(...)`` event with the K releases as children.
+    infos : list of dict
+        The solver diagnostics of each release (they read the data).
+    """
+    k = len(targets)
+    eps_k, delta_k = epsilon / k, delta / k
+    rows, events, infos = [], [], []
+    for yk in targets:
+        w, event, info = fit_binary(yk, eps_k, delta_k)
+        rows.append(w)
+        events.append(event)
+        infos.append(info)
+    if k == 1:
+        event = events[0]
+    else:
+        event = PrivacyEvent(
+            mechanism=f"one-vs-rest({events[0].mechanism})",
+            epsilon=sum(e.epsilon for e in events),
+            # δ ≤ 1 always; a non-private child has δ = 1 (and ε = ∞).
+            delta=min(1.0, sum(e.delta for e in events)),
+            reference=(
+                "sequential composition over classes (Dwork & Roth 2014, Thm 3.16)"
+            ),
+            details={"n_classes": k},
+            children=tuple(events),
+        )
+    W = np.asarray(np.vstack(rows), dtype=np.float64)
+    return W, mark_label_set(event, classes), infos
+
+
+# -- model files (dpsvm.io) ----------------------------------------------------
+class SavedAttribute(NamedTuple):
+    """One entry of an estimator's ``_saved_attributes`` (the ``state`` of its file).
+
+    ``kind`` is ``"labels"`` (a label list, written with a ``label_type`` key
+    beside it; at least 2 distinct labels), ``"count"`` (an integer >= 1),
+    ``"positive"`` (a finite number > 0), ``"array"`` (finite numbers of
+    ``shape``, whose dimensions name a ``"count"`` key read before or
+    ``"n_outputs"``: 1 for two labels, else the number of labels) or
+    ``"custom"`` (written by ``_state_to_dict`` and read by
+    ``_state_from_dict``; ``attribute`` is informative only).
+    """
+
+    key: str
+    attribute: str
+    kind: str
+    shape: tuple[str, ...] = ()
+
+
+#: The estimators that dpsvm.io writes, by their registered (file) name.
+MODEL_FILE_REGISTRY: dict[str, type] = {}
+
+_Estimator = TypeVar("_Estimator", bound=type)
+
+
+def model_file(name: str):  # type: ignore[no-untyped-def]
+    """Class decorator: register an estimator for :mod:`dpsvm.io` under ``name``.
+
+    The class declares its state by ``_saved_attributes`` (a tuple of
+    :class:`SavedAttribute`), optionally ``_unsaved_params`` and the hooks
+    ``_state_to_dict(codec)`` / ``_state_from_dict(state, codec)``; a private
+    estimator defines ``_check_saved_event(event)`` (see :mod:`dpsvm.io`).
+    Subclasses are not registered: a file names exactly one class.
+    """
+
+    def register(cls: _Estimator) -> _Estimator:
+        if name in MODEL_FILE_REGISTRY:
+            raise ValueError(f"model-file name {name!r} is already registered.")
+        cls._model_file_name = name  # type: ignore[attr-defined]
+        MODEL_FILE_REGISTRY[name] = cls
+        return cls
+
+    return register
 
 
 class ScorePredictMixin:
@@ -347,6 +448,21 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             return np.column_stack([1.0 - p, p])
         p = expit(scores)
         return p / p.sum(axis=1, keepdims=True)
+
+    # -- model file (dpsvm.io): the released state ------------------------------
+    _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
+        SavedAttribute("classes", "classes_", "labels"),
+        SavedAttribute("coef", "coef_", "array", ("n_outputs", "n_features_in")),
+        SavedAttribute("intercept", "intercept_", "array", ("n_outputs",)),
+        SavedAttribute("data_norm", "data_norm_", "positive"),
+        SavedAttribute("n_features_in", "n_features_in_", "count"),
+    )
+
+    def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
+        if not self.fit_intercept and np.any(self.intercept_ != 0):
+            raise ValueError(
+                "intercept must be zero when params.fit_intercept is false."
+            )
 
 
 # -- shared pieces for estimators outside LinearModelBase ----------------------

@@ -36,9 +36,10 @@ Rubinstein et al.'s C is 1/Λ (its dual box is 0 ≤ αᵢ ≤ C/n = 1/(nΛ)).
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -67,10 +68,12 @@ from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-e
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from .base import (
     PublicParameterFitMixin,
+    SavedAttribute,
     ScoreColumnsMixin,
     one_vs_rest_targets,
     reference_label_set,
 )
+from .base import model_file as _model_file
 from .linear import DPLinearSVC, NonPrivateLinearClassifier
 
 __all__ = [
@@ -256,6 +259,116 @@ class _RandomFeatureClassifierBase(
             "frequencies": "data-independent, released (frequencies_, phases_)",
         }
 
+    # -- model file (dpsvm.io): the released feature map and weights ------------
+    _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
+        SavedAttribute("classes", "classes_", "labels"),
+        SavedAttribute("coef", "coef_", "custom"),
+        SavedAttribute("random_features", "frequencies_, phases_, ...", "custom"),
+        SavedAttribute("data_norm", "data_norm_", "positive"),
+        SavedAttribute("n_features_in", "n_features_in_", "count"),
+    )
+
+    def _state_to_dict(self, codec: Any) -> dict[str, Any]:
+        """``coef`` and the public description of the feature map."""
+        radius, phases = self.projection_radius_, self.phases_
+        return {
+            "coef": codec.to_list("coef_", self.coef_),
+            "random_features": {
+                "kernel": self.kernel,
+                "gamma": codec.scalar("gamma", self.gamma),
+                "n_components": codec.scalar("n_components", self.n_components),
+                "feature_map": str(self.feature_map_),
+                "norm_handling": self.norm_handling,
+                "scale": codec.scalar("feature_scale_", float(self.feature_scale_)),
+                "feature_norm_bound": codec.scalar(
+                    "feature_norm_bound_", float(self.feature_norm_bound_)
+                ),
+                "projection_radius": None
+                if radius is None
+                else codec.scalar("projection_radius_", float(radius)),
+                "frequencies": codec.to_list("frequencies_", self.frequencies_),
+                "phases": None if phases is None else codec.to_list("phases_", phases),
+            },
+        }
+
+    def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
+        """Read the feature map; its derived values must agree with the parameters.
+
+        As in :meth:`_feature_setup` / :meth:`_store_features`: the cos-sin map
+        (Rubinstein et al. 2012, eq. (4.1)) and the cos-phase map with
+        ``norm_handling="scale"`` use 1/√m (norm ≤ 1); the other cos-phase modes
+        keep the √(2/D) of Sarwate, Chaudhuri & Monteleoni (arXiv:0912.0071),
+        Algorithm 2, whose features reach norm √2 although its Theorem 1 assumes
+        norm ≤ 1 (correction: docs/kernels.md, "The cos-phase norm"). The noise
+        is calibrated for √2 with ``"bound"`` only; ``"paper"`` alone leaves the
+        features unprojected.
+        """
+        where = codec.where("random_features")
+        keys = ("kernel", "gamma", "n_components", "feature_map", "norm_handling")
+        derived = ("scale", "feature_norm_bound", "projection_radius")
+        arrays = ("frequencies", "phases")
+        rf = codec.keys(state["random_features"], where, keys + derived + arrays)
+        if isinstance(self.n_components, bool):  # an Integral to scikit-learn
+            raise ValueError(
+                "params.n_components must be an integer >= 1, got True/False."
+            )
+        for key in keys[:3] + keys[4:]:
+            value, param = rf[key], getattr(self, key)
+            if isinstance(value, bool) or value != param:
+                raise ValueError(
+                    f"{where}.{key} is {value!r} but params.{key} is {param!r}."
+                )
+        m, d, feature_map = (
+            int(self.n_components),
+            self.n_features_in_,
+            rf["feature_map"],
+        )
+        if feature_map != self._resolved_feature_map():  # "auto" -> the map fit uses
+            raise ValueError(
+                f"{where}.feature_map is {feature_map!r}; the parameters give "
+                f"{self._resolved_feature_map()!r}."
+            )
+        cos_phase = feature_map == "cos-phase"
+        unscaled = cos_phase and self.norm_handling != "scale"
+        scale = math.sqrt(2.0 / m) if unscaled else 1.0 / math.sqrt(m)
+        self.feature_scale_ = codec.derived(rf["scale"], scale, f"{where}.scale")
+        self.feature_norm_bound_ = codec.derived(
+            rf["feature_norm_bound"],
+            math.sqrt(2.0) if unscaled else 1.0,
+            f"{where}.feature_norm_bound",
+        )
+        calibrated = (
+            math.sqrt(2.0) if cos_phase and self.norm_handling == "bound" else 1.0
+        )
+        codec.derived(self.data_norm_, calibrated, codec.where("data_norm"))
+        radius = rf["projection_radius"]
+        if cos_phase and self.norm_handling == "paper":
+            if radius is not None:
+                raise ValueError(
+                    f"{where}.projection_radius must be null for "
+                    "norm_handling='paper' (unprojected features)."
+                )
+        elif isinstance(radius, bool) or radius != self.data_norm_:
+            raise ValueError(
+                f"{where}.projection_radius is {radius!r}; it must equal "
+                f"data_norm ({self.data_norm_!r})."
+            )
+        self.frequencies_ = codec.array(
+            rf["frequencies"], f"{where}.frequencies", (d, m)
+        )
+        if cos_phase:
+            self.phases_ = codec.array(rf["phases"], f"{where}.phases", (m,))
+        elif rf["phases"] is not None:
+            raise ValueError(f"{where}.phases must be null for the cos-sin map.")
+        else:
+            self.phases_ = None
+        k = 1 if self.classes_.size == 2 else self.classes_.size
+        self.coef_ = codec.array(
+            state["coef"], codec.where("coef"), (k, m if cos_phase else 2 * m)
+        )
+        self.feature_map_ = feature_map
+        self.projection_radius_ = None if radius is None else float(radius)
+
 
 _PRIVACY_NOTES = """
     Privacy: replace-one neighbours (datasets of equal size n differing in one record;
@@ -274,6 +387,7 @@ _PRIVACY_NOTES = """
 """
 
 
+@_model_file("DPKernelSVC")
 class DPKernelSVC(_RandomFeatureClassifierBase):
     """Differentially private kernel SVM on random Fourier features.
 
@@ -691,7 +805,13 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
             **extra,
         )
 
+    # -- model file (dpsvm.io) ------------------------------------------------
+    def _check_saved_event(self, event: PrivacyEvent) -> None:
+        """Raise ValueError unless a loaded ``event`` is what fit records."""
+        self._check_privacy_event(event, float(self.data_norm_))
 
+
+@_model_file("NonPrivateRandomFeatureSVC")
 class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     """Non-private linear SVM on random Fourier features (the "RR" baseline).
 

@@ -44,9 +44,10 @@ from ..validation import check_delta, check_epsilon
 from .base import (
     LinearModelBase,
     PublicParameterFitMixin,
-    mark_label_set,
+    fit_one_vs_rest,
     reference_label_set,
 )
+from .base import model_file as _model_file
 
 __all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
 
@@ -224,33 +225,16 @@ class _DPLinearBase(LinearModelBase):
             warn_not_private(not_private, stacklevel=4)
         Xt, targets, lam = self._prepare_fit(X, y)
         rng = check_random_state(self.random_state)
-        k = len(targets)
-        # One-vs-rest: k releases on the same data, each (ε/k, δ/k); sequential
-        # composition (Dwork & Roth 2014, Thm 3.16) gives (ε, δ) in total.
-        eps_k, delta_k = epsilon / k, delta / k
-        W = np.empty((k, Xt.shape[1]))
-        events = []
-        infos = []
-        for j, yk in enumerate(targets):
-            W[j], event, info = self._fit_binary(Xt, yk, lam, loss, eps_k, delta_k, rng)
-            events.append(event)
-            infos.append(info)
+        W, event, infos = fit_one_vs_rest(
+            lambda yk, eps_k, delta_k: self._fit_binary(
+                Xt, yk, lam, loss, eps_k, delta_k, rng
+            ),
+            targets,
+            epsilon,
+            delta,
+            self.classes,
+        )
         self._set_coef(W)
-        if k == 1:
-            event = events[0]
-        else:
-            event = PrivacyEvent(
-                mechanism=f"one-vs-rest({events[0].mechanism})",
-                epsilon=sum(e.epsilon for e in events),
-                # δ ≤ 1 always; a non-private child has δ = 1 (and ε = ∞).
-                delta=min(1.0, sum(e.delta for e in events)),
-                reference=(
-                    "sequential composition over classes (Dwork & Roth 2014, Thm 3.16)"
-                ),
-                details={"n_classes": k},
-                children=tuple(events),
-            )
-        event = mark_label_set(event, self.classes)
         self.privacy_event_ = event
         self.solver_info_ = infos
         self.n_iter_ = np.array([i["n_iter"] for i in infos])
@@ -466,6 +450,11 @@ class _DPLinearBase(LinearModelBase):
         if len(sizes) > 1:
             raise ValueError("the per-class events disagree on n_samples.")
 
+    # -- model file (dpsvm.io) ------------------------------------------------
+    def _check_saved_event(self, event: PrivacyEvent) -> None:
+        """Raise ValueError unless a loaded ``event`` is what fit records."""
+        self._check_privacy_event(event, float(self.data_norm_))
+
 
 def _close(value: Any, want: Any) -> bool:
     """``value`` is a finite real equal to ``want`` up to rounding."""
@@ -494,6 +483,7 @@ _PRIVACY_NOTES = """
 """
 
 
+@_model_file("DPLinearSVC")
 class DPLinearSVC(_DPLinearBase):
     """Differentially private linear SVM (Huber or hinge loss).
 
@@ -659,6 +649,7 @@ class DPLinearSVC(_DPLinearBase):
         return get_loss(self.loss, huber_h=self.huber_h)
 
 
+@_model_file("DPLogisticRegression")
 class DPLogisticRegression(_DPLinearBase):
     """Differentially private logistic regression.
 
@@ -810,6 +801,7 @@ class DPLogisticRegression(_DPLinearBase):
         return np.log(self.predict_proba(X))
 
 
+@_model_file("NonPrivateLinearClassifier")
 class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
     """The non-private reference: the same bias-free problem, solved exactly.
 

@@ -202,10 +202,10 @@ class _PublicModelMixin(ClassifierMixin):
 
 
 _KERNEL_DOC = """kernel : {"linear", "rbf", "poly"} or callable, default="poly"
-        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (γ⟨x, y⟩ + c₀)^p, or a callable
+        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (⟨x, y⟩ + c₀)^p, or a callable
         ``K(A, B) -> gram`` with ``kernel_bound`` declared.
     gamma : float, default=1.0
-        γ > 0 (rbf, poly), fixed before seeing the data.
+        γ > 0 of rbf, fixed before seeing the data (must stay 1 for poly).
     degree : int, default=3
         p (poly).
     coef0 : float, default=1.0

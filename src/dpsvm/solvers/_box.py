@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Certified, bias-free solvers for the regularised ERM of Nie & Wang (paper 002).
+"""Certified, bias-free solvers for the regularised ERM of Nie & Wang (eq. (1)).
 
 The problems are stated in the library's convention (Λ = ``regularization``):
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""H2 of spec A.9: vector output perturbation in an explicit feature space.
+"""Private output perturbation of a certified ERM in an explicit feature space.
 
 Nie & Wang's Theorem 2 bounds the change of the regularised minimiser in the
 feature (RKHS) norm, ‖w_z − w_z̄‖ ≤ Δ_H = 2κC_L/(λγm), for *any* convex
@@ -8,16 +8,16 @@ C_L-Lipschitz loss (hinge, pinball, absolute: no differentiability needed) and a
 data-independent (the identity, random Fourier features drawn without the data,
 polynomial features, Nyström with public landmarks), the minimiser is a vector in
 ℝ^D and adding vector noise calibrated to Δ_H is a genuine ε-DP (or (ε, δ)-DP)
-release of the whole model — unlike the paper's scalar offset (spec A.8-1).
+release of the whole model — unlike the paper's scalar offset
+(:class:`~dpsvm.models.NonPrivateScalarOffsetRelease`).
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import math
 from numbers import Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -30,39 +30,45 @@ from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
 from ..accounting.events import PrivacyEvent
-from ..mechanisms import AnalyticGaussian, GammaNormVector, LaplaceVector
+from ..perturbation import OutputPerturbation
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
-from ._nie_wang_base import (
-    NW_REFERENCE,
-    calibrate,
-    check_certificate,
-    loss_lipschitz,
-    resolve_classes,
+from .base import (
+    SavedAttribute,
+    ScoreColumnsMixin,
+    fit_one_vs_rest,
+    one_vs_rest_targets,
+    resolve_label_set,
+)
+from .base import model_file as _model_file
+from .kernel_erm import (
+    NW_GAMMA,
+    SENSITIVITY_REFERENCE,
+    Calibration,
+    calibrate_loss,
     resolve_domain,
     solve_features,
 )
-from .base import ScorePredictMixin, mark_label_set
 
-__all__ = ["NWOutputPerturbationRegressor", "NWOutputPerturbationSVC"]
+__all__ = ["DPOutputPerturbationRegressor", "DPOutputPerturbationSVC"]
 
 FloatArray = NDArray[np.float64]
 
 _NOISE_REFERENCES = {
     "gamma-norm": (
         "density ∝ exp(−ε‖b‖₂/Δ_H): Chaudhuri, Monteleoni & Sarwate, JMLR 12 "
-        "(2011), Alg. 1 (output perturbation), with Δ_H from " + NW_REFERENCE
+        "(2011), Alg. 1 (output perturbation), with Δ_H from " + SENSITIVITY_REFERENCE
     ),
     "laplace": (
         "i.i.d. Laplace(√D·Δ_H/ε), ‖·‖₁ ≤ √D‖·‖₂: Dwork, McSherry, Nissim & Smith "
         "(2006), Prop. 1, as in Rubinstein et al. arXiv:0911.5708 Thm 7, with Δ_H "
-        "from " + NW_REFERENCE
+        "from " + SENSITIVITY_REFERENCE
     ),
     "gaussian": (
         "N(0, σ²I) with the analytic calibration of Balle & Wang (2018), "
         "arXiv:1805.06530v1, Thm 8 (= a Gaussian-process release with kernel "
         "φ(x)ᵀφ(x′), Hall, Rinaldo & Wasserman, JMLR 14 (2013), Cor. 9), with Δ_H "
-        "from " + NW_REFERENCE
+        "from " + SENSITIVITY_REFERENCE
     ),
 }
 
@@ -85,8 +91,8 @@ _PRIVACY_NOTES = """
 """
 
 
-class _NWExplicitBase(BaseEstimator):
-    """Shared ``fit`` of the H2 estimators."""
+class _ExplicitOutputBase(BaseEstimator):
+    """Shared ``fit`` of the explicit-feature output perturbation estimators."""
 
     _parameter_constraints: dict[str, Any] = {
         "epsilon": [Interval(Real, 0, None, closed="neither")],
@@ -103,9 +109,81 @@ class _NWExplicitBase(BaseEstimator):
         "random_state": ["random_state", np.random.Generator],
     }
 
-    _loss_name: str = "hinge"
-    _quantile: float = 0.5
-    _y_bound: float | None = None
+    def _loss_spec(self) -> tuple[str, float, float | None]:
+        """(loss, τ, M) of the ERM: the hinge here; the regressor's parameters."""
+        return "hinge", 0.5, None
+
+    def _calibration(self, n: int) -> Calibration:
+        """Nie & Wang's calibration of one release on n rows (κ = feature_norm_)."""
+        loss, quantile, y_bound = self._loss_spec()
+        return calibrate_loss(
+            loss,
+            quantile=quantile,
+            y_bound=y_bound,
+            kappa=self.feature_norm_,
+            lam=float(self.regularization),
+            n=n,
+        )
+
+    # -- model file (dpsvm.io) ---------------------------------------------
+    # Only the identity map is written: a transformer parameter (feature_map)
+    # is refused by dpsvm.io ("only None, booleans, numbers and strings").
+    def _read_feature_state(self, state: dict[str, Any], codec: Any) -> None:
+        """Cross-field checks of a read file; the map is the identity."""
+        if self.feature_map is not None:  # pragma: no cover - refused on writing
+            raise codec.fail("only models with feature_map=None are read.")
+        self.feature_map_ = None
+        if self.data_norm is not None:
+            # κ = data_norm for the identity map (see _prepare_features).
+            where = codec.where("feature_norm")
+            codec.derived(state["feature_norm"], float(self.data_norm), where)
+        if not self.fit_intercept and np.any(np.asarray(self.intercept_) != 0):
+            raise ValueError(
+                "intercept must be zero when params.fit_intercept is false."
+            )
+
+    def _check_saved_event(self, event: PrivacyEvent) -> None:
+        """Refuse an event that is not what ``fit`` records for these parameters.
+
+        Recomputes each release's calibration (Nie & Wang Thm 2 through
+        :func:`calibrate_loss`, noise through
+        :class:`~dpsvm.perturbation.OutputPerturbation`) from the parameters
+        and the event's public n, and compares ε, δ and the sensitivity.
+        """
+        name = f"nw-output-perturbation-vector({self.noise})"
+        coef = np.atleast_2d(np.asarray(self.coef_))
+        k, dim = coef.shape[0], coef.shape[1] + int(bool(self.fit_intercept))
+        if k > 1 and (
+            event.mechanism != f"one-vs-rest({name})" or len(event.children) != k
+        ):
+            raise ValueError(f"expected a one-vs-rest event of {k} releases.")
+        eps_k, delta_k = float(self.epsilon) / k, float(self.delta) / k
+        for child in event.children if k > 1 else (event,):
+            d = child.details
+            n = d.get("n_samples")
+            if child.mechanism != name or not isinstance(n, int) or n < 1:
+                raise ValueError(f"expected {name!r} with an integer n_samples.")
+            plan = OutputPerturbation.calibrate(
+                self.noise,
+                epsilon=eps_k,
+                l2_sensitivity=self._calibration(n).rkhs,
+                dim=dim,
+                delta=delta_k,
+            )
+            pairs = (
+                ("epsilon", child.epsilon, eps_k),
+                ("delta", child.delta, delta_k),
+                ("sensitivity", child.sensitivity, plan.noise.sensitivity),
+                ("kappa", d.get("kappa"), self.feature_norm_),
+                ("n_features", d.get("n_features"), dim),
+                ("l1", d.get("l1_regularization"), self.l1_regularization),
+            )
+            for what, got, want in pairs:
+                if not (
+                    isinstance(got, int | float)
+                    and math.isclose(got, float(want), rel_tol=1e-12, abs_tol=0.0)
+                ):
+                    raise ValueError(f"{what} is {got!r}; the parameters give {want}.")
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
@@ -193,45 +271,35 @@ class _NWExplicitBase(BaseEstimator):
         rng: np.random.Generator,
     ) -> tuple[FloatArray, PrivacyEvent, dict[str, Any]]:
         n, D = Phi.shape
-        lam = float(self.regularization)
-        kappa = self.feature_norm_
-        C_L = loss_lipschitz(
-            self._loss_name,
-            quantile=self._quantile,
-            y_bound=self._y_bound,
-            kappa=kappa,
-            lam=lam,
+        loss, quantile, _ = self._loss_spec()
+        cal = self._calibration(n)
+        # Nie & Wang Thm 2 gives the L2 sensitivity Δ_H of the exact minimiser;
+        # the layer solves to the public cap, checks the certificate and adds
+        # noise calibrated to Δ_H + 2·cap (Gamma-norm: Chaudhuri et al. 2011,
+        # Alg. 1; Laplace on Δ₁ = √D·Δ₂: Rubinstein et al. 2012, Thm 7;
+        # Gaussian: Balle & Wang 2018, Thm 8).
+        plan = OutputPerturbation.calibrate(
+            self.noise, epsilon=eps, l2_sensitivity=cal.rkhs, dim=D, delta=delta
         )
-        cal = calibrate(kappa, C_L, lam, n)
-        sol = solve_features(
-            Phi,
-            r,
-            self._loss_name,
-            quantile=self._quantile,
-            lam=lam,
-            l1=float(self.l1_regularization),
-            target_distance=cal.cap,
+        out = plan.perturb(
+            lambda cap: solve_features(
+                Phi,
+                r,
+                loss,
+                quantile=quantile,
+                lam=float(self.regularization),
+                l1=float(self.l1_regularization),
+                target_distance=cap,
+            ),
+            rng,
         )
-        check_certificate(sol.distance_bound, cal.cap)
-        sens = cal.rkhs_effective
-        mech: GammaNormVector | LaplaceVector | AnalyticGaussian
-        if self.noise == "gamma-norm":
-            # density ∝ exp(−ε‖b‖₂/Δ): ‖b‖ ~ Gamma(D, Δ/ε) (CMS11 Alg. 1).
-            mech = GammaNormVector(epsilon=eps, sensitivity=sens)
-        elif self.noise == "laplace":
-            # ‖Δw‖₁ ≤ √D‖Δw‖₂: L1 sensitivity √D·Δ (Rubinstein et al. Thm 7).
-            mech = LaplaceVector(epsilon=eps, sensitivity=math.sqrt(D) * sens)
-        else:
-            # Balle & Wang (2018) Thm 8 with L2 sensitivity Δ.
-            mech = AnalyticGaussian(epsilon=eps, delta=delta, sensitivity=sens)
-        w = mech.randomise(sol.coef, rng)
         details: dict[str, Any] = {
-            "loss": self._loss_name,
-            "lipschitz": C_L,
-            "kappa": kappa,
-            "regularization": lam,
-            "lambda_nw": lam / 2.0,
-            "gamma_nw": 2.0,
+            "loss": loss,
+            "lipschitz": cal.lipschitz,
+            "kappa": cal.kappa,
+            "regularization": float(self.regularization),
+            "lambda_nw": float(self.regularization) / 2.0,
+            "gamma_nw": NW_GAMMA,
             "l1_regularization": float(self.l1_regularization),
             "n_samples": n,
             "n_features": D,
@@ -239,19 +307,19 @@ class _NWExplicitBase(BaseEstimator):
             "certificate_cap": cal.cap,
             "noise": self.noise,
         }
-        base = mech.privacy_event(**details)
-        event = dataclasses.replace(
-            base,
-            mechanism=f"nw-output-perturbation-vector({self.noise})",
+        event = plan.noise.event(
+            f"nw-output-perturbation-vector({self.noise})",
             reference=_NOISE_REFERENCES[self.noise],
+            details={**plan.noise.details(), **details},
         )
+        sol = out.solution
         info = {
             "method": sol.method,
             "n_iter": sol.n_iter,
             "gap": sol.gap,
             "distance_bound": sol.distance_bound,
         }
-        return np.asarray(w, dtype=np.float64), event, info
+        return out.value, event, info
 
     def _begin_fit(self) -> tuple[float, float, Charge]:
         epsilon, delta = self._check_privacy_parameters()
@@ -281,8 +349,9 @@ class _NWExplicitBase(BaseEstimator):
         return self._features(X)
 
 
-class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBase):
-    """Private bias-free hinge SVM by Nie–Wang vector output perturbation (H2).
+@_model_file("DPOutputPerturbationSVC")
+class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutputBase):
+    """Private bias-free hinge SVM by Nie–Wang vector output perturbation.
 
     Solves (1/n)Σ max(0, 1 − yᵢ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ exactly (to a
     certified tolerance) and releases w + b with b calibrated to Nie & Wang's
@@ -299,12 +368,12 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
         uniform direction), pure ε-DP. ``"laplace"``: i.i.d. Laplace with scale
         √D·Δ_H/ε (the L1 version), pure ε-DP. ``"gaussian"``: N(0, σ²I) with the
         analytic (ε, δ) calibration of Balle & Wang; for a finite feature map this
-        is the Gaussian-process release of spec A.9-H3.
+        is the Gaussian-process release of :class:`DPGaussianProcessRelease`.
     regularization : float, default=0.01
         Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖²; Nie & Wang's λ = Λ/2 with Ω = ‖w‖², γ = 2.
     l1_regularization : float, default=0.0
         μ ≥ 0 of an extra μ‖w‖₁ (elastic net). The objective stays Λ-strongly
-        convex, so the sensitivity does not change ([NW] Thm 2 needs only a
+        convex, so the sensitivity does not change (Nie & Wang Thm 2 needs only a
         strongly convex Ω).
     data_norm : float or None, default=1.0
         Public bound R on ‖x‖₂ when ``feature_map`` is None (κ = R; rows are
@@ -324,7 +393,8 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
         without one.
     fit_intercept : bool, default=False
         Append a constant feature s = ``intercept_scaling``·κ inside the norm
-        bound (regularised like the other weights; spec 0.6-2).
+        bound (regularised like the other weights: Nie & Wang's Theorem 2 has
+        no unregularised bias).
     intercept_scaling : float, default=0.5
         s/κ, in (0, 1).
     classes : array-like or None, default=None
@@ -358,7 +428,7 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
 
     See Also
     --------
-    NWOutputPerturbationRegressor : Pinball, absolute and bounded squared loss.
+    DPOutputPerturbationRegressor : Pinball, absolute and bounded squared loss.
     dpsvm.models.DPLinearSVC : The same release with ``mechanism="output"``.
 
     Notes
@@ -382,17 +452,31 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
     Examples
     --------
     >>> from dpsvm.datasets import make_nested_balls
-    >>> from dpsvm.models import NWOutputPerturbationSVC
+    >>> from dpsvm.models import DPOutputPerturbationSVC
     >>> X, y = make_nested_balls(2000, random_state=0)
-    >>> clf = NWOutputPerturbationSVC(epsilon=1.0, classes=[-1, 1], random_state=0)
+    >>> clf = DPOutputPerturbationSVC(epsilon=1.0, classes=[-1, 1], random_state=0)
     >>> clf.fit(X, y).privacy_event_.mechanism
     'nw-output-perturbation-vector(gamma-norm)'
     """
 
     _parameter_constraints: dict[str, Any] = {
-        **_NWExplicitBase._parameter_constraints,
+        **_ExplicitOutputBase._parameter_constraints,
         "classes": ["array-like", None],
     }
+    # ScoreColumnsMixin (listed first, as mixins are) declares _scores abstract.
+    _scores = _ExplicitOutputBase._scores
+
+    # -- model file (dpsvm.io): the released weights -------------------------
+    _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
+        SavedAttribute("classes", "classes_", "labels"),
+        SavedAttribute("n_features_in", "n_features_in_", "count"),
+        SavedAttribute("feature_norm", "feature_norm_", "positive"),
+        SavedAttribute("coef", "coef_", "array", ("n_outputs", "n_features_in")),
+        SavedAttribute("intercept", "intercept_", "array", ("n_outputs",)),
+    )
+
+    def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
+        self._read_feature_state(state, codec)
 
     def __init__(
         self,
@@ -433,7 +517,7 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
         return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NWOutputPerturbationSVC:
+    def fit(self, X: ArrayLike, y: ArrayLike) -> DPOutputPerturbationSVC:
         """Fit and release the private SVM.
 
         Parameters
@@ -453,61 +537,26 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
         X = np.asarray(X, dtype=np.float64)
         y = np.asarray(y)
         check_classification_targets(y)
-        self.classes_ = resolve_classes(self.classes, y)
+        self.classes_ = resolve_label_set(self.classes, y)
         Phi = self._prepare_features(X)
         rng = check_random_state(self.random_state)
-        if self.classes_.size == 2:
-            targets = [np.where(y == self.classes_[1], 1.0, -1.0)]
-        else:
-            targets = [np.where(y == c, 1.0, -1.0) for c in self.classes_]
-        k = len(targets)
-        # One-vs-rest: k releases on the same data, each (ε/k, δ/k); sequential
-        # composition (Dwork & Roth 2014, Thm 3.16) gives (ε, δ) in total.
-        W = np.empty((k, Phi.shape[1]))
-        events, infos = [], []
-        for j, r in enumerate(targets):
-            W[j], event, info = self._release(Phi, r, epsilon / k, delta / k, rng)
-            events.append(event)
-            infos.append(info)
+        W, event, infos = fit_one_vs_rest(
+            lambda r, eps_k, delta_k: self._release(Phi, r, eps_k, delta_k, rng),
+            one_vs_rest_targets(y, self.classes_),
+            epsilon,
+            delta,
+            self.classes,
+        )
         self._set_coef(W)
-        if k == 1:
-            event = events[0]
-        else:
-            event = PrivacyEvent(
-                mechanism=f"one-vs-rest({events[0].mechanism})",
-                epsilon=sum(e.epsilon for e in events),
-                delta=sum(e.delta for e in events),
-                reference=(
-                    "sequential composition over classes (Dwork & Roth 2014, Thm 3.16)"
-                ),
-                details={"n_classes": k},
-                children=tuple(events),
-            )
-        event = mark_label_set(event, self.classes)
         self.privacy_event_ = event
         self.solver_info_ = infos
         ticket.spend(event)
         return self
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Scores ⟨coef_, φ(x)⟩ + intercept_ (φ(x) projected as in ``fit``).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Scores; one column per class for more than two classes.
-        """
-        scores = self._scores(X)
-        return scores.ravel() if scores.shape[1] == 1 else scores
-
-
-class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
-    """Private bias-free quantile / median / bounded least-squares regression (H2).
+@_model_file("DPOutputPerturbationRegressor")
+class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
+    """Private bias-free quantile / median / bounded least-squares regression.
 
     Solves (1/n)Σℓ(yᵢ − ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ with a certified solver
     and releases w + b, b calibrated to Nie & Wang's Theorem 2 sensitivity
@@ -521,11 +570,11 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
     delta : float, default=0.0
         δ; 0 for the pure mechanisms, > 0 for ``noise="gaussian"``.
     noise : {"gamma-norm", "laplace", "gaussian"}, default="gamma-norm"
-        See :class:`NWOutputPerturbationSVC`.
+        See :class:`DPOutputPerturbationSVC`.
     loss : {"pinball", "absolute", "squared"}, default="pinball"
         ``"pinball"``: ρ_τ(u) = max(τu, (τ − 1)u), C_L = max(τ, 1 − τ).
         ``"absolute"``: |u|, C_L = 1. ``"squared"``: u² with |y| ≤ M enforced
-        (labels clipped to [−M, M]); C_L = 2M(κ + 1)/√λ_NW ([NW] Sec. 5.1),
+        (labels clipped to [−M, M]); C_L = 2M(κ + 1)/√λ_NW (Nie & Wang Sec. 5.1),
         which needs Λ ≤ 2 and ``l1_regularization=0``.
     quantile : float, default=0.5
         τ ∈ (0, 1) of the pinball loss.
@@ -539,10 +588,10 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
         Public bound R on ‖x‖₂ for the identity map.
     feature_map : transformer or None, default=None
         Explicit data-independent feature map (see
-        :class:`NWOutputPerturbationSVC`).
+        :class:`DPOutputPerturbationSVC`).
     feature_norm : float or None, default=None
         Public bound κ on ‖φ(x)‖₂ for ``feature_map`` (``None``: the map's
-        ``feature_norm_bound_``, see :class:`NWOutputPerturbationSVC`).
+        ``feature_norm_bound_``, see :class:`DPOutputPerturbationSVC`).
     fit_intercept : bool, default=False
         Constant feature inside the norm bound.
     intercept_scaling : float, default=0.5
@@ -571,7 +620,7 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
 
     See Also
     --------
-    NWOutputPerturbationSVC : The hinge-loss classifier.
+    DPOutputPerturbationSVC : The hinge-loss classifier.
 
     Notes
     -----
@@ -588,21 +637,40 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
     Examples
     --------
     >>> import numpy as np
-    >>> from dpsvm.models import NWOutputPerturbationRegressor
+    >>> from dpsvm.models import DPOutputPerturbationRegressor
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-1, 1, size=(3000, 2)) / 2
     >>> y = X @ [1.0, -1.0] + 0.1 * rng.standard_normal(3000)
-    >>> reg = NWOutputPerturbationRegressor(quantile=0.9, random_state=0)
+    >>> reg = DPOutputPerturbationRegressor(quantile=0.9, random_state=0)
     >>> reg.fit(X, y).coef_.shape
     (2,)
     """
 
     _parameter_constraints: dict[str, Any] = {
-        **_NWExplicitBase._parameter_constraints,
+        **_ExplicitOutputBase._parameter_constraints,
         "loss": [StrOptions({"pinball", "absolute", "squared"})],
         "quantile": [Interval(Real, 0, 1, closed="neither")],
         "y_bound": [Interval(Real, 0, None, closed="neither"), None],
     }
+
+    # -- model file (dpsvm.io): the released weights -------------------------
+    _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
+        SavedAttribute("n_features_in", "n_features_in_", "count"),
+        SavedAttribute("feature_norm", "feature_norm_", "positive"),
+        SavedAttribute("coef", "coef_", "array", ("n_features_in",)),
+        SavedAttribute("intercept", "intercept_", "custom"),
+    )
+
+    def _state_to_dict(self, codec: Any) -> dict[str, Any]:
+        return {"intercept": codec.scalar("intercept_", float(self.intercept_))}
+
+    def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
+        self.intercept_ = codec.number(state["intercept"], codec.where("intercept"))
+        self._read_feature_state(state, codec)
+
+    def _loss_spec(self) -> tuple[str, float, float | None]:
+        y_bound = None if self.y_bound is None else float(self.y_bound)
+        return self.loss, float(self.quantile), y_bound
 
     def __init__(
         self,
@@ -646,7 +714,7 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
         return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NWOutputPerturbationRegressor:
+    def fit(self, X: ArrayLike, y: ArrayLike) -> DPOutputPerturbationRegressor:
         """Fit and release the private regressor.
 
         Parameters
@@ -669,16 +737,14 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
                 )
             if self.l1_regularization > 0:
                 raise ValueError("loss='squared' does not support l1_regularization.")
-        self._loss_name = self.loss
-        self._quantile = float(self.quantile)
-        self._y_bound = None if self.y_bound is None else float(self.y_bound)
         epsilon, delta, ticket = self._begin_fit()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         X = np.asarray(X, dtype=np.float64)
         r = np.asarray(y, dtype=np.float64)
-        if self._y_bound is not None and self.loss == "squared":
-            # Spec 0.6-1: labels clipped to |y| ≤ M (a per-record public map).
-            r = np.clip(r, -self._y_bound, self._y_bound)
+        if self.y_bound is not None and self.loss == "squared":
+            # |y| ≤ M is an assumption of Nie & Wang Sec. 5.1: clip the labels (a
+            # per-record public map).
+            r = np.clip(r, -float(self.y_bound), float(self.y_bound))
         Phi = self._prepare_features(X)
         rng = check_random_state(self.random_state)
         w, event, info = self._release(Phi, r, epsilon, delta, rng)
@@ -703,13 +769,8 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
         ndarray of shape (n_samples,)
             Predicted values (the τ-quantile for the pinball loss).
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        Phi = self._features(np.asarray(X, dtype=np.float64))
-        if self.fit_intercept:
-            Phi = Phi[:, :-1]
-        return np.asarray(Phi @ self.coef_ + self.intercept_, dtype=np.float64)
+        return self._scores(X)  # coef_ is 1-D here: one column of scores
 
 
-for _cls in (NWOutputPerturbationSVC, NWOutputPerturbationRegressor):
+for _cls in (DPOutputPerturbationSVC, DPOutputPerturbationRegressor):
     _cls.__doc__ = (_cls.__doc__ or "").replace("{privacy}", _PRIVACY_NOTES.strip())
