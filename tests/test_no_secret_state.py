@@ -113,7 +113,7 @@ _SMALL_GRID = {"regularization": [0.05, 0.2]}
 
 #: Constructor arguments for classes whose defaults cannot be fitted as is.
 _RECIPES: dict[str, Callable[[], Any]] = {
-    "NWPrivatePredictor": lambda: dpsvm.models.NWPrivatePredictor(
+    "PerQueryLaplacePredictor": lambda: dpsvm.models.PerQueryLaplacePredictor(
         accountant=BudgetAccountant(epsilon=10.0), **_BINARY
     ),
     "PrivateParameterTuning": lambda: dpsvm.model_selection.PrivateParameterTuning(
@@ -151,8 +151,8 @@ _RECIPES: dict[str, Callable[[], Any]] = {
             }
         )
     ),
-    "NWOutputPerturbationRegressor": (
-        lambda: dpsvm.models.NWOutputPerturbationRegressor(loss="absolute")
+    "DPOutputPerturbationRegressor": (
+        lambda: dpsvm.models.DPOutputPerturbationRegressor(loss="absolute")
     ),
 }
 
@@ -290,8 +290,8 @@ def test_every_public_estimator_and_mechanism_has_a_case():
     for name in (
         "DPLinearSVC",
         "DPKernelSVC",
-        "NWGaussianProcessRelease",
-        "NWPrivatePredictor",
+        "DPGaussianProcessRelease",
+        "PerQueryLaplacePredictor",
         "PrivateParameterTuning",
         "PrivateRandomSearch",
         "PrivateSelectThenFit",
@@ -372,12 +372,12 @@ def test_the_walk_finds_generators_states_and_keys(os_keys):
 
 
 def test_interactive_release_draws_each_call_from_a_fresh_stream():
-    # NWPrivatePredictor answers after fit; it used to keep its generator. With
+    # PerQueryLaplacePredictor answers after fit; it used to keep its generator. With
     # an int seed the answers stay reproducible and each call gets new noise.
     X, y = _data()
 
     def answers() -> list[np.ndarray]:
-        pp = dpsvm.models.NWPrivatePredictor(
+        pp = dpsvm.models.PerQueryLaplacePredictor(
             accountant=BudgetAccountant(epsilon=10.0), random_state=0, **_BINARY
         ).fit(X, y)
         return [pp.decision_function(X[:4]) for _ in range(2)]

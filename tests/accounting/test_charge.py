@@ -32,7 +32,7 @@ from dpsvm.models import (
     DPKernelSVC,
     DPLinearSVC,
     DPLogisticRegression,
-    NWScalarOffsetLiteral,
+    NonPrivateScalarOffsetRelease,
 )
 
 
@@ -157,7 +157,8 @@ def test_private_configurations_declare_no_reason():
         DPKernelSVC(norm_handling="paper", feature_map="cos-sin"),  # norm exactly 1
     ):
         assert non_private_reason(est) is None
-    assert "NWPrivatePredictor" in non_private_reason(NWScalarOffsetLiteral())
+    reason = non_private_reason(NonPrivateScalarOffsetRelease())
+    assert "PerQueryLaplacePredictor" in reason
 
 
 # ------------------------------------------------------------- selectors

@@ -152,27 +152,27 @@ def _kernel_entries() -> list[tuple[str, Callable[[], Any], bool]]:
 
 def _nie_wang_entries() -> list[tuple[str, Callable[[], Any], bool]]:
     try:
-        from dpsvm.models import nie_wang
+        import dpsvm.models as nie_wang
     except ImportError:  # pragma: no cover - module not written yet
         return []
     entries: list[tuple[str, Callable[[], Any], bool]] = []
-    svc = getattr(nie_wang, "NWOutputPerturbationSVC", None)
+    svc = getattr(nie_wang, "DPOutputPerturbationSVC", None)
     if svc is not None:
         for noise in ("gamma-norm", "laplace", "gaussian"):
             entries.append(
                 (
-                    f"NWOutputPerturbationSVC[{noise}]",
+                    f"DPOutputPerturbationSVC[{noise}]",
                     lambda n=noise: svc(noise=n),
                     True,
                 )
             )
-    reg = getattr(nie_wang, "NWOutputPerturbationRegressor", None)
+    reg = getattr(nie_wang, "DPOutputPerturbationRegressor", None)
     if reg is not None:
-        entries.append(("NWOutputPerturbationRegressor", lambda: reg(), True))
+        entries.append(("DPOutputPerturbationRegressor", lambda: reg(), True))
     for name, spends in (
-        ("NWPrivatePredictor", False),
-        ("NWGaussianProcessRelease", True),
-        ("NWScalarOffsetLiteral", True),
+        ("PerQueryLaplacePredictor", False),
+        ("DPGaussianProcessRelease", True),
+        ("NonPrivateScalarOffsetRelease", True),
     ):
         cls = getattr(nie_wang, name, None)
         if cls is not None:

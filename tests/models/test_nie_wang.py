@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Nie & Wang's honest mechanisms (spec A.9): conventions, solvers, budget, API.
+"""Releases built on Nie & Wang's Theorem 2: conventions, solvers, budget, API.
 
 The statistical tests (noise laws and empirical neighbouring-dataset audits) are
 in ``test_nie_wang_privacy.py``.
@@ -7,6 +7,7 @@ in ``test_nie_wang_privacy.py``.
 
 from __future__ import annotations
 
+import importlib
 import math
 
 import numpy as np
@@ -17,7 +18,7 @@ from sklearn.kernel_ridge import KernelRidge
 from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-import dpsvm.models._nie_wang_explicit as explicit_module
+import dpsvm.models._explicit_output as explicit_module
 from dpsvm.accounting import BudgetAccountant, NonPrivateEvent
 from dpsvm.exceptions import (
     BudgetExceededError,
@@ -25,22 +26,29 @@ from dpsvm.exceptions import (
     NotPrivateWarning,
     PrivacyLeakWarning,
 )
+from dpsvm.kernels import (
+    PolynomialFeatureMap,
+    kernel_matrix,
+    polynomial_feature_norm_bound,
+)
 from dpsvm.mechanisms import AnalyticGaussian
 from dpsvm.models import (
-    NWGaussianProcessRelease,
-    NWOutputPerturbationRegressor,
-    NWOutputPerturbationSVC,
-    NWPrivatePredictor,
-    NWScalarOffsetLiteral,
+    DPGaussianProcessRelease,
+    DPOutputPerturbationRegressor,
+    DPOutputPerturbationSVC,
+    NonPrivateScalarOffsetRelease,
+    PerQueryLaplacePredictor,
+    ScalarOffsetNotPrivateWarning,
 )
+from dpsvm.models.kernel_erm import KernelSpec
 from dpsvm.models.linear import CERTIFICATE_RTOL
 from dpsvm.models.nie_wang import (
-    NWLiteralModeWarning,
     nw_noise_scale,
     nw_param_rule_general,
     prediction_sensitivity,
     rkhs_sensitivity,
 )
+from dpsvm.prediction import PrivateInteractivePredictor
 from dpsvm.solvers._box import (
     BoxSolution,
     box_loss,
@@ -68,7 +76,7 @@ def _reg_data(n=200, d=2, seed=0):
     return X, y
 
 
-# ------------------------------------------------------ conventions (spec 0.5)
+# ------------------------------------------ conventions (Nie & Wang Thm 2)
 def test_prediction_sensitivity_is_the_same_in_every_convention():
     kappa, C_L, n, Lam = 2.0, 0.9, 50, 0.1
     # S = 2κ²C_L/(nΛ) = 2·4·0.9/(50·0.1) = 1.44.
@@ -97,7 +105,7 @@ def test_convention_errors():
         prediction_sensitivity(1.0, 1.0, -0.1, 10)
 
 
-def test_spec_worked_values_and_literal_scale():
+def test_worked_values_and_literal_scale():
     # Spec A.7 (hinge, κ = 1, β = 1, m = 10³): λ = ε = 0.1, Lemma-1 scale
     # κ²/(λmε) = 0.1, Prop-1 scale 0.05.
     lam_nw, eps = nw_param_rule_general(1000, 1.0)
@@ -106,7 +114,7 @@ def test_spec_worked_values_and_literal_scale():
     # End to end: the literal estimator with Λ = 2λ_NW draws from the same scale.
     X, y = _clf_data(1000)
     for conv, scale in (("lemma1", 0.1), ("prop1", 0.05)):
-        lit = NWScalarOffsetLiteral(
+        lit = NonPrivateScalarOffsetRelease(
             epsilon=eps,
             noise_convention=conv,
             kernel="linear",
@@ -114,7 +122,7 @@ def test_spec_worked_values_and_literal_scale():
             classes=[-1, 1],
             random_state=0,
         )
-        with pytest.warns(NWLiteralModeWarning):
+        with pytest.warns(ScalarOffsetNotPrivateWarning):
             lit.fit(X, y)
         assert lit.noise_scale_ == pytest.approx(scale)
 
@@ -131,9 +139,9 @@ def test_vector_release_sensitivity_known_answer(kwargs, C_L):
     # n = 40, Λ = 0.5, R = κ = 2: Δ_H = 2κC_L/(nΛ) = 0.2·C_L, noise at Δ_H·INFLATE.
     X, y = _reg_data(40)
     est = (
-        NWOutputPerturbationSVC(classes=[-1, 1])
+        DPOutputPerturbationSVC(classes=[-1, 1])
         if not kwargs
-        else NWOutputPerturbationRegressor(**kwargs)
+        else DPOutputPerturbationRegressor(**kwargs)
     )
     est.set_params(regularization=0.5, data_norm=2.0, random_state=0)
     est.fit(X, np.sign(y) if not kwargs else y)
@@ -146,10 +154,10 @@ def test_vector_release_sensitivity_known_answer(kwargs, C_L):
 
 
 def test_squared_loss_uses_nie_wang_ls_constant():
-    # [NW] Sec. 5.1: C_L = 2M(κ+1)/√λ_NW; M = 2, κ = 1, Λ = 0.5 ⇒ λ_NW = 0.25,
+    # Nie & Wang Sec. 5.1: C_L = 2M(κ+1)/√λ_NW; M = 2, κ = 1, Λ = 0.5 ⇒ λ_NW = 0.25,
     # C_L = 2·2·2/0.5 = 16; Δ_H = 2κC_L/(nΛ) = 32/(40·0.5) = 1.6.
     X, y = _reg_data(40)
-    reg = NWOutputPerturbationRegressor(
+    reg = DPOutputPerturbationRegressor(
         loss="squared", y_bound=2.0, regularization=0.5, random_state=0
     ).fit(X, y)
     assert reg.privacy_event_.details["lipschitz"] == pytest.approx(16.0)
@@ -160,22 +168,22 @@ def test_laplace_and_gaussian_calibrations():
     X, y = _clf_data(40, d=3)
     kw = {"regularization": 0.5, "classes": [-1, 1], "random_state": 0}
     delta_h = 2 * 1.0 / (40 * 0.5) * INFLATE  # κ = 1, C_L = 1
-    lap = NWOutputPerturbationSVC(noise="laplace", **kw).fit(X, y)
+    lap = DPOutputPerturbationSVC(noise="laplace", **kw).fit(X, y)
     # L1 sensitivity √D·Δ (‖·‖₁ ≤ √D‖·‖₂), D = 3.
     assert lap.privacy_event_.sensitivity == pytest.approx(math.sqrt(3) * delta_h)
     assert lap.privacy_event_.details["scale"] == pytest.approx(math.sqrt(3) * delta_h)
-    gau = NWOutputPerturbationSVC(noise="gaussian", delta=1e-6, **kw).fit(X, y)
+    gau = DPOutputPerturbationSVC(noise="gaussian", delta=1e-6, **kw).fit(X, y)
     sigma = AnalyticGaussian(epsilon=1.0, delta=1e-6, sensitivity=delta_h).sigma
     assert gau.privacy_event_.details["sigma"] == pytest.approx(sigma)
     assert gau.privacy_event_.delta == 1e-6
 
 
 def test_l1_term_keeps_the_sensitivity():
-    # Ω = ‖w‖² + (μ/λ)‖w‖₁ is still 2-strongly convex: the same Δ_H ([NW] Thm 2).
+    # Ω = ‖w‖² + (μ/λ)‖w‖₁ is still 2-strongly convex: the same Δ_H (Nie & Wang Thm 2).
     X, y = _clf_data(60)
     kw = {"classes": [-1, 1], "random_state": 0}
-    a = NWOutputPerturbationSVC(**kw).fit(X, y).privacy_event_
-    b = NWOutputPerturbationSVC(l1_regularization=0.05, **kw).fit(X, y).privacy_event_
+    a = DPOutputPerturbationSVC(**kw).fit(X, y).privacy_event_
+    b = DPOutputPerturbationSVC(l1_regularization=0.05, **kw).fit(X, y).privacy_event_
     assert a.sensitivity == b.sensitivity
 
 
@@ -185,12 +193,12 @@ def test_kernel_bounds_and_prediction_sensitivity():
     cases = {
         "rbf": 1.0,  # K(x, x) = 1
         "linear": 2.0,  # R
-        "poly": (0.5 * 4 + 1) ** 1.5,  # (γR² + c₀)^{p/2}, γ = ½, p = 3, c₀ = 1
+        "poly": (4 + 1) ** 1.5,  # (R² + c₀)^{p/2}, p = 3, c₀ = 1
     }
     for kernel, kappa in cases.items():
-        pp = NWPrivatePredictor(
+        pp = PerQueryLaplacePredictor(
             kernel=kernel,
-            gamma=0.5,
+            gamma=0.5 if kernel == "rbf" else 1.0,
             data_norm=2.0,
             accountant=acc,
             epsilon=0.5,
@@ -205,9 +213,35 @@ def test_kernel_bounds_and_prediction_sensitivity():
     assert len(acc) == 0  # fitting spends nothing
 
 
+def test_polynomial_kernel_is_the_one_of_dpsvm_kernels():
+    # Regression (issue 11): KernelSpec computed (γ⟨x, y⟩ + c₀)^p while
+    # dpsvm.kernels.kernel_matrix computes (⟨x, y⟩ + c₀)^p and ignores γ, so the
+    # same input gave 1.5625 here and 2.25 there. One kernel now: (⟨x, y⟩ + c₀)^p.
+    X = np.array([[0.5, 0.5], [1.0, 0.0]])  # ⟨x₁, x₂⟩ = 0.5
+    spec = KernelSpec("poly", 1.0, 2, 1.0, 1.0)
+    want = kernel_matrix(X, kernel="poly", gamma=0.5, degree=2, coef0=1.0)
+    assert want[0, 1] == 2.25  # (0.5 + 1)²
+    np.testing.assert_array_equal(spec.gram(X, X), want)
+    Z = PolynomialFeatureMap(degree=2, coef0=1.0).fit(X).transform(X)
+    np.testing.assert_allclose(spec.gram(X, X), Z @ Z.T, rtol=1e-12)
+    # κ is the feature map's public bound (R² + c₀)^{p/2}.
+    assert spec.kappa == polynomial_feature_norm_bound(2, 1.0, 1.0) == 2.0
+    # A γ for the polynomial kernel is refused, not silently used or ignored.
+    with pytest.raises(ValueError, match="has no gamma"):
+        KernelSpec("poly", 0.5, 2, 1.0, 1.0)
+    X2, y2 = _clf_data(30)
+    for est in (
+        PerQueryLaplacePredictor(accountant=BudgetAccountant(), classes=[-1, 1]),
+        DPGaussianProcessRelease(classes=[-1, 1]),
+        PrivateInteractivePredictor(epsilon=1.0, delta=1e-6, classes=[-1, 1]),
+    ):
+        with pytest.raises(ValueError, match="has no gamma"):
+            est.set_params(kernel="poly", gamma=0.5).fit(X2, y2)
+
+
 def test_gp_release_sigma():
     X, y = _clf_data(50)
-    gp = NWGaussianProcessRelease(
+    gp = DPGaussianProcessRelease(
         epsilon=0.5, delta=1e-5, regularization=0.2, classes=[-1, 1], random_state=0
     ).fit(X, y)
     # RKHS sensitivity Δ_H = 2κC_L/(nΛ) = 2/(50·0.2) = 0.2 (rbf: κ = 1).
@@ -303,17 +337,17 @@ def test_solver_certificate_failure_refuses_and_spends_nothing(monkeypatch):
     monkeypatch.setattr(explicit_module, "solve_features", stalled)
     X, y = _clf_data(30)
     acc = BudgetAccountant(1.0)
-    clf = NWOutputPerturbationSVC(classes=[-1, 1], accountant=acc)
+    clf = DPOutputPerturbationSVC(classes=[-1, 1], accountant=acc)
     with pytest.raises(DPSVMConvergenceError, match="cap"):
         clf.fit(X, y)
     assert len(acc) == 0
     assert not hasattr(clf, "coef_")
 
 
-# ------------------------------------------------------------ H1 accounting
+# ------------------------------------------- per-query Laplace accounting
 def _predictor(acc, eps=0.25, **kw):
     X, y = _clf_data(80)
-    pp = NWPrivatePredictor(
+    pp = PerQueryLaplacePredictor(
         epsilon=eps, accountant=acc, classes=[-1, 1], random_state=0, **kw
     )
     return pp.fit(X, y), X
@@ -359,13 +393,13 @@ def test_predictor_failed_query_spends_nothing():
 def test_predictor_requires_an_accountant():
     X, y = _clf_data(30)
     with pytest.raises(ValueError, match="accountant"):
-        NWPrivatePredictor(classes=[-1, 1]).fit(X, y)
+        PerQueryLaplacePredictor(classes=[-1, 1]).fit(X, y)
 
 
 def test_predictor_regression_and_clone_share_the_ledger():
     acc = BudgetAccountant(epsilon=2.0)
     X, y = _reg_data(60)
-    pp = NWPrivatePredictor(
+    pp = PerQueryLaplacePredictor(
         epsilon=0.5, accountant=acc, loss="pinball", quantile=0.8, kernel="linear"
     )
     twin = clone(pp)
@@ -376,15 +410,15 @@ def test_predictor_regression_and_clone_share_the_ledger():
     assert acc.total()[0] == pytest.approx(1.0)
 
 
-# ------------------------------------------------------------- H2 accounting
+# ------------------------------------------ output perturbation accounting
 def test_vector_release_budget_order():
     X, y = _clf_data(40)
     X[0, 0] = np.nan  # would fail validation, but the budget check comes first
     acc = BudgetAccountant(epsilon=0.5)
     with pytest.raises(BudgetExceededError):
-        NWOutputPerturbationSVC(epsilon=0.6, classes=[-1, 1], accountant=acc).fit(X, y)
+        DPOutputPerturbationSVC(epsilon=0.6, classes=[-1, 1], accountant=acc).fit(X, y)
     X, y = _clf_data(40)
-    NWOutputPerturbationSVC(
+    DPOutputPerturbationSVC(
         epsilon=0.5, classes=[-1, 1], accountant=acc, random_state=0
     ).fit(X, y)
     assert acc.total() == pytest.approx((0.5, 0.0))
@@ -393,7 +427,7 @@ def test_vector_release_budget_order():
 def test_gp_release_spends_epsilon_delta_once():
     acc = BudgetAccountant(epsilon=1.0, delta=1e-5)
     X, y = _clf_data(40)
-    gp = NWGaussianProcessRelease(
+    gp = DPGaussianProcessRelease(
         epsilon=1.0, delta=1e-6, accountant=acc, classes=[-1, 1], random_state=0
     ).fit(X, y)
     gp.decision_function(X)
@@ -406,7 +440,7 @@ def test_one_vs_rest_splits_epsilon():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(150, 2)) * 0.3
     y = np.argmax(X @ rng.normal(size=(2, 3)), axis=1)
-    clf = NWOutputPerturbationSVC(epsilon=0.9, classes=[0, 1, 2], random_state=0).fit(
+    clf = DPOutputPerturbationSVC(epsilon=0.9, classes=[0, 1, 2], random_state=0).fit(
         X, y
     )
     assert clf.coef_.shape == (3, 2)
@@ -414,10 +448,10 @@ def test_one_vs_rest_splits_epsilon():
     assert [c.epsilon for c in clf.privacy_event_.children] == pytest.approx([0.3] * 3)
 
 
-# ------------------------------------------------------ H3 consistency, H4
+# ------------------------------ Gaussian-process consistency, scalar offset
 def test_gp_release_is_consistent():
     X, y = _clf_data(40)
-    gp = NWGaussianProcessRelease(classes=[-1, 1], random_state=0).fit(X, y)
+    gp = DPGaussianProcessRelease(classes=[-1, 1], random_state=0).fit(X, y)
     a = gp.decision_function(X[:5])
     b = gp.decision_function(np.vstack([X[3:8], X[:2]]))
     np.testing.assert_array_equal(b[:2], a[3:5])  # re-queried points
@@ -428,16 +462,16 @@ def test_gp_release_is_consistent():
 
 def test_literal_mode_warns_and_is_flagged():
     X, y = _clf_data(40)
-    lit = NWScalarOffsetLiteral(classes=[-1, 1], random_state=0)
-    with pytest.warns(NWLiteralModeWarning, match="NOT differential privacy"):
+    lit = NonPrivateScalarOffsetRelease(classes=[-1, 1], random_state=0)
+    with pytest.warns(ScalarOffsetNotPrivateWarning, match="NOT differential privacy"):
         lit.fit(X, y)
-    assert issubclass(NWLiteralModeWarning, PrivacyLeakWarning)
-    assert issubclass(NWLiteralModeWarning, NotPrivateWarning)
+    assert issubclass(ScalarOffsetNotPrivateWarning, PrivacyLeakWarning)
+    assert issubclass(ScalarOffsetNotPrivateWarning, NotPrivateWarning)
     event = lit.privacy_event_
     assert isinstance(event, NonPrivateEvent)
     assert "NOT DP" not in event.mechanism
     assert event.epsilon == math.inf and event.delta == 1.0
-    assert "NWPrivatePredictor" in event.reason
+    assert "PerQueryLaplacePredictor" in event.reason
     assert event.details["privacy"] == "none (paper-literal, not standard DP)"
     assert event.details["claimed_epsilon"] == 1.0
     acc = BudgetAccountant(10.0)
@@ -457,10 +491,10 @@ def test_literal_mode_differences_are_deterministic_and_distinguish_neighbours()
     def diffs(labels):  # type: ignore[no-untyped-def]
         out = []
         for seed in range(5):
-            lit = NWScalarOffsetLiteral(
+            lit = NonPrivateScalarOffsetRelease(
                 kernel="linear", regularization=0.1, classes=[-1, 1], random_state=seed
             )
-            with pytest.warns(NWLiteralModeWarning):
+            with pytest.warns(ScalarOffsetNotPrivateWarning):
                 lit.fit(X, labels)
             v = lit.decision_function(probe)
             out.append(v[0] - v[1])
@@ -476,11 +510,11 @@ def test_literal_mode_differences_are_deterministic_and_distinguish_neighbours()
 def test_kernel_releases_support_regression_losses(loss):
     X, y = _reg_data(50)
     kw = {"loss": loss, "quantile": 0.8, "y_bound": 2.0, "regularization": 0.5}
-    gp = NWGaussianProcessRelease(random_state=0, **kw).fit(X, y)
+    gp = DPGaussianProcessRelease(random_state=0, **kw).fit(X, y)
     out = gp.predict(X[:4])
     assert out.shape == (4,) and out.dtype == np.float64
-    with pytest.warns(NWLiteralModeWarning):
-        lit = NWScalarOffsetLiteral(random_state=0, **kw).fit(X, y)
+    with pytest.warns(ScalarOffsetNotPrivateWarning):
+        lit = NonPrivateScalarOffsetRelease(random_state=0, **kw).fit(X, y)
     # The literal offset is one scalar: differences are those of f_z.
     diff = lit.predict(X[:2]) - gp._model.decision(X[:2])
     assert diff[0] == pytest.approx(diff[1], abs=1e-9)
@@ -489,8 +523,8 @@ def test_kernel_releases_support_regression_losses(loss):
 # ------------------------------------------------------- domain enforcement
 def test_queries_and_rows_are_projected_onto_the_domain():
     X, y = _clf_data(40)
-    with pytest.warns(NWLiteralModeWarning):
-        lit = NWScalarOffsetLiteral(
+    with pytest.warns(ScalarOffsetNotPrivateWarning):
+        lit = NonPrivateScalarOffsetRelease(
             kernel="poly", gamma=1.0, data_norm=1.0, classes=[-1, 1], random_state=0
         ).fit(X, y)
     u = np.array([[0.6, 0.8]])
@@ -498,8 +532,8 @@ def test_queries_and_rows_are_projected_onto_the_domain():
         lit.decision_function(10 * u), lit.decision_function(u), rtol=1e-12
     )
     svc_kw = {"classes": [-1, 1], "random_state": 3}
-    a = NWOutputPerturbationSVC(**svc_kw).fit(10 * X, y)
-    b = NWOutputPerturbationSVC(**svc_kw).fit(
+    a = DPOutputPerturbationSVC(**svc_kw).fit(10 * X, y)
+    b = DPOutputPerturbationSVC(**svc_kw).fit(
         X * 10 / np.maximum(1, np.linalg.norm(10 * X, axis=1))[:, None], y
     )
     np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-9, atol=1e-12)
@@ -508,23 +542,23 @@ def test_queries_and_rows_are_projected_onto_the_domain():
 def test_data_dependent_bounds_warn():
     X, y = _clf_data(40)
     with pytest.warns(PrivacyLeakWarning, match="data_norm"):
-        NWOutputPerturbationSVC(data_norm=None, classes=[-1, 1]).fit(X, y)
+        DPOutputPerturbationSVC(data_norm=None, classes=[-1, 1]).fit(X, y)
     with pytest.warns(PrivacyLeakWarning, match="classes="):
-        NWOutputPerturbationSVC().fit(X, y)
+        DPOutputPerturbationSVC().fit(X, y)
     acc = BudgetAccountant()
     with pytest.warns(PrivacyLeakWarning, match="data_norm"):
-        NWPrivatePredictor(
+        PerQueryLaplacePredictor(
             kernel="linear", data_norm=None, accountant=acc, classes=[-1, 1]
         ).fit(X, y)
     # The Gaussian kernel has κ = 1 on all of ℝ^d: no domain needed, no warning.
-    NWPrivatePredictor(data_norm=None, accountant=acc, classes=[-1, 1]).fit(X, y)
+    PerQueryLaplacePredictor(data_norm=None, accountant=acc, classes=[-1, 1]).fit(X, y)
 
 
 # ------------------------------------------------------------- feature maps
 def test_unfitted_feature_map_is_never_fitted_on_the_data():
     X, y = _clf_data(60)
     fmap = RBFSampler(n_components=30, random_state=0)
-    clf = NWOutputPerturbationSVC(
+    clf = DPOutputPerturbationSVC(
         feature_map=fmap, feature_norm=math.sqrt(2), classes=[-1, 1], random_state=0
     ).fit(X, y)
     assert not hasattr(fmap, "random_weights_")  # the parameter is untouched
@@ -540,7 +574,7 @@ def test_dpsvm_random_features_publish_their_bound():
     if rff_cls is None:
         pytest.skip("dpsvm.kernels.RandomFourierFeatures is not available")
     X, y = _clf_data(60)
-    clf = NWOutputPerturbationSVC(
+    clf = DPOutputPerturbationSVC(
         feature_map=rff_cls(n_components=20, random_state=0),
         classes=[-1, 1],
         random_state=0,
@@ -554,7 +588,7 @@ def test_quantile_regression_covers_its_quantile():
     rng = np.random.default_rng(0)
     X = rng.uniform(-1, 1, size=(4000, 1)) / 2
     y = X[:, 0] + 0.2 * rng.standard_normal(4000)
-    reg = NWOutputPerturbationRegressor(
+    reg = DPOutputPerturbationRegressor(
         quantile=0.9,
         epsilon=20.0,
         regularization=1e-3,
@@ -567,7 +601,7 @@ def test_quantile_regression_covers_its_quantile():
 
 def test_private_svm_learns():
     X, y = _clf_data(3000)
-    clf = NWOutputPerturbationSVC(
+    clf = DPOutputPerturbationSVC(
         epsilon=2.0, regularization=1e-3, classes=[-1, 1], random_state=0
     ).fit(X, y)
     assert clf.score(X, y) > 0.9
@@ -577,61 +611,61 @@ def test_private_svm_learns():
 @pytest.mark.parametrize(
     ("make", "err", "match"),
     [
-        (lambda: NWOutputPerturbationSVC(noise="gaussian"), ValueError, "delta > 0"),
-        (lambda: NWOutputPerturbationSVC(delta=1e-6), ValueError, "delta=0"),
+        (lambda: DPOutputPerturbationSVC(noise="gaussian"), ValueError, "delta > 0"),
+        (lambda: DPOutputPerturbationSVC(delta=1e-6), ValueError, "delta=0"),
         (
-            lambda: NWOutputPerturbationSVC(epsilon=0.0),
+            lambda: DPOutputPerturbationSVC(epsilon=0.0),
             InvalidParameterError,
             "epsilon",
         ),
         (
-            lambda: NWOutputPerturbationSVC(noise="cauchy"),
+            lambda: DPOutputPerturbationSVC(noise="cauchy"),
             InvalidParameterError,
             "noise",
         ),
         (
-            lambda: NWOutputPerturbationSVC(feature_map=RBFSampler()),
+            lambda: DPOutputPerturbationSVC(feature_map=RBFSampler()),
             ValueError,
             "feature_norm",
         ),
         (
-            lambda: NWOutputPerturbationSVC(feature_map=object(), feature_norm=1.0),
+            lambda: DPOutputPerturbationSVC(feature_map=object(), feature_norm=1.0),
             TypeError,
             "transform",
         ),
         (
-            lambda: NWOutputPerturbationRegressor(loss="squared"),
+            lambda: DPOutputPerturbationRegressor(loss="squared"),
             ValueError,
             "y_bound",
         ),
         (
-            lambda: NWOutputPerturbationRegressor(
+            lambda: DPOutputPerturbationRegressor(
                 loss="squared", y_bound=1.0, regularization=3.0
             ),
             ValueError,
             "<= 1",
         ),
         (
-            lambda: NWOutputPerturbationRegressor(
+            lambda: DPOutputPerturbationRegressor(
                 loss="squared", y_bound=1.0, l1_regularization=0.1
             ),
             ValueError,
             "l1",
         ),
         (
-            lambda: NWOutputPerturbationRegressor(quantile=1.0),
+            lambda: DPOutputPerturbationRegressor(quantile=1.0),
             InvalidParameterError,
             "quantile",
         ),
-        (lambda: NWGaussianProcessRelease(delta=0.0), InvalidParameterError, "delta"),
+        (lambda: DPGaussianProcessRelease(delta=0.0), InvalidParameterError, "delta"),
         (
-            lambda: NWGaussianProcessRelease(gamma="scale"),
+            lambda: DPGaussianProcessRelease(gamma="scale"),
             InvalidParameterError,
             "gamma",
         ),
-        (lambda: NWGaussianProcessRelease(coef0=-1.0), InvalidParameterError, "coef0"),
+        (lambda: DPGaussianProcessRelease(coef0=-1.0), InvalidParameterError, "coef0"),
         (
-            lambda: NWScalarOffsetLiteral(noise_convention="x"),
+            lambda: NonPrivateScalarOffsetRelease(noise_convention="x"),
             InvalidParameterError,
             "noise_convention",
         ),
@@ -640,7 +674,7 @@ def test_private_svm_learns():
 def test_bad_parameters_are_refused(make, err, match):
     X, y = _clf_data(30)
     est = make()
-    if isinstance(est, NWOutputPerturbationSVC):
+    if isinstance(est, DPOutputPerturbationSVC):
         est.set_params(classes=[-1, 1])
     with pytest.raises(err, match=match):
         est.fit(X, y.astype(float))
@@ -651,15 +685,15 @@ def test_kernel_estimators_are_binary_and_check_labels():
     X = rng.normal(size=(30, 2))
     y3 = np.arange(30) % 3
     with pytest.raises(ValueError, match="binary"):
-        NWGaussianProcessRelease(classes=[0, 1, 2]).fit(X, y3)
+        DPGaussianProcessRelease(classes=[0, 1, 2]).fit(X, y3)
     with pytest.raises(ValueError, match="not in the public label set"):
-        NWOutputPerturbationSVC(classes=[0, 1]).fit(X, y3)
+        DPOutputPerturbationSVC(classes=[0, 1]).fit(X, y3)
 
 
 # ------------------------------------------------------------ sklearn contract
 ESTIMATORS = [
-    NWOutputPerturbationSVC(random_state=0),
-    NWOutputPerturbationSVC(
+    DPOutputPerturbationSVC(random_state=0),
+    DPOutputPerturbationSVC(
         noise="gaussian",
         delta=1e-6,
         fit_intercept=True,
@@ -667,8 +701,8 @@ ESTIMATORS = [
         feature_norm=math.sqrt(2),
         random_state=0,
     ),
-    NWOutputPerturbationRegressor(random_state=0),
-    NWOutputPerturbationRegressor(
+    DPOutputPerturbationRegressor(random_state=0),
+    DPOutputPerturbationRegressor(
         loss="squared", y_bound=100.0, fit_intercept=True, random_state=0
     ),
 ]
@@ -679,3 +713,34 @@ ESTIMATORS = [
 @parametrize_with_checks(ESTIMATORS)
 def test_sklearn_contract(estimator, check):
     check(estimator)
+
+
+# ------------------------------------------------------------ former names
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("NWOutputPerturbationSVC", DPOutputPerturbationSVC),
+        ("NWOutputPerturbationRegressor", DPOutputPerturbationRegressor),
+        ("NWPrivatePredictor", PerQueryLaplacePredictor),
+        ("NWGaussianProcessRelease", DPGaussianProcessRelease),
+        ("NWScalarOffsetLiteral", NonPrivateScalarOffsetRelease),
+        ("NWLiteralModeWarning", ScalarOffsetNotPrivateWarning),
+    ],
+)
+@pytest.mark.parametrize("module", ["dpsvm.models", "dpsvm.models.nie_wang"])
+def test_former_names_are_deprecated_aliases(old, new, module):
+    mod = importlib.import_module(module)
+    with pytest.warns(FutureWarning, match=f"{old} was renamed {new.__name__}"):
+        cls = getattr(mod, old)
+    assert cls is new
+    with pytest.warns(FutureWarning):
+        exec(f"from {module} import {old}", {})
+    assert old not in mod.__all__  # star-imports and the docs list the new names
+
+
+def test_unknown_names_still_raise_attribute_error():
+    import dpsvm.models
+
+    with pytest.raises(AttributeError, match="NWNothing"):
+        dpsvm.models.NWNothing  # noqa: B018
+    assert not hasattr(dpsvm.models, "NWNothing")

@@ -17,17 +17,17 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import dpsvm.models._nie_wang_kernel as kernel_module
+import dpsvm.models.kernel_erm as kernel_module
 from dpsvm.accounting import BudgetAccountant
 from dpsvm.audit import epsilon_lower_bound
 from dpsvm.mechanisms import AnalyticGaussian
 from dpsvm.models import (
-    NWGaussianProcessRelease,
-    NWOutputPerturbationRegressor,
-    NWOutputPerturbationSVC,
-    NWPrivatePredictor,
+    DPGaussianProcessRelease,
+    DPOutputPerturbationRegressor,
+    DPOutputPerturbationSVC,
+    PerQueryLaplacePredictor,
 )
-from dpsvm.models._nie_wang_base import Calibration, calibrate
+from dpsvm.models.kernel_erm import Calibration, calibrate
 from dpsvm.models.linear import CERTIFICATE_RTOL
 
 ALPHA = 1e-3
@@ -54,11 +54,11 @@ def test_gamma_norm_noise_law():
     X = rng.uniform(-1, 1, size=(20, 3)) / 2
     y = X @ [1.0, 2.0, -1.0] + 0.1 * rng.standard_normal(20)
     kw = {"loss": "absolute", "regularization": 0.5}
-    ref = NWOutputPerturbationRegressor(epsilon=EXACT, random_state=0, **kw)
+    ref = DPOutputPerturbationRegressor(epsilon=EXACT, random_state=0, **kw)
     w_star = ref.fit(X, y).coef_
     noise = np.array(
         [
-            NWOutputPerturbationRegressor(epsilon=2.0, random_state=s, **kw)
+            DPOutputPerturbationRegressor(epsilon=2.0, random_state=s, **kw)
             .fit(X, y)
             .coef_
             - w_star
@@ -88,8 +88,8 @@ def test_coordinate_noise_laws(noise):
     kw = {"noise": noise, "regularization": 0.2, "classes": [-1, 1]}
     if noise == "gaussian":
         kw["delta"] = 1e-6
-    w_star = NWOutputPerturbationSVC(epsilon=EXACT, random_state=0, **kw).fit(X, y)
-    clf = NWOutputPerturbationSVC(epsilon=0.5, random_state=7, **kw).fit(X, y)
+    w_star = DPOutputPerturbationSVC(epsilon=EXACT, random_state=0, **kw).fit(X, y)
+    clf = DPOutputPerturbationSVC(epsilon=0.5, random_state=7, **kw).fit(X, y)
     b = (clf.coef_ - w_star.coef_).ravel()
     delta_h = 2.0 / (50 * 0.2) * INFLATE  # 2κC_L/(nΛ), κ = C_L = 1
     if noise == "laplace":
@@ -109,9 +109,9 @@ def test_private_prediction_noise_law():
     acc = BudgetAccountant()
     kw = {"accountant": acc, "classes": [-1, 1], "regularization": 0.1}
     q = np.tile([[0.3, -0.2]], (2000, 1))
-    exact = NWPrivatePredictor(epsilon=EXACT, random_state=0, **kw).fit(X, y)
+    exact = PerQueryLaplacePredictor(epsilon=EXACT, random_state=0, **kw).fit(X, y)
     f = exact.decision_function(q[:1])[0]
-    pp = NWPrivatePredictor(epsilon=0.5, random_state=3, **kw).fit(X, y)
+    pp = PerQueryLaplacePredictor(epsilon=0.5, random_state=3, **kw).fit(X, y)
     answers = pp.decision_function(q)  # 2000 independent answers, 2000 spends
     # S = 2κ²C_L/(nΛ) = 2/(60·0.1) (rbf: κ = 1), Laplace scale S·INFLATE/ε.
     law = stats.laplace(loc=f, scale=2.0 / 6.0 * INFLATE / 0.5)
@@ -128,10 +128,12 @@ def test_gaussian_process_release_law():
     y = np.where(X[:, 0] > 0.1, 1, -1)
     kw = {"kernel": "rbf", "gamma": 5.0, "regularization": 0.2, "classes": [-1, 1]}
     acc = BudgetAccountant()
-    exact = NWPrivatePredictor(epsilon=EXACT, accountant=acc, random_state=0, **kw)
+    exact = PerQueryLaplacePredictor(
+        epsilon=EXACT, accountant=acc, random_state=0, **kw
+    )
     exact.fit(X, y)
     jitter = 0.05
-    gp = NWGaussianProcessRelease(
+    gp = DPGaussianProcessRelease(
         epsilon=1.0, delta=1e-6, jitter=jitter, random_state=5, **kw
     ).fit(X, y)
     pts = np.linspace(-1, 1, 200)[:, None]
@@ -154,7 +156,7 @@ def test_vector_output_perturbation_audit():
     kw = {"loss": "absolute", "regularization": 1.0}
     # The pair attains the sensitivity: the exact minimisers are 1 and 0.8.
     exact = [
-        NWOutputPerturbationRegressor(epsilon=EXACT, random_state=0, **kw)
+        DPOutputPerturbationRegressor(epsilon=EXACT, random_state=0, **kw)
         .fit(X, t)
         .coef_[0]
         for t in (y, y2)
@@ -164,7 +166,7 @@ def test_vector_output_perturbation_audit():
     def releases(t, seed0):  # type: ignore[no-untyped-def]
         return np.array(
             [
-                NWOutputPerturbationRegressor(epsilon=1.0, random_state=seed0 + i, **kw)
+                DPOutputPerturbationRegressor(epsilon=1.0, random_state=seed0 + i, **kw)
                 .fit(X, t)
                 .coef_[0]
                 for i in range(RUNS)
@@ -182,7 +184,7 @@ def _prediction_audit() -> float:
     q = np.ones((RUNS, 1))  # one fixed query, asked RUNS times
     answers = []
     for t, seed in ((y, 0), (y2, 1)):
-        pp = NWPrivatePredictor(
+        pp = PerQueryLaplacePredictor(
             epsilon=1.0,
             accountant=BudgetAccountant(),
             kernel="linear",
@@ -201,7 +203,8 @@ def test_private_prediction_audit():
 
 def test_prediction_audit_catches_half_the_noise(monkeypatch):
     # Power of the harness: with the sensitivity halved (the factor-2 slip of
-    # [NW] Prop. 1, spec A.8-2) the true loss is 2ε and the audit sees it.
+    # Nie & Wang Prop. 1 against their Lemma 1) the true loss is 2ε and the
+    # audit sees it.
     def halved(kappa, lipschitz, lam, n):  # type: ignore[no-untyped-def]
         c = calibrate(kappa, lipschitz, lam, n)
         return Calibration(

@@ -16,14 +16,14 @@ import pytest
 
 from dpsvm.exceptions import DPSVMConvergenceError, PrivacyLeakWarning
 from dpsvm.models import (
+    DPGaussianProcessRelease,
     DPKernelSVC,
     DPLinearSVC,
-    NWGaussianProcessRelease,
-    NWOutputPerturbationSVC,
-    NWPrivatePredictor,
+    DPOutputPerturbationSVC,
+    PerQueryLaplacePredictor,
 )
-from dpsvm.models._nie_wang_base import check_certificate
 from dpsvm.models.base import LABEL_SET_FROM_DATA
+from dpsvm.models.kernel_erm import check_certificate
 
 NORM = 3.718281  # a distinctive row norm: it must not appear in a message
 LABEL = 48611  # a distinctive label: it must not appear in a message
@@ -43,7 +43,7 @@ def _messages(record):
     "make",
     [
         lambda: DPLinearSVC(data_norm=None, classes=[-1, 1]),
-        lambda: NWGaussianProcessRelease(
+        lambda: DPGaussianProcessRelease(
             kernel="linear", data_norm=None, classes=[-1, 1]
         ),
     ],
@@ -63,8 +63,8 @@ def test_data_derived_norm_warning_does_not_quote_the_norm(make):
     [
         lambda: DPLinearSVC(classes=[-1, 1]),
         lambda: DPKernelSVC(classes=[-1, 1]),
-        lambda: NWOutputPerturbationSVC(classes=[-1, 1]),
-        lambda: NWGaussianProcessRelease(classes=[-1, 1]),
+        lambda: DPOutputPerturbationSVC(classes=[-1, 1]),
+        lambda: DPGaussianProcessRelease(classes=[-1, 1]),
     ],
 )
 def test_unknown_label_error_does_not_quote_the_label(make):
@@ -88,7 +88,7 @@ def test_binary_nie_wang_error_does_not_count_the_labels_read_from_y():
     X, _ = _data()
     y = np.arange(X.shape[0]) % 3
     with pytest.warns(PrivacyLeakWarning), pytest.raises(ValueError) as exc:
-        NWGaussianProcessRelease().fit(X, y)
+        DPGaussianProcessRelease().fit(X, y)
     assert "classes=[...]" in str(exc.value)
     assert "3" not in str(exc.value)
 
@@ -116,8 +116,8 @@ def test_certificate_error_does_not_quote_the_certified_error():
     [
         lambda **kw: DPLinearSVC(**kw),
         lambda **kw: DPKernelSVC(**kw),
-        lambda **kw: NWOutputPerturbationSVC(**kw),
-        lambda **kw: NWGaussianProcessRelease(**kw),
+        lambda **kw: DPOutputPerturbationSVC(**kw),
+        lambda **kw: DPGaussianProcessRelease(**kw),
     ],
 )
 def test_privacy_event_records_a_label_set_read_from_the_data(make):
@@ -136,5 +136,7 @@ def test_private_predictor_records_a_label_set_read_from_the_data():
 
     X, y = _data()
     with pytest.warns(PrivacyLeakWarning, match="classes"):
-        pp = NWPrivatePredictor(accountant=BudgetAccountant(epsilon=1.0)).fit(X, y)
+        pp = PerQueryLaplacePredictor(accountant=BudgetAccountant(epsilon=1.0)).fit(
+            X, y
+        )
     assert pp.privacy_event_.details["label_set"] == LABEL_SET_FROM_DATA

@@ -842,7 +842,7 @@ def _lazy_predictor(epsilon: float, delta: float) -> LazyEstimatorFactory:
     # One decision_function call (the audit statistic) is one ε-DP answer; each
     # run gets a fresh accountant holding exactly that budget.
     return LazyEstimatorFactory(
-        "dpsvm.models.nie_wang:NWPrivatePredictor",
+        "dpsvm.models:PerQueryLaplacePredictor",
         {
             "epsilon": epsilon,
             "kernel": "rbf",
@@ -996,8 +996,8 @@ def _register_builtins() -> None:
         AuditEntry(
             "nie-wang-output",
             "nie-wang",
-            "NWOutputPerturbationSVC, vector output perturbation (H2), hinge",
-            _lazy("dpsvm.models.nie_wang:NWOutputPerturbationSVC"),
+            "DPOutputPerturbationSVC, vector output perturbation (H2), hinge",
+            _lazy("dpsvm.models:DPOutputPerturbationSVC"),
             flip,
             "estimator",
             n_runs=1000,
@@ -1007,9 +1007,9 @@ def _register_builtins() -> None:
         AuditEntry(
             "nie-wang-gp",
             "nie-wang",
-            "NWGaussianProcessRelease (RBF), f_z + sigma*GP (H3)",
+            "DPGaussianProcessRelease (RBF), f_z + sigma*GP (H3)",
             _lazy(
-                "dpsvm.models.nie_wang:NWGaussianProcessRelease",
+                "dpsvm.models:DPGaussianProcessRelease",
                 kernel="rbf",
                 gamma=1.0,
             ),
@@ -1023,7 +1023,7 @@ def _register_builtins() -> None:
         AuditEntry(
             "nie-wang-predictor",
             "nie-wang",
-            "NWPrivatePredictor (RBF), one private answer f_z(x) + Laplace (H1)",
+            "PerQueryLaplacePredictor (RBF), one private answer f_z(x) + Laplace (H1)",
             _lazy_predictor,
             flip,
             "estimator",

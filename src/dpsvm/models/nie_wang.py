@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Honest implementations of Nie & Wang's output perturbation (paper 002).
+"""Nie & Wang's sensitivity in the library's three regularisation conventions.
 
 Nie & Wang prove (Theorem 2) that the regularised kernel ERM
 
@@ -7,30 +7,22 @@ Nie & Wang prove (Theorem 2) that the regularised kernel ERM
 
 moves by at most Δ_H = 2κC_L/(λγm) in RKHS norm when one record is replaced,
 for any convex C_L-Lipschitz loss — hinge and pinball included — and hence by
-at most B_Δ = κΔ_H = 2κ²C_L/(λγm) at any point. They then release
-f_z + b with a **single scalar** b ~ Laplace, which is not differential privacy
-in the standard sense (spec A.8-1): every difference f_z(x) − f_z(x′) is
-released exactly. This module ships the private ways to use their sensitivity
-(spec A.9):
+at most B_Δ = κΔ_H = 2κ²C_L/(λγm) at any point. :func:`rkhs_sensitivity` and
+:func:`prediction_sensitivity` translate the regularisation of the library
+(Λ in (1/n)Σℓ + (Λ/2)‖f‖², so λ = Λ/2 with Ω = ‖f‖², γ = 2) or of Jain &
+Thakurta ((λ/2)‖w‖², λ_JT = Λ) and call the formulas of
+:mod:`dpsvm.bounds.nie_wang`, which are re-exported here.
 
-* H1 :class:`NWPrivatePredictor`: per-query answers f_z(x) + Lap(B_Δ/ε), each
-  paid from a required :class:`~dpsvm.accounting.BudgetAccountant`.
-* H2 :class:`NWOutputPerturbationSVC`, :class:`NWOutputPerturbationRegressor`:
-  vector output perturbation in an explicit, data-independent feature space
-  (Gamma-norm or Laplace noise, pure ε; Gaussian noise, (ε, δ)), for the hinge,
-  pinball, absolute and bounded squared losses, with an optional ℓ1 term.
-* H3 :class:`NWGaussianProcessRelease`: f_z + σ·GP(0, K) with the analytic
-  Gaussian calibration, (ε, δ)-DP, for any kernel.
-* H4 :class:`NWScalarOffsetLiteral`: the printed scalar offset, reproduction only,
-  with :class:`NWLiteralModeWarning` and ε = ∞ in its privacy event.
-
-The formulas (sensitivities, noise scales, Section 4 bounds and parameter rules)
-live in :mod:`dpsvm.bounds.nie_wang` and are re-exported here;
-:func:`prediction_sensitivity` and :func:`rkhs_sensitivity` are thin wrappers that
-translate the three regularisation conventions (spec 0.4–0.5).
-
-Conventions: the estimators' ``regularization`` is Λ in (1/n)Σℓ + (Λ/2)‖f‖², so
-Nie & Wang's λ = Λ/2 with Ω = ‖f‖² (γ = 2), and Jain & Thakurta's λ = Λ.
+The estimators built on that sensitivity live in :mod:`dpsvm.models` and are
+named for what they release: :class:`~dpsvm.models.PerQueryLaplacePredictor`,
+:class:`~dpsvm.models.DPOutputPerturbationSVC`,
+:class:`~dpsvm.models.DPOutputPerturbationRegressor`,
+:class:`~dpsvm.models.DPGaussianProcessRelease` and, for reproduction only,
+:class:`~dpsvm.models.NonPrivateScalarOffsetRelease` (docs/nie_wang.md). Their
+former names (``NWPrivatePredictor``, ``NWOutputPerturbationSVC``,
+``NWOutputPerturbationRegressor``, ``NWGaussianProcessRelease``,
+``NWScalarOffsetLiteral``, ``NWLiteralModeWarning``) still import from here and
+from :mod:`dpsvm.models`, with a :class:`FutureWarning`.
 
 References
 ----------
@@ -40,6 +32,9 @@ References
 """
 
 from __future__ import annotations
+
+import warnings
+from typing import Any
 
 from ..bounds.nie_wang import (
     nw_general_rate_exponent,
@@ -54,21 +49,8 @@ from ..bounds.nie_wang import (
     nw_thm4_bound,
     nw_thm4_rate_constant,
 )
-from ._nie_wang_base import NWLiteralModeWarning
-from ._nie_wang_explicit import NWOutputPerturbationRegressor, NWOutputPerturbationSVC
-from ._nie_wang_kernel import (
-    NWGaussianProcessRelease,
-    NWPrivatePredictor,
-    NWScalarOffsetLiteral,
-)
 
 __all__ = [
-    "NWGaussianProcessRelease",
-    "NWLiteralModeWarning",
-    "NWOutputPerturbationRegressor",
-    "NWOutputPerturbationSVC",
-    "NWPrivatePredictor",
-    "NWScalarOffsetLiteral",
     "nw_general_rate_exponent",
     "nw_noise_scale",
     "nw_param_rule_general",
@@ -84,13 +66,59 @@ __all__ = [
     "rkhs_sensitivity",
 ]
 
+#: Former (paper-named) estimator names -> the current ones in dpsvm.models.
+DEPRECATED_NAMES = {
+    "NWGaussianProcessRelease": "DPGaussianProcessRelease",
+    "NWLiteralModeWarning": "ScalarOffsetNotPrivateWarning",
+    "NWOutputPerturbationRegressor": "DPOutputPerturbationRegressor",
+    "NWOutputPerturbationSVC": "DPOutputPerturbationSVC",
+    "NWPrivatePredictor": "PerQueryLaplacePredictor",
+    "NWScalarOffsetLiteral": "NonPrivateScalarOffsetRelease",
+}
+
+
+def deprecated_name(name: str, module: str) -> Any:
+    """The class behind a former name, with a :class:`FutureWarning`."""
+    new = DEPRECATED_NAMES.get(name)
+    if new is None:
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    warnings.warn(
+        f"{name} was renamed {new}; import dpsvm.models.{new} instead. The old "
+        "name will be removed in a future release.",
+        FutureWarning,
+        stacklevel=3,
+    )
+    from .. import models
+
+    return getattr(models, new)
+
+
+def __getattr__(name: str) -> Any:
+    return deprecated_name(name, __name__)
+
+
 _CONVENTIONS = ("dpsvm", "nie-wang", "jain-thakurta")
+
+_CONVENTION_PARAMETERS = """kappa : float
+        κ = sup √K(x, x) over the declared domain (R_φ of Jain & Thakurta).
+    lipschitz : float
+        C_L (L of Jain & Thakurta).
+    regularization : float
+        The regularisation weight in ``convention``.
+    n_samples : int
+        n (m of Nie & Wang).
+    convention : {"dpsvm", "nie-wang", "jain-thakurta"}, default="dpsvm"
+        ``"dpsvm"``: Λ in (1/n)Σℓ + (Λ/2)‖f‖². ``"nie-wang"``: λ in
+        (1/m)ΣL + λΩ(f) with Ω ``gamma``-strongly convex. ``"jain-thakurta"``:
+        λ in (1/n)Σℓ + (λ/2)‖w‖².
+    gamma : float, default=2.0
+        γ of Ω (``"nie-wang"`` only; 2 for Ω = ‖f‖²)."""
 
 
 def _to_nie_wang(
     regularization: float, convention: str, gamma: float
 ) -> tuple[float, float]:
-    """(λ_NW, γ) for a regularisation given in one of the conventions (spec 0.4)."""
+    """(λ_NW, γ) for a regularisation given in one of the conventions."""
     if convention not in _CONVENTIONS:
         raise ValueError(
             f"convention must be one of {_CONVENTIONS}, got {convention!r}."
@@ -102,8 +130,8 @@ def _to_nie_wang(
             f"gamma is only meaningful with convention='nie-wang' (got {gamma}); "
             f"{convention!r} fixes Ω = ‖f‖², γ = 2."
         )
-    # (Λ/2)‖f‖² (dpsvm) and (λ_JT/2)‖w‖² (Jain & Thakurta) are λ_NW·‖f‖² with
-    # λ_NW = Λ/2, γ = 2: strong-convexity modulus λ_NW·γ = Λ = λ_JT (spec 0.4).
+    # (Λ/2)‖f‖² (dpsvm) and (λ_JT/2)‖w‖² (Jain & Thakurta eq. (2)) are λ_NW·‖f‖²
+    # with λ_NW = Λ/2, γ = 2: strong-convexity modulus λ_NW·γ = Λ = λ_JT.
     return regularization / 2.0, 2.0
 
 
@@ -120,20 +148,7 @@ def rkhs_sensitivity(
 
     Parameters
     ----------
-    kappa : float
-        κ = sup √K(x, x) over the declared domain (R_φ of Jain & Thakurta).
-    lipschitz : float
-        C_L (L of Jain & Thakurta).
-    regularization : float
-        The regularisation weight in ``convention``.
-    n_samples : int
-        n (m of Nie & Wang).
-    convention : {"dpsvm", "nie-wang", "jain-thakurta"}, default="dpsvm"
-        ``"dpsvm"``: Λ in (1/n)Σℓ + (Λ/2)‖f‖². ``"nie-wang"``: λ in
-        (1/m)ΣL + λΩ(f) with Ω ``gamma``-strongly convex. ``"jain-thakurta"``:
-        λ in (1/n)Σℓ + (λ/2)‖w‖².
-    gamma : float, default=2.0
-        γ of Ω (``"nie-wang"`` only; 2 for Ω = ‖f‖²).
+    {parameters}
 
     Returns
     -------
@@ -182,19 +197,7 @@ def prediction_sensitivity(
 
     Parameters
     ----------
-    kappa : float
-        κ = sup √K(x, x) over the declared domain (R_φ of Jain & Thakurta).
-    lipschitz : float
-        C_L (L of Jain & Thakurta).
-    regularization : float
-        The regularisation weight in ``convention`` (see
-        :func:`rkhs_sensitivity`).
-    n_samples : int
-        n (m of Nie & Wang).
-    convention : {"dpsvm", "nie-wang", "jain-thakurta"}, default="dpsvm"
-        The convention of ``regularization``.
-    gamma : float, default=2.0
-        γ of Ω (``"nie-wang"`` only).
+    {parameters}
 
     Returns
     -------
@@ -227,3 +230,9 @@ def prediction_sensitivity(
     lam_nw, g = _to_nie_wang(regularization, convention, gamma)
     # [NW] Prop. 1 proof: B_Δ = κ·2κC_L/(λγm).
     return nw_sup_sensitivity(kappa, lipschitz, lam_nw, g, n_samples)
+
+
+for _func in (rkhs_sensitivity, prediction_sensitivity):
+    _func.__doc__ = (_func.__doc__ or "").replace(
+        "{parameters}", _CONVENTION_PARAMETERS
+    )

@@ -2,9 +2,10 @@
 """Shared pieces of the private prediction learners (Jain & Thakurta, ICML 2013).
 
 The three learners fit the exact, certified, bias-free kernel ERM of Jain &
-Thakurta eq. (2), (1/n)Σℓ(⟨w, φ(x)⟩; y) + (λ/2)‖w‖², through the Nie–Wang
-kernel layer (:mod:`dpsvm.models._nie_wang_kernel`: λ_JT = Λ = ``regularization``)
-and keep it private. This module adds user kernels with a declared bound R_φ.
+Thakurta eq. (2), (1/n)Σℓ(⟨w, φ(x)⟩; y) + (λ/2)‖w‖², through the certified
+kernel ERM of the models (:class:`dpsvm.models.kernel_erm.KernelERMBase`:
+λ_JT = Λ = ``regularization``) and keep it private. This module adds user
+kernels with a declared bound R_φ.
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.metrics.pairwise import linear_kernel
 
 from .._compat import Interval, StrOptions, validate_data
-from ..models._nie_wang_base import KernelSpec
-from ..models._nie_wang_kernel import _NWKernelBase
+from ..models.kernel_erm import KernelERMBase, KernelSpec
 
 __all__ = ["CallableKernelSpec", "PredictionBase", "VacuousCalibrationWarning"]
 
@@ -93,14 +93,14 @@ class CallableKernelSpec(KernelSpec):
         return G
 
 
-class PredictionBase(_NWKernelBase):
+class PredictionBase(KernelERMBase):
     """The certified kernel ERM of the prediction learners (never released)."""
 
     #: Noisy calls answered since ``fit`` (releases that draw noise after fit).
     _n_noise_calls: int
 
     _parameter_constraints: dict[str, Any] = {
-        **_NWKernelBase._parameter_constraints,
+        **KernelERMBase._parameter_constraints,
         "kernel": [StrOptions({"linear", "rbf", "poly"}), callable],
         "kernel_bound": [Interval(Real, 0, None, closed="neither"), None],
     }

@@ -121,7 +121,7 @@ class PrivateInteractivePredictor(PredictionBase):
         by the sparse vector technique (pure ε-DP, proof in
         ``docs/prediction.md``); ``"laplace"``: every answer is
         ⟨w*, φ(z)⟩ + Lap(S/ε_q) (the per-query baseline of
-        :class:`~dpsvm.models.NWPrivatePredictor`, with ε_q from composing T
+        :class:`~dpsvm.models.PerQueryLaplacePredictor`, with ε_q from composing T
         answers).
     beta : float, default=0.05
         Failure probability β of the utility statement (enters σ and B).
@@ -208,7 +208,7 @@ class PrivateInteractivePredictor(PredictionBase):
 
     See Also
     --------
-    dpsvm.models.NWPrivatePredictor : Per-query Laplace with an accountant.
+    dpsvm.models.PerQueryLaplacePredictor : Per-query Laplace with an accountant.
 
     Notes
     -----
@@ -623,8 +623,8 @@ class PrivateInteractivePredictor(PredictionBase):
             )
         before = self._spent
         if self.mechanism == "laplace":
-            # Per-coordinate discretised Laplace, as NWPrivatePredictor: each
-            # answer moves by at most S between neighbours and is ε_q-DP.
+            # Per-coordinate discretised Laplace, as PerQueryLaplacePredictor:
+            # each answer moves by at most S between neighbours and is ε_q-DP.
             exact = self._model.decision(Z)
             scores = laplace_release(
                 exact,

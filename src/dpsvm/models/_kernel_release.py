@@ -1,18 +1,22 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Kernel releases built on Nie & Wang's sensitivity (spec A.9 H1, H3, H4).
+"""Kernel releases built on Nie & Wang's sensitivity: none publishes the model.
 
-All three fit the exact (certified) bias-free kernel ERM f_z of [NW] eq. (1) on
-rows projected onto a declared domain, and never publish f_z itself:
+All three fit the exact (certified) bias-free kernel ERM f_z of Nie & Wang
+eq. (1) on rows projected onto a declared domain
+(:class:`~dpsvm.models.kernel_erm.KernelERMBase`) and never publish f_z itself:
 
-* :class:`NWPrivatePredictor` (H1) answers each query x with
-  f_z(x) + Lap(S/ε), S = κ·Δ_H = 2κ²C_L/(λγm) (spec 0.5), spending ε per answer
-  from a required accountant.
-* :class:`NWGaussianProcessRelease` (H3) releases the random function
-  f_z + σ·G, G a Gaussian process with the kernel's covariance, (ε, δ)-DP with
-  σ from the analytic Gaussian calibration at RKHS sensitivity Δ_H.
-* :class:`NWScalarOffsetLiteral` (H4) is the paper's own f_z + b with a single
-  scalar b, for reproduction only: it is **not** differentially private (spec
-  A.8-1) and warns with :class:`NWLiteralModeWarning`.
+* :class:`PerQueryLaplacePredictor` answers each query x with
+  f_z(x) + Lap(S/ε), S = κ·Δ_H = 2κ²C_L/(λγm) (Nie & Wang, Definition 2 /
+  Proposition 1; = Jain & Thakurta's S, ICML 2013, Theorem 9), spending ε per
+  answer from a required accountant.
+* :class:`DPGaussianProcessRelease` releases the random function f_z + σ·G, G a
+  Gaussian process with the kernel's covariance, (ε, δ)-DP with σ from the
+  analytic Gaussian calibration at RKHS sensitivity Δ_H (Hall, Rinaldo &
+  Wasserman 2013, Corollary 9).
+* :class:`NonPrivateScalarOffsetRelease` is the paper's own f_z + b with a single
+  scalar b (eq. (2), Lemma 1), for reproduction only: it is **not**
+  differentially private (docs/nie_wang.md, "Which printed mechanism is not
+  private") and warns with :class:`ScalarOffsetNotPrivateWarning`.
 """
 
 from __future__ import annotations
@@ -26,8 +30,6 @@ from typing import Any, Literal
 import numpy as np
 import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
-from sklearn.base import BaseEstimator
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
@@ -35,41 +37,35 @@ from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import charge
 from ..accounting.events import NonPrivateEvent
 from ..bounds.nie_wang import nw_noise_scale
+from ..exceptions import NotPrivateWarning
 from ..mechanisms import (
     AnalyticGaussian,
     LaplaceVector,
     laplace_release,
     sample_laplace,
 )
-from ..utils._random import call_generator, check_random_state
+from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
-from ._nie_wang_base import (
-    KERNEL_CONSTRAINTS,
-    NW_REFERENCE,
-    Calibration,
-    KernelModel,
-    KernelSpec,
-    NWLiteralModeWarning,
-    calibrate,
-    check_certificate,
-    fit_kernel_model,
-    loss_lipschitz,
-    resolve_classes,
-    resolve_domain,
-    resolve_targets,
-)
-from .base import LABEL_SET_FROM_DATA
+from .kernel_erm import SENSITIVITY_REFERENCE, KernelERMBase
 
-__all__ = ["NWGaussianProcessRelease", "NWPrivatePredictor", "NWScalarOffsetLiteral"]
+__all__ = [
+    "DPGaussianProcessRelease",
+    "NonPrivateScalarOffsetRelease",
+    "PerQueryLaplacePredictor",
+    "ScalarOffsetNotPrivateWarning",
+]
 
 FloatArray = NDArray[np.float64]
 
 _COMMON_PARAMETERS = """
     kernel : {"linear", "rbf", "poly"}, default="rbf"
-        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²) or (γ⟨x, y⟩ + c₀)^p. No bias term
-        (spec 0.6-2); use ``"poly"`` with c₀ > 0 for an implicit constant.
+        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²) or (⟨x, y⟩ + c₀)^p (the kernels of
+        :func:`dpsvm.kernels.kernel_matrix`). No bias term (both Nie & Wang's
+        and Jain & Thakurta's analyses regularise every parameter); use
+        ``"poly"`` with c₀ > 0 for an implicit constant.
     gamma : float, default=1.0
-        γ > 0, fixed before seeing the data (no data-dependent "scale").
+        γ > 0 of ``"rbf"``, fixed before seeing the data (no data-dependent
+        "scale"); must stay 1 for ``"poly"``, which has no γ.
     degree : int, default=3
         p ≥ 1 (poly).
     coef0 : float, default=1.0
@@ -77,14 +73,14 @@ _COMMON_PARAMETERS = """
     data_norm : float or None, default=1.0
         Radius R of the declared input domain ‖x‖₂ ≤ R; training rows and every
         query are projected onto it, and κ = sup √K(x, x) is computed from it
-        (R, 1 or (γR² + c₀)^{p/2}). ``None``: no projection for ``"rbf"``
+        (R, 1 or (R² + c₀)^{p/2}). ``None``: no projection for ``"rbf"``
         (κ = 1 anyway); for the other kernels it is read from the data with a
         :class:`~dpsvm.PrivacyLeakWarning`.
     loss : {"hinge", "pinball", "absolute", "squared"}, default="hinge"
         ``"hinge"``: binary classification, C_L = 1. ``"pinball"``: quantile
         regression, C_L = max(τ, 1 − τ). ``"absolute"``: C_L = 1.
         ``"squared"``: (f(x) − y)² with |y| ≤ M enforced, C_L = 2M(κ+1)/√λ_NW
-        ([NW] Sec. 5.1; needs Λ ≤ 2).
+        (Nie & Wang Sec. 5.1; needs Λ ≤ 2).
     quantile : float, default=0.5
         τ of the pinball loss.
     y_bound : float or None, default=None
@@ -96,122 +92,42 @@ _COMMON_PARAMETERS = """
         y with a :class:`~dpsvm.PrivacyLeakWarning`."""
 
 
-class _NWKernelBase(BaseEstimator):
-    """Certified kernel ERM on a declared domain (the model is never released)."""
+class ScalarOffsetNotPrivateWarning(NotPrivateWarning):
+    """The scalar-offset release of Nie & Wang is not differentially private.
 
-    def _kernel_spec(self, X: FloatArray) -> KernelSpec:
-        """The kernel with its public bound κ (subclasses may add kernels)."""
-        return KernelSpec(
-            self.kernel,
-            float(self.gamma),
-            int(self.degree),
-            float(self.coef0),
-            resolve_domain(self.kernel, self.data_norm, X),
-        )
+    A :class:`~dpsvm.exceptions.NotPrivateWarning` (always shown), raised by
+    :class:`~dpsvm.models.NonPrivateScalarOffsetRelease`: adding one scalar b to
+    the whole function f_z releases every difference f_z(x) − f_z(x′) exactly,
+    so the outputs on neighbouring datasets have disjoint supports (Nie & Wang,
+    eq. (2) and Lemma 1; correction: their Definition 1 only constrains events
+    in the intersection of the ranges, which is empty here).
+    """
 
-    _parameter_constraints: dict[str, Any] = {
-        **KERNEL_CONSTRAINTS,
-        "loss": [StrOptions({"hinge", "pinball", "absolute", "squared"})],
-        "quantile": [Interval(Real, 0, 1, closed="neither")],
-        "y_bound": [Interval(Real, 0, None, closed="neither"), None],
-        "regularization": [Interval(Real, 0, None, closed="neither")],
-        "classes": ["array-like", None],
-        "random_state": ["random_state", np.random.Generator],
-    }
-    #: Noisy calls answered since ``fit`` (releases that draw noise after fit).
-    _n_noise_calls: int
 
-    def _fit_model(self, X: ArrayLike, y: ArrayLike) -> tuple[Calibration, int]:
-        is_clf = self.loss == "hinge"
-        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=not is_clf)
-        X = np.asarray(X, dtype=np.float64)
-        y = np.asarray(y)
-        lam = float(self.regularization)
-        classes = None
-        if is_clf:
-            check_classification_targets(y)
-            classes = resolve_classes(self.classes, y)
-            self.classes_ = classes
-        elif self.loss == "squared" and self.y_bound is None:
-            raise ValueError(
-                "loss='squared' needs y_bound, a public bound M on |y| (labels are "
-                "clipped to [−M, M])."
-            )
-        r = resolve_targets(self.loss, y, classes, self.y_bound)
-        spec = self._kernel_spec(X)
-        kappa = spec.kappa
-        C_L = loss_lipschitz(
-            self.loss,
-            quantile=self.quantile,
-            y_bound=self.y_bound,
-            kappa=kappa,
-            lam=lam,
-        )
-        cal = calibrate(kappa, C_L, lam, X.shape[0])
-        model = fit_kernel_model(
-            spec,
-            spec.project(X),
-            r,
-            self.loss,
-            quantile=float(self.quantile),
-            lam=lam,
-            target_distance=cal.cap,
-        )
-        check_certificate(model.distance_bound, cal.cap)
-        self._model: KernelModel = model
-        self.kappa_ = kappa
-        self.lipschitz_ = C_L
-        self.solver_info_ = {
-            "method": model.method,
-            "n_iter": model.n_iter,
-            "distance_bound": model.distance_bound,
-        }
-        return cal, int(X.shape[0])
+class _KernelRelease(KernelERMBase):
+    """``predict`` of the kernel releases: labels (hinge) or values."""
 
-    def _noise_generator(self) -> np.random.Generator:
-        """A noise stream for one call after ``fit``, never kept on the object.
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Labels (hinge loss) or values from ``decision_function``.
 
-        Keeping the generator that drew earlier answers would let anyone with
-        the object replay that noise; each call takes a fresh stream instead
-        (:func:`dpsvm.utils._random.call_generator`).
+        Costs what ``decision_function`` costs (ε per row for
+        :class:`PerQueryLaplacePredictor`, nothing for the released functions).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points (projected onto the domain).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            sign of the released score mapped to ``classes_``, or the value.
         """
-        call = self._n_noise_calls
-        self._n_noise_calls = call + 1
-        return call_generator(self.random_state, call)
-
-    def _exact_scores(self, X: ArrayLike) -> tuple[FloatArray, FloatArray]:
-        """(f_z at the projected rows, the projected rows): private values."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        Xp = self._model.spec.project(np.asarray(X, dtype=np.float64))
-        return self._model.decision(Xp), Xp
-
-    def _labels(self, scores: FloatArray) -> np.ndarray:
-        if self.loss == "hinge":
-            return np.asarray(self.classes_[(scores > 0).astype(int)])
-        return scores
-
-    def _base_details(self, cal: Calibration, n: int) -> dict[str, Any]:
-        details = {
-            "kernel": self.kernel,
-            "kappa": cal.kappa,
-            "loss": self.loss,
-            "lipschitz": cal.lipschitz,
-            "regularization": float(self.regularization),
-            "lambda_nw": float(self.regularization) / 2.0,
-            "gamma_nw": 2.0,
-            "n_samples": n,
-            "rkhs_sensitivity": cal.rkhs,
-            "certificate_cap": cal.cap,
-        }
-        if self.loss == "hinge" and self.classes is None:
-            details["label_set"] = LABEL_SET_FROM_DATA
-        return details
+        return self._labels(self.decision_function(X))  # type: ignore[attr-defined]
 
 
-# ------------------------------------------------------------------------- H1
-class NWPrivatePredictor(_NWKernelBase):
-    """Per-query private predictions of a non-private kernel ERM model (H1).
+class PerQueryLaplacePredictor(_KernelRelease):
+    """Per-query private predictions of a non-private kernel ERM model.
 
     ``fit`` computes the exact bias-free kernel ERM f_z of Nie & Wang eq. (1)
     and keeps it **private**: it is never released, and ``fit`` spends nothing.
@@ -254,14 +170,14 @@ class NWPrivatePredictor(_NWKernelBase):
 
     See Also
     --------
-    NWGaussianProcessRelease : Release a whole function once instead.
+    DPGaussianProcessRelease : Release a whole function once instead.
 
     Notes
     -----
     Privacy: replace-one neighbours. For every x in the domain,
     |f_z(x) − f_z̄(x)| ≤ κ‖f_z − f_z̄‖_K ≤ B_Δ = 2κ²C_L/(λ_NW·γ·n) = 2κ²C_L/(nΛ)
-    ([NW] Thm 2 and the reproducing property), so each Laplace answer with scale
-    (B_Δ + 2κ·cap)/ε is ε-DP (Dwork et al. 2006; [NW] Lemma 1 applied to a
+    (Nie & Wang Thm 2 and the reproducing property), so each Laplace answer with scale
+    (B_Δ + 2κ·cap)/ε is ε-DP (Dwork et al. 2006; Nie & Wang Lemma 1 applied to a
     *single* value, which is where it is correct). k answers compose to kε
     (basic composition; an accountant with ``slack`` > 0 may apply advanced
     composition to the per-answer events). Assumptions: queries and training
@@ -283,12 +199,12 @@ class NWPrivatePredictor(_NWKernelBase):
     --------
     >>> import numpy as np
     >>> from dpsvm.accounting import BudgetAccountant
-    >>> from dpsvm.models import NWPrivatePredictor
+    >>> from dpsvm.models import PerQueryLaplacePredictor
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
     >>> y = np.where(X[:, 0] > 0, 1, -1)
     >>> acc = BudgetAccountant(epsilon=1.0)
-    >>> pp = NWPrivatePredictor(epsilon=0.1, accountant=acc, classes=[-1, 1],
+    >>> pp = PerQueryLaplacePredictor(epsilon=0.1, accountant=acc, classes=[-1, 1],
     ...                         random_state=0).fit(X, y)
     >>> len(acc)  # fitting spends nothing
     0
@@ -297,7 +213,7 @@ class NWPrivatePredictor(_NWKernelBase):
     """
 
     _parameter_constraints: dict[str, Any] = {
-        **_NWKernelBase._parameter_constraints,
+        **KernelERMBase._parameter_constraints,
         "epsilon": [Interval(Real, 0, None, closed="neither")],
         "accountant": [BudgetAccountant, None],
     }
@@ -334,7 +250,7 @@ class NWPrivatePredictor(_NWKernelBase):
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NWPrivatePredictor:
+    def fit(self, X: ArrayLike, y: ArrayLike) -> PerQueryLaplacePredictor:
         """Fit the private model (spends nothing; nothing is released).
 
         Parameters
@@ -357,7 +273,7 @@ class NWPrivatePredictor(_NWKernelBase):
         epsilon = check_epsilon(self.epsilon)
         if resolve_accountant(self.accountant) is None:
             raise ValueError(
-                "NWPrivatePredictor needs an accountant: every answer spends "
+                "PerQueryLaplacePredictor needs an accountant: every answer spends "
                 "epsilon from it. Pass accountant=BudgetAccountant(total_epsilon)."
             )
         cal, n = self._fit_model(X, y)
@@ -373,7 +289,7 @@ class NWPrivatePredictor(_NWKernelBase):
             sensitivity_norm="sup",
             reference=(
                 "per-query Laplace answer f_z(x) + Lap(S/ε) (Dwork et al. 2006, "
-                "Prop. 1) with S from " + NW_REFERENCE
+                "Prop. 1) with S from " + SENSITIVITY_REFERENCE
             ),
         )
         self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
@@ -419,28 +335,12 @@ class NWPrivatePredictor(_NWKernelBase):
         ticket.spend(self.privacy_event_, times=k)
         return np.asarray(answers, dtype=np.float64)
 
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """Labels (hinge) or values from the private answers; spends ε per row.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_queries, n_features)
-            Query points.
+class DPGaussianProcessRelease(_KernelRelease):
+    """Release the function f_z + σ·G with G a Gaussian process ((ε, δ)-DP).
 
-        Returns
-        -------
-        ndarray of shape (n_queries,)
-            sign of the noisy score mapped to ``classes_``, or the noisy value.
-        """
-        return self._labels(self.decision_function(X))
-
-
-# ------------------------------------------------------------------------- H3
-class NWGaussianProcessRelease(_NWKernelBase):
-    """Release the function f_z + σ·G with G a Gaussian process (H3, (ε, δ)-DP).
-
-    The exact bias-free kernel ERM f_z ([NW] eq. (1)) moves by at most
-    Δ_H = 2κC_L/(nΛ) in RKHS norm between neighbours ([NW] Thm 2). Adding
+    The exact bias-free kernel ERM f_z (Nie & Wang eq. (1)) moves by at most
+    Δ_H = 2κC_L/(nΛ) in RKHS norm between neighbours (Nie & Wang Thm 2). Adding
     σ·G, G ~ GP(0, K), is then the Gaussian mechanism in the RKHS (Hall,
     Rinaldo & Wasserman 2013): the privacy loss is that of N(0, σ²) noise on a
     shift of size Δ_H, so σ is the analytic calibration of Balle & Wang at L2
@@ -484,7 +384,7 @@ class NWGaussianProcessRelease(_NWKernelBase):
 
     See Also
     --------
-    NWOutputPerturbationSVC : ``noise="gaussian"`` is the same release for an
+    DPOutputPerturbationSVC : ``noise="gaussian"`` is the same release for an
         explicit finite feature map (G = ⟨g, φ(x)⟩, g ~ N(0, I)).
 
     Notes
@@ -497,7 +397,7 @@ class NWGaussianProcessRelease(_NWKernelBase):
     replaces their c(δ) = √(2 ln(2/δ))). Evaluations are drawn conditionally on
     all earlier ones, so repeated and later queries stay consistent (cost
     O(q³) in the number q of distinct points evaluated). Assumptions as for
-    :class:`NWPrivatePredictor`. The object holds f_z and the GP state: only
+    :class:`PerQueryLaplacePredictor`. The object holds f_z and the GP state: only
     the evaluations are the release. Floating-point caveat: see
     :mod:`dpsvm.mechanisms.base`.
 
@@ -512,11 +412,11 @@ class NWGaussianProcessRelease(_NWKernelBase):
     Examples
     --------
     >>> import numpy as np
-    >>> from dpsvm.models import NWGaussianProcessRelease
+    >>> from dpsvm.models import DPGaussianProcessRelease
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-1, 1, size=(200, 2)) / 2
     >>> y = np.where(X[:, 0] > 0, 1, -1)
-    >>> gp = NWGaussianProcessRelease(epsilon=1.0, delta=1e-6, classes=[-1, 1],
+    >>> gp = DPGaussianProcessRelease(epsilon=1.0, delta=1e-6, classes=[-1, 1],
     ...                               random_state=0).fit(X, y)
     >>> a = gp.decision_function(X[:5])
     >>> bool(np.array_equal(a, gp.decision_function(X[:5])))  # consistent
@@ -524,7 +424,7 @@ class NWGaussianProcessRelease(_NWKernelBase):
     """
 
     _parameter_constraints: dict[str, Any] = {
-        **_NWKernelBase._parameter_constraints,
+        **KernelERMBase._parameter_constraints,
         "epsilon": [Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, 1, closed="neither")],
         "jitter": [Interval(Real, 0, None, closed="neither")],
@@ -567,7 +467,7 @@ class NWGaussianProcessRelease(_NWKernelBase):
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NWGaussianProcessRelease:
+    def fit(self, X: ArrayLike, y: ArrayLike) -> DPGaussianProcessRelease:
         """Fit f_z and fix the released random function (spends (ε, δ)).
 
         Parameters
@@ -600,7 +500,7 @@ class NWGaussianProcessRelease(_NWKernelBase):
             reference=(
                 "f_z + σ·GP(0, K): Hall, Rinaldo & Wasserman, JMLR 14 (2013), "
                 "Cor. 9, with the analytic σ of Balle & Wang (2018), Thm 8, and "
-                "Δ_H from " + NW_REFERENCE
+                "Δ_H from " + SENSITIVITY_REFERENCE
             ),
         )
         self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
@@ -670,35 +570,20 @@ class NWGaussianProcessRelease(_NWKernelBase):
         scores, Xp = self._exact_scores(X)
         return np.asarray(scores + self.sigma_ * self._gp_draw(Xp), dtype=np.float64)
 
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """Labels (hinge) or values of the released function.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Points.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Post-processed released values.
-        """
-        return self._labels(self.decision_function(X))
-
-
-# ------------------------------------------------------------------------- H4
-class NWScalarOffsetLiteral(_NWKernelBase):
+class NonPrivateScalarOffsetRelease(_KernelRelease):
     """Nie & Wang's printed algorithm f_z + b with a *scalar* b — NOT private.
 
-    **Reproduction mode only.** The paper ([NW] eq. (2), Lemma 1, Prop. 1,
+    **Reproduction mode only.** The paper (Nie & Wang eq. (2), Lemma 1, Prop. 1,
     Sec. 5) releases the function x ↦ f_z(x) + b with one real b ~ Laplace.
     That is not differential privacy in the standard sense: every difference
     f_z(x) − f_z(x′) is released exactly, and on neighbouring datasets the two
     output functions lie on the disjoint lines {f_z + c} and {f_z̄ + c}
-    (spec A.8-1). ``fit`` always emits :class:`NWLiteralModeWarning`, and
+    (docs/nie_wang.md, "Which printed mechanism is not private"). ``fit``
+    always emits :class:`ScalarOffsetNotPrivateWarning`, and
     ``privacy_event_`` records ε = ∞ with the paper's claimed ε in its details.
-    Use :class:`NWPrivatePredictor`, :class:`NWOutputPerturbationSVC` or
-    :class:`NWGaussianProcessRelease` for private releases.
+    Use :class:`PerQueryLaplacePredictor`, :class:`DPOutputPerturbationSVC` or
+    :class:`DPGaussianProcessRelease` for private releases.
 
     Parameters
     ----------
@@ -706,7 +591,8 @@ class NWScalarOffsetLiteral(_NWKernelBase):
         The ε the paper *claims* (sets the noise scale).
     noise_convention : {"lemma1", "prop1"}, default="lemma1"
         ``"lemma1"``: b ~ Lap(B_Δ/ε) (Lemma 1); ``"prop1"``: Lap(B_Δ/(2ε)), the
-        density printed in Prop. 1 and Sec. 5 (a factor 2 smaller, spec A.8-2).
+        density printed in Prop. 1 and Sec. 5 (a factor 2 smaller; correction:
+        by Lemma 1's own argument it gives only 2ε).
     {common}
     random_state : None, int or numpy.random.Generator, default=None
         Seed of b.
@@ -745,18 +631,18 @@ class NWScalarOffsetLiteral(_NWKernelBase):
     --------
     >>> import warnings
     >>> import numpy as np
-    >>> from dpsvm.models import NWScalarOffsetLiteral
+    >>> from dpsvm.models import NonPrivateScalarOffsetRelease
     >>> X = np.array([[0.0], [0.5], [-0.5], [0.2]]); y = [1, 1, -1, -1]
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")
-    ...     lit = NWScalarOffsetLiteral(kernel="linear", classes=[-1, 1],
+    ...     lit = NonPrivateScalarOffsetRelease(kernel="linear", classes=[-1, 1],
     ...                                 random_state=0).fit(X, y)
     >>> lit.privacy_event_.details["privacy"]
     'none (paper-literal, not standard DP)'
     """
 
     _parameter_constraints: dict[str, Any] = {
-        **_NWKernelBase._parameter_constraints,
+        **KernelERMBase._parameter_constraints,
         "epsilon": [Interval(Real, 0, None, closed="neither")],
         "noise_convention": [StrOptions({"lemma1", "prop1"})],
     }
@@ -795,13 +681,14 @@ class NWScalarOffsetLiteral(_NWKernelBase):
     def _non_private_reason(self) -> str:
         # Read by dpsvm.accounting.non_private_reason (selectors, accountants).
         return (
-            "NWScalarOffsetLiteral is Nie & Wang's f_z + b with one scalar b, which "
-            "releases every difference f_z(x) - f_z(x') exactly; use "
-            "NWPrivatePredictor, NWOutputPerturbationSVC or NWGaussianProcessRelease."
+            "NonPrivateScalarOffsetRelease is Nie & Wang's f_z + b with one scalar "
+            "b, which releases every difference f_z(x) - f_z(x') exactly; use "
+            "PerQueryLaplacePredictor, DPOutputPerturbationSVC or "
+            "DPGaussianProcessRelease."
         )
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NWScalarOffsetLiteral:
+    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateScalarOffsetRelease:
         """Fit f_z and draw the scalar offset (warns: not DP).
 
         Parameters
@@ -818,19 +705,19 @@ class NWScalarOffsetLiteral(_NWKernelBase):
         """
         epsilon = check_epsilon(self.epsilon)
         warnings.warn(
-            "NWScalarOffsetLiteral is Nie & Wang's printed mechanism f_z + b with a "
-            "scalar b: it is NOT differential privacy in the standard sense (every "
-            "difference f_z(x) − f_z(x′) is released exactly; outputs on "
+            "NonPrivateScalarOffsetRelease is Nie & Wang's printed mechanism f_z + b "
+            "with a scalar b: it is NOT differential privacy in the standard sense "
+            "(every difference f_z(x) − f_z(x′) is released exactly; outputs on "
             "neighbouring datasets have disjoint supports). Use it to reproduce the "
-            "paper only; use NWPrivatePredictor, NWOutputPerturbationSVC or "
-            "NWGaussianProcessRelease for private releases.",
-            NWLiteralModeWarning,
+            "paper only; use PerQueryLaplacePredictor, DPOutputPerturbationSVC or "
+            "DPGaussianProcessRelease for private releases.",
+            ScalarOffsetNotPrivateWarning,
             stacklevel=2,
         )
         cal, n = self._fit_model(X, y)
         lam = float(self.regularization)
-        # [NW] Lemma 1 / Prop. 1: Lap(B_Δ/ε) ("lemma1") or Lap(B_Δ/(2ε)) ("prop1"),
-        # B_Δ = 2κ²C_L/(λγm) with λ = Λ/2, γ = 2.
+        # Nie & Wang Lemma 1 / Prop. 1: Lap(B_Δ/ε) ("lemma1") or Lap(B_Δ/(2ε))
+        # ("prop1"), B_Δ = 2κ²C_L/(λγm) with λ = Λ/2, γ = 2.
         convention: Literal["lemma1", "prop1"] = (
             "prop1" if self.noise_convention == "prop1" else "lemma1"
         )
@@ -848,7 +735,8 @@ class NWScalarOffsetLiteral(_NWKernelBase):
             sensitivity_norm="sup",
             reference=(
                 "Nie & Wang, J. Inequal. Appl., eq. (2), Lemma 1, Prop. 1: claimed "
-                "ε-DP, but not DP in the standard sense (spec A.8-1)"
+                "ε-DP, but not DP in the standard sense (the outputs on neighbouring "
+                "datasets have disjoint supports; docs/nie_wang.md)"
             ),
             details={
                 **self._base_details(cal, n),
@@ -876,23 +764,12 @@ class NWScalarOffsetLiteral(_NWKernelBase):
         scores, _ = self._exact_scores(X)
         return np.asarray(scores + self.offset_, dtype=np.float64)
 
-    def predict(self, X: ArrayLike) -> np.ndarray:
-        """sgn(f_z + b) mapped to ``classes_`` (hinge), or f_z + b.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Points.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Labels or values.
-        """
-        return self._labels(self.decision_function(X))
-
-
-for _cls in (NWPrivatePredictor, NWGaussianProcessRelease, NWScalarOffsetLiteral):
+for _cls in (
+    PerQueryLaplacePredictor,
+    DPGaussianProcessRelease,
+    NonPrivateScalarOffsetRelease,
+):
     _cls.__doc__ = (_cls.__doc__ or "").replace(
         "    {common}", _COMMON_PARAMETERS.strip("\n")
     )

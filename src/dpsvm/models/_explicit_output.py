@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""H2 of spec A.9: vector output perturbation in an explicit feature space.
+"""Private output perturbation of a certified ERM in an explicit feature space.
 
 Nie & Wang's Theorem 2 bounds the change of the regularised minimiser in the
 feature (RKHS) norm, ‖w_z − w_z̄‖ ≤ Δ_H = 2κC_L/(λγm), for *any* convex
@@ -8,7 +8,8 @@ C_L-Lipschitz loss (hinge, pinball, absolute: no differentiability needed) and a
 data-independent (the identity, random Fourier features drawn without the data,
 polynomial features, Nyström with public landmarks), the minimiser is a vector in
 ℝ^D and adding vector noise calibrated to Δ_H is a genuine ε-DP (or (ε, δ)-DP)
-release of the whole model — unlike the paper's scalar offset (spec A.8-1).
+release of the whole model — unlike the paper's scalar offset
+(:class:`~dpsvm.models.NonPrivateScalarOffsetRelease`).
 """
 
 from __future__ import annotations
@@ -33,36 +34,36 @@ from ..accounting.events import PrivacyEvent
 from ..mechanisms import AnalyticGaussian, GammaNormVector, LaplaceVector
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
-from ._nie_wang_base import (
-    NW_REFERENCE,
+from .base import ScorePredictMixin, mark_label_set, resolve_label_set
+from .kernel_erm import (
+    NW_GAMMA,
+    SENSITIVITY_REFERENCE,
     calibrate,
     check_certificate,
     loss_lipschitz,
-    resolve_classes,
     resolve_domain,
     solve_features,
 )
-from .base import ScorePredictMixin, mark_label_set
 
-__all__ = ["NWOutputPerturbationRegressor", "NWOutputPerturbationSVC"]
+__all__ = ["DPOutputPerturbationRegressor", "DPOutputPerturbationSVC"]
 
 FloatArray = NDArray[np.float64]
 
 _NOISE_REFERENCES = {
     "gamma-norm": (
         "density ∝ exp(−ε‖b‖₂/Δ_H): Chaudhuri, Monteleoni & Sarwate, JMLR 12 "
-        "(2011), Alg. 1 (output perturbation), with Δ_H from " + NW_REFERENCE
+        "(2011), Alg. 1 (output perturbation), with Δ_H from " + SENSITIVITY_REFERENCE
     ),
     "laplace": (
         "i.i.d. Laplace(√D·Δ_H/ε), ‖·‖₁ ≤ √D‖·‖₂: Dwork, McSherry, Nissim & Smith "
         "(2006), Prop. 1, as in Rubinstein et al. arXiv:0911.5708 Thm 7, with Δ_H "
-        "from " + NW_REFERENCE
+        "from " + SENSITIVITY_REFERENCE
     ),
     "gaussian": (
         "N(0, σ²I) with the analytic calibration of Balle & Wang (2018), "
         "arXiv:1805.06530v1, Thm 8 (= a Gaussian-process release with kernel "
         "φ(x)ᵀφ(x′), Hall, Rinaldo & Wasserman, JMLR 14 (2013), Cor. 9), with Δ_H "
-        "from " + NW_REFERENCE
+        "from " + SENSITIVITY_REFERENCE
     ),
 }
 
@@ -85,8 +86,8 @@ _PRIVACY_NOTES = """
 """
 
 
-class _NWExplicitBase(BaseEstimator):
-    """Shared ``fit`` of the H2 estimators."""
+class _ExplicitOutputBase(BaseEstimator):
+    """Shared ``fit`` of the explicit-feature output perturbation estimators."""
 
     _parameter_constraints: dict[str, Any] = {
         "epsilon": [Interval(Real, 0, None, closed="neither")],
@@ -231,7 +232,7 @@ class _NWExplicitBase(BaseEstimator):
             "kappa": kappa,
             "regularization": lam,
             "lambda_nw": lam / 2.0,
-            "gamma_nw": 2.0,
+            "gamma_nw": NW_GAMMA,
             "l1_regularization": float(self.l1_regularization),
             "n_samples": n,
             "n_features": D,
@@ -281,8 +282,8 @@ class _NWExplicitBase(BaseEstimator):
         return self._features(X)
 
 
-class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBase):
-    """Private bias-free hinge SVM by Nie–Wang vector output perturbation (H2).
+class DPOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _ExplicitOutputBase):
+    """Private bias-free hinge SVM by Nie–Wang vector output perturbation.
 
     Solves (1/n)Σ max(0, 1 − yᵢ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ exactly (to a
     certified tolerance) and releases w + b with b calibrated to Nie & Wang's
@@ -299,12 +300,12 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
         uniform direction), pure ε-DP. ``"laplace"``: i.i.d. Laplace with scale
         √D·Δ_H/ε (the L1 version), pure ε-DP. ``"gaussian"``: N(0, σ²I) with the
         analytic (ε, δ) calibration of Balle & Wang; for a finite feature map this
-        is the Gaussian-process release of spec A.9-H3.
+        is the Gaussian-process release of :class:`DPGaussianProcessRelease`.
     regularization : float, default=0.01
         Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖²; Nie & Wang's λ = Λ/2 with Ω = ‖w‖², γ = 2.
     l1_regularization : float, default=0.0
         μ ≥ 0 of an extra μ‖w‖₁ (elastic net). The objective stays Λ-strongly
-        convex, so the sensitivity does not change ([NW] Thm 2 needs only a
+        convex, so the sensitivity does not change (Nie & Wang Thm 2 needs only a
         strongly convex Ω).
     data_norm : float or None, default=1.0
         Public bound R on ‖x‖₂ when ``feature_map`` is None (κ = R; rows are
@@ -324,7 +325,8 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
         without one.
     fit_intercept : bool, default=False
         Append a constant feature s = ``intercept_scaling``·κ inside the norm
-        bound (regularised like the other weights; spec 0.6-2).
+        bound (regularised like the other weights: Nie & Wang's Theorem 2 has
+        no unregularised bias).
     intercept_scaling : float, default=0.5
         s/κ, in (0, 1).
     classes : array-like or None, default=None
@@ -358,7 +360,7 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
 
     See Also
     --------
-    NWOutputPerturbationRegressor : Pinball, absolute and bounded squared loss.
+    DPOutputPerturbationRegressor : Pinball, absolute and bounded squared loss.
     dpsvm.models.DPLinearSVC : The same release with ``mechanism="output"``.
 
     Notes
@@ -382,15 +384,15 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
     Examples
     --------
     >>> from dpsvm.datasets import make_nested_balls
-    >>> from dpsvm.models import NWOutputPerturbationSVC
+    >>> from dpsvm.models import DPOutputPerturbationSVC
     >>> X, y = make_nested_balls(2000, random_state=0)
-    >>> clf = NWOutputPerturbationSVC(epsilon=1.0, classes=[-1, 1], random_state=0)
+    >>> clf = DPOutputPerturbationSVC(epsilon=1.0, classes=[-1, 1], random_state=0)
     >>> clf.fit(X, y).privacy_event_.mechanism
     'nw-output-perturbation-vector(gamma-norm)'
     """
 
     _parameter_constraints: dict[str, Any] = {
-        **_NWExplicitBase._parameter_constraints,
+        **_ExplicitOutputBase._parameter_constraints,
         "classes": ["array-like", None],
     }
 
@@ -433,7 +435,7 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
         return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NWOutputPerturbationSVC:
+    def fit(self, X: ArrayLike, y: ArrayLike) -> DPOutputPerturbationSVC:
         """Fit and release the private SVM.
 
         Parameters
@@ -453,7 +455,7 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
         X = np.asarray(X, dtype=np.float64)
         y = np.asarray(y)
         check_classification_targets(y)
-        self.classes_ = resolve_classes(self.classes, y)
+        self.classes_ = resolve_label_set(self.classes, y)
         Phi = self._prepare_features(X)
         rng = check_random_state(self.random_state)
         if self.classes_.size == 2:
@@ -506,8 +508,8 @@ class NWOutputPerturbationSVC(ScorePredictMixin, ClassifierMixin, _NWExplicitBas
         return scores.ravel() if scores.shape[1] == 1 else scores
 
 
-class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
-    """Private bias-free quantile / median / bounded least-squares regression (H2).
+class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
+    """Private bias-free quantile / median / bounded least-squares regression.
 
     Solves (1/n)Σℓ(yᵢ − ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ with a certified solver
     and releases w + b, b calibrated to Nie & Wang's Theorem 2 sensitivity
@@ -521,11 +523,11 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
     delta : float, default=0.0
         δ; 0 for the pure mechanisms, > 0 for ``noise="gaussian"``.
     noise : {"gamma-norm", "laplace", "gaussian"}, default="gamma-norm"
-        See :class:`NWOutputPerturbationSVC`.
+        See :class:`DPOutputPerturbationSVC`.
     loss : {"pinball", "absolute", "squared"}, default="pinball"
         ``"pinball"``: ρ_τ(u) = max(τu, (τ − 1)u), C_L = max(τ, 1 − τ).
         ``"absolute"``: |u|, C_L = 1. ``"squared"``: u² with |y| ≤ M enforced
-        (labels clipped to [−M, M]); C_L = 2M(κ + 1)/√λ_NW ([NW] Sec. 5.1),
+        (labels clipped to [−M, M]); C_L = 2M(κ + 1)/√λ_NW (Nie & Wang Sec. 5.1),
         which needs Λ ≤ 2 and ``l1_regularization=0``.
     quantile : float, default=0.5
         τ ∈ (0, 1) of the pinball loss.
@@ -539,10 +541,10 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
         Public bound R on ‖x‖₂ for the identity map.
     feature_map : transformer or None, default=None
         Explicit data-independent feature map (see
-        :class:`NWOutputPerturbationSVC`).
+        :class:`DPOutputPerturbationSVC`).
     feature_norm : float or None, default=None
         Public bound κ on ‖φ(x)‖₂ for ``feature_map`` (``None``: the map's
-        ``feature_norm_bound_``, see :class:`NWOutputPerturbationSVC`).
+        ``feature_norm_bound_``, see :class:`DPOutputPerturbationSVC`).
     fit_intercept : bool, default=False
         Constant feature inside the norm bound.
     intercept_scaling : float, default=0.5
@@ -571,7 +573,7 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
 
     See Also
     --------
-    NWOutputPerturbationSVC : The hinge-loss classifier.
+    DPOutputPerturbationSVC : The hinge-loss classifier.
 
     Notes
     -----
@@ -588,17 +590,17 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
     Examples
     --------
     >>> import numpy as np
-    >>> from dpsvm.models import NWOutputPerturbationRegressor
+    >>> from dpsvm.models import DPOutputPerturbationRegressor
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-1, 1, size=(3000, 2)) / 2
     >>> y = X @ [1.0, -1.0] + 0.1 * rng.standard_normal(3000)
-    >>> reg = NWOutputPerturbationRegressor(quantile=0.9, random_state=0)
+    >>> reg = DPOutputPerturbationRegressor(quantile=0.9, random_state=0)
     >>> reg.fit(X, y).coef_.shape
     (2,)
     """
 
     _parameter_constraints: dict[str, Any] = {
-        **_NWExplicitBase._parameter_constraints,
+        **_ExplicitOutputBase._parameter_constraints,
         "loss": [StrOptions({"pinball", "absolute", "squared"})],
         "quantile": [Interval(Real, 0, 1, closed="neither")],
         "y_bound": [Interval(Real, 0, None, closed="neither"), None],
@@ -646,7 +648,7 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
         return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NWOutputPerturbationRegressor:
+    def fit(self, X: ArrayLike, y: ArrayLike) -> DPOutputPerturbationRegressor:
         """Fit and release the private regressor.
 
         Parameters
@@ -677,7 +679,8 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
         X = np.asarray(X, dtype=np.float64)
         r = np.asarray(y, dtype=np.float64)
         if self._y_bound is not None and self.loss == "squared":
-            # Spec 0.6-1: labels clipped to |y| ≤ M (a per-record public map).
+            # |y| ≤ M is an assumption of Nie & Wang Sec. 5.1: clip the labels (a
+            # per-record public map).
             r = np.clip(r, -self._y_bound, self._y_bound)
         Phi = self._prepare_features(X)
         rng = check_random_state(self.random_state)
@@ -711,5 +714,5 @@ class NWOutputPerturbationRegressor(RegressorMixin, _NWExplicitBase):
         return np.asarray(Phi @ self.coef_ + self.intercept_, dtype=np.float64)
 
 
-for _cls in (NWOutputPerturbationSVC, NWOutputPerturbationRegressor):
+for _cls in (DPOutputPerturbationSVC, DPOutputPerturbationRegressor):
     _cls.__doc__ = (_cls.__doc__ or "").replace("{privacy}", _PRIVACY_NOTES.strip())
