@@ -19,7 +19,9 @@ The mechanism is given as a *factory*, either
 * ``factory(seed) -> estimator``: an unfitted scikit-learn-style estimator whose
   noise is seeded by ``seed``; it is fitted on (X, y) and its released model is
   the fitted estimator (its ``coef_``/``intercept_`` form the released vector); or
-* ``factory(X, y, seed) -> array``: a mechanism that returns the released vector.
+* ``factory(X, y, seed) -> release``: a mechanism that returns the released
+  vector (or a fitted model, for statistics that call ``decision_function``);
+  :class:`SeededRelease` is the base class of the library's own mechanisms.
 """
 
 from __future__ import annotations
@@ -196,6 +198,44 @@ def released_vector(released: Any) -> FloatArray:
             parts.append(np.ravel(released.intercept_))
         return np.concatenate(parts).astype(np.float64)
     return np.asarray(released, dtype=np.float64).ravel()
+
+
+class SeededRelease:
+    """Base of the auditable mechanisms ``mechanism(X, y, seed) -> release``.
+
+    Subclasses implement ``_release(X, y, seed)`` on a float array ``X``; the
+    seed is the only source of their randomness.
+
+    Examples
+    --------
+    >>> class Mean(SeededRelease):
+    ...     def _release(self, X, y, seed):
+    ...         return X.mean(axis=0)
+    >>> Mean()([[1.0], [3.0]], [1, -1], 0).tolist()
+    [2.0]
+    """
+
+    def _release(self, X: FloatArray, y: NDArray[Any], seed: int | None) -> Any:
+        raise NotImplementedError
+
+    def __call__(self, X: ArrayLike, y: ArrayLike, seed: int | None) -> Any:
+        """Release from (X, y) with the noise seeded by ``seed``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows.
+        y : array-like of shape (n_samples,)
+            Labels in {−1, +1}.
+        seed : int or None
+            Noise seed.
+
+        Returns
+        -------
+        ndarray or estimator
+            The released vector, or the released (fitted) model.
+        """
+        return self._release(np.asarray(X, dtype=np.float64), np.asarray(y), seed)
 
 
 class Statistic:

@@ -40,7 +40,7 @@ from types import MappingProxyType
 from typing import Any, Literal, TextIO
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
 from ..accounting.accountant import BudgetAccountant
 from ..bounds.rubinstein import lemma17_databases
@@ -56,7 +56,13 @@ from ..models.linear import (
     NonPrivateLinearClassifier,
 )
 from ..validation import project_rows_to_ball
-from ._auditor import Auditor, AuditResult, NeighbouringPair, Statistic
+from ._auditor import (
+    Auditor,
+    AuditResult,
+    NeighbouringPair,
+    SeededRelease,
+    Statistic,
+)
 from .flawed import (
     JainThakurtaTDILPrinted,
     LiteralBetaObjectivePerturbation,
@@ -402,7 +408,7 @@ class LazyEstimatorFactory:
 
 
 @dataclass(frozen=True)
-class LabelledSumRelease:
+class LabelledSumRelease(SeededRelease):
     """Release f(D) = Σᵢ yᵢxᵢ with a vector mechanism of :mod:`dpsvm.mechanisms`.
 
     Rows are clipped into the unit L1 ball (``"laplace"``) or L2 ball (the
@@ -433,24 +439,7 @@ class LabelledSumRelease:
 
     SENSITIVITY = 2.0
 
-    def __call__(self, X: ArrayLike, y: ArrayLike, seed: int | None) -> FloatArray:
-        """Release Σᵢ yᵢxᵢ plus the mechanism's noise.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-        y : array-like of shape (n_samples,)
-            Labels in {−1, +1}.
-        seed : int or None
-            Noise seed.
-
-        Returns
-        -------
-        ndarray of shape (n_features,)
-            The release.
-        """
-        X = np.asarray(X, dtype=np.float64)
+    def _release(self, X: FloatArray, y: NDArray[Any], seed: int | None) -> FloatArray:
         y = np.asarray(y, dtype=np.float64)
         if self.mechanism == "laplace":
             l1 = np.maximum(np.abs(X).sum(axis=1, keepdims=True), 1.0)
@@ -474,7 +463,7 @@ class LabelledSumRelease:
 
 
 @dataclass(frozen=True)
-class ExponentialSelection:
+class ExponentialSelection(SeededRelease):
     """Select one of the two sign classifiers w ∈ {−1, +1} on the first feature.
 
     Utility u(w) = −#{i : yᵢ·w·xᵢ₁ ≤ 0} (minus the training errors), Δu = 1 under
@@ -496,24 +485,9 @@ class ExponentialSelection:
 
     epsilon: float
 
-    def __call__(self, X: ArrayLike, y: ArrayLike, seed: int | None) -> FloatArray:
-        """Release the index of the selected classifier (0: w = −1, 1: w = +1).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-        y : array-like of shape (n_samples,)
-            Labels in {−1, +1}.
-        seed : int or None
-            Noise seed.
-
-        Returns
-        -------
-        ndarray of shape (1,)
-            The selected index.
-        """
-        x = np.asarray(X, dtype=np.float64)[:, 0]
+    def _release(self, X: FloatArray, y: NDArray[Any], seed: int | None) -> FloatArray:
+        # Released: the index of the selected classifier (0: w = −1, 1: w = +1).
+        x = X[:, 0]
         y = np.asarray(y, dtype=np.float64)
         utilities = [-float(np.sum(y * w * x <= 0)) for w in (-1.0, 1.0)]
         em = ExponentialMechanism(epsilon=self.epsilon, sensitivity=1.0)
