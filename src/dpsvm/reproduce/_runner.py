@@ -26,6 +26,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -36,14 +37,8 @@ from threadpoolctl import threadpool_limits
 
 from ..accounting import allow_non_private
 from ..exceptions import DPSVMConvergenceError
-from ..mechanisms import sample_gamma_norm
-from ..models.linear import (
-    CERTIFICATE_RTOL,
-    DPLinearSVC,
-    DPLogisticRegression,
-    NonPrivateLinearClassifier,
-)
-from ..perturbation import output_l2_sensitivity
+from ..models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
+from ..perturbation import OutputPerturbation, output_l2_sensitivity
 from ._config import ReproductionConfig
 from ._progress import Progress, format_duration
 
@@ -58,6 +53,10 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
+#: (training rows, training labels, test rows, test labels) of one fit.
+_Data = tuple[FloatArray, NDArray[np.int64], FloatArray, NDArray[np.int64]]
+#: ``make(method, eps, rng) -> unfitted estimator`` of a private method.
+_Maker = Callable[[str, float, np.random.Generator], Any]
 _CLASSES = [-1, 1]
 
 
@@ -196,6 +195,10 @@ KERNEL_METHODS: dict[str, MethodInfo] = {
         "projected onto the unit ball and CMS11 objective perturbation; private",
     ),
 }
+
+
+#: The private (and paper-literal) kernel methods, in their seed order.
+_KERNEL_PRIVATE = ("alg2_2009", "alg2")
 
 
 # ---------------------------------------------------------------------------
@@ -455,12 +458,13 @@ def output_perturbation_from_solution(
 
     Adds the noise of ``DPLinearSVC(mechanism="output", data_norm=1,
     fit_intercept=False)`` to an already computed minimiser, so that the 50
-    draws of a (fold, Λ) cell share one solve. The calibration is the
-    estimator's: L2 sensitivity Δ = 2L/(nΛ) with L = 1 (Chaudhuri, Monteleoni &
-    Sarwate 2011, Corollary 8; spec S.2) plus twice the public solver cap
-    ``CERTIFICATE_RTOL``·Δ, and ‖b‖ ~ Gamma(d, Δ_eff/ε) with a uniform
-    direction (CMS11 Alg. 1). ``tests/reproduce`` checks that it equals the
-    estimator's release for the same generator.
+    draws of a (fold, Λ) cell share one solve. The calibration and the draw are
+    the estimator's own, :class:`dpsvm.perturbation.OutputPerturbation`: L2
+    sensitivity Δ = 2L/(nΛ) with L = 1 (Chaudhuri, Monteleoni & Sarwate 2011,
+    Corollary 8) plus twice the public solver cap
+    ``dpsvm.perturbation.CERTIFICATE_RTOL``·Δ, and ‖b‖ ~ Gamma(d, Δ_eff/ε)
+    with a uniform direction (CMS11 Alg. 1). ``tests/reproduce`` checks that
+    it equals the estimator's release for the same generator.
 
     Parameters
     ----------
@@ -501,18 +505,25 @@ def output_perturbation_from_solution(
     >>> w.shape
     (3,)
     """
-    base = output_l2_sensitivity(int(n_samples), float(regularization), 1.0)
-    # CMS11 Cor. 8: Δ₂ = 2L/(nΛ); + 2·cap for the certified solver error, cap =
-    # CERTIFICATE_RTOL·Δ₂ (dpsvm.models.linear); ‖b‖ ~ Gamma(d, Δ_eff/ε).
-    scale = base * (1.0 + 2.0 * CERTIFICATE_RTOL) / float(epsilon)
-    return np.asarray(coef, dtype=np.float64) + sample_gamma_norm(
-        int(np.size(coef)), scale, rng
+    # The estimator's calibration (dpsvm.perturbation): Δ₂ = 2L/(nΛ) (CMS11
+    # Cor. 8) plus twice the public certificate cap, ‖b‖ ~ Gamma(d, Δ_eff/ε).
+    plan = OutputPerturbation.calibrate(
+        "gamma-norm",
+        epsilon=float(epsilon),
+        l2_sensitivity=output_l2_sensitivity(int(n_samples), float(regularization)),
+        dim=int(np.size(coef)),
     )
+    return plan.noise.release(coef, rng)
 
 
-def _error_of_coef(coef: FloatArray, X: FloatArray, y: NDArray[np.int64]) -> float:
-    pred = np.where(X @ coef > 0, 1, -1)  # classes_[(score > 0)], as in predict
-    return float(np.mean(pred != y))
+def _output_error(
+    coef: FloatArray, lam: float, eps: float, data: _Data, rng: np.random.Generator
+) -> float:
+    """Test error of one output-perturbation draw around the shared solution."""
+    Xtr, _, Xte, yte = data
+    w = output_perturbation_from_solution(coef, Xtr.shape[0], lam, eps, rng)
+    pred = np.where(Xte @ w > 0, 1, -1)  # classes_[(score > 0)], as in predict
+    return float(np.mean(pred != yte))
 
 
 def _diffprivlib_available() -> bool:
@@ -524,7 +535,7 @@ def _diffprivlib_available() -> bool:
 
 
 def _linear_estimator(
-    method: str, lam: float, eps: float, rng: np.random.Generator, huber_h: float
+    lam: float, huber_h: float, method: str, eps: float, rng: np.random.Generator
 ) -> Any:
     common: dict[str, Any] = {
         "epsilon": eps,
@@ -548,25 +559,19 @@ def _linear_estimator(
 
 
 def _diffprivlib_error(
-    Xtr: FloatArray,
-    ytr: NDArray[np.int64],
-    Xte: FloatArray,
-    yte: NDArray[np.int64],
-    lam: float,
-    eps: float,
-    seed: int,
+    lam: float, eps: float, data: _Data, rng: np.random.Generator
 ) -> float:
     from diffprivlib.models import LogisticRegression
 
+    Xtr, ytr, Xte, yte = data
     clf = LogisticRegression(
         epsilon=eps,
         data_norm=1.0,
         fit_intercept=False,
         C=1.0 / (ytr.size * lam),
-        random_state=seed,
+        random_state=int(rng.integers(2**31 - 1)),
     )
-    clf.fit(Xtr, ytr)
-    return float(np.mean(clf.predict(Xte) != yte))
+    return _test_error(clf.fit(Xtr, ytr), Xte, yte)
 
 
 @dataclass
@@ -585,6 +590,62 @@ def _record(caught: list[warnings.WarningMessage]) -> list[str]:
     return sorted({f"{w.category.__name__}: {w.message}" for w in caught})
 
 
+def _test_error(model: Any, X: FloatArray, y: NDArray[np.int64]) -> float:
+    return float(np.mean(model.predict(X) != y))
+
+
+def _draw_errors(
+    error: Callable[[np.random.Generator], float],
+    rng: np.random.Generator,
+    draws: int,
+) -> tuple[FloatArray, int]:
+    """``draws`` test errors from one generator, and the number of refused fits.
+
+    A fit whose solver does not certify its tolerance raises
+    :class:`~dpsvm.exceptions.DPSVMConvergenceError` and releases nothing; its
+    entry stays NaN.
+    """
+    errs = np.full(draws, np.nan)
+    failures = 0
+    for r in range(draws):
+        try:
+            errs[r] = error(rng)
+        except DPSVMConvergenceError:
+            failures += 1
+    return errs, failures
+
+
+def _fit_error(
+    make: _Maker, method: str, eps: float, data: _Data, rng: np.random.Generator
+) -> float:
+    """Test error of one private fit (training and test rows in ``data``)."""
+    Xtr, ytr, Xte, yte = data
+    return _test_error(make(method, eps, rng).fit(Xtr, ytr), Xte, yte)
+
+
+def _tuned_error(
+    make: _Maker,
+    method: str,
+    lambdas: tuple[float, ...],
+    eps: float,
+    data: _Data,
+    rng: np.random.Generator,
+) -> float:
+    """Test error of a private method tuned over ``lambdas`` by Algorithm 3 at ε."""
+    from ..model_selection import PrivateParameterTuning
+
+    Xtr, ytr, Xte, yte = data
+    tuner = PrivateParameterTuning(
+        make(method, eps, rng),
+        {"regularization": list(lambdas)},
+        epsilon=eps,
+        random_state=rng,
+    )
+    with _tuning_context(method):
+        tuner.fit(Xtr, ytr)
+    return _test_error(tuner, Xte, yte)
+
+
 def _grid_job(
     key: tuple[Any, ...],
     X: FloatArray,
@@ -599,42 +660,33 @@ def _grid_job(
     seed_key: tuple[int, ...],
 ) -> _Outcome:
     """One (fold, Λ) cell: the Huber SVM, then every method × ε × draw."""
-    Xtr, ytr, Xte, yte = X[train], y[train], X[test], y[test]
-    n = ytr.size
+    data = (X[train], y[train], X[test], y[test])
     values: dict[str, Any] = {}
     fits = failures = 0
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         ref = NonPrivateLinearClassifier(
             loss="huber", huber_h=huber_h, regularization=lam, classes=_CLASSES
-        ).fit(Xtr, ytr)
+        ).fit(data[0], data[1])
         fits += 1
-        values["huber_svm"] = float(np.mean(ref.predict(Xte) != yte))
+        values["huber_svm"] = _test_error(ref, data[2], data[3])
         coef = ref.coef_.ravel()
+        make = partial(_linear_estimator, lam, huber_h)
         for m_idx, method in enumerate(methods):
             errs = np.full((len(epsilons), draws), np.nan)
             for e_idx, eps in enumerate(epsilons):
-                rng = _rng(*seed_key, m_idx, e_idx)
-                for r in range(draws):
-                    try:
-                        if method == "sensitivity":
-                            w = output_perturbation_from_solution(
-                                coef, n, lam, eps, rng
-                            )
-                            errs[e_idx, r] = _error_of_coef(w, Xte, yte)
-                            continue
-                        if method == "diffprivlib_lr":
-                            seed = int(rng.integers(2**31 - 1))
-                            errs[e_idx, r] = _diffprivlib_error(
-                                Xtr, ytr, Xte, yte, lam, eps, seed
-                            )
-                        else:
-                            est = _linear_estimator(method, lam, eps, rng, huber_h)
-                            est.fit(Xtr, ytr)
-                            errs[e_idx, r] = float(np.mean(est.predict(Xte) != yte))
-                        fits += 1
-                    except DPSVMConvergenceError:
-                        failures += 1
+                if method == "sensitivity":  # the draws share one solve
+                    error = partial(_output_error, coef, lam, eps, data)
+                elif method == "diffprivlib_lr":
+                    error = partial(_diffprivlib_error, lam, eps, data)
+                else:
+                    error = partial(_fit_error, make, method, eps, data)
+                errs[e_idx], failed = _draw_errors(
+                    error, _rng(*seed_key, m_idx, e_idx), draws
+                )
+                failures += failed
+                if method != "sensitivity":
+                    fits += draws - failed
             values[method] = errs
     return _Outcome(key, values, fits, _record(caught), failures)
 
@@ -660,39 +712,38 @@ def _lc_job(
     (:class:`~dpsvm.model_selection.PrivateParameterTuning`, the m = 7 public
     candidates ``lambdas``) with the same ε.
     """
-    from ..model_selection import PrivateParameterTuning
-
     sub = train[_subsample(train.size, min(size, train.size), (*seed_key, 0))]
-    Xtr, ytr, Xte, yte = X[sub], y[sub], X[test], y[test]
+    data = (X[sub], y[sub], X[test], y[test])
     values: dict[str, Any] = {}
     fits = failures = 0
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        np_errs = []
-        for lam in lambdas:
-            ref = NonPrivateLinearClassifier(
-                loss="huber", huber_h=huber_h, regularization=lam, classes=_CLASSES
-            ).fit(Xtr, ytr)
-            fits += 1
-            np_errs.append(float(np.mean(ref.predict(Xte) != yte)))
-        values["huber_svm"] = np.asarray(np_errs)
-        grid = {"regularization": list(lambdas)}
+        values["huber_svm"] = np.asarray(
+            [
+                _test_error(
+                    NonPrivateLinearClassifier(
+                        loss="huber",
+                        huber_h=huber_h,
+                        regularization=lam,
+                        classes=_CLASSES,
+                    ).fit(data[0], data[1]),
+                    data[2],
+                    data[3],
+                )
+                for lam in lambdas
+            ]
+        )
+        fits += len(lambdas)
+        make = partial(_linear_estimator, lambdas[0], huber_h)
         for m_idx, method in enumerate(methods):
             errs = np.full((len(epsilons), draws), np.nan)
             for e_idx, eps in enumerate(epsilons):
-                rng = _rng(*seed_key, 1 + m_idx, e_idx)
-                for r in range(draws):
-                    base = _linear_estimator(method, lambdas[0], eps, rng, huber_h)
-                    tuner = PrivateParameterTuning(
-                        base, grid, epsilon=eps, random_state=rng
-                    )
-                    try:
-                        with _tuning_context(method):
-                            tuner.fit(Xtr, ytr)
-                        errs[e_idx, r] = float(np.mean(tuner.predict(Xte) != yte))
-                    except DPSVMConvergenceError:
-                        failures += 1
-                    fits += len(lambdas)
+                error = partial(_tuned_error, make, method, lambdas, eps, data)
+                errs[e_idx], failed = _draw_errors(
+                    error, _rng(*seed_key, 1 + m_idx, e_idx), draws
+                )
+                failures += failed
+                fits += draws * len(lambdas)
             values[method] = errs
     values["n_train"] = int(sub.size)
     return _Outcome(key, values, fits, _record(caught), failures)
@@ -765,7 +816,7 @@ def _kernel_grid_job(
     seed_key: tuple[int, ...],
 ) -> _Outcome:
     """One (projection, Λ) cell of the kernel experiment."""
-    Xtr, ytr, Xte, yte = X[train], y[train], X[test], y[test]
+    data = (X[train], y[train], X[test], y[test])
     values: dict[str, Any] = {}
     fits = failures = 0
     with warnings.catch_warnings(record=True) as caught:
@@ -773,20 +824,17 @@ def _kernel_grid_job(
         rr, private = _kernel_models(
             config.nb_gamma, config.nb_components, config.huber_h, lam, feature_seed
         )
-        rr.fit(Xtr, ytr)
+        values["rr_svm"] = _test_error(rr.fit(data[0], data[1]), data[2], data[3])
         fits += 1
-        values["rr_svm"] = float(np.mean(rr.predict(Xte) != yte))
-        for m_idx, method in enumerate(("alg2_2009", "alg2")):
+        for m_idx, method in enumerate(_KERNEL_PRIVATE):
             errs = np.full((len(epsilons), draws), np.nan)
             for e_idx, eps in enumerate(epsilons):
-                rng = _rng(*seed_key, m_idx, e_idx)
-                for r in range(draws):
-                    try:
-                        est = private(method, eps, rng).fit(Xtr, ytr)
-                        errs[e_idx, r] = float(np.mean(est.predict(Xte) != yte))
-                    except DPSVMConvergenceError:
-                        failures += 1
-                    fits += 1
+                error = partial(_fit_error, private, method, eps, data)
+                errs[e_idx], failed = _draw_errors(
+                    error, _rng(*seed_key, m_idx, e_idx), draws
+                )
+                failures += failed
+                fits += draws
             values[method] = errs
     return _Outcome(key, values, fits, _record(caught), failures)
 
@@ -805,49 +853,32 @@ def _kernel_lc_job(
     seed_key: tuple[int, ...],
 ) -> _Outcome:
     """One (projection, N) point of the nested-balls learning curve."""
-    from ..model_selection import PrivateParameterTuning
-
     sub = train[_subsample(train.size, min(size, train.size), (*seed_key, 0))]
-    Xtr, ytr, Xte, yte = X[sub], y[sub], X[test], y[test]
+    data = (X[sub], y[sub], X[test], y[test])
     lambdas = config.tuning_lambdas
+    shape = (config.nb_gamma, config.nb_components, config.huber_h)
     values: dict[str, Any] = {}
     fits = failures = 0
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        rr_errs = []
-        for lam in lambdas:
-            rr, _ = _kernel_models(
-                config.nb_gamma, config.nb_components, config.huber_h, lam, feature_seed
-            )
-            rr.fit(Xtr, ytr)
-            fits += 1
-            rr_errs.append(float(np.mean(rr.predict(Xte) != yte)))
-        values["rr_svm"] = np.asarray(rr_errs)
-        for m_idx, method in enumerate(("alg2_2009", "alg2")):
-            errs = np.full((1, draws), np.nan)
-            rng = _rng(*seed_key, 1 + m_idx)
-            for r in range(draws):
-                _, private = _kernel_models(
-                    config.nb_gamma,
-                    config.nb_components,
-                    config.huber_h,
-                    lambdas[0],
-                    feature_seed,
+        values["rr_svm"] = np.asarray(
+            [
+                _test_error(
+                    _kernel_models(*shape, lam, feature_seed)[0].fit(data[0], data[1]),
+                    data[2],
+                    data[3],
                 )
-                tuner = PrivateParameterTuning(
-                    private(method, eps, rng),
-                    {"regularization": list(lambdas)},
-                    epsilon=eps,
-                    random_state=rng,
-                )
-                try:
-                    with _tuning_context(method):
-                        tuner.fit(Xtr, ytr)
-                    errs[0, r] = float(np.mean(tuner.predict(Xte) != yte))
-                except DPSVMConvergenceError:
-                    failures += 1
-                fits += len(lambdas)
-            values[method] = errs
+                for lam in lambdas
+            ]
+        )
+        fits += len(lambdas)
+        _, private = _kernel_models(*shape, lambdas[0], feature_seed)
+        for m_idx, method in enumerate(_KERNEL_PRIVATE):
+            error = partial(_tuned_error, private, method, lambdas, eps, data)
+            errs, failed = _draw_errors(error, _rng(*seed_key, 1 + m_idx), draws)
+            values[method] = errs.reshape(1, draws)
+            failures += failed
+            fits += draws * len(lambdas)
     values["n_train"] = int(sub.size)
     return _Outcome(key, values, fits, _record(caught), failures)
 
@@ -1158,6 +1189,52 @@ def _stats(values: FloatArray) -> dict[str, Any]:
     }
 
 
+def _method_stats(
+    outs_by_lambda: Sequence[Sequence[_Outcome]],
+    methods: Sequence[str],
+    n_epsilons: int,
+) -> dict[str, list[list[dict[str, Any]]]]:
+    """Per method, per Λ, per ε: the statistics of all folds' draws."""
+    return {
+        m: [
+            [
+                _stats(np.concatenate([o.values[m][e_idx] for o in outs]))
+                for e_idx in range(n_epsilons)
+            ]
+            for outs in outs_by_lambda
+        ]
+        for m in methods
+    }
+
+
+def _best_cell(
+    cells: Sequence[dict[str, Any]], lambdas: Sequence[float]
+) -> dict[str, Any]:
+    """The cell of the smallest mean error over the Λ grid (test-fold tuning)."""
+    i = _argmin([c["mean"] for c in cells])
+    if i is None:
+        return {"error": None, "std": None, "lambda": None}
+    return {"error": cells[i]["mean"], "std": cells[i]["std"], "lambda": lambdas[i]}
+
+
+def _best_over_lambda(
+    references: dict[str, Sequence[dict[str, Any]]],
+    per_method: dict[str, list[list[dict[str, Any]]]],
+    lambdas: Sequence[float],
+    epsilons: Sequence[float],
+) -> dict[str, Any]:
+    """Best Λ of each non-private reference and of each method at each ε."""
+    best: dict[str, Any] = {
+        name: _best_cell(cells, lambdas) for name, cells in references.items()
+    }
+    for m, rows in per_method.items():
+        best[m] = {
+            _key(eps): _best_cell([row[e_idx] for row in rows], lambdas)
+            for e_idx, eps in enumerate(epsilons)
+        }
+    return best
+
+
 def _aggregate_grid(
     results: dict[tuple[Any, ...], _Outcome],
     name: str,
@@ -1166,41 +1243,21 @@ def _aggregate_grid(
     epsilons: tuple[float, ...],
     methods: tuple[str, ...],
 ) -> dict[str, Any]:
-    huber = []
-    per_method: dict[str, list[list[dict[str, Any]]]] = {m: [] for m in methods}
-    for l_idx in range(len(lambdas)):
-        outs = [results[("grid", name, f, l_idx)] for f in range(n_folds)]
-        huber.append(_stats(np.array([o.values["huber_svm"] for o in outs])))
-        for m in methods:
-            row = []
-            for e_idx in range(len(epsilons)):
-                vals = np.concatenate([o.values[m][e_idx] for o in outs])
-                row.append(_stats(vals))
-            per_method[m].append(row)
-    best: dict[str, Any] = {}
-    means = [h["mean"] for h in huber]
-    i = _argmin(means)
-    best["huber_svm"] = {
-        "error": means[i] if i is not None else None,
-        "std": huber[i]["std"] if i is not None else None,
-        "lambda": lambdas[i] if i is not None else None,
-    }
-    for m in methods:
-        best[m] = {}
-        for e_idx, eps in enumerate(epsilons):
-            col = [per_method[m][l_idx][e_idx]["mean"] for l_idx in range(len(lambdas))]
-            i = _argmin(col)
-            best[m][_key(eps)] = {
-                "error": col[i] if i is not None else None,
-                "std": per_method[m][i][e_idx]["std"] if i is not None else None,
-                "lambda": lambdas[i] if i is not None else None,
-            }
+    outs_by_lambda = [
+        [results[("grid", name, f, l_idx)] for f in range(n_folds)]
+        for l_idx in range(len(lambdas))
+    ]
+    huber = [
+        _stats(np.array([o.values["huber_svm"] for o in outs]))
+        for outs in outs_by_lambda
+    ]
+    per_method = _method_stats(outs_by_lambda, methods, len(epsilons))
     return {
         "lambdas": list(lambdas),
         "epsilons": list(epsilons),
         "huber_svm": huber,
         "methods": per_method,
-        "best": best,
+        "best": _best_over_lambda({"huber_svm": huber}, per_method, lambdas, epsilons),
     }
 
 
@@ -1256,18 +1313,14 @@ def _aggregate_kernel(
 ) -> dict[str, Any]:
     P = config.nb_projections
     lambdas, epsilons = config.nb_lambdas, config.nb_epsilons
-    rr = []
-    per: dict[str, list[list[dict[str, Any]]]] = {"alg2_2009": [], "alg2": []}
-    for l_idx in range(len(lambdas)):
-        outs = [results[("kgrid", "nested-balls", p, l_idx)] for p in range(P)]
-        rr.append(_stats(np.array([o.values["rr_svm"] for o in outs])))
-        for m in per:
-            per[m].append(
-                [
-                    _stats(np.concatenate([o.values[m][e_idx] for o in outs]))
-                    for e_idx in range(len(epsilons))
-                ]
-            )
+    outs_by_lambda = [
+        [results[("kgrid", "nested-balls", p, l_idx)] for p in range(P)]
+        for l_idx in range(len(lambdas))
+    ]
+    rr = [
+        _stats(np.array([o.values["rr_svm"] for o in outs])) for outs in outs_by_lambda
+    ]
+    per = _method_stats(outs_by_lambda, _KERNEL_PRIVATE, len(epsilons))
     svc = [
         {
             **_stats(
@@ -1279,24 +1332,6 @@ def _aggregate_kernel(
         }
         for l_idx in range(len(lambdas))
     ]
-    best: dict[str, Any] = {}
-    for name, cells in (("rr_svm", rr), ("kernel_svm", svc)):
-        i = _argmin([c["mean"] for c in cells])
-        best[name] = {
-            "error": cells[i]["mean"] if i is not None else None,
-            "std": cells[i]["std"] if i is not None else None,
-            "lambda": lambdas[i] if i is not None else None,
-        }
-    for m in per:
-        best[m] = {}
-        for e_idx, eps in enumerate(epsilons):
-            col = [per[m][l_idx][e_idx]["mean"] for l_idx in range(len(lambdas))]
-            i = _argmin(col)
-            best[m][_key(eps)] = {
-                "error": col[i] if i is not None else None,
-                "std": per[m][i][e_idx]["std"] if i is not None else None,
-                "lambda": lambdas[i] if i is not None else None,
-            }
     return {
         "lambdas": list(lambdas),
         "epsilons": list(epsilons),
@@ -1305,7 +1340,9 @@ def _aggregate_kernel(
         "rr_svm": rr,
         "kernel_svm": svc,
         "methods": per,
-        "best": best,
+        "best": _best_over_lambda(
+            {"rr_svm": rr, "kernel_svm": svc}, per, lambdas, epsilons
+        ),
     }
 
 
@@ -1444,7 +1481,7 @@ def run_experiments(
         config.nb_projections,
         config.nb_lc_sizes,
         (config.nb_lc_epsilon,),
-        ("alg2_2009", "alg2"),
+        _KERNEL_PRIVATE,
         config.tuning_lambdas,
         kind="klc",
         reference="rr_svm",

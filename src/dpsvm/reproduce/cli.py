@@ -22,39 +22,22 @@ import argparse
 import shlex
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
+from ..utils._cli import PROG, integer_option, run_subcommand
 from ._config import make_config
 from ._runner import ReproductionError
 from ._sarwate2009 import run_sarwate2009
 
 __all__ = ["add_reproduce_subparser", "main", "run_reproduce_command"]
 
-PROG = "dpsvm"
 PAPERS = ("sarwate2009",)
 DEFAULT_OUT = "./reproduction-sarwate2009"
 
 
-def _int(what: str, low: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be an integer, got {text!r}"
-            ) from None
-        if v < low:
-            raise argparse.ArgumentTypeError(f"{what} must be >= {low}, got {v}")
-        return v
-
-    return parse
-
-
-def _n_jobs(text: str) -> int:
-    v = _int("--n-jobs", -1)(text)
-    if v == 0:
-        raise argparse.ArgumentTypeError("--n-jobs must be >= 1, or -1 for all CPUs")
-    return int(v)
+_n_jobs = integer_option(
+    "--n-jobs", -1, nonzero="--n-jobs must be >= 1, or -1 for all CPUs"
+)
 
 
 def add_reproduce_subparser(subparsers: Any) -> argparse.ArgumentParser:
@@ -117,14 +100,14 @@ def add_reproduce_subparser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--draws",
-        type=_int("--draws", 1),
+        type=integer_option("--draws", 1),
         metavar="N",
         help="noise draws per private fit, and repetitions per learning-curve "
         "point (default 50 and 10; --quick 2 and 1)",
     )
     p.add_argument(
         "--folds",
-        type=_int("--folds", 1),
+        type=integer_option("--folds", 1),
         metavar="K",
         help="cross-validation folds evaluated, of a 10-fold split (default 10; "
         "--quick 2); K > 10 uses a K-fold split",
@@ -138,7 +121,7 @@ def add_reproduce_subparser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--seed",
-        type=_int("--seed", 0),
+        type=integer_option("--seed", 0),
         default=0,
         metavar="S",
         help="seed of all splits, projections and noise draws (default 0)",
@@ -240,15 +223,6 @@ def run_reproduce_command(
     return 0
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Standalone ``dpsvm reproduce`` (the same options, after the word).
 
@@ -269,23 +243,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["sarwate2009", "--data-dir", "/nope", "--tiny"])
     1
     """
-    parser = _Parser(prog=PROG)
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_reproduce_subparser(sub)
-    try:
-        args = parser.parse_args(
-            ["reproduce", *(sys.argv[1:] if argv is None else argv)]
-        )
-    except _UsageError as exc:
-        sys.stderr.write(f"{PROG}: error: {exc}\n")
-        return 2
-    except SystemExit as exc:  # --help
-        return exc.code if isinstance(exc.code, int) else 0
-    try:
-        return run_reproduce_command(args)
-    except (ValueError, OSError) as exc:
-        sys.stderr.write(f"{PROG}: error: {' '.join(str(exc).split())}\n")
-        return 1
-    except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: error: interrupted\n")
-        return 130
+    return run_subcommand(
+        "reproduce",
+        add_reproduce_subparser,
+        run_reproduce_command,
+        argv,
+        (ValueError, OSError),
+    )
