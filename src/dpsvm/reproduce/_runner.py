@@ -517,7 +517,7 @@ def output_perturbation_from_solution(
 
 
 def _output_error(
-    coef: FloatArray, lam: float, eps: float, data: _Data, rng: np.random.Generator
+    coef: FloatArray, lam: float, data: _Data, eps: float, rng: np.random.Generator
 ) -> float:
     """Test error of one output-perturbation draw around the shared solution."""
     Xtr, _, Xte, yte = data
@@ -559,7 +559,7 @@ def _linear_estimator(
 
 
 def _diffprivlib_error(
-    lam: float, eps: float, data: _Data, rng: np.random.Generator
+    lam: float, data: _Data, eps: float, rng: np.random.Generator
 ) -> float:
     from diffprivlib.models import LogisticRegression
 
@@ -616,7 +616,7 @@ def _draw_errors(
 
 
 def _fit_error(
-    make: _Maker, method: str, eps: float, data: _Data, rng: np.random.Generator
+    make: _Maker, method: str, data: _Data, eps: float, rng: np.random.Generator
 ) -> float:
     """Test error of one private fit (training and test rows in ``data``)."""
     Xtr, ytr, Xte, yte = data
@@ -627,8 +627,8 @@ def _tuned_error(
     make: _Maker,
     method: str,
     lambdas: tuple[float, ...],
-    eps: float,
     data: _Data,
+    eps: float,
     rng: np.random.Generator,
 ) -> float:
     """Test error of a private method tuned over ``lambdas`` by Algorithm 3 at ε."""
@@ -646,21 +646,58 @@ def _tuned_error(
     return _test_error(tuner, Xte, yte)
 
 
+@dataclass(frozen=True)
+class _Fold:
+    """The rows and labels of a data set and one split's (train, test) indices."""
+
+    X: FloatArray
+    y: NDArray[np.int64]
+    train: NDArray[np.intp]
+    test: NDArray[np.intp]
+
+    def data(self, size: int | None = None, seed_key: Sequence[int] = ()) -> _Data:
+        """Training (optionally a seeded subsample of ``size``) and test rows."""
+        tr = self.train
+        if size is not None:
+            tr = tr[_subsample(tr.size, min(size, tr.size), seed_key)]
+        return self.X[tr], self.y[tr], self.X[self.test], self.y[self.test]
+
+
+@dataclass(frozen=True)
+class _Draws:
+    """The ε values of a job, the noise draws per ε and the job's seed key."""
+
+    epsilons: tuple[float, ...]
+    draws: int
+    seed_key: tuple[int, ...]
+
+    def errors(
+        self, error: Callable[[float, np.random.Generator], float], *key: int
+    ) -> tuple[FloatArray, int]:
+        """(ε × draw) test errors of ``error(eps, rng)``, and the refused fits.
+
+        The generator of ε number e is ``_rng(*seed_key, *key, e)``.
+        """
+        errs = np.full((len(self.epsilons), self.draws), np.nan)
+        failures = 0
+        for e_idx, eps in enumerate(self.epsilons):
+            errs[e_idx], failed = _draw_errors(
+                partial(error, eps), _rng(*self.seed_key, *key, e_idx), self.draws
+            )
+            failures += failed
+        return errs, failures
+
+
 def _grid_job(
     key: tuple[Any, ...],
-    X: FloatArray,
-    y: NDArray[np.int64],
-    train: NDArray[np.intp],
-    test: NDArray[np.intp],
+    fold: _Fold,
     lam: float,
-    epsilons: tuple[float, ...],
-    draws: int,
+    plan: _Draws,
     methods: tuple[str, ...],
     huber_h: float,
-    seed_key: tuple[int, ...],
 ) -> _Outcome:
     """One (fold, Λ) cell: the Huber SVM, then every method × ε × draw."""
-    data = (X[train], y[train], X[test], y[test])
+    data = fold.data()
     values: dict[str, Any] = {}
     fits = failures = 0
     with warnings.catch_warnings(record=True) as caught:
@@ -670,40 +707,29 @@ def _grid_job(
         ).fit(data[0], data[1])
         fits += 1
         values["huber_svm"] = _test_error(ref, data[2], data[3])
-        coef = ref.coef_.ravel()
         make = partial(_linear_estimator, lam, huber_h)
         for m_idx, method in enumerate(methods):
-            errs = np.full((len(epsilons), draws), np.nan)
-            for e_idx, eps in enumerate(epsilons):
-                if method == "sensitivity":  # the draws share one solve
-                    error = partial(_output_error, coef, lam, eps, data)
-                elif method == "diffprivlib_lr":
-                    error = partial(_diffprivlib_error, lam, eps, data)
-                else:
-                    error = partial(_fit_error, make, method, eps, data)
-                errs[e_idx], failed = _draw_errors(
-                    error, _rng(*seed_key, m_idx, e_idx), draws
-                )
-                failures += failed
-                if method != "sensitivity":
-                    fits += draws - failed
-            values[method] = errs
+            if method == "sensitivity":  # the draws share one solve
+                error = partial(_output_error, ref.coef_.ravel(), lam, data)
+            elif method == "diffprivlib_lr":
+                error = partial(_diffprivlib_error, lam, data)
+            else:
+                error = partial(_fit_error, make, method, data)
+            values[method], failed = plan.errors(error, m_idx)
+            failures += failed
+            if method != "sensitivity":
+                fits += values[method].size - failed
     return _Outcome(key, values, fits, _record(caught), failures)
 
 
 def _lc_job(
     key: tuple[Any, ...],
-    X: FloatArray,
-    y: NDArray[np.int64],
-    train: NDArray[np.intp],
-    test: NDArray[np.intp],
+    fold: _Fold,
     size: int,
-    epsilons: tuple[float, ...],
-    draws: int,
+    plan: _Draws,
     methods: tuple[str, ...],
     lambdas: tuple[float, ...],
     huber_h: float,
-    seed_key: tuple[int, ...],
 ) -> _Outcome:
     """One (fold, N) point of a learning curve.
 
@@ -712,8 +738,7 @@ def _lc_job(
     (:class:`~dpsvm.model_selection.PrivateParameterTuning`, the m = 7 public
     candidates ``lambdas``) with the same ε.
     """
-    sub = train[_subsample(train.size, min(size, train.size), (*seed_key, 0))]
-    data = (X[sub], y[sub], X[test], y[test])
+    data = fold.data(size, (*plan.seed_key, 0))
     values: dict[str, Any] = {}
     fits = failures = 0
     with warnings.catch_warnings(record=True) as caught:
@@ -736,16 +761,11 @@ def _lc_job(
         fits += len(lambdas)
         make = partial(_linear_estimator, lambdas[0], huber_h)
         for m_idx, method in enumerate(methods):
-            errs = np.full((len(epsilons), draws), np.nan)
-            for e_idx, eps in enumerate(epsilons):
-                error = partial(_tuned_error, make, method, lambdas, eps, data)
-                errs[e_idx], failed = _draw_errors(
-                    error, _rng(*seed_key, 1 + m_idx, e_idx), draws
-                )
-                failures += failed
-                fits += draws * len(lambdas)
-            values[method] = errs
-    values["n_train"] = int(sub.size)
+            error = partial(_tuned_error, make, method, lambdas, data)
+            values[method], failed = plan.errors(error, 1 + m_idx)
+            failures += failed
+            fits += values[method].size * len(lambdas)
+    values["n_train"] = int(data[0].shape[0])
     return _Outcome(key, values, fits, _record(caught), failures)
 
 
@@ -804,19 +824,14 @@ def _kernel_models(
 
 def _kernel_grid_job(
     key: tuple[Any, ...],
-    X: FloatArray,
-    y: NDArray[np.int64],
-    train: NDArray[np.intp],
-    test: NDArray[np.intp],
+    fold: _Fold,
     lam: float,
-    epsilons: tuple[float, ...],
-    draws: int,
+    plan: _Draws,
     config: ReproductionConfig,
     feature_seed: int,
-    seed_key: tuple[int, ...],
 ) -> _Outcome:
     """One (projection, Λ) cell of the kernel experiment."""
-    data = (X[train], y[train], X[test], y[test])
+    data = fold.data()
     values: dict[str, Any] = {}
     fits = failures = 0
     with warnings.catch_warnings(record=True) as caught:
@@ -827,36 +842,26 @@ def _kernel_grid_job(
         values["rr_svm"] = _test_error(rr.fit(data[0], data[1]), data[2], data[3])
         fits += 1
         for m_idx, method in enumerate(_KERNEL_PRIVATE):
-            errs = np.full((len(epsilons), draws), np.nan)
-            for e_idx, eps in enumerate(epsilons):
-                error = partial(_fit_error, private, method, eps, data)
-                errs[e_idx], failed = _draw_errors(
-                    error, _rng(*seed_key, m_idx, e_idx), draws
-                )
-                failures += failed
-                fits += draws
-            values[method] = errs
+            error = partial(_fit_error, private, method, data)
+            values[method], failed = plan.errors(error, m_idx)
+            failures += failed
+            fits += values[method].size
     return _Outcome(key, values, fits, _record(caught), failures)
 
 
 def _kernel_lc_job(
     key: tuple[Any, ...],
-    X: FloatArray,
-    y: NDArray[np.int64],
-    train: NDArray[np.intp],
-    test: NDArray[np.intp],
+    fold: _Fold,
     size: int,
-    eps: float,
-    draws: int,
+    plan: _Draws,
     config: ReproductionConfig,
     feature_seed: int,
-    seed_key: tuple[int, ...],
 ) -> _Outcome:
-    """One (projection, N) point of the nested-balls learning curve."""
-    sub = train[_subsample(train.size, min(size, train.size), (*seed_key, 0))]
-    data = (X[sub], y[sub], X[test], y[test])
+    """One (projection, N) point of the nested-balls learning curve (one ε)."""
+    data = fold.data(size, (*plan.seed_key, 0))
     lambdas = config.tuning_lambdas
     shape = (config.nb_gamma, config.nb_components, config.huber_h)
+    (eps,) = plan.epsilons
     values: dict[str, Any] = {}
     fits = failures = 0
     with warnings.catch_warnings(record=True) as caught:
@@ -874,35 +879,31 @@ def _kernel_lc_job(
         fits += len(lambdas)
         _, private = _kernel_models(*shape, lambdas[0], feature_seed)
         for m_idx, method in enumerate(_KERNEL_PRIVATE):
-            error = partial(_tuned_error, private, method, lambdas, eps, data)
-            errs, failed = _draw_errors(error, _rng(*seed_key, 1 + m_idx), draws)
-            values[method] = errs.reshape(1, draws)
+            # One ε: the generator of method m is _rng(*seed_key, 1 + m).
+            error = partial(_tuned_error, private, method, lambdas, data, eps)
+            errs, failed = _draw_errors(
+                error, _rng(*plan.seed_key, 1 + m_idx), plan.draws
+            )
+            values[method] = errs.reshape(1, plan.draws)
             failures += failed
-            fits += draws * len(lambdas)
-    values["n_train"] = int(sub.size)
+            fits += plan.draws * len(lambdas)
+    values["n_train"] = int(data[0].shape[0])
     return _Outcome(key, values, fits, _record(caught), failures)
 
 
 def _svc_job(
-    key: tuple[Any, ...],
-    X: FloatArray,
-    y: NDArray[np.int64],
-    train: NDArray[np.intp],
-    test: NDArray[np.intp],
-    lam: float,
-    config: ReproductionConfig,
+    key: tuple[Any, ...], fold: _Fold, lam: float, config: ReproductionConfig
 ) -> _Outcome:
     """The exact Gaussian-kernel hinge SVM (libsvm, with bias) on a subsample."""
     from sklearn.svm import SVC
 
-    sub = train[_subsample(train.size, min(config.nb_svc_rows, train.size), (7,))]
+    Xtr, ytr, Xte, yte = fold.data(config.nb_svc_rows, (7,))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        clf = SVC(kernel="rbf", gamma=config.nb_gamma, C=1.0 / (sub.size * lam))
-        clf.fit(X[sub], y[sub])
-        err = float(np.mean(clf.predict(X[test]) != y[test]))
+        clf = SVC(kernel="rbf", gamma=config.nb_gamma, C=1.0 / (ytr.size * lam))
+        err = _test_error(clf.fit(Xtr, ytr), Xte, yte)
     return _Outcome(
-        key, {"kernel_svm": err, "n_train": int(sub.size)}, 1, _record(caught)
+        key, {"kernel_svm": err, "n_train": int(ytr.size)}, 1, _record(caught)
     )
 
 
@@ -950,16 +951,13 @@ def _build_jobs(
                         (name, f, l_idx),
                         _grid_job,
                         (
-                            ds.X,
-                            ds.y,
-                            tr,
-                            te,
+                            _Fold(ds.X, ds.y, tr, te),
                             lam,
-                            epsilons,
-                            config.draws,
+                            _Draws(
+                                epsilons, config.draws, (seed, 100 + d_idx, f, l_idx)
+                            ),
                             ms,
                             config.huber_h,
-                            (seed, 100 + d_idx, f, l_idx),
                         ),
                         1 + n_solves,
                         (1 + n_solves) * tr.size * ds.X.shape[1],
@@ -987,17 +985,14 @@ def _build_jobs(
                         (name, f, s_idx),
                         _lc_job,
                         (
-                            ds.X,
-                            ds.y,
-                            tr,
-                            te,
+                            _Fold(ds.X, ds.y, tr, te),
                             size,
-                            epsilons,
-                            config.lc_draws,
+                            _Draws(
+                                epsilons, config.lc_draws, (seed, 200 + d_idx, f, s_idx)
+                            ),
                             config.lc_methods,
                             config.tuning_lambdas,
                             config.huber_h,
-                            (seed, 200 + d_idx, f, s_idx),
                         ),
                         m + private_fits,
                         (m + private_fits / (m + 1)) * n_sub * ds.X.shape[1],
@@ -1017,16 +1012,11 @@ def _build_jobs(
                     ("nested-balls", p, l_idx),
                     _kernel_grid_job,
                     (
-                        nb.X,
-                        nb.y,
-                        tr,
-                        te,
+                        _Fold(nb.X, nb.y, tr, te),
                         lam,
-                        config.nb_epsilons,
-                        config.draws,
+                        _Draws(config.nb_epsilons, config.draws, (seed, 301, p, l_idx)),
                         config,
                         feature_seed,
-                        (seed, 301, p, l_idx),
                     ),
                     n_fits,
                     n_fits * tr.size * D,
@@ -1042,16 +1032,15 @@ def _build_jobs(
                     ("nested-balls", p, s_idx),
                     _kernel_lc_job,
                     (
-                        nb.X,
-                        nb.y,
-                        tr,
-                        te,
+                        _Fold(nb.X, nb.y, tr, te),
                         size,
-                        config.nb_lc_epsilon,
-                        config.lc_draws,
+                        _Draws(
+                            (config.nb_lc_epsilon,),
+                            config.lc_draws,
+                            (seed, 302, p, s_idx),
+                        ),
                         config,
                         feature_seed,
-                        (seed, 302, p, s_idx),
                     ),
                     m + private_fits,
                     (m + private_fits / (m + 1)) * n_sub * D,
@@ -1065,7 +1054,7 @@ def _build_jobs(
                 "svc",
                 ("nested-balls", 0, l_idx),
                 _svc_job,
-                (nb.X, nb.y, tr, te, lam, config),
+                (_Fold(nb.X, nb.y, tr, te), lam, config),
                 1,
                 # libsvm: roughly quadratic in n; scaled to the RFF fit unit.
                 float(n_svc) * n_svc / 50.0,
