@@ -32,7 +32,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, TextIO
 
 import numpy as np
@@ -41,17 +41,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..validation import check_delta, check_epsilon
 from ._bounds import AuditBound, epsilon_lower_bound_split
 
-__all__ = [
-    "AuditResult",
-    "Auditor",
-    "Coordinate",
-    "DecisionValue",
-    "FunctionDifference",
-    "NeighbouringPair",
-    "Projection",
-    "Statistic",
-    "released_vector",
-]
+# The public names are exported by dpsvm.audit (its __all__).
 
 FloatArray = NDArray[np.float64]
 FactoryKind = Literal["auto", "estimator", "mechanism"]
@@ -583,25 +573,12 @@ def _percent(p: float) -> str:
 
 
 def _example_result(**kw: Any) -> AuditResult:
-    base: dict[str, Any] = dict(
-        mechanism="m",
-        epsilon=1.0,
-        delta=0.0,
-        epsilon_lower=0.5,
-        epsilon_point=0.6,
-        confidence=0.95,
-        n_runs=1000,
-        n_eval=500,
-        statistic="s",
-        threshold=0.0,
-        direction=1,
-        fpr=0.1,
-        fnr=0.1,
-        wall_time=2.0,
-        pair="p",
+    # Fields in declaration order: mechanism, ε, δ, ε_lower, ε_point, confidence,
+    # n_runs, n_eval, statistic, threshold, direction, FPR, FNR, wall time, pair.
+    base = AuditResult(
+        "m", 1.0, 0.0, 0.5, 0.6, 0.95, 1000, 500, "s", 0.0, 1, 0.1, 0.1, 2.0, "p"
     )
-    base.update(kw)
-    return AuditResult(**base)
+    return replace(base, **kw)
 
 
 # ------------------------------------------------------------------- running

@@ -26,10 +26,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from ..utils._cli import (
+    add_run_options,
     delta_option,
-    epsilon_option,
     integer_option,
     open_interval_option,
+    positive_option,
     run_subcommand,
 )
 from ._auditor import AuditResult
@@ -45,7 +46,7 @@ __all__ = [
 
 
 # -------------------------------------------------------------- option types
-_epsilon = epsilon_option("--epsilon")
+_epsilon = positive_option("--epsilon")
 _delta = delta_option("--delta")
 _confidence = open_interval_option("--confidence", 0.0, 1.0)
 _n_jobs = integer_option(
@@ -114,24 +115,12 @@ def add_audit_subparser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="C",
         help="confidence of the lower bound (default: 0.95)",
     )
-    p.add_argument(
-        "--n-jobs",
-        type=_n_jobs,
-        default=1,
-        metavar="J",
-        help="parallel workers (joblib; -1: all cores; default: 1)",
-    )
-    p.add_argument(
-        "--seed",
-        type=integer_option("--seed", 0),
-        default=0,
-        metavar="S",
-        help="seed of the run seeds (default: 0)",
-    )
-    p.add_argument(
-        "--no-progress",
-        action="store_true",
-        help="no progress line on standard error",
+    add_run_options(
+        p,
+        n_jobs=_n_jobs,
+        n_jobs_help="parallel workers (joblib; -1: all cores; default: 1)",
+        seed_help="seed of the run seeds (default: 0)",
+        progress_help="no progress line on standard error",
     )
     p.add_argument("--json", action="store_true", help="print JSON lines")
     p.add_argument(

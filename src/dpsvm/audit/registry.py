@@ -314,72 +314,31 @@ class EstimatorFactory:
 
     Parameters
     ----------
-    estimator : type
-        The estimator class.
+    estimator : type or str
+        The estimator class, or ``"package.module:ClassName"``: then the class
+        is imported on the first call, so an entry for a module that fails to
+        import breaks only that entry, not :mod:`dpsvm.audit`.
     params : mapping
-        Constructor arguments (except the seed).
+        Constructor arguments (except the seed and the accountant).
     seed_param : str or None, default="random_state"
         Name of the seed argument; ``None`` for deterministic estimators.
+    accountant_epsilon : float or None, default=None
+        With a value, each estimator gets a fresh
+        :class:`~dpsvm.accounting.BudgetAccountant` of that budget as
+        ``accountant`` (for estimators that require one, e.g. per-query
+        mechanisms).
 
     Examples
     --------
     >>> f = EstimatorFactory(DPLinearSVC, {"epsilon": 0.5})
     >>> f(3).random_state, f(3).epsilon
     (3, 0.5)
-    """
-
-    estimator: type
-    params: Mapping[str, Any] = field(default_factory=dict)
-    seed_param: str | None = "random_state"
-
-    def __call__(self, seed: int) -> Any:
-        """Return a new unfitted estimator seeded with ``seed``.
-
-        Parameters
-        ----------
-        seed : int
-            The noise seed.
-
-        Returns
-        -------
-        estimator
-            The unfitted estimator.
-        """
-        kw = dict(self.params)
-        if self.seed_param is not None:
-            kw[self.seed_param] = seed
-        return self.estimator(**kw)
-
-
-@dataclass(frozen=True)
-class LazyEstimatorFactory:
-    """Like :class:`EstimatorFactory`, naming the class as ``"module:Class"``.
-
-    The class is imported on the first call, so an entry for a module that
-    fails to import breaks only that entry, not :mod:`dpsvm.audit`. With
-    ``accountant_epsilon`` each estimator gets a fresh
-    :class:`~dpsvm.accounting.BudgetAccountant` of that budget (for estimators
-    that require one, e.g. per-query mechanisms).
-
-    Parameters
-    ----------
-    target : str
-        ``"package.module:ClassName"``.
-    params : mapping
-        Constructor arguments (except the seed and the accountant).
-    seed_param : str or None, default="random_state"
-        Name of the seed argument.
-    accountant_epsilon : float or None, default=None
-        Budget of a fresh accountant passed as ``accountant``.
-
-    Examples
-    --------
-    >>> f = LazyEstimatorFactory("dpsvm.models.linear:DPLinearSVC", {"epsilon": 2.0})
-    >>> type(f(0)).__name__, f(0).epsilon
+    >>> g = EstimatorFactory("dpsvm.models:DPLinearSVC", {"epsilon": 2.0})
+    >>> type(g(0)).__name__, g(0).epsilon
     ('DPLinearSVC', 2.0)
     """
 
-    target: str
+    estimator: type | str
     params: Mapping[str, Any] = field(default_factory=dict)
     seed_param: str | None = "random_state"
     accountant_epsilon: float | None = None
@@ -397,14 +356,38 @@ class LazyEstimatorFactory:
         estimator
             The unfitted estimator.
         """
-        module, _, name = self.target.partition(":")
-        cls = getattr(importlib.import_module(module), name)
+        cls = self.estimator
+        if isinstance(cls, str):
+            module, _, name = cls.partition(":")
+            cls = getattr(importlib.import_module(module), name)
         kw = dict(self.params)
         if self.seed_param is not None:
             kw[self.seed_param] = seed
         if self.accountant_epsilon is not None:
             kw["accountant"] = BudgetAccountant(epsilon=self.accountant_epsilon)
         return cls(**kw)
+
+
+class LazyEstimatorFactory(EstimatorFactory):
+    """An :class:`EstimatorFactory` that names its class as ``"module:Class"``.
+
+    Parameters
+    ----------
+    estimator : str
+        ``"package.module:ClassName"`` (see :class:`EstimatorFactory`).
+    params : mapping
+        Constructor arguments (except the seed and the accountant).
+    seed_param : str or None, default="random_state"
+        Name of the seed argument.
+    accountant_epsilon : float or None, default=None
+        Budget of a fresh accountant passed as ``accountant``.
+
+    Examples
+    --------
+    >>> f = LazyEstimatorFactory("dpsvm.models.linear:DPLinearSVC", {"epsilon": 2.0})
+    >>> type(f(0)).__name__, f(0).epsilon
+    ('DPLinearSVC', 2.0)
+    """
 
 
 @dataclass(frozen=True)
@@ -714,37 +697,17 @@ def list_entries(
     ]
 
 
-def run_audit(
-    name: str,
-    *,
-    n_runs: int | None = None,
-    epsilon: float | None = None,
-    delta: float | None = None,
-    confidence: float = 0.95,
-    n_jobs: int | None = 1,
-    random_state: int | None = 0,
-    progress: bool | TextIO = False,
-) -> AuditResult:
+def run_audit(name: str, **options: Any) -> AuditResult:
     """Audit the registered mechanism ``name``.
 
     Parameters
     ----------
     name : str
         Registered name.
-    n_runs : int or None, default=None
-        Runs per dataset (default: the entry's ``fast_runs``).
-    epsilon : float or None, default=None
-        Claimed ε (default: the entry's).
-    delta : float or None, default=None
-        Claimed δ (default: the entry's).
-    confidence : float, default=0.95
-        Confidence of the bound.
-    n_jobs : int or None, default=1
-        Parallel workers.
-    random_state : int or None, default=0
-        Seed of the run seeds.
-    progress : bool or text stream, default=False
-        Progress line on standard error (or the given stream).
+    **options
+        Keyword arguments of :meth:`AuditEntry.auditor` (``n_runs``,
+        ``epsilon``, ``delta``, ``confidence``, ``n_jobs``, ``random_state``,
+        ``progress``); by default the entry's fast setting, seed 0.
 
     Returns
     -------
@@ -757,19 +720,7 @@ def run_audit(
     >>> res.epsilon, res.epsilon_lower <= res.epsilon
     (1.0, True)
     """
-    return (
-        get_entry(name)
-        .auditor(
-            n_runs=n_runs,
-            epsilon=epsilon,
-            delta=delta,
-            confidence=confidence,
-            n_jobs=n_jobs,
-            random_state=random_state,
-            progress=progress,
-        )
-        .run()
-    )
+    return get_entry(name).auditor(**options).run()
 
 
 # ------------------------------------------------------- the built-in entries

@@ -29,10 +29,11 @@ import numpy as np
 
 from .. import __version__
 from ..exceptions import DPSVMConvergenceError, PrivacyLeakWarning
-from ..utils._cli import PROG, UsageError, delta_option, epsilon_option
+from ..utils._cli import PROG, UsageError, delta_option
 from ..utils._cli import RaisingParser as _Parser
 from ..utils._cli import integer_option as _count
 from ..utils._cli import number as _number
+from ..utils._cli import positive_option as _positive
 from ._data import (
     DATASETS,
     DataError,
@@ -88,20 +89,8 @@ REPORT_FORMAT_VERSION = 1
 
 
 # ------------------------------------------------------------ option types
-_epsilon = epsilon_option("epsilon")
+_epsilon = _positive("epsilon")
 _delta = delta_option("delta")
-
-
-def _positive(what: str) -> Any:
-    def parse(text: str) -> float:
-        v = _number(text, what)
-        if not (math.isfinite(v) and v > 0):
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a finite number > 0, got {text}"
-            )
-        return v
-
-    return parse
 
 
 def _gamma(text: str) -> float:

@@ -173,42 +173,43 @@ def _huber_column(
     return out
 
 
-def _fig3(results: dict[str, Any]) -> dict[str, Any]:
-    grids = results["grids"]
-    g = grids["adult"]
-    fig3a = {
-        "huber_svm": _huber_column(g, FIG3A["lambdas"], FIG3A["huber_svm"]),
+def _fig3_panel(
+    grid: dict[str, Any],
+    paper: dict[str, Any],
+    paper_rows: tuple[str, ...],
+    methods: Sequence[str],
+) -> dict[str, Any]:
+    """One panel of Figure 3: the Huber column and a table per method.
+
+    A method is compared with the paper's matrix of its ``paper_row`` when the
+    panel prints that row (``paper_rows``).
+    """
+    return {
+        "huber_svm": _huber_column(grid, paper["lambdas"], paper["huber_svm"]),
         "tables": [
             _grid_table(
-                g,
+                grid,
                 m,
-                FIG3A["lambdas"],
-                FIG3A["epsilons"],
-                FIG3A["alg1"] if METHODS[m].paper_row == "alg1" else None,
+                paper["lambdas"],
+                paper["epsilons"],
+                paper.get(METHODS[m].paper_row or "")
+                if METHODS[m].paper_row in paper_rows
+                else None,
             )
-            for m in results["methods_run"]
+            for m in methods
         ],
     }
-    fig3b: dict[str, Any]
-    if "kdd" not in grids:
-        fig3b = {"missing": _KDD_MISSING}
-    else:
-        k = grids["kdd"]
-        fig3b = {
-            "huber_svm": _huber_column(k, FIG3B["lambdas"], FIG3B["huber_svm"]),
-            "tables": [
-                _grid_table(
-                    k,
-                    m,
-                    FIG3B["lambdas"],
-                    FIG3B["epsilons"],
-                    FIG3B.get(METHODS[m].paper_row or "")
-                    if METHODS[m].paper_row in ("alg1", "sensitivity")
-                    else None,
-                )
-                for m in results["methods_run"]
-            ],
-        }
+
+
+def _fig3(results: dict[str, Any]) -> dict[str, Any]:
+    grids = results["grids"]
+    methods = results["methods_run"]
+    fig3a = _fig3_panel(grids["adult"], FIG3A, ("alg1",), methods)
+    fig3b: dict[str, Any] = (
+        _fig3_panel(grids["kdd"], FIG3B, ("alg1", "sensitivity"), methods)
+        if "kdd" in grids
+        else {"missing": _KDD_MISSING}
+    )
     return {"fig3a": fig3a, "fig3b": fig3b}
 
 

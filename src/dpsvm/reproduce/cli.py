@@ -24,7 +24,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ..utils._cli import PROG, integer_option, run_subcommand
+from ..utils._cli import PROG, add_run_options, integer_option, run_subcommand
 from ._config import make_config
 from ._runner import ReproductionError
 from ._sarwate2009 import run_sarwate2009
@@ -98,36 +98,27 @@ def add_reproduce_subparser(subparsers: Any) -> argparse.ArgumentParser:
         default=DEFAULT_OUT,
         help=f"output directory (default {DEFAULT_OUT})",
     )
-    p.add_argument(
-        "--draws",
-        type=integer_option("--draws", 1),
-        metavar="N",
-        help="noise draws per private fit, and repetitions per learning-curve "
-        "point (default 50 and 10; --quick 2 and 1)",
-    )
-    p.add_argument(
-        "--folds",
-        type=integer_option("--folds", 1),
-        metavar="K",
-        help="cross-validation folds evaluated, of a 10-fold split (default 10; "
-        "--quick 2); K > 10 uses a K-fold split",
-    )
-    p.add_argument(
-        "--n-jobs",
-        type=_n_jobs,
-        default=1,
-        metavar="J",
-        help="worker processes (-1: all CPUs; default 1)",
-    )
-    p.add_argument(
-        "--seed",
-        type=integer_option("--seed", 0),
-        default=0,
-        metavar="S",
-        help="seed of all splits, projections and noise draws (default 0)",
-    )
-    p.add_argument(
-        "--no-progress", action="store_true", help="no progress line on stderr"
+    for flag, metavar, text in (
+        (
+            "--draws",
+            "N",
+            "noise draws per private fit, and repetitions per learning-curve "
+            "point (default 50 and 10; --quick 2 and 1)",
+        ),
+        (
+            "--folds",
+            "K",
+            "cross-validation folds evaluated, of a 10-fold split (default 10; "
+            "--quick 2); K > 10 uses a K-fold split",
+        ),
+    ):
+        p.add_argument(flag, type=integer_option(flag, 1), metavar=metavar, help=text)
+    add_run_options(
+        p,
+        n_jobs=_n_jobs,
+        n_jobs_help="worker processes (-1: all CPUs; default 1)",
+        seed_help="seed of all splits, projections and noise draws (default 0)",
+        progress_help="no progress line on stderr",
     )
     p.set_defaults(command="reproduce")
     return p

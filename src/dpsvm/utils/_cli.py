@@ -19,11 +19,12 @@ __all__ = [
     "PROG",
     "RaisingParser",
     "UsageError",
+    "add_run_options",
     "delta_option",
-    "epsilon_option",
     "integer_option",
     "number",
     "open_interval_option",
+    "positive_option",
     "run_subcommand",
 ]
 
@@ -41,18 +42,21 @@ class RaisingParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def _convert(text: str, what: str, kind: Callable[[str], Any], noun: str) -> Any:
+    try:
+        return kind(text)
+    except ValueError:
+        message = f"{what} must be {noun}, got {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+
+
 def number(text: str, what: str) -> float:
     """``float(text)``, or an ``argparse`` error naming the option ``what``."""
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{what} must be a number, got {text!r}"
-        ) from None
+    return float(_convert(text, what, float, "a number"))
 
 
-def epsilon_option(what: str) -> Callable[[str], float]:
-    """Option type of a privacy parameter ε: a finite number > 0."""
+def positive_option(what: str) -> Callable[[str], float]:
+    """Option type of a finite number > 0 (ε, a width, a norm bound...)."""
 
     def parse(text: str) -> float:
         v = number(text, what)
@@ -100,12 +104,7 @@ def integer_option(
     """
 
     def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be an integer, got {text!r}"
-            ) from None
+        v = int(_convert(text, what, int, "an integer"))
         if high is not None and not low <= v <= high:
             raise argparse.ArgumentTypeError(
                 f"{what} must be in [{low}, {high}], got {v}"
@@ -117,6 +116,26 @@ def integer_option(
         return v
 
     return parse
+
+
+def add_run_options(
+    p: argparse.ArgumentParser,
+    *,
+    n_jobs: Callable[[str], int],
+    n_jobs_help: str,
+    seed_help: str,
+    progress_help: str,
+) -> None:
+    """Add ``--n-jobs J`` (default 1), ``--seed S`` (default 0), ``--no-progress``."""
+    p.add_argument("--n-jobs", type=n_jobs, default=1, metavar="J", help=n_jobs_help)
+    p.add_argument(
+        "--seed",
+        type=integer_option("--seed", 0),
+        default=0,
+        metavar="S",
+        help=seed_help,
+    )
+    p.add_argument("--no-progress", action="store_true", help=progress_help)
 
 
 def run_subcommand(
