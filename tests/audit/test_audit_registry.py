@@ -102,7 +102,7 @@ def test_canary_pair_attains_the_output_sensitivity_on_the_canary_axis():
 
 
 def test_lemma17_pair_matches_the_closed_form():
-    # [R] Lemma 17 with C = 1 (Λ = 1), n = 10, ε = 0.05: minimisers 2ε apart.
+    # Rubinstein et al. Lemma 17, C = 1 (Λ = 1), n = 10, ε = 0.05: minimisers 2ε apart.
     pair = registry.lemma17_pair(10, 1.0, 0.05)
     w1, w2 = lemma17_solutions(10, 1.0, 0.05)
     np.testing.assert_allclose(

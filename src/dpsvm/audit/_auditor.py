@@ -316,8 +316,8 @@ class DecisionValue(Statistic):
 class FunctionDifference(Statistic):
     """f(x₁) − f(x₂): a difference of the released function at two points.
 
-    Exact whenever the noise is a constant offset of the function (paper 002's
-    scalar offset, spec A.8-1), whatever its scale.
+    Exact whenever the noise is a constant offset of the function (Nie & Wang's
+    scalar offset, their eq. (2); docs/nie_wang.md), whatever its scale.
 
     Parameters
     ----------

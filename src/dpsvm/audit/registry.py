@@ -21,7 +21,7 @@ computed for (replace-one neighbours throughout):
 * :func:`balanced_pair` — labels 3 : 7 against 4 : 6 on x = 1, for the
   exponential mechanism over the two sign classifiers (each utility moves by
   exactly Δu = 1, in opposite directions).
-* :func:`tdil_pair` — the symmetric 1-D dataset on which paper 003's printed
+* :func:`tdil_pair` — the symmetric 1-D dataset on which Jain & Thakurta's printed
   TDIL leaks (see :class:`dpsvm.audit.flawed.JainThakurtaTDILPrinted`).
 
 **Entries.** :data:`REGISTRY` maps a name to an :class:`AuditEntry`: how to
@@ -196,7 +196,7 @@ def lemma17_pair(n: int = 10, C: float = 1.0, eps: float = 0.05) -> Neighbouring
     n : int, default=10
         Number of rows.
     C : float, default=1.0
-        Paper 000's regularisation weight C = 1/Λ.
+        Rubinstein et al.'s regularisation weight C = 1/Λ.
     eps : float, default=0.05
         Half the gap of the two hinge minimisers, < √(C/(2n(2n − 1))). With the
         defaults M = 2nε/C = 1 (rows at the unit norm bound).
@@ -220,8 +220,8 @@ def lemma17_pair(n: int = 10, C: float = 1.0, eps: float = 0.05) -> Neighbouring
         y2.astype(np.float64),
         name=f"lemma17 n={n}",
         description=(
-            f"[R] Lemma 17 databases (C = {C:g}, eps = {eps:g}): hinge minimisers "
-            f"{2 * eps:g} apart."
+            f"Rubinstein et al. Lemma 17 databases (C = {C:g}, eps = {eps:g}): "
+            f"hinge minimisers {2 * eps:g} apart."
         ),
     )
 
@@ -927,7 +927,7 @@ def _register_builtins() -> None:
             "estimator",
             n_runs=1000,
             fast_runs=100,
-            reference="Nie & Wang, Thm 2 sensitivity (spec A.9-H2)",
+            reference="Nie & Wang, Thm 2 sensitivity (docs/nie_wang.md, H2)",
         ),
         AuditEntry(
             "nie-wang-gp",
@@ -943,7 +943,10 @@ def _register_builtins() -> None:
             delta=1e-5,
             n_runs=500,
             fast_runs=200,
-            reference="Nie & Wang Thm 2; Hall, Rinaldo & Wasserman 2013 (spec A.9-H3)",
+            reference=(
+                "Nie & Wang Thm 2; Hall, Rinaldo & Wasserman 2013 "
+                "(docs/nie_wang.md, H3)"
+            ),
         ),
         AuditEntry(
             "nie-wang-predictor",
@@ -954,25 +957,25 @@ def _register_builtins() -> None:
             "estimator",
             n_runs=500,
             fast_runs=200,
-            reference="Nie & Wang, Def. 2 / Prop. 1 sensitivity (spec A.9-H1)",
+            reference="Nie & Wang, Def. 2 / Prop. 1 sensitivity (docs/nie_wang.md, H1)",
         ),
         # ---- flawed variants: NEVER FOR USE; the audit must refute their claim.
         AuditEntry(
             "flawed-literal-beta",
             "flawed",
-            "NOT PRIVATE: paper 001 Alg. 1 with the literal beta = eps*n",
+            "NOT PRIVATE: Sarwate et al. 2009 Alg. 1 with the literal beta = eps*n",
             lambda e, d: LiteralBetaObjectivePerturbation(epsilon=e),
             flip,
             "mechanism",
             flawed=True,
             n_runs=2000,
             fast_runs=300,
-            reference="Sarwate et al., arXiv:0912.0071, Alg. 1 / eq. (9) (spec S-P1)",
+            reference="Sarwate et al., arXiv:0912.0071, Alg. 1 / eq. (9) / Thm 1",
         ),
         AuditEntry(
             "flawed-nie-wang-offset",
             "flawed",
-            "NOT PRIVATE: paper 002's scalar-offset release f_z + b as printed",
+            "NOT PRIVATE: Nie & Wang's scalar-offset release f_z + b as printed",
             lambda e, d: NieWangScalarOffset(epsilon=e),
             flip,
             "mechanism",
@@ -980,12 +983,12 @@ def _register_builtins() -> None:
             flawed=True,
             n_runs=1000,
             fast_runs=100,
-            reference="Nie & Wang, eq. (2), Lemma 1 / Prop. 1 (spec A.8-1)",
+            reference="Nie & Wang, eq. (2), Lemma 1 / Prop. 1 (docs/nie_wang.md)",
         ),
         AuditEntry(
             "flawed-tdil-printed",
             "flawed",
-            "NOT PRIVATE: paper 003's TDIL (Alg. 3) with its printed calibration",
+            "NOT PRIVATE: Jain & Thakurta's TDIL (Alg. 3), printed calibration",
             lambda e, d: JainThakurtaTDILPrinted(epsilon=e, delta=d),
             tdil_pair,
             "mechanism",
@@ -993,7 +996,7 @@ def _register_builtins() -> None:
             flawed=True,
             n_runs=1000,
             fast_runs=200,
-            reference="Jain & Thakurta, ICML 2013, Alg. 3 / Thm 7 (spec B.4)",
+            reference="Jain & Thakurta, ICML 2013, Alg. 3 / Thm 7 (docs/prediction.md)",
         ),
         AuditEntry(
             "flawed-non-private",

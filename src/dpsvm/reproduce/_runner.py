@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The experiments of paper 001 (Sarwate, Chaudhuri & Monteleoni, 2009).
+"""The experiments of Sarwate, Chaudhuri & Monteleoni (2009), arXiv:0912.0071.
 
 The work is cut into independent jobs (one cross-validation fold × one Λ, one
 fold × one training-set size, one random projection × one Λ, ...), each of
@@ -8,12 +8,13 @@ process (``n_jobs=1``) or in joblib worker processes, and are aggregated into
 the JSON-ready ``results`` dictionary that :mod:`._report` and :mod:`._plots`
 render.
 
-Protocol (spec 6.3): every linear value is a mean over cross-validation folds
-(each training set holds 9/10 of the data) and, for private methods, over
-noise draws; the kernel values are means over random projections × draws on
-one 9/10 : 1/10 split. Randomness comes from ``numpy.random.SeedSequence(seed,
-spawn_key=...)`` per job, so results do not depend on scheduling. Seeded noise
-is right for a reproduction (it can be rerun) and wrong for a real release.
+Protocol (the paper's Section 6): every linear value is a mean over
+cross-validation folds (each training set holds 9/10 of the data) and, for
+private methods, over noise draws; the kernel values are means over random
+projections × draws on one 9/10 : 1/10 split. Randomness comes from
+``numpy.random.SeedSequence(seed, spawn_key=...)`` per job, so results do not
+depend on scheduling. Seeded noise is right for a reproduction (it can be
+rerun) and wrong for a real release.
 """
 
 from __future__ import annotations
@@ -122,7 +123,8 @@ METHODS: dict[str, MethodInfo] = {
         "lr",
         True,
         "DPLogisticRegression(mechanism='objective-2009'): noise ∝ exp(−(ε/2)‖b‖) "
-        "without the ε′ correction, as in CM08/paper 001; not guaranteed DP",
+        "without the ε′ correction, as in CM08 and Sarwate et al. 2009; not "
+        "guaranteed DP",
     ),
     "lr": MethodInfo(
         "Logistic regression (private, corrected)",
@@ -137,8 +139,8 @@ METHODS: dict[str, MethodInfo] = {
         False,
         "alg1",
         True,
-        "DPLinearSVC(mechanism='objective-2009'): spec S.1 reading of Alg. 1, "
-        "(1/n)bᵀf with ‖b‖ ~ Gamma(d, 2/ε); its proof omits the Jacobian (S-P3), "
+        "DPLinearSVC(mechanism='objective-2009'): Alg. 1 read as its Theorem 1 "
+        "proof, (1/n)bᵀf with ‖b‖ ~ Gamma(d, 2/ε); the proof omits the Jacobian, "
         "not guaranteed DP",
     ),
     "alg1": MethodInfo(
@@ -183,8 +185,8 @@ KERNEL_METHODS: dict[str, MethodInfo] = {
         "alg2",
         True,
         "DPKernelSVC(mechanism='objective-2009', norm_handling='paper'): √(2/D) "
-        "features of norm up to √2 with noise for norm 1 (S-P6) and the "
-        "uncorrected Alg. 1 (S-P3); not guaranteed DP",
+        "features of norm up to √2 with noise for norm 1 (Theorem 3 assumes norm "
+        "1) and the uncorrected Alg. 1; not guaranteed DP",
     ),
     "alg2": MethodInfo(
         "Algorithm 2, corrected (private)",
@@ -293,7 +295,7 @@ def _load_adult(
             f"the paper's preprocessing: {X.shape[1]} columns (6 numeric + 99 "
             "one-hot), every column divided by its maximum over the data "
             "(column_scaling='data-max', as in the paper: it reads every record, "
-            "so it is outside any DP guarantee, spec S-P5), each row divided by "
+            "so it is outside any DP guarantee), each row divided by "
             "its L2 norm (‖x‖ = 1; the paper says 'at most 1')"
         )
     notes = sorted({str(w.message).split(";")[0] for w in caught})
@@ -334,9 +336,9 @@ def _load_kdd(data_dir: Path | None, config: ReproductionConfig) -> Dataset | No
             f"KDD Cup 99, 10% file, random subset of {y.size} rows (paper: "
             f"60,000), {X.shape[1]} columns (38 numeric scaled by public ranges + "
             "one-hot protocol/service/flag), rows divided by their norm; +1 = "
-            "normal connection (spec 6.2: flipping the labels changes no error "
-            "rate). The paper divided columns by their data maxima; the loader "
-            "uses public ranges instead"
+            "normal connection (the paper's positive class; with no intercept, "
+            "flipping the labels changes no error rate). The paper divided columns "
+            "by their data maxima; the loader uses public ranges instead"
         ),
         info={
             "n_samples": int(y.size),
@@ -541,7 +543,7 @@ def _linear_estimator(
         "epsilon": eps,
         "regularization": lam,
         "data_norm": 1.0,
-        "fit_intercept": False,  # paper 001 is bias-free (explicit, not a default)
+        "fit_intercept": False,  # Sarwate et al. 2009 is bias-free (explicit)
         "classes": _CLASSES,
         "random_state": rng,
     }
@@ -772,7 +774,8 @@ def _lc_job(
 def _tuning_context(method: str) -> AbstractContextManager[None]:
     """Opt the paper's non-private "2009" methods into private tuning, explicitly.
 
-    The "2009" methods are paper 001's calibration as printed (not private);
+    The "2009" methods are Sarwate et al. (2009)'s calibration as printed (not
+    private);
     tuning them with Algorithm 3 only reproduces the paper's curves. Their
     events stay :class:`~dpsvm.accounting.NonPrivateEvent` and no accountant is
     involved (:func:`~dpsvm.accounting.allow_non_private`).
