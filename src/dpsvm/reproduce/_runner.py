@@ -927,11 +927,25 @@ class _Job:
     lam: float | None = None  # Λ of a grid job (its solve time depends on it)
 
 
+def _tuned_job_size(
+    m: int, private_fits: int, rows: int, width: int
+) -> tuple[int, float]:
+    """(fits, cost) of a learning-curve job: m reference fits, private tuned fits.
+
+    Algorithm 3 trains each of its m candidates on 1/(m + 1) of the rows.
+    """
+    return m + private_fits, (m + private_fits / (m + 1)) * rows * width
+
+
 def _build_jobs(
     datasets: dict[str, Dataset], config: ReproductionConfig, methods: tuple[str, ...]
 ) -> list[_Job]:
+    seed, huber_h = config.seed, config.huber_h
+    m = len(config.tuning_lambdas)
     jobs: list[_Job] = []
-    seed = config.seed
+    key: tuple[Any, ...]
+    args: tuple[Any, ...]
+    # Λ × ε grids (Figures 3(a), 3(b) and the compact Adult column): fold × Λ.
     grid_specs: list[tuple[str, tuple[float, ...], tuple[float, ...]]] = [
         ("adult", config.adult_lambdas, config.adult_epsilons)
     ]
@@ -941,129 +955,74 @@ def _build_jobs(
         )
     if "kdd" in datasets:
         grid_specs.append(("kdd", config.kdd_lambdas, config.kdd_epsilons))
-    compact_methods = tuple(m for m in methods if m != "lr_2009")
+    compact_methods = tuple(x for x in methods if x != "lr_2009")
     for d_idx, (name, lambdas, epsilons) in enumerate(grid_specs):
         ds = datasets[name]
         ms = compact_methods if name == "adult-compact" else methods
-        n_solves = sum(len(epsilons) * config.draws for m in ms if m != "sensitivity")
+        n_fits = 1 + sum(len(epsilons) * config.draws for x in ms if x != "sensitivity")
         for f, (tr, te) in enumerate(ds.splits):
+            fold = _Fold(ds.X, ds.y, tr, te)
             for l_idx, lam in enumerate(lambdas):
+                key = (name, f, l_idx)
+                plan = _Draws(epsilons, config.draws, (seed, 100 + d_idx, *key[1:]))
+                args = (fold, lam, plan, ms, huber_h)
+                cost = n_fits * tr.size * ds.X.shape[1]
                 jobs.append(
-                    _Job(
-                        "grid",
-                        (name, f, l_idx),
-                        _grid_job,
-                        (
-                            _Fold(ds.X, ds.y, tr, te),
-                            lam,
-                            _Draws(
-                                epsilons, config.draws, (seed, 100 + d_idx, f, l_idx)
-                            ),
-                            ms,
-                            config.huber_h,
-                        ),
-                        1 + n_solves,
-                        (1 + n_solves) * tr.size * ds.X.shape[1],
-                        "linear",
-                        lam,
-                    )
+                    _Job("grid", key, _grid_job, args, n_fits, cost, "linear", lam)
                 )
+    # Linear learning curves (Figure 1): fold × training-set size.
     lc_specs: list[tuple[str, tuple[int, ...], tuple[float, ...]]] = [
         ("adult", config.adult_lc_sizes, (config.adult_lc_epsilon,))
     ]
     if "kdd" in datasets:
         lc_specs.append(("kdd", config.kdd_lc_sizes, config.kdd_lc_epsilons))
-    m = len(config.tuning_lambdas)
     for d_idx, (name, sizes, epsilons) in enumerate(lc_specs):
         ds = datasets[name]
+        private_fits = len(config.lc_methods) * len(epsilons) * config.lc_draws * m
         for f, (tr, te) in enumerate(ds.splits):
+            fold = _Fold(ds.X, ds.y, tr, te)
             for s_idx, size in enumerate(sizes):
-                n_sub = min(size, tr.size)
-                private_fits = (
-                    len(config.lc_methods) * len(epsilons) * config.lc_draws * m
+                key = (name, f, s_idx)
+                plan = _Draws(epsilons, config.lc_draws, (seed, 200 + d_idx, f, s_idx))
+                args = (fold, size, plan, config.lc_methods, config.tuning_lambdas)
+                n_fits, cost = _tuned_job_size(
+                    m, private_fits, min(size, tr.size), ds.X.shape[1]
                 )
                 jobs.append(
-                    _Job(
-                        "lc",
-                        (name, f, s_idx),
-                        _lc_job,
-                        (
-                            _Fold(ds.X, ds.y, tr, te),
-                            size,
-                            _Draws(
-                                epsilons, config.lc_draws, (seed, 200 + d_idx, f, s_idx)
-                            ),
-                            config.lc_methods,
-                            config.tuning_lambdas,
-                            config.huber_h,
-                        ),
-                        m + private_fits,
-                        (m + private_fits / (m + 1)) * n_sub * ds.X.shape[1],
-                        "linear",
-                    )
+                    _Job("lc", key, _lc_job, (*args, huber_h), n_fits, cost, "linear")
                 )
+    # Nested balls (Figures 1(c), 1(f), 2(b)): projection × Λ, projection × size.
     nb = datasets["nested-balls"]
     tr, te = nb.splits[0]
+    fold = _Fold(nb.X, nb.y, tr, te)
     D = config.nb_components
     for p in range(config.nb_projections):
         feature_seed = _int_seed(seed, 300, p)
         for l_idx, lam in enumerate(config.nb_lambdas):
             n_fits = 1 + 2 * len(config.nb_epsilons) * config.draws
+            plan = _Draws(config.nb_epsilons, config.draws, (seed, 301, p, l_idx))
+            args = (fold, lam, plan, config, feature_seed)
+            key = ("nested-balls", p, l_idx)
+            cost = n_fits * tr.size * D
             jobs.append(
-                _Job(
-                    "kgrid",
-                    ("nested-balls", p, l_idx),
-                    _kernel_grid_job,
-                    (
-                        _Fold(nb.X, nb.y, tr, te),
-                        lam,
-                        _Draws(config.nb_epsilons, config.draws, (seed, 301, p, l_idx)),
-                        config,
-                        feature_seed,
-                    ),
-                    n_fits,
-                    n_fits * tr.size * D,
-                    "kernel",
-                )
+                _Job("kgrid", key, _kernel_grid_job, args, n_fits, cost, "kernel")
             )
         for s_idx, size in enumerate(config.nb_lc_sizes):
-            n_sub = min(size, tr.size)
-            private_fits = 2 * config.lc_draws * m
-            jobs.append(
-                _Job(
-                    "klc",
-                    ("nested-balls", p, s_idx),
-                    _kernel_lc_job,
-                    (
-                        _Fold(nb.X, nb.y, tr, te),
-                        size,
-                        _Draws(
-                            (config.nb_lc_epsilon,),
-                            config.lc_draws,
-                            (seed, 302, p, s_idx),
-                        ),
-                        config,
-                        feature_seed,
-                    ),
-                    m + private_fits,
-                    (m + private_fits / (m + 1)) * n_sub * D,
-                    "kernel",
-                )
+            plan = _Draws(
+                (config.nb_lc_epsilon,), config.lc_draws, (seed, 302, p, s_idx)
             )
+            args = (fold, size, plan, config, feature_seed)
+            key = ("nested-balls", p, s_idx)
+            n_fits, cost = _tuned_job_size(
+                m, 2 * config.lc_draws * m, min(size, tr.size), D
+            )
+            jobs.append(_Job("klc", key, _kernel_lc_job, args, n_fits, cost, "kernel"))
+    # libsvm: roughly quadratic in n; scaled to the RFF fit unit.
     n_svc = min(config.nb_svc_rows, tr.size)
     for l_idx, lam in enumerate(config.nb_lambdas):
-        jobs.append(
-            _Job(
-                "svc",
-                ("nested-balls", 0, l_idx),
-                _svc_job,
-                (_Fold(nb.X, nb.y, tr, te), lam, config),
-                1,
-                # libsvm: roughly quadratic in n; scaled to the RFF fit unit.
-                float(n_svc) * n_svc / 50.0,
-                "kernel",
-            )
-        )
+        key, args = ("nested-balls", 0, l_idx), (fold, lam, config)
+        cost = float(n_svc) * n_svc / 50.0
+        jobs.append(_Job("svc", key, _svc_job, args, 1, cost, "kernel"))
     return jobs
 
 
