@@ -578,9 +578,8 @@ def _diffprivlib_error(
 
 @dataclass
 class _Outcome:
-    """What a job returns."""
+    """What a job returns (the scheduler files it under the job's key)."""
 
-    key: tuple[Any, ...]
     values: dict[str, Any]
     n_fits: int
     warnings: list[str]
@@ -691,12 +690,7 @@ class _Draws:
 
 
 def _grid_job(
-    key: tuple[Any, ...],
-    fold: _Fold,
-    lam: float,
-    plan: _Draws,
-    methods: tuple[str, ...],
-    huber_h: float,
+    fold: _Fold, lam: float, plan: _Draws, methods: tuple[str, ...], huber_h: float
 ) -> _Outcome:
     """One (fold, Λ) cell: the Huber SVM, then every method × ε × draw."""
     data = fold.data()
@@ -721,11 +715,10 @@ def _grid_job(
             failures += failed
             if method != "sensitivity":
                 fits += values[method].size - failed
-    return _Outcome(key, values, fits, _record(caught), failures)
+    return _Outcome(values, fits, _record(caught), failures)
 
 
 def _lc_job(
-    key: tuple[Any, ...],
     fold: _Fold,
     size: int,
     plan: _Draws,
@@ -768,7 +761,7 @@ def _lc_job(
             failures += failed
             fits += values[method].size * len(lambdas)
     values["n_train"] = int(data[0].shape[0])
-    return _Outcome(key, values, fits, _record(caught), failures)
+    return _Outcome(values, fits, _record(caught), failures)
 
 
 def _tuning_context(method: str) -> AbstractContextManager[None]:
@@ -826,12 +819,7 @@ def _kernel_models(
 
 
 def _kernel_grid_job(
-    key: tuple[Any, ...],
-    fold: _Fold,
-    lam: float,
-    plan: _Draws,
-    config: ReproductionConfig,
-    feature_seed: int,
+    fold: _Fold, lam: float, plan: _Draws, config: ReproductionConfig, feature_seed: int
 ) -> _Outcome:
     """One (projection, Λ) cell of the kernel experiment."""
     data = fold.data()
@@ -849,16 +837,11 @@ def _kernel_grid_job(
             values[method], failed = plan.errors(error, m_idx)
             failures += failed
             fits += values[method].size
-    return _Outcome(key, values, fits, _record(caught), failures)
+    return _Outcome(values, fits, _record(caught), failures)
 
 
 def _kernel_lc_job(
-    key: tuple[Any, ...],
-    fold: _Fold,
-    size: int,
-    plan: _Draws,
-    config: ReproductionConfig,
-    feature_seed: int,
+    fold: _Fold, size: int, plan: _Draws, config: ReproductionConfig, feature_seed: int
 ) -> _Outcome:
     """One (projection, N) point of the nested-balls learning curve (one ε)."""
     data = fold.data(size, (*plan.seed_key, 0))
@@ -891,12 +874,10 @@ def _kernel_lc_job(
             failures += failed
             fits += plan.draws * len(lambdas)
     values["n_train"] = int(data[0].shape[0])
-    return _Outcome(key, values, fits, _record(caught), failures)
+    return _Outcome(values, fits, _record(caught), failures)
 
 
-def _svc_job(
-    key: tuple[Any, ...], fold: _Fold, lam: float, config: ReproductionConfig
-) -> _Outcome:
+def _svc_job(fold: _Fold, lam: float, config: ReproductionConfig) -> _Outcome:
     """The exact Gaussian-kernel hinge SVM (libsvm, with bias) on a subsample."""
     from sklearn.svm import SVC
 
@@ -905,9 +886,8 @@ def _svc_job(
         warnings.simplefilter("always")
         clf = SVC(kernel="rbf", gamma=config.nb_gamma, C=1.0 / (ytr.size * lam))
         err = _test_error(clf.fit(Xtr, ytr), Xte, yte)
-    return _Outcome(
-        key, {"kernel_svm": err, "n_train": int(ytr.size)}, 1, _record(caught)
-    )
+    values = {"kernel_svm": err, "n_train": int(ytr.size)}
+    return _Outcome(values, 1, _record(caught))
 
 
 # ---------------------------------------------------------------------------
@@ -1097,7 +1077,7 @@ def _run_jobs(
     results: dict[tuple[Any, ...], _Outcome] = {}
     if n_jobs == 1:
         for i, job in enumerate(jobs):
-            _, out = _call_job(i, job.fn, job.key, job.args)
+            _, out = _call_job(i, job.fn, job.args)
             results[(job.kind, *job.key)] = out
             progress.advance(job.n_fits, job.cost)
         return results
@@ -1115,10 +1095,10 @@ def _run_jobs(
 
 
 def _call_job(
-    i: int, fn: Callable[..., _Outcome], key: tuple[Any, ...], args: tuple[Any, ...]
+    i: int, fn: Callable[..., _Outcome], args: tuple[Any, ...]
 ) -> tuple[int, _Outcome]:
     start = time.perf_counter()
-    out = fn(key, *args)
+    out = fn(*args)
     out.seconds = time.perf_counter() - start
     return i, out
 
