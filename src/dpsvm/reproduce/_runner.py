@@ -24,8 +24,8 @@ import os
 import platform
 import time
 import warnings
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -259,8 +259,7 @@ def _load_adult(
 ) -> tuple[Dataset, list[str]]:
     from ..datasets import load_adult
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _recorded_warnings() as caught:
         try:
             bunch = load_adult(
                 data_dir,
@@ -587,6 +586,14 @@ class _Outcome:
     seconds: float = 0.0
 
 
+@contextmanager
+def _recorded_warnings() -> Iterator[list[warnings.WarningMessage]]:
+    """Record every warning of a loading step or job (reported in the results)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield caught
+
+
 def _record(caught: list[warnings.WarningMessage]) -> list[str]:
     return sorted({f"{w.category.__name__}: {w.message}" for w in caught})
 
@@ -696,8 +703,7 @@ def _grid_job(
     data = fold.data()
     values: dict[str, Any] = {}
     fits = failures = 0
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _recorded_warnings() as caught:
         ref = NonPrivateLinearClassifier(
             loss="huber", huber_h=huber_h, regularization=lam, classes=_CLASSES
         ).fit(data[0], data[1])
@@ -736,8 +742,7 @@ def _lc_job(
     data = fold.data(size, (*plan.seed_key, 0))
     values: dict[str, Any] = {}
     fits = failures = 0
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _recorded_warnings() as caught:
         values["huber_svm"] = np.asarray(
             [
                 _test_error(
@@ -825,8 +830,7 @@ def _kernel_grid_job(
     data = fold.data()
     values: dict[str, Any] = {}
     fits = failures = 0
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _recorded_warnings() as caught:
         rr, private = _kernel_models(
             config.nb_gamma, config.nb_components, config.huber_h, lam, feature_seed
         )
@@ -850,8 +854,7 @@ def _kernel_lc_job(
     (eps,) = plan.epsilons
     values: dict[str, Any] = {}
     fits = failures = 0
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _recorded_warnings() as caught:
         values["rr_svm"] = np.asarray(
             [
                 _test_error(
@@ -882,8 +885,7 @@ def _svc_job(fold: _Fold, lam: float, config: ReproductionConfig) -> _Outcome:
     from sklearn.svm import SVC
 
     Xtr, ytr, Xte, yte = fold.data(config.nb_svc_rows, (7,))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _recorded_warnings() as caught:
         clf = SVC(kernel="rbf", gamma=config.nb_gamma, C=1.0 / (ytr.size * lam))
         err = _test_error(clf.fit(Xtr, ytr), Xte, yte)
     values = {"kernel_svm": err, "n_train": int(ytr.size)}
