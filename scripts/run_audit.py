@@ -77,7 +77,7 @@ calibration assumes (`dpsvm.audit.registry`): n = 10 rows at the norm bound
 with one flipped label (for the hinge with Λ = 1 the minimisers are 1 and 0.8,
 exactly 2/(nΛ) apart), a canary at the norm bound alone on its axis in a 5-D
 dataset, Rubinstein et al.'s Lemma 17 databases, and mechanism-specific pairs
-for the exponential mechanism and paper 003's TDIL.
+for the exponential mechanism and Jain & Thakurta's TDIL.
 
 ## Limits — a lower bound, not a proof
 
@@ -122,18 +122,22 @@ variants of `dpsvm.audit.flawed` (and the non-private SVM) must be caught
 |---|---|---|---|---|---|
 {details}
 
-The flawed variants (never for use):
+The flawed variants (never for use; `dpsvm.audit.flawed`). Each runs the
+library's own code path with the paper-literal parameter, not a copy:
 
-* `flawed-literal-beta` — paper 001's Alg. 1 read literally, β = ε·n in
-  ν(b) ∝ exp(−(β/2)‖b‖) *and* the (1/n)bᵀf term of eq. (9): n times too little
-  noise (spec S-P1).
-* `flawed-nie-wang-offset` — paper 002's release f_z + b with a single scalar
-  b (eq. (2), Lemma 1): f(x₁) − f(x₂) is released exactly (spec A.8-1), so the
-  two output distributions have disjoint supports.
-* `flawed-tdil-printed` — paper 003's TDIL (Alg. 3) with its printed
+* `flawed-literal-beta` — Sarwate, Chaudhuri & Monteleoni (2009) Alg. 1 read
+  literally, β = ε·n in ν(b) ∝ exp(−(β/2)‖b‖) *and* the (1/n)bᵀf term of
+  eq. (9): n times too little noise. It is `DPLinearSVC(mechanism=
+  "objective-2009")` (the ε′ = ε reading of their Theorem 1) run at ε·n.
+* `flawed-nie-wang-offset` — Nie & Wang's release f_z + b with a single scalar
+  b (eq. (2), Lemma 1), i.e. `NonPrivateScalarOffsetRelease(kernel="linear")`:
+  f(x₁) − f(x₂) is released exactly, so the two output distributions have
+  disjoint supports (docs/nie_wang.md).
+* `flawed-tdil-printed` — Jain & Thakurta's TDIL (Alg. 3) with its printed
   calibration on a 1-D domain with a constant feature, B = 1 round and the
   printed ν-net: the exponential mechanism's exponent Λ = ε₀nλ/(8LR_φ²) costs
-  2ΛS = ε₀/2 ≈ 20 per step for a claimed ε = 1 (spec B.4).
+  2ΛS = ε₀/2 ≈ 20 per step for a claimed ε = 1 (docs/prediction.md,
+  section 3).
 * `flawed-non-private` — `NonPrivateLinearClassifier` with a claimed ε = 1.
 """
 

@@ -23,7 +23,12 @@ from dpsvm.audit.flawed import (
     NieWangScalarOffset,
 )
 from dpsvm.bounds.rubinstein import lemma17_solutions
-from dpsvm.models import NonPrivateLinearClassifier
+from dpsvm.exceptions import NotPrivateWarning
+from dpsvm.models import (
+    DPLinearSVC,
+    NonPrivateLinearClassifier,
+    NonPrivateScalarOffsetRelease,
+)
 
 CONFIDENCE = 0.999
 
@@ -97,7 +102,7 @@ def test_canary_pair_attains_the_output_sensitivity_on_the_canary_axis():
 
 
 def test_lemma17_pair_matches_the_closed_form():
-    # [R] Lemma 17 with C = 1 (Λ = 1), n = 10, ε = 0.05: minimisers 2ε apart.
+    # Rubinstein et al. Lemma 17, C = 1 (Λ = 1), n = 10, ε = 0.05: minimisers 2ε apart.
     pair = registry.lemma17_pair(10, 1.0, 0.05)
     w1, w2 = lemma17_solutions(10, 1.0, 0.05)
     np.testing.assert_allclose(
@@ -139,16 +144,41 @@ def test_literal_beta_adds_n_times_too_little_noise():
     assert np.mean(np.abs(b)) == pytest.approx(0.2, abs=0.05)
 
 
+def test_literal_beta_is_objective_2009_at_n_times_epsilon():
+    # The flawed variant is the estimator's code path with ε·n, draw for draw.
+    pair = registry.canary_pair(20, 3)
+    mech = LiteralBetaObjectivePerturbation(epsilon=0.5, huber_h=0.25)
+    est = DPLinearSVC(
+        epsilon=0.5 * 20,
+        mechanism="objective-2009",
+        huber_h=0.25,
+        regularization=1.0,
+        fit_intercept=False,
+        classes=[-1, 1],
+        random_state=7,
+    )
+    with pytest.warns(NotPrivateWarning):
+        est.fit(pair.X, pair.y)
+    np.testing.assert_array_equal(mech(pair.X, pair.y, 7), est.coef_.ravel())
+
+
 def test_nie_wang_offset_releases_the_exact_function_differences():
     X, y = np.ones((10, 1)), np.ones(10)
     mech = NieWangScalarOffset(epsilon=1.0, regularization=1.0)
     # B_Δ = 2κ²C_L/(λ_NW·γ·m) = 2/(0.5·2·10) = 0.2; Lemma 1: scale B_Δ/ε.
     assert mech.noise_scale(10) == pytest.approx(0.2)
     assert NieWangScalarOffset(noise_convention="prop1").noise_scale(10) == 0.1
-    releases = np.array([mech(X, y, s) for s in range(20)])
-    # w is the exact hinge minimiser (λ_NW = Λ/2 ⇔ Λ = 1: w = 1) on every run.
-    np.testing.assert_allclose(releases[:, 0], 1.0, atol=1e-8)
-    assert np.std(releases[:, 1]) > 0.05
+    models = [mech(X, y, s) for s in range(20)]
+    # The release is the library's NonPrivateScalarOffsetRelease (linear kernel),
+    # drawing b at the scale noise_scale() states.
+    assert all(isinstance(m, NonPrivateScalarOffsetRelease) for m in models)
+    assert {m.noise_scale_ for m in models} == {mech.noise_scale(10)}
+    f1 = np.array([m.decision_function(np.ones((1, 1)))[0] for m in models])
+    f0 = np.array([m.decision_function(np.zeros((1, 1)))[0] for m in models])
+    # f(1) − f(0) = w is the exact hinge minimiser (λ_NW = Λ/2 ⇔ Λ = 1: w = 1)
+    # on every run; f(0) = b is the random offset.
+    np.testing.assert_allclose(f1 - f0, 1.0, atol=1e-8)
+    assert np.std(f0) > 0.05
     with pytest.raises(ValueError, match="noise_convention"):
         NieWangScalarOffset(noise_convention="paper").noise_scale(10)
 

@@ -19,7 +19,9 @@ The mechanism is given as a *factory*, either
 * ``factory(seed) -> estimator``: an unfitted scikit-learn-style estimator whose
   noise is seeded by ``seed``; it is fitted on (X, y) and its released model is
   the fitted estimator (its ``coef_``/``intercept_`` form the released vector); or
-* ``factory(X, y, seed) -> array``: a mechanism that returns the released vector.
+* ``factory(X, y, seed) -> release``: a mechanism that returns the released
+  vector (or a fitted model, for statistics that call ``decision_function``);
+  :class:`SeededRelease` is the base class of the library's own mechanisms.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, TextIO
 
 import numpy as np
@@ -39,17 +41,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..validation import check_delta, check_epsilon
 from ._bounds import AuditBound, epsilon_lower_bound_split
 
-__all__ = [
-    "AuditResult",
-    "Auditor",
-    "Coordinate",
-    "DecisionValue",
-    "FunctionDifference",
-    "NeighbouringPair",
-    "Projection",
-    "Statistic",
-    "released_vector",
-]
+# The public names are exported by dpsvm.audit (its __all__).
 
 FloatArray = NDArray[np.float64]
 FactoryKind = Literal["auto", "estimator", "mechanism"]
@@ -198,6 +190,44 @@ def released_vector(released: Any) -> FloatArray:
     return np.asarray(released, dtype=np.float64).ravel()
 
 
+class SeededRelease:
+    """Base of the auditable mechanisms ``mechanism(X, y, seed) -> release``.
+
+    Subclasses implement ``_release(X, y, seed)`` on a float array ``X``; the
+    seed is the only source of their randomness.
+
+    Examples
+    --------
+    >>> class Mean(SeededRelease):
+    ...     def _release(self, X, y, seed):
+    ...         return X.mean(axis=0)
+    >>> Mean()([[1.0], [3.0]], [1, -1], 0).tolist()
+    [2.0]
+    """
+
+    def _release(self, X: FloatArray, y: NDArray[Any], seed: int | None) -> Any:
+        raise NotImplementedError
+
+    def __call__(self, X: ArrayLike, y: ArrayLike, seed: int | None) -> Any:
+        """Release from (X, y) with the noise seeded by ``seed``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows.
+        y : array-like of shape (n_samples,)
+            Labels in {−1, +1}.
+        seed : int or None
+            Noise seed.
+
+        Returns
+        -------
+        ndarray or estimator
+            The released vector, or the released (fitted) model.
+        """
+        return self._release(np.asarray(X, dtype=np.float64), np.asarray(y), seed)
+
+
 class Statistic:
     """A scalar summary T of one release; subclasses implement ``__call__``.
 
@@ -286,8 +316,8 @@ class DecisionValue(Statistic):
 class FunctionDifference(Statistic):
     """f(x₁) − f(x₂): a difference of the released function at two points.
 
-    Exact whenever the noise is a constant offset of the function (paper 002's
-    scalar offset, spec A.8-1), whatever its scale.
+    Exact whenever the noise is a constant offset of the function (Nie & Wang's
+    scalar offset, their eq. (2); docs/nie_wang.md), whatever its scale.
 
     Parameters
     ----------
@@ -543,25 +573,12 @@ def _percent(p: float) -> str:
 
 
 def _example_result(**kw: Any) -> AuditResult:
-    base: dict[str, Any] = dict(
-        mechanism="m",
-        epsilon=1.0,
-        delta=0.0,
-        epsilon_lower=0.5,
-        epsilon_point=0.6,
-        confidence=0.95,
-        n_runs=1000,
-        n_eval=500,
-        statistic="s",
-        threshold=0.0,
-        direction=1,
-        fpr=0.1,
-        fnr=0.1,
-        wall_time=2.0,
-        pair="p",
+    # Fields in declaration order: mechanism, ε, δ, ε_lower, ε_point, confidence,
+    # n_runs, n_eval, statistic, threshold, direction, FPR, FNR, wall time, pair.
+    base = AuditResult(
+        "m", 1.0, 0.0, 0.5, 0.6, 0.95, 1000, 500, "s", 0.0, 1, 0.1, 0.1, 2.0, "p"
     )
-    base.update(kw)
-    return AuditResult(**base)
+    return replace(base, **kw)
 
 
 # ------------------------------------------------------------------- running

@@ -23,8 +23,16 @@ import json
 import math
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
+from ..utils._cli import (
+    add_run_options,
+    delta_option,
+    integer_option,
+    open_interval_option,
+    positive_option,
+    run_subcommand,
+)
 from ._auditor import AuditResult
 from .registry import get_entry, list_entries
 
@@ -36,62 +44,14 @@ __all__ = [
     "run_audit_command",
 ]
 
-PROG = "dpsvm"
-
 
 # -------------------------------------------------------------- option types
-def _float(text: str, what: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{what} must be a number, got {text!r}"
-        ) from None
-
-
-def _epsilon(text: str) -> float:
-    v = _float(text, "--epsilon")
-    if not (math.isfinite(v) and v > 0):
-        raise argparse.ArgumentTypeError(
-            f"--epsilon must be a finite number > 0, got {text}"
-        )
-    return v
-
-
-def _delta(text: str) -> float:
-    v = _float(text, "--delta")
-    if not 0 <= v < 1:  # also refuses NaN
-        raise argparse.ArgumentTypeError(f"--delta must be in [0, 1), got {text}")
-    return v
-
-
-def _confidence(text: str) -> float:
-    v = _float(text, "--confidence")
-    if not 0 < v < 1:
-        raise argparse.ArgumentTypeError(f"--confidence must be in (0, 1), got {text}")
-    return v
-
-
-def _int(what: str, low: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be an integer, got {text!r}"
-            ) from None
-        if v < low:
-            raise argparse.ArgumentTypeError(f"{what} must be >= {low}, got {v}")
-        return v
-
-    return parse
-
-
-def _n_jobs(text: str) -> int:
-    v = _int("--n-jobs", -(2**31))(text)
-    if v == 0:
-        raise argparse.ArgumentTypeError("--n-jobs must be a non-zero integer")
-    return int(v)
+_epsilon = positive_option("--epsilon")
+_delta = delta_option("--delta")
+_confidence = open_interval_option("--confidence", 0.0, 1.0)
+_n_jobs = integer_option(
+    "--n-jobs", -(2**31), nonzero="--n-jobs must be a non-zero integer"
+)
 
 
 # -------------------------------------------------------------------- parser
@@ -138,7 +98,7 @@ def add_audit_subparser(subparsers: Any) -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--runs",
-        type=_int("--runs", 8),
+        type=integer_option("--runs", 8),
         metavar="N",
         help="runs per dataset (default: the mechanism's fast setting)",
     )
@@ -155,24 +115,12 @@ def add_audit_subparser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="C",
         help="confidence of the lower bound (default: 0.95)",
     )
-    p.add_argument(
-        "--n-jobs",
-        type=_n_jobs,
-        default=1,
-        metavar="J",
-        help="parallel workers (joblib; -1: all cores; default: 1)",
-    )
-    p.add_argument(
-        "--seed",
-        type=_int("--seed", 0),
-        default=0,
-        metavar="S",
-        help="seed of the run seeds (default: 0)",
-    )
-    p.add_argument(
-        "--no-progress",
-        action="store_true",
-        help="no progress line on standard error",
+    add_run_options(
+        p,
+        n_jobs=_n_jobs,
+        n_jobs_help="parallel workers (joblib; -1: all cores; default: 1)",
+        seed_help="seed of the run seeds (default: 0)",
+        progress_help="no progress line on standard error",
     )
     p.add_argument("--json", action="store_true", help="print JSON lines")
     p.add_argument(
@@ -373,15 +321,6 @@ def run_audit_command(
     return 0
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Standalone ``dpsvm audit`` (the same options, without the word ``audit``).
 
@@ -403,21 +342,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["--mechanism", "no-such"])
     1
     """
-    parser = _Parser(prog=PROG)
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_audit_subparser(sub)
-    try:
-        args = parser.parse_args(["audit", *(sys.argv[1:] if argv is None else argv)])
-    except _UsageError as exc:
-        sys.stderr.write(f"{PROG}: error: {exc}\n")
-        return 2
-    except SystemExit as exc:  # --help
-        return exc.code if isinstance(exc.code, int) else 0
-    try:
-        return run_audit_command(args)
-    except (ValueError, TypeError) as exc:
-        sys.stderr.write(f"{PROG}: error: {exc}\n")
-        return 1
-    except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: error: interrupted\n")
-        return 130
+    return run_subcommand(
+        "audit", add_audit_subparser, run_audit_command, argv, (ValueError, TypeError)
+    )

@@ -10,23 +10,36 @@
    :mod:`dpsvm` or :mod:`dpsvm.audit`, carry ``NOT_PRIVATE = True`` and must
    never be used on personal data.
 
-* :class:`LiteralBetaObjectivePerturbation` — paper 001 (Sarwate, Chaudhuri &
-  Monteleoni, arXiv:0912.0071) Alg. 1 read literally: β = ε·n in
-  ν(b) ∝ exp(−(β/2)‖b‖) *together with* the (1/n)bᵀf term of eq. (9), i.e. n
-  times too little noise (spec 000-001, S-P1).
-* :class:`NieWangScalarOffset` — paper 002 (Nie & Wang) eq. (2), Lemma 1 /
-  Prop. 1: the exact function f_z plus one random *scalar* b. Differences
-  f(x₁) − f(x₂) are released exactly (spec 002-003, A.8-1).
-* :class:`JainThakurtaTDILPrinted` — paper 003 (Jain & Thakurta, ICML 2013)
-  Alg. 3 (TDIL) with its printed calibration: the exponential-mechanism
-  exponent Λ = ε₀nλ/(8LR_φ²) costs ε₀/2 per step, a factor growing with n
-  (spec 002-003, B.4 pitfall 1).
+Each variant runs the library's own code path with the paper-literal parameter
+(no copy of a solver or a calibration):
+
+* :class:`LiteralBetaObjectivePerturbation` — Sarwate, Chaudhuri & Monteleoni
+  (arXiv:0912.0071), Algorithm 1 read literally: β = ε·n in ν(b) ∝
+  exp(−(β/2)‖b‖) *together with* the (1/n)bᵀf term of eq. (9), i.e. n times too
+  little noise. It is :class:`dpsvm.models.DPLinearSVC` with
+  ``mechanism="objective-2009"`` (ε′ = ε, the same paper's Theorem 2 as
+  printed) run at the nominal ε·n.
+* :class:`NieWangScalarOffset` — Nie & Wang, eq. (2), Lemma 1 / Proposition 1:
+  the exact function f_z plus one random *scalar* b, i.e.
+  :class:`dpsvm.models.NonPrivateScalarOffsetRelease` with the linear kernel.
+  Differences f(x₁) − f(x₂) are released exactly (correction: the outputs on
+  neighbouring datasets have disjoint supports, so no finite ε holds;
+  docs/nie_wang.md).
+* :class:`JainThakurtaTDILPrinted` — Jain & Thakurta (ICML 2013), Algorithm 3
+  (TDIL) with its printed calibration: the exponential-mechanism exponent
+  Λ = ε₀nλ/(8LR_φ²) costs ε₀/2 per step (correction to their Theorem 7: a
+  factor λn/(8LR_φ²) more than the per-round budget; docs/prediction.md
+  section 3). The
+  library's private version is :class:`dpsvm.prediction` 's data-independent
+  predictor; this variant is built from :func:`dpsvm.solvers.solve_hinge`,
+  :class:`dpsvm.mechanisms.ExponentialMechanism` and
+  :class:`dpsvm.perturbation.OutputNoise`.
 
 The non-private SVM used as the fourth flawed variant is
 :class:`dpsvm.models.NonPrivateLinearClassifier` itself (it claims nothing; the
 registry attaches a claim of ε = 1 to it).
 
-Every class is a picklable callable ``(X, y, seed) -> released vector`` (the
+Every class is a picklable callable ``(X, y, seed) -> release`` (the
 "mechanism" form of :class:`dpsvm.audit.Auditor`). Labels must be −1/+1.
 """
 
@@ -34,23 +47,23 @@ from __future__ import annotations
 
 import hashlib
 import math
+import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
-from ..losses import get_loss
-from ..mechanisms import ExponentialMechanism, sample_gamma_norm
-from ..solvers import solve_hinge, solve_smooth
+from ..bounds.nie_wang import nw_noise_scale
+from ..exceptions import NotPrivateWarning
+from ..mechanisms import ExponentialMechanism
+from ..models import DPLinearSVC, NonPrivateScalarOffsetRelease
+from ..perturbation import OutputNoise, output_l2_sensitivity
+from ..solvers import solve_hinge
 from ..utils._random import check_random_state
-from ..validation import (
-    check_delta,
-    check_epsilon,
-    check_positive,
-    project_rows_to_ball,
-)
+from ..validation import check_delta, check_epsilon, check_positive
+from ._auditor import SeededRelease
 
 __all__ = [
     "JainThakurtaTDILPrinted",
@@ -65,9 +78,11 @@ FloatArray = NDArray[np.float64]
 # are cached per process (keyed by a hash of the data and the problem).
 _CACHE: OrderedDict[tuple[Any, ...], FloatArray] = OrderedDict()
 _CACHE_SIZE = 32
+#: Public label set of every flawed variant.
+_CLASSES = (-1, 1)
 
 
-def _labels(y: ArrayLike) -> FloatArray:
+def _labels(y: Any) -> FloatArray:
     y = np.asarray(y, dtype=np.float64).ravel()
     if not np.all(np.isin(y, (-1.0, 1.0))):
         raise ValueError("The flawed mechanisms take labels in {-1, +1}.")
@@ -108,15 +123,17 @@ def _segment_net(size: int) -> FloatArray:
 
 
 @dataclass(frozen=True)
-class LiteralBetaObjectivePerturbation:
-    """NOT PRIVATE. Paper 001's objective perturbation with the literal β = ε·n.
+class LiteralBetaObjectivePerturbation(SeededRelease):
+    """NOT PRIVATE. Objective perturbation with the literal β = ε·n.
 
-    Minimises (1/n)Σ ℓ_h(yᵢwᵀxᵢ) + (Λ/2)‖w‖² + (1/n)bᵀw (paper 001, eq. (9) and
-    Alg. 1) with b drawn from ν(b) ∝ exp(−(β/2)‖b‖), **β = ε·n** as printed in
-    Alg. 1, i.e. ‖b‖ ~ Gamma(d, 2/(nε)). The self-consistent reading (spec S.1)
-    has β = ε, so this adds n times too little noise: it is roughly (nε)-DP
-    (spec 000-001, S-P1). Rows are projected onto the ball of radius
-    ``data_norm``.
+    Minimises (1/n)Σ ℓ_h(yᵢwᵀxᵢ) + (Λ/2)‖w‖² + (1/n)bᵀw (Sarwate, Chaudhuri &
+    Monteleoni, arXiv:0912.0071, eq. (9) and Algorithm 1) with b drawn from
+    ν(b) ∝ exp(−(β/2)‖b‖), **β = ε·n** as printed in Algorithm 1, i.e.
+    ‖b‖ ~ Gamma(d, 2/(nε)). The self-consistent reading has β = ε (the same
+    paper's Theorem 2), so this adds n times too little noise and is roughly
+    (nε)-DP. It runs :class:`dpsvm.models.DPLinearSVC` with
+    ``mechanism="objective-2009"`` (ε′ = ε, no correction) at the nominal
+    ε·n, bias-free, rows projected onto the ball of radius ``data_norm``.
 
     Parameters
     ----------
@@ -125,7 +142,7 @@ class LiteralBetaObjectivePerturbation:
     regularization : float, default=1.0
         Λ of the objective.
     huber_h : float, default=0.5
-        Half-width h of the Huber loss (paper 001, eq. (2)).
+        Half-width h of the Huber loss (Sarwate et al. 2009, eq. (2)).
     data_norm : float, default=1.0
         Public row-norm bound R.
 
@@ -133,7 +150,7 @@ class LiteralBetaObjectivePerturbation:
     -----
     Privacy: none at the claimed level. The library's private version is
     :class:`dpsvm.models.DPLinearSVC` with ``mechanism="objective"`` (the
-    corrected calibration of Chaudhuri, Monteleoni & Sarwate, JMLR 2011).
+    corrected calibration of Chaudhuri, Monteleoni & Sarwate 2011, Theorem 9).
 
     Examples
     --------
@@ -150,55 +167,47 @@ class LiteralBetaObjectivePerturbation:
 
     NOT_PRIVATE: ClassVar[bool] = True
 
-    def __call__(self, X: ArrayLike, y: ArrayLike, seed: int | None) -> FloatArray:
-        """Release the perturbed minimiser.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-        y : array-like of shape (n_samples,)
-            Labels in {−1, +1}.
-        seed : int or None
-            Noise seed.
-
-        Returns
-        -------
-        ndarray of shape (n_features,)
-            The released weights.
-        """
-        eps = check_epsilon(self.epsilon)
-        R = check_positive(self.data_norm, "data_norm")
-        Xt = np.asarray(project_rows_to_ball(X, R), dtype=np.float64) / R
-        yy = _labels(y)
-        n, d = Xt.shape
-        lam = check_positive(self.regularization, "regularization") / (R * R)
-        rng = check_random_state(seed)
-        # Paper 001, Alg. 1 AS PRINTED (the flaw): β = ε·n in exp(−(β/2)‖b‖), so
-        # ‖b‖ ~ Gamma(d, 2/(nε)), together with the (1/n)bᵀw term of eq. (9).
-        b = sample_gamma_norm(d, 2.0 / (n * eps), rng)
-        loss = get_loss("huber", huber_h=self.huber_h)
-        res = solve_smooth(Xt, yy, loss, lam, linear=b / n, tol=1e-10)
-        return np.asarray(res.coef, dtype=np.float64) / R
+    def _release(self, X: FloatArray, y: FloatArray, seed: int | None) -> FloatArray:
+        # Sarwate et al. 2009, Alg. 1 AS PRINTED (the flaw): β = ε·n in
+        # exp(−(β/2)‖b‖), i.e. the ε′ = ε calibration of "objective-2009" at the
+        # nominal ε·n: ‖b‖ ~ Gamma(d, 2/(nε)), with the (1/n)bᵀw term of eq. (9).
+        est = DPLinearSVC(
+            epsilon=check_epsilon(self.epsilon) * X.shape[0],
+            mechanism="objective-2009",
+            loss="huber",
+            huber_h=self.huber_h,
+            regularization=check_positive(self.regularization, "regularization"),
+            data_norm=check_positive(self.data_norm, "data_norm"),
+            fit_intercept=False,
+            classes=_CLASSES,
+            tol=1e-10,
+            random_state=seed,
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NotPrivateWarning)
+            est.fit(X, _labels(y))
+        return np.asarray(est.coef_, dtype=np.float64).ravel()
 
 
 @dataclass(frozen=True)
-class NieWangScalarOffset:
-    """NOT PRIVATE. Paper 002's output perturbation by one scalar, as printed.
+class NieWangScalarOffset(SeededRelease):
+    """NOT PRIVATE. Output perturbation by one scalar, as printed by Nie & Wang.
 
     Releases the function f_{z,A} = f_z + b of Nie & Wang, eq. (2), for the
     linear-kernel hinge SVM (their Sec. 5.2, no bias): f_z minimises
     (1/m)Σ(1 − yᵢf(xᵢ))₊ + λ_NW‖f‖² with λ_NW = Λ/2, and b is a single real
     number with density ∝ exp(−ε|b|/B_Δ), B_Δ = 2κ²C_L/(λ_NW·γ·m) (Lemma 1 /
     Prop. 1, γ = 2, C_L = 1, κ = R), i.e. Lap(B_Δ/ε) (``noise_convention=
-    "lemma1"``) or the printed Prop. 1 scale B_Δ/(2ε) (``"prop1"``). The
-    released function is returned as the vector (w, b), f(x) = wᵀx + b.
+    "lemma1"``) or the printed Prop. 1 scale B_Δ/(2ε) (``"prop1"``). It is
+    :class:`dpsvm.models.NonPrivateScalarOffsetRelease` with
+    ``kernel="linear"``; the fitted model is the release (f(x) is its
+    ``decision_function``).
 
     The noise moves the whole function by a constant, so f(x₁) − f(x₂) = wᵀ(x₁ −
     x₂) is released exactly and differs between neighbours: the two output
-    distributions have disjoint supports and no finite ε holds (spec 002-003,
-    A.8-1; the paper's Definition 1 only constrains events inside the
-    intersection of the ranges).
+    distributions have disjoint supports and no finite ε holds (correction: the
+    paper's Definition 1 only constrains events inside the intersection of the
+    ranges; docs/nie_wang.md).
 
     Parameters
     ----------
@@ -216,8 +225,11 @@ class NieWangScalarOffset:
     >>> mech = NieWangScalarOffset()
     >>> X, y = np.ones((10, 1)), np.ones(10)
     >>> a, b = mech(X, y, 0), mech(X, y, 1)
-    >>> a.shape, bool(a[0] == b[0]), bool(a[1] != b[1])   # w exact, b random
-    ((2,), True, True)
+    >>> x1, x0 = np.ones((1, 1)), np.zeros((1, 1))
+    >>> diff = [float(m.decision_function(x1)[0] - m.decision_function(x0)[0])
+    ...         for m in (a, b)]
+    >>> bool(abs(diff[0] - diff[1]) < 1e-12), a.offset_ != b.offset_  # f exact
+    (True, True)
     """
 
     epsilon: float = 1.0
@@ -245,59 +257,50 @@ class NieWangScalarOffset:
         >>> NieWangScalarOffset(regularization=1.0).noise_scale(10)   # 2/(1·10)
         0.2
         """
-        eps = check_epsilon(self.epsilon)
-        lam_nw = check_positive(self.regularization, "regularization") / 2.0
-        R = check_positive(self.data_norm, "data_norm")
-        # Nie & Wang, Prop. 1 / Lemma 1: B_Δ = 2κ²C_L/(λγm), γ = 2, C_L = 1, κ = R.
-        b_delta = 2.0 * R * R / (lam_nw * 2.0 * n)
-        if self.noise_convention == "lemma1":
-            return b_delta / eps  # Lemma 1: density ∝ exp(−ε|b|/B_Δ)
-        if self.noise_convention == "prop1":
-            return b_delta / (2.0 * eps)  # Prop. 1 as printed: Lap(α/2)
-        raise ValueError(
-            f"noise_convention must be 'lemma1' or 'prop1', got "
-            f"{self.noise_convention!r}."
+        convention = self.noise_convention
+        if convention not in ("lemma1", "prop1"):
+            raise ValueError(
+                f"noise_convention must be 'lemma1' or 'prop1', got {convention!r}."
+            )
+        # Nie & Wang, Prop. 1 / Lemma 1: B_Δ = 2κ²C_L/(λγm), γ = 2, C_L = 1, κ = R,
+        # λ = Λ/2; the scale NonPrivateScalarOffsetRelease draws b with.
+        return nw_noise_scale(
+            check_positive(self.data_norm, "data_norm"),
+            1.0,
+            check_positive(self.regularization, "regularization") / 2.0,
+            2.0,
+            n,
+            check_epsilon(self.epsilon),
+            "prop1" if convention == "prop1" else "lemma1",
         )
 
-    def __call__(self, X: ArrayLike, y: ArrayLike, seed: int | None) -> FloatArray:
-        """Release (w, b): the exact minimiser and one scalar offset.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-        y : array-like of shape (n_samples,)
-            Labels in {−1, +1}.
-        seed : int or None
-            Noise seed.
-
-        Returns
-        -------
-        ndarray of shape (n_features + 1,)
-            The released function as (w, b).
-        """
-        R = check_positive(self.data_norm, "data_norm")
-        Xt = np.asarray(project_rows_to_ball(X, R), dtype=np.float64) / R
-        yy = _labels(y)
-        n = Xt.shape[0]
-        scale = self.noise_scale(n)
-        lam = check_positive(self.regularization, "regularization") / (R * R)
-        w = _hinge_minimiser(Xt, yy, lam) / R
-        rng = check_random_state(seed)
+    def _release(
+        self, X: FloatArray, y: FloatArray, seed: int | None
+    ) -> NonPrivateScalarOffsetRelease:
         # Nie & Wang, eq. (2) AS PRINTED (the flaw): one scalar b for the function.
-        b = float(rng.laplace(0.0, scale))
-        return np.append(w, b)
+        est = NonPrivateScalarOffsetRelease(
+            epsilon=check_epsilon(self.epsilon),
+            noise_convention=self.noise_convention,
+            kernel="linear",
+            data_norm=check_positive(self.data_norm, "data_norm"),
+            regularization=check_positive(self.regularization, "regularization"),
+            classes=_CLASSES,
+            random_state=seed,
+        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NotPrivateWarning)
+            return est.fit(X, _labels(y))
 
 
 @dataclass(frozen=True)
-class JainThakurtaTDILPrinted:
-    """NOT PRIVATE. Paper 003's TDIL (Alg. 3) with its printed calibration.
+class JainThakurtaTDILPrinted(SeededRelease):
+    """NOT PRIVATE. Jain & Thakurta's TDIL (Alg. 3) with its printed calibration.
 
     Input domain: the segment x ∈ [−1, 1] (d = 1), kernel
     K(x, x′) = (xx′ + 1)/2, i.e. the explicit map φ(x) = (x, 1)/√2 (a linear
     kernel with a public constant feature; R_φ = 1, L_φ = 1/√2), hinge loss
     (L = 1), w* = argmin (1/n)Σ hinge + (λ/2)‖w‖² (JT eq. (2)). Parameters as
-    printed (spec 002-003, B.4):
+    printed (Jain & Thakurta, ICML 2013, Algorithm 3 and Theorem 7):
 
     * B = ⌊nε/(100·L·R_φ·ln(4/δ))⌋ rounds (at least 1);
     * ε₀ = nελ/(10·L·R_φ²·√B·ln(4/δ)), σ = (4/ε₀)·ln(2B/β), η = σ/(4R_φ²);
@@ -310,8 +313,8 @@ class JainThakurtaTDILPrinted:
     The release is ŵ = w_{B+1} ∈ ℝ² (the function x ↦ ⟨ŵ, φ(x)⟩). The score's
     sensitivity is S = 2LR_φ²/(λn), so one exponential-mechanism step costs
     2ΛS = ε₀/2, not the small per-round budget the composition assumes
-    (spec B.4 pitfall 1); with n ≈ 1300, λ = 4 and B = 1 this is about 20 for a
-    claimed ε = 1.
+    (correction to their Theorem 7, docs/prediction.md section 3); with
+    n ≈ 1300, λ = 4 and B = 1 this is about 20 for a claimed ε = 1.
 
     Parameters
     ----------
@@ -366,14 +369,16 @@ class JainThakurtaTDILPrinted:
             raise ValueError(f"failure_prob must be in (0, 1), got {beta}.")
         L, R, d, L_phi = 1.0, 1.0, 1, 1.0 / math.sqrt(2.0)
         log4d = math.log(4.0 / delta)
-        # Jain & Thakurta (ICML 2013), Alg. 3 parameters AS PRINTED (spec B.4).
+        # Jain & Thakurta (ICML 2013), Alg. 3 parameters AS PRINTED.
         B = max(1, math.floor(n * eps / (100.0 * L * R * log4d)))
         eps0 = n * eps * lam / (10.0 * L * R * R * math.sqrt(B) * log4d)
         sigma = 4.0 / eps0 * math.log(2.0 * B / beta)
         eta = sigma / (4.0 * R * R)
         Lam = eps0 * n * lam / (8.0 * L * R * R)  # the exponent (the flaw)
         nu = d * R / (eps0 * n * L_phi)
-        S = 2.0 * L * R * R / (lam * n)  # JT eq. (3): prediction sensitivity
+        # JT eq. (3): prediction sensitivity S = 2LR_φ²/(λn) (the minimiser's L2
+        # sensitivity of Chaudhuri et al. 2011, Cor. 8, times R_φ²).
+        S = output_l2_sensitivity(n, lam, L) * R * R
         return {
             "B": B,
             "epsilon_0": eps0,
@@ -386,23 +391,8 @@ class JainThakurtaTDILPrinted:
             "step_cost": 2.0 * Lam * S,
         }
 
-    def __call__(self, X: ArrayLike, y: ArrayLike, seed: int | None) -> FloatArray:
-        """Run TDIL as printed and release ŵ.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, 1)
-            Inputs in [−1, 1] (clipped).
-        y : array-like of shape (n_samples,)
-            Labels in {−1, +1}.
-        seed : int or None
-            Noise seed.
-
-        Returns
-        -------
-        ndarray of shape (2,)
-            ŵ in the feature space of φ(x) = (x, 1)/√2.
-        """
+    def _release(self, X: FloatArray, y: FloatArray, seed: int | None) -> FloatArray:
+        # X: shape (n_samples, 1), inputs in [−1, 1] (clipped); returns ŵ ∈ ℝ².
         x = np.clip(np.asarray(X, dtype=np.float64), -1.0, 1.0)
         if x.ndim != 2 or x.shape[1] != 1:
             raise ValueError(f"X must have shape (n_samples, 1), got {x.shape}.")
@@ -420,11 +410,13 @@ class JainThakurtaTDILPrinted:
         rng = check_random_state(seed)
         # P(z) ∝ exp(Λ·u(z)) is the exponential mechanism with ε/(2Δu) = Λ.
         em = ExponentialMechanism(epsilon=2.0 * p["Lambda"], sensitivity=1.0)
+        # The noisy test d̂_t: Lap(1/(2ε₀)) as printed (sensitivity 1 at 2ε₀).
+        test_noise = OutputNoise.laplace(2.0 * p["epsilon_0"], 1.0)
         w = np.zeros(2)
         for _ in range(int(p["B"])):
             v = w_star - w
             k = em.select(np.abs(cand @ v), rng)
-            d_hat = float(cand[k] @ v + rng.laplace(0.0, 1.0 / (2.0 * p["epsilon_0"])))
+            d_hat = float(cand[k] @ v + test_noise.sample(1, rng)[0])
             if abs(d_hat) > p["sigma"]:
                 w = w + p["eta"] * math.copysign(1.0, d_hat) * cand[k]
         return w

@@ -21,7 +21,7 @@ computed for (replace-one neighbours throughout):
 * :func:`balanced_pair` — labels 3 : 7 against 4 : 6 on x = 1, for the
   exponential mechanism over the two sign classifiers (each utility moves by
   exactly Δu = 1, in opposite directions).
-* :func:`tdil_pair` — the symmetric 1-D dataset on which paper 003's printed
+* :func:`tdil_pair` — the symmetric 1-D dataset on which Jain & Thakurta's printed
   TDIL leaks (see :class:`dpsvm.audit.flawed.JainThakurtaTDILPrinted`).
 
 **Entries.** :data:`REGISTRY` maps a name to an :class:`AuditEntry`: how to
@@ -40,7 +40,7 @@ from types import MappingProxyType
 from typing import Any, Literal, TextIO
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
 from ..accounting.accountant import BudgetAccountant
 from ..bounds.rubinstein import lemma17_databases
@@ -56,7 +56,13 @@ from ..models.linear import (
     NonPrivateLinearClassifier,
 )
 from ..validation import project_rows_to_ball
-from ._auditor import Auditor, AuditResult, NeighbouringPair, Statistic
+from ._auditor import (
+    Auditor,
+    AuditResult,
+    NeighbouringPair,
+    SeededRelease,
+    Statistic,
+)
 from .flawed import (
     JainThakurtaTDILPrinted,
     LiteralBetaObjectivePerturbation,
@@ -190,7 +196,7 @@ def lemma17_pair(n: int = 10, C: float = 1.0, eps: float = 0.05) -> Neighbouring
     n : int, default=10
         Number of rows.
     C : float, default=1.0
-        Paper 000's regularisation weight C = 1/Λ.
+        Rubinstein et al.'s regularisation weight C = 1/Λ.
     eps : float, default=0.05
         Half the gap of the two hinge minimisers, < √(C/(2n(2n − 1))). With the
         defaults M = 2nε/C = 1 (rows at the unit norm bound).
@@ -214,8 +220,8 @@ def lemma17_pair(n: int = 10, C: float = 1.0, eps: float = 0.05) -> Neighbouring
         y2.astype(np.float64),
         name=f"lemma17 n={n}",
         description=(
-            f"[R] Lemma 17 databases (C = {C:g}, eps = {eps:g}): hinge minimisers "
-            f"{2 * eps:g} apart."
+            f"Rubinstein et al. Lemma 17 databases (C = {C:g}, eps = {eps:g}): "
+            f"hinge minimisers {2 * eps:g} apart."
         ),
     )
 
@@ -308,72 +314,31 @@ class EstimatorFactory:
 
     Parameters
     ----------
-    estimator : type
-        The estimator class.
+    estimator : type or str
+        The estimator class, or ``"package.module:ClassName"``: then the class
+        is imported on the first call, so an entry for a module that fails to
+        import breaks only that entry, not :mod:`dpsvm.audit`.
     params : mapping
-        Constructor arguments (except the seed).
+        Constructor arguments (except the seed and the accountant).
     seed_param : str or None, default="random_state"
         Name of the seed argument; ``None`` for deterministic estimators.
+    accountant_epsilon : float or None, default=None
+        With a value, each estimator gets a fresh
+        :class:`~dpsvm.accounting.BudgetAccountant` of that budget as
+        ``accountant`` (for estimators that require one, e.g. per-query
+        mechanisms).
 
     Examples
     --------
     >>> f = EstimatorFactory(DPLinearSVC, {"epsilon": 0.5})
     >>> f(3).random_state, f(3).epsilon
     (3, 0.5)
-    """
-
-    estimator: type
-    params: Mapping[str, Any] = field(default_factory=dict)
-    seed_param: str | None = "random_state"
-
-    def __call__(self, seed: int) -> Any:
-        """Return a new unfitted estimator seeded with ``seed``.
-
-        Parameters
-        ----------
-        seed : int
-            The noise seed.
-
-        Returns
-        -------
-        estimator
-            The unfitted estimator.
-        """
-        kw = dict(self.params)
-        if self.seed_param is not None:
-            kw[self.seed_param] = seed
-        return self.estimator(**kw)
-
-
-@dataclass(frozen=True)
-class LazyEstimatorFactory:
-    """Like :class:`EstimatorFactory`, naming the class as ``"module:Class"``.
-
-    The class is imported on the first call, so an entry for a module that
-    fails to import breaks only that entry, not :mod:`dpsvm.audit`. With
-    ``accountant_epsilon`` each estimator gets a fresh
-    :class:`~dpsvm.accounting.BudgetAccountant` of that budget (for estimators
-    that require one, e.g. per-query mechanisms).
-
-    Parameters
-    ----------
-    target : str
-        ``"package.module:ClassName"``.
-    params : mapping
-        Constructor arguments (except the seed and the accountant).
-    seed_param : str or None, default="random_state"
-        Name of the seed argument.
-    accountant_epsilon : float or None, default=None
-        Budget of a fresh accountant passed as ``accountant``.
-
-    Examples
-    --------
-    >>> f = LazyEstimatorFactory("dpsvm.models.linear:DPLinearSVC", {"epsilon": 2.0})
-    >>> type(f(0)).__name__, f(0).epsilon
+    >>> g = EstimatorFactory("dpsvm.models:DPLinearSVC", {"epsilon": 2.0})
+    >>> type(g(0)).__name__, g(0).epsilon
     ('DPLinearSVC', 2.0)
     """
 
-    target: str
+    estimator: type | str
     params: Mapping[str, Any] = field(default_factory=dict)
     seed_param: str | None = "random_state"
     accountant_epsilon: float | None = None
@@ -391,8 +356,10 @@ class LazyEstimatorFactory:
         estimator
             The unfitted estimator.
         """
-        module, _, name = self.target.partition(":")
-        cls = getattr(importlib.import_module(module), name)
+        cls = self.estimator
+        if isinstance(cls, str):
+            module, _, name = cls.partition(":")
+            cls = getattr(importlib.import_module(module), name)
         kw = dict(self.params)
         if self.seed_param is not None:
             kw[self.seed_param] = seed
@@ -401,8 +368,30 @@ class LazyEstimatorFactory:
         return cls(**kw)
 
 
+class LazyEstimatorFactory(EstimatorFactory):
+    """An :class:`EstimatorFactory` that names its class as ``"module:Class"``.
+
+    Parameters
+    ----------
+    estimator : str
+        ``"package.module:ClassName"`` (see :class:`EstimatorFactory`).
+    params : mapping
+        Constructor arguments (except the seed and the accountant).
+    seed_param : str or None, default="random_state"
+        Name of the seed argument.
+    accountant_epsilon : float or None, default=None
+        Budget of a fresh accountant passed as ``accountant``.
+
+    Examples
+    --------
+    >>> f = LazyEstimatorFactory("dpsvm.models.linear:DPLinearSVC", {"epsilon": 2.0})
+    >>> type(f(0)).__name__, f(0).epsilon
+    ('DPLinearSVC', 2.0)
+    """
+
+
 @dataclass(frozen=True)
-class LabelledSumRelease:
+class LabelledSumRelease(SeededRelease):
     """Release f(D) = Σᵢ yᵢxᵢ with a vector mechanism of :mod:`dpsvm.mechanisms`.
 
     Rows are clipped into the unit L1 ball (``"laplace"``) or L2 ball (the
@@ -433,24 +422,7 @@ class LabelledSumRelease:
 
     SENSITIVITY = 2.0
 
-    def __call__(self, X: ArrayLike, y: ArrayLike, seed: int | None) -> FloatArray:
-        """Release Σᵢ yᵢxᵢ plus the mechanism's noise.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-        y : array-like of shape (n_samples,)
-            Labels in {−1, +1}.
-        seed : int or None
-            Noise seed.
-
-        Returns
-        -------
-        ndarray of shape (n_features,)
-            The release.
-        """
-        X = np.asarray(X, dtype=np.float64)
+    def _release(self, X: FloatArray, y: NDArray[Any], seed: int | None) -> FloatArray:
         y = np.asarray(y, dtype=np.float64)
         if self.mechanism == "laplace":
             l1 = np.maximum(np.abs(X).sum(axis=1, keepdims=True), 1.0)
@@ -474,7 +446,7 @@ class LabelledSumRelease:
 
 
 @dataclass(frozen=True)
-class ExponentialSelection:
+class ExponentialSelection(SeededRelease):
     """Select one of the two sign classifiers w ∈ {−1, +1} on the first feature.
 
     Utility u(w) = −#{i : yᵢ·w·xᵢ₁ ≤ 0} (minus the training errors), Δu = 1 under
@@ -496,24 +468,9 @@ class ExponentialSelection:
 
     epsilon: float
 
-    def __call__(self, X: ArrayLike, y: ArrayLike, seed: int | None) -> FloatArray:
-        """Release the index of the selected classifier (0: w = −1, 1: w = +1).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-        y : array-like of shape (n_samples,)
-            Labels in {−1, +1}.
-        seed : int or None
-            Noise seed.
-
-        Returns
-        -------
-        ndarray of shape (1,)
-            The selected index.
-        """
-        x = np.asarray(X, dtype=np.float64)[:, 0]
+    def _release(self, X: FloatArray, y: NDArray[Any], seed: int | None) -> FloatArray:
+        # Released: the index of the selected classifier (0: w = −1, 1: w = +1).
+        x = X[:, 0]
         y = np.asarray(y, dtype=np.float64)
         utilities = [-float(np.sum(y * w * x <= 0)) for w in (-1.0, 1.0)]
         em = ExponentialMechanism(epsilon=self.epsilon, sensitivity=1.0)
@@ -740,37 +697,17 @@ def list_entries(
     ]
 
 
-def run_audit(
-    name: str,
-    *,
-    n_runs: int | None = None,
-    epsilon: float | None = None,
-    delta: float | None = None,
-    confidence: float = 0.95,
-    n_jobs: int | None = 1,
-    random_state: int | None = 0,
-    progress: bool | TextIO = False,
-) -> AuditResult:
+def run_audit(name: str, **options: Any) -> AuditResult:
     """Audit the registered mechanism ``name``.
 
     Parameters
     ----------
     name : str
         Registered name.
-    n_runs : int or None, default=None
-        Runs per dataset (default: the entry's ``fast_runs``).
-    epsilon : float or None, default=None
-        Claimed ε (default: the entry's).
-    delta : float or None, default=None
-        Claimed δ (default: the entry's).
-    confidence : float, default=0.95
-        Confidence of the bound.
-    n_jobs : int or None, default=1
-        Parallel workers.
-    random_state : int or None, default=0
-        Seed of the run seeds.
-    progress : bool or text stream, default=False
-        Progress line on standard error (or the given stream).
+    **options
+        Keyword arguments of :meth:`AuditEntry.auditor` (``n_runs``,
+        ``epsilon``, ``delta``, ``confidence``, ``n_jobs``, ``random_state``,
+        ``progress``); by default the entry's fast setting, seed 0.
 
     Returns
     -------
@@ -783,19 +720,7 @@ def run_audit(
     >>> res.epsilon, res.epsilon_lower <= res.epsilon
     (1.0, True)
     """
-    return (
-        get_entry(name)
-        .auditor(
-            n_runs=n_runs,
-            epsilon=epsilon,
-            delta=delta,
-            confidence=confidence,
-            n_jobs=n_jobs,
-            random_state=random_state,
-            progress=progress,
-        )
-        .run()
-    )
+    return get_entry(name).auditor(**options).run()
 
 
 # ------------------------------------------------------- the built-in entries
@@ -1002,7 +927,7 @@ def _register_builtins() -> None:
             "estimator",
             n_runs=1000,
             fast_runs=100,
-            reference="Nie & Wang, Thm 2 sensitivity (spec A.9-H2)",
+            reference="Nie & Wang, Thm 2 sensitivity (docs/nie_wang.md, H2)",
         ),
         AuditEntry(
             "nie-wang-gp",
@@ -1018,7 +943,10 @@ def _register_builtins() -> None:
             delta=1e-5,
             n_runs=500,
             fast_runs=200,
-            reference="Nie & Wang Thm 2; Hall, Rinaldo & Wasserman 2013 (spec A.9-H3)",
+            reference=(
+                "Nie & Wang Thm 2; Hall, Rinaldo & Wasserman 2013 "
+                "(docs/nie_wang.md, H3)"
+            ),
         ),
         AuditEntry(
             "nie-wang-predictor",
@@ -1029,25 +957,25 @@ def _register_builtins() -> None:
             "estimator",
             n_runs=500,
             fast_runs=200,
-            reference="Nie & Wang, Def. 2 / Prop. 1 sensitivity (spec A.9-H1)",
+            reference="Nie & Wang, Def. 2 / Prop. 1 sensitivity (docs/nie_wang.md, H1)",
         ),
         # ---- flawed variants: NEVER FOR USE; the audit must refute their claim.
         AuditEntry(
             "flawed-literal-beta",
             "flawed",
-            "NOT PRIVATE: paper 001 Alg. 1 with the literal beta = eps*n",
+            "NOT PRIVATE: Sarwate et al. 2009 Alg. 1 with the literal beta = eps*n",
             lambda e, d: LiteralBetaObjectivePerturbation(epsilon=e),
             flip,
             "mechanism",
             flawed=True,
             n_runs=2000,
             fast_runs=300,
-            reference="Sarwate et al., arXiv:0912.0071, Alg. 1 / eq. (9) (spec S-P1)",
+            reference="Sarwate et al., arXiv:0912.0071, Alg. 1 / eq. (9) / Thm 1",
         ),
         AuditEntry(
             "flawed-nie-wang-offset",
             "flawed",
-            "NOT PRIVATE: paper 002's scalar-offset release f_z + b as printed",
+            "NOT PRIVATE: Nie & Wang's scalar-offset release f_z + b as printed",
             lambda e, d: NieWangScalarOffset(epsilon=e),
             flip,
             "mechanism",
@@ -1055,12 +983,12 @@ def _register_builtins() -> None:
             flawed=True,
             n_runs=1000,
             fast_runs=100,
-            reference="Nie & Wang, eq. (2), Lemma 1 / Prop. 1 (spec A.8-1)",
+            reference="Nie & Wang, eq. (2), Lemma 1 / Prop. 1 (docs/nie_wang.md)",
         ),
         AuditEntry(
             "flawed-tdil-printed",
             "flawed",
-            "NOT PRIVATE: paper 003's TDIL (Alg. 3) with its printed calibration",
+            "NOT PRIVATE: Jain & Thakurta's TDIL (Alg. 3), printed calibration",
             lambda e, d: JainThakurtaTDILPrinted(epsilon=e, delta=d),
             tdil_pair,
             "mechanism",
@@ -1068,7 +996,7 @@ def _register_builtins() -> None:
             flawed=True,
             n_runs=1000,
             fast_runs=200,
-            reference="Jain & Thakurta, ICML 2013, Alg. 3 / Thm 7 (spec B.4)",
+            reference="Jain & Thakurta, ICML 2013, Alg. 3 / Thm 7 (docs/prediction.md)",
         ),
         AuditEntry(
             "flawed-non-private",

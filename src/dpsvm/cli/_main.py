@@ -23,12 +23,17 @@ import warnings
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
 from .. import __version__
 from ..exceptions import DPSVMConvergenceError, PrivacyLeakWarning
+from ..utils._cli import PROG, UsageError, delta_option
+from ..utils._cli import RaisingParser as _Parser
+from ..utils._cli import integer_option as _count
+from ..utils._cli import number as _number
+from ..utils._cli import positive_option as _positive
 from ._data import (
     DATASETS,
     DataError,
@@ -59,7 +64,6 @@ from ._workflow import (
 
 __all__ = ["build_parser", "main"]
 
-PROG = "dpsvm"
 #: --mechanism: "output-laplace" is for --kernel linear, "rubinstein" for the
 #: kernels; the non-private "objective-2009" reading is not offered.
 _MECHANISMS = ("objective", "output", "output-laplace", "rubinstein")
@@ -84,53 +88,9 @@ REPORT_FORMAT = "dpsvm-privacy-report"
 REPORT_FORMAT_VERSION = 1
 
 
-class UsageError(Exception):
-    """A bad option or option value (exit status 2)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are exceptions (printed by :func:`main`)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
 # ------------------------------------------------------------ option types
-def _number(text: str, what: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{what} must be a number, got {text!r}"
-        ) from None
-
-
-def _epsilon(text: str) -> float:
-    v = _number(text, "epsilon")
-    if not (math.isfinite(v) and v > 0):
-        raise argparse.ArgumentTypeError(
-            f"epsilon must be a finite number > 0, got {text}"
-        )
-    return v
-
-
-def _delta(text: str) -> float:
-    v = _number(text, "delta")
-    if not 0 <= v < 1:  # also refuses NaN
-        raise argparse.ArgumentTypeError(f"delta must be in [0, 1), got {text}")
-    return v
-
-
-def _positive(what: str) -> Any:
-    def parse(text: str) -> float:
-        v = _number(text, what)
-        if not (math.isfinite(v) and v > 0):
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a finite number > 0, got {text}"
-            )
-        return v
-
-    return parse
+_epsilon = _positive("epsilon")
+_delta = delta_option("delta")
 
 
 def _gamma(text: str) -> float:
@@ -145,23 +105,6 @@ def _gamma(text: str) -> float:
             f"--gamma must be a finite number > 0, got {text}"
         )
     return v
-
-
-def _count(what: str, low: int, high: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be an integer, got {text!r}"
-            ) from None
-        if not low <= v <= high:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be in [{low}, {high}], got {v}"
-            )
-        return v
-
-    return parse
 
 
 def _classes(text: str) -> list[int] | list[float]:

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Reproductions of the papers' experiments, as reports with tables and plots.
 
-* :func:`run_sarwate2009` — paper 001 (Sarwate, Chaudhuri & Monteleoni,
+* :func:`run_sarwate2009` — Sarwate, Chaudhuri & Monteleoni (
   "Differentially private support vector machines", arXiv:0912.0071): Figures
   1–4 on UCI Adult, nested balls and, when present, KDD Cup 99; a Markdown
   report with every table next to the paper's numbers and the difference, PNG

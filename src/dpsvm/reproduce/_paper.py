@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The numbers printed in paper 001 (Sarwate, Chaudhuri & Monteleoni, 2009).
+"""The numbers printed in Sarwate, Chaudhuri & Monteleoni (2009).
 
 Every value is an error rate copied from arXiv:0912.0071v1 (Figures 2 and 3)
-as transcribed in spec section 6.4; nothing here is computed. The text claims
+as printed; nothing here is computed. The text claims
 of Section 6 are kept too, for the cross-checks of the report.
 """
 
@@ -107,7 +107,7 @@ TEXT_CLAIMS: dict[str, Any] = {
 
 
 def paper_numbers() -> dict[str, Any]:
-    """All numbers of paper 001's tables, as one JSON-ready dictionary.
+    """All numbers of Sarwate et al. (2009)'s tables, as one JSON-ready dictionary.
 
     Returns
     -------

@@ -84,6 +84,15 @@ def _png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
+def _decorate(ax: Any, xlabel: str, ylabel: str, title: str) -> None:
+    """Axis labels, title, a light grid and a small legend."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+
+
 def _line(ax: Any, method: str, x: Sequence[float], y: Sequence[float | None]) -> None:
     pts = [(a, b) for a, b in zip(x, y, strict=True) if b is not None]
     if not pts:
@@ -145,11 +154,7 @@ def _epsilon_plot(
                 for j, e in enumerate(FIG3A["epsilons"])
             ]
         _paper_points(ax, sorted(set(pts)), f"paper: {name}", _STYLE[style][0])
-    ax.set_xlabel("privacy parameter ε_p")
-    ax.set_ylabel("test error (best Λ per point)")
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    _decorate(ax, "privacy parameter ε_p", "test error (best Λ per point)", title)
     return _png(fig)
 
 
@@ -190,11 +195,7 @@ def _lambda_plot(
             color="black",
             label="paper: Huber SVM",
         )
-    ax.set_xlabel("−log₁₀ Λ")
-    ax.set_ylabel("test error")
-    ax.set_title(f"{title} (ε_p = {eps_used:g})")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    _decorate(ax, "−log₁₀ Λ", "test error", f"{title} (ε_p = {eps_used:g})")
     return _png(fig)
 
 
@@ -212,11 +213,7 @@ def _lc_plot(curve: dict[str, Any], title: str, reference: str) -> bytes:
         if reference == "rr_svm":
             ax.axhline(0.05, color="grey", linestyle=":", label="Bayes error 0.05")
         ax.set_xscale("log")
-        ax.set_xlabel("training-set size N")
-        ax.set_ylabel("test error")
-        ax.set_title(f"{title}, ε_p = {eps:g}")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7)
+        _decorate(ax, "training-set size N", "test error", f"{title}, ε_p = {eps:g}")
     return _png(fig)
 
 
@@ -234,11 +231,12 @@ def _kernel_epsilon_plot(kern: dict[str, Any]) -> bytes:
     _paper_points(
         ax, [(0.1, FIG2B["alg2"]), (0.1, FIG2B["rr_svm"])], "paper (Fig. 2(b))"
     )
-    ax.set_xlabel("privacy parameter ε_p")
-    ax.set_ylabel("test error (best Λ per point)")
-    ax.set_title("Fig. 1(c): nested balls, Gaussian kernel")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7)
+    _decorate(
+        ax,
+        "privacy parameter ε_p",
+        "test error (best Λ per point)",
+        "Fig. 1(c): nested balls, Gaussian kernel",
+    )
     return _png(fig)
 
 

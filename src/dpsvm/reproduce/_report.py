@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Comparison tables (ours vs paper 001) and the Markdown report.
+"""Comparison tables (ours vs Sarwate et al. 2009) and the Markdown report.
 
 :func:`build_comparisons` turns the aggregated results into JSON-ready tables,
 each cell holding our mean error, the paper's number and the difference
@@ -173,42 +173,43 @@ def _huber_column(
     return out
 
 
-def _fig3(results: dict[str, Any]) -> dict[str, Any]:
-    grids = results["grids"]
-    g = grids["adult"]
-    fig3a = {
-        "huber_svm": _huber_column(g, FIG3A["lambdas"], FIG3A["huber_svm"]),
+def _fig3_panel(
+    grid: dict[str, Any],
+    paper: dict[str, Any],
+    paper_rows: tuple[str, ...],
+    methods: Sequence[str],
+) -> dict[str, Any]:
+    """One panel of Figure 3: the Huber column and a table per method.
+
+    A method is compared with the paper's matrix of its ``paper_row`` when the
+    panel prints that row (``paper_rows``).
+    """
+    return {
+        "huber_svm": _huber_column(grid, paper["lambdas"], paper["huber_svm"]),
         "tables": [
             _grid_table(
-                g,
+                grid,
                 m,
-                FIG3A["lambdas"],
-                FIG3A["epsilons"],
-                FIG3A["alg1"] if METHODS[m].paper_row == "alg1" else None,
+                paper["lambdas"],
+                paper["epsilons"],
+                paper.get(METHODS[m].paper_row or "")
+                if METHODS[m].paper_row in paper_rows
+                else None,
             )
-            for m in results["methods_run"]
+            for m in methods
         ],
     }
-    fig3b: dict[str, Any]
-    if "kdd" not in grids:
-        fig3b = {"missing": _KDD_MISSING}
-    else:
-        k = grids["kdd"]
-        fig3b = {
-            "huber_svm": _huber_column(k, FIG3B["lambdas"], FIG3B["huber_svm"]),
-            "tables": [
-                _grid_table(
-                    k,
-                    m,
-                    FIG3B["lambdas"],
-                    FIG3B["epsilons"],
-                    FIG3B.get(METHODS[m].paper_row or "")
-                    if METHODS[m].paper_row in ("alg1", "sensitivity")
-                    else None,
-                )
-                for m in results["methods_run"]
-            ],
-        }
+
+
+def _fig3(results: dict[str, Any]) -> dict[str, Any]:
+    grids = results["grids"]
+    methods = results["methods_run"]
+    fig3a = _fig3_panel(grids["adult"], FIG3A, ("alg1",), methods)
+    fig3b: dict[str, Any] = (
+        _fig3_panel(grids["kdd"], FIG3B, ("alg1", "sensitivity"), methods)
+        if "kdd" in grids
+        else {"missing": _KDD_MISSING}
+    )
     return {"fig3a": fig3a, "fig3b": fig3b}
 
 
@@ -489,7 +490,9 @@ def render_markdown(doc: dict[str, Any], config: ReproductionConfig) -> str:
         "Reading the tables: each cell is **ours (paper; ours − paper)**; a cell "
         "without parentheses has no counterpart in the paper, and `— (x)` is a "
         "paper number we did not rerun. Rows marked *like-for-like* implement what "
-        "the paper ran; *NOT private* rows are reproduction-only (spec S-P1/S-P3)."
+        "the paper ran; *NOT private* rows are reproduction-only (the proof of "
+        "their Theorem 1 omits the Jacobian of b ↦ f; Chaudhuri, Monteleoni & "
+        "Sarwate 2011, Theorem 9 corrects it)."
     )
     w("")
 
@@ -516,7 +519,7 @@ def render_markdown(doc: dict[str, Any], config: ReproductionConfig) -> str:
     w(
         "Λ is the best of the grid on the test folds (a non-private choice, as for "
         "the paper's Adult columns; the KDD columns' provenance is unclear in the "
-        "paper, spec 6.4). Chosen Λ:"
+        "paper). Chosen Λ:"
     )
     w("")
     lam_rows = []
@@ -582,7 +585,7 @@ def render_markdown(doc: dict[str, Any], config: ReproductionConfig) -> str:
         w("")
     w(
         f"γ = {kern['gamma']:g}, D = {kern['n_components']} random features (the "
-        "paper does not give D, spec S-P10), Λ best of "
+        "paper does not give D), Λ best of "
         f"{', '.join(_lam(v) for v in kern['lambdas'])} on the test set; means over "
         f"{config.nb_projections} projection{'s' * (config.nb_projections != 1)} × "
         f"{config.draws} draw{'s' * (config.draws != 1)}. The kernel SVM is "
@@ -664,7 +667,8 @@ def render_markdown(doc: dict[str, Any], config: ReproductionConfig) -> str:
         "every private method is tuned by Algorithm 3 "
         f"(`PrivateParameterTuning`, the same {len(config.tuning_lambdas)} public "
         "candidates, m + 1 = "
-        f"{len(config.tuning_lambdas) + 1} disjoint parts, spec S.4) at the same ε. "
+        f"{len(config.tuning_lambdas) + 1} disjoint parts, their Theorem 6) at the "
+        "same ε. "
         f"Means over the evaluated folds (projections for nested balls) × "
         f"{config.lc_draws} repetition{'s' * (config.lc_draws != 1)}. "
         f"Adult (not in the paper, which found Adult too small for Algorithm 3) at "
@@ -701,7 +705,7 @@ def render_markdown(doc: dict[str, Any], config: ReproductionConfig) -> str:
         w(f"* {info.label} (`{key}`): {info.note}.")
     w(f"* {res['diffprivlib']}.")
     w("")
-    w("**Protocol** (spec 6.3).")
+    w("**Protocol** (the paper's Section 6).")
     w("")
     w(
         f"* Linear data: {config.folds} of the folds of a shuffled "
@@ -725,7 +729,7 @@ def render_markdown(doc: dict[str, Any], config: ReproductionConfig) -> str:
         "reproduction only, never for a real release)."
     )
     w("")
-    w("**Parameters the paper does not state** (spec S-P10), as set here:")
+    w("**Parameters the paper does not state**, as set here:")
     w("")
     w(
         f"* Huber half-width h = {config.huber_h:g} (c = 1/(2h) = "
@@ -734,7 +738,8 @@ def render_markdown(doc: dict[str, Any], config: ReproductionConfig) -> str:
     w(
         f"* Kernel experiment: D = {config.nb_components}, Λ grid as above (best on "
         "the test set, as for Adult); the 2009 reading uses the paper's √(2/D) "
-        "features (norm up to √2) with noise for norm 1 (S-P6)."
+        "features (norm up to √2) with noise for norm 1 (correction to their "
+        "Theorem 3: it assumes norm 1)."
     )
     w(
         "* Algorithm 3 candidates: Λ ∈ "
@@ -742,12 +747,12 @@ def render_markdown(doc: dict[str, Any], config: ReproductionConfig) -> str:
     )
     w(
         "* Logistic-regression comparator: objective perturbation with the "
-        "logistic loss (spec S.5), Λ from the same grid; both the printed (2009) "
-        "and the corrected calibration are run."
+        "logistic loss (Chaudhuri & Monteleoni 2008), Λ from the same grid; both "
+        "the printed (2009) and the corrected calibration are run."
     )
     w(
         "* Rows are scaled to norm exactly 1 (the paper: 'at most 1'); no intercept "
-        "(spec 0)."
+        "(docs/conventions.md)."
     )
     w("")
     notes = list(doc["notes"])

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The experiments of paper 001 (Sarwate, Chaudhuri & Monteleoni, 2009).
+"""The experiments of Sarwate, Chaudhuri & Monteleoni (2009), arXiv:0912.0071.
 
 The work is cut into independent jobs (one cross-validation fold × one Λ, one
 fold × one training-set size, one random projection × one Λ, ...), each of
@@ -8,12 +8,13 @@ process (``n_jobs=1``) or in joblib worker processes, and are aggregated into
 the JSON-ready ``results`` dictionary that :mod:`._report` and :mod:`._plots`
 render.
 
-Protocol (spec 6.3): every linear value is a mean over cross-validation folds
-(each training set holds 9/10 of the data) and, for private methods, over
-noise draws; the kernel values are means over random projections × draws on
-one 9/10 : 1/10 split. Randomness comes from ``numpy.random.SeedSequence(seed,
-spawn_key=...)`` per job, so results do not depend on scheduling. Seeded noise
-is right for a reproduction (it can be rerun) and wrong for a real release.
+Protocol (the paper's Section 6): every linear value is a mean over
+cross-validation folds (each training set holds 9/10 of the data) and, for
+private methods, over noise draws; the kernel values are means over random
+projections × draws on one 9/10 : 1/10 split. Randomness comes from
+``numpy.random.SeedSequence(seed, spawn_key=...)`` per job, so results do not
+depend on scheduling. Seeded noise is right for a reproduction (it can be
+rerun) and wrong for a real release.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ import os
 import platform
 import time
 import warnings
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -36,14 +38,8 @@ from threadpoolctl import threadpool_limits
 
 from ..accounting import allow_non_private
 from ..exceptions import DPSVMConvergenceError
-from ..mechanisms import sample_gamma_norm
-from ..models.linear import (
-    CERTIFICATE_RTOL,
-    DPLinearSVC,
-    DPLogisticRegression,
-    NonPrivateLinearClassifier,
-)
-from ..perturbation import output_l2_sensitivity
+from ..models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
+from ..perturbation import OutputPerturbation, output_l2_sensitivity
 from ._config import ReproductionConfig
 from ._progress import Progress, format_duration
 
@@ -58,6 +54,10 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
+#: (training rows, training labels, test rows, test labels) of one fit.
+_Data = tuple[FloatArray, NDArray[np.int64], FloatArray, NDArray[np.int64]]
+#: ``make(method, eps, rng) -> unfitted estimator`` of a private method.
+_Maker = Callable[[str, float, np.random.Generator], Any]
 _CLASSES = [-1, 1]
 
 
@@ -123,7 +123,8 @@ METHODS: dict[str, MethodInfo] = {
         "lr",
         True,
         "DPLogisticRegression(mechanism='objective-2009'): noise ∝ exp(−(ε/2)‖b‖) "
-        "without the ε′ correction, as in CM08/paper 001; not guaranteed DP",
+        "without the ε′ correction, as in CM08 and Sarwate et al. 2009; not "
+        "guaranteed DP",
     ),
     "lr": MethodInfo(
         "Logistic regression (private, corrected)",
@@ -138,8 +139,8 @@ METHODS: dict[str, MethodInfo] = {
         False,
         "alg1",
         True,
-        "DPLinearSVC(mechanism='objective-2009'): spec S.1 reading of Alg. 1, "
-        "(1/n)bᵀf with ‖b‖ ~ Gamma(d, 2/ε); its proof omits the Jacobian (S-P3), "
+        "DPLinearSVC(mechanism='objective-2009'): Alg. 1 read as its Theorem 1 "
+        "proof, (1/n)bᵀf with ‖b‖ ~ Gamma(d, 2/ε); the proof omits the Jacobian, "
         "not guaranteed DP",
     ),
     "alg1": MethodInfo(
@@ -184,8 +185,8 @@ KERNEL_METHODS: dict[str, MethodInfo] = {
         "alg2",
         True,
         "DPKernelSVC(mechanism='objective-2009', norm_handling='paper'): √(2/D) "
-        "features of norm up to √2 with noise for norm 1 (S-P6) and the "
-        "uncorrected Alg. 1 (S-P3); not guaranteed DP",
+        "features of norm up to √2 with noise for norm 1 (Theorem 3 assumes norm "
+        "1) and the uncorrected Alg. 1; not guaranteed DP",
     ),
     "alg2": MethodInfo(
         "Algorithm 2, corrected (private)",
@@ -196,6 +197,10 @@ KERNEL_METHODS: dict[str, MethodInfo] = {
         "projected onto the unit ball and CMS11 objective perturbation; private",
     ),
 }
+
+
+#: The private (and paper-literal) kernel methods, in their seed order.
+_KERNEL_PRIVATE = ("alg2_2009", "alg2")
 
 
 # ---------------------------------------------------------------------------
@@ -254,8 +259,7 @@ def _load_adult(
 ) -> tuple[Dataset, list[str]]:
     from ..datasets import load_adult
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _recorded_warnings() as caught:
         try:
             bunch = load_adult(
                 data_dir,
@@ -290,7 +294,7 @@ def _load_adult(
             f"the paper's preprocessing: {X.shape[1]} columns (6 numeric + 99 "
             "one-hot), every column divided by its maximum over the data "
             "(column_scaling='data-max', as in the paper: it reads every record, "
-            "so it is outside any DP guarantee, spec S-P5), each row divided by "
+            "so it is outside any DP guarantee), each row divided by "
             "its L2 norm (‖x‖ = 1; the paper says 'at most 1')"
         )
     notes = sorted({str(w.message).split(";")[0] for w in caught})
@@ -331,9 +335,9 @@ def _load_kdd(data_dir: Path | None, config: ReproductionConfig) -> Dataset | No
             f"KDD Cup 99, 10% file, random subset of {y.size} rows (paper: "
             f"60,000), {X.shape[1]} columns (38 numeric scaled by public ranges + "
             "one-hot protocol/service/flag), rows divided by their norm; +1 = "
-            "normal connection (spec 6.2: flipping the labels changes no error "
-            "rate). The paper divided columns by their data maxima; the loader "
-            "uses public ranges instead"
+            "normal connection (the paper's positive class; with no intercept, "
+            "flipping the labels changes no error rate). The paper divided columns "
+            "by their data maxima; the loader uses public ranges instead"
         ),
         info={
             "n_samples": int(y.size),
@@ -455,12 +459,13 @@ def output_perturbation_from_solution(
 
     Adds the noise of ``DPLinearSVC(mechanism="output", data_norm=1,
     fit_intercept=False)`` to an already computed minimiser, so that the 50
-    draws of a (fold, Λ) cell share one solve. The calibration is the
-    estimator's: L2 sensitivity Δ = 2L/(nΛ) with L = 1 (Chaudhuri, Monteleoni &
-    Sarwate 2011, Corollary 8; spec S.2) plus twice the public solver cap
-    ``CERTIFICATE_RTOL``·Δ, and ‖b‖ ~ Gamma(d, Δ_eff/ε) with a uniform
-    direction (CMS11 Alg. 1). ``tests/reproduce`` checks that it equals the
-    estimator's release for the same generator.
+    draws of a (fold, Λ) cell share one solve. The calibration and the draw are
+    the estimator's own, :class:`dpsvm.perturbation.OutputPerturbation`: L2
+    sensitivity Δ = 2L/(nΛ) with L = 1 (Chaudhuri, Monteleoni & Sarwate 2011,
+    Corollary 8) plus twice the public solver cap
+    ``dpsvm.perturbation.CERTIFICATE_RTOL``·Δ, and ‖b‖ ~ Gamma(d, Δ_eff/ε)
+    with a uniform direction (CMS11 Alg. 1). ``tests/reproduce`` checks that
+    it equals the estimator's release for the same generator.
 
     Parameters
     ----------
@@ -501,18 +506,25 @@ def output_perturbation_from_solution(
     >>> w.shape
     (3,)
     """
-    base = output_l2_sensitivity(int(n_samples), float(regularization), 1.0)
-    # CMS11 Cor. 8: Δ₂ = 2L/(nΛ); + 2·cap for the certified solver error, cap =
-    # CERTIFICATE_RTOL·Δ₂ (dpsvm.models.linear); ‖b‖ ~ Gamma(d, Δ_eff/ε).
-    scale = base * (1.0 + 2.0 * CERTIFICATE_RTOL) / float(epsilon)
-    return np.asarray(coef, dtype=np.float64) + sample_gamma_norm(
-        int(np.size(coef)), scale, rng
+    # The estimator's calibration (dpsvm.perturbation): Δ₂ = 2L/(nΛ) (CMS11
+    # Cor. 8) plus twice the public certificate cap, ‖b‖ ~ Gamma(d, Δ_eff/ε).
+    plan = OutputPerturbation.calibrate(
+        "gamma-norm",
+        epsilon=float(epsilon),
+        l2_sensitivity=output_l2_sensitivity(int(n_samples), float(regularization)),
+        dim=int(np.size(coef)),
     )
+    return plan.noise.release(coef, rng)
 
 
-def _error_of_coef(coef: FloatArray, X: FloatArray, y: NDArray[np.int64]) -> float:
-    pred = np.where(X @ coef > 0, 1, -1)  # classes_[(score > 0)], as in predict
-    return float(np.mean(pred != y))
+def _output_error(
+    coef: FloatArray, lam: float, data: _Data, eps: float, rng: np.random.Generator
+) -> float:
+    """Test error of one output-perturbation draw around the shared solution."""
+    Xtr, _, Xte, yte = data
+    w = output_perturbation_from_solution(coef, Xtr.shape[0], lam, eps, rng)
+    pred = np.where(Xte @ w > 0, 1, -1)  # classes_[(score > 0)], as in predict
+    return float(np.mean(pred != yte))
 
 
 def _diffprivlib_available() -> bool:
@@ -524,13 +536,13 @@ def _diffprivlib_available() -> bool:
 
 
 def _linear_estimator(
-    method: str, lam: float, eps: float, rng: np.random.Generator, huber_h: float
+    lam: float, huber_h: float, method: str, eps: float, rng: np.random.Generator
 ) -> Any:
     common: dict[str, Any] = {
         "epsilon": eps,
         "regularization": lam,
         "data_norm": 1.0,
-        "fit_intercept": False,  # paper 001 is bias-free (explicit, not a default)
+        "fit_intercept": False,  # Sarwate et al. 2009 is bias-free (explicit)
         "classes": _CLASSES,
         "random_state": rng,
     }
@@ -548,32 +560,25 @@ def _linear_estimator(
 
 
 def _diffprivlib_error(
-    Xtr: FloatArray,
-    ytr: NDArray[np.int64],
-    Xte: FloatArray,
-    yte: NDArray[np.int64],
-    lam: float,
-    eps: float,
-    seed: int,
+    lam: float, data: _Data, eps: float, rng: np.random.Generator
 ) -> float:
     from diffprivlib.models import LogisticRegression
 
+    Xtr, ytr, Xte, yte = data
     clf = LogisticRegression(
         epsilon=eps,
         data_norm=1.0,
         fit_intercept=False,
         C=1.0 / (ytr.size * lam),
-        random_state=seed,
+        random_state=int(rng.integers(2**31 - 1)),
     )
-    clf.fit(Xtr, ytr)
-    return float(np.mean(clf.predict(Xte) != yte))
+    return _test_error(clf.fit(Xtr, ytr), Xte, yte)
 
 
 @dataclass
 class _Outcome:
-    """What a job returns."""
+    """What a job returns (the scheduler files it under the job's key)."""
 
-    key: tuple[Any, ...]
     values: dict[str, Any]
     n_fits: int
     warnings: list[str]
@@ -581,77 +586,151 @@ class _Outcome:
     seconds: float = 0.0
 
 
+@contextmanager
+def _recorded_warnings() -> Iterator[list[warnings.WarningMessage]]:
+    """Record every warning of a loading step or job (reported in the results)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield caught
+
+
 def _record(caught: list[warnings.WarningMessage]) -> list[str]:
     return sorted({f"{w.category.__name__}: {w.message}" for w in caught})
 
 
-def _grid_job(
-    key: tuple[Any, ...],
-    X: FloatArray,
-    y: NDArray[np.int64],
-    train: NDArray[np.intp],
-    test: NDArray[np.intp],
-    lam: float,
-    epsilons: tuple[float, ...],
+def _test_error(model: Any, X: FloatArray, y: NDArray[np.int64]) -> float:
+    return float(np.mean(model.predict(X) != y))
+
+
+def _draw_errors(
+    error: Callable[[np.random.Generator], float],
+    rng: np.random.Generator,
     draws: int,
-    methods: tuple[str, ...],
-    huber_h: float,
-    seed_key: tuple[int, ...],
+) -> tuple[FloatArray, int]:
+    """``draws`` test errors from one generator, and the number of refused fits.
+
+    A fit whose solver does not certify its tolerance raises
+    :class:`~dpsvm.exceptions.DPSVMConvergenceError` and releases nothing; its
+    entry stays NaN.
+    """
+    errs = np.full(draws, np.nan)
+    failures = 0
+    for r in range(draws):
+        try:
+            errs[r] = error(rng)
+        except DPSVMConvergenceError:
+            failures += 1
+    return errs, failures
+
+
+def _fit_error(
+    make: _Maker, method: str, data: _Data, eps: float, rng: np.random.Generator
+) -> float:
+    """Test error of one private fit (training and test rows in ``data``)."""
+    Xtr, ytr, Xte, yte = data
+    return _test_error(make(method, eps, rng).fit(Xtr, ytr), Xte, yte)
+
+
+def _tuned_error(
+    make: _Maker,
+    method: str,
+    lambdas: tuple[float, ...],
+    data: _Data,
+    eps: float,
+    rng: np.random.Generator,
+) -> float:
+    """Test error of a private method tuned over ``lambdas`` by Algorithm 3 at ε."""
+    from ..model_selection import PrivateParameterTuning
+
+    Xtr, ytr, Xte, yte = data
+    tuner = PrivateParameterTuning(
+        make(method, eps, rng),
+        {"regularization": list(lambdas)},
+        epsilon=eps,
+        random_state=rng,
+    )
+    with _tuning_context(method):
+        tuner.fit(Xtr, ytr)
+    return _test_error(tuner, Xte, yte)
+
+
+@dataclass(frozen=True)
+class _Fold:
+    """The rows and labels of a data set and one split's (train, test) indices."""
+
+    X: FloatArray
+    y: NDArray[np.int64]
+    train: NDArray[np.intp]
+    test: NDArray[np.intp]
+
+    def data(self, size: int | None = None, seed_key: Sequence[int] = ()) -> _Data:
+        """Training (optionally a seeded subsample of ``size``) and test rows."""
+        tr = self.train
+        if size is not None:
+            tr = tr[_subsample(tr.size, min(size, tr.size), seed_key)]
+        return self.X[tr], self.y[tr], self.X[self.test], self.y[self.test]
+
+
+@dataclass(frozen=True)
+class _Draws:
+    """The ε values of a job, the noise draws per ε and the job's seed key."""
+
+    epsilons: tuple[float, ...]
+    draws: int
+    seed_key: tuple[int, ...]
+
+    def errors(
+        self, error: Callable[[float, np.random.Generator], float], *key: int
+    ) -> tuple[FloatArray, int]:
+        """(ε × draw) test errors of ``error(eps, rng)``, and the refused fits.
+
+        The generator of ε number e is ``_rng(*seed_key, *key, e)``.
+        """
+        errs = np.full((len(self.epsilons), self.draws), np.nan)
+        failures = 0
+        for e_idx, eps in enumerate(self.epsilons):
+            errs[e_idx], failed = _draw_errors(
+                partial(error, eps), _rng(*self.seed_key, *key, e_idx), self.draws
+            )
+            failures += failed
+        return errs, failures
+
+
+def _grid_job(
+    fold: _Fold, lam: float, plan: _Draws, methods: tuple[str, ...], huber_h: float
 ) -> _Outcome:
     """One (fold, Λ) cell: the Huber SVM, then every method × ε × draw."""
-    Xtr, ytr, Xte, yte = X[train], y[train], X[test], y[test]
-    n = ytr.size
+    data = fold.data()
     values: dict[str, Any] = {}
     fits = failures = 0
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _recorded_warnings() as caught:
         ref = NonPrivateLinearClassifier(
             loss="huber", huber_h=huber_h, regularization=lam, classes=_CLASSES
-        ).fit(Xtr, ytr)
+        ).fit(data[0], data[1])
         fits += 1
-        values["huber_svm"] = float(np.mean(ref.predict(Xte) != yte))
-        coef = ref.coef_.ravel()
+        values["huber_svm"] = _test_error(ref, data[2], data[3])
+        make = partial(_linear_estimator, lam, huber_h)
         for m_idx, method in enumerate(methods):
-            errs = np.full((len(epsilons), draws), np.nan)
-            for e_idx, eps in enumerate(epsilons):
-                rng = _rng(*seed_key, m_idx, e_idx)
-                for r in range(draws):
-                    try:
-                        if method == "sensitivity":
-                            w = output_perturbation_from_solution(
-                                coef, n, lam, eps, rng
-                            )
-                            errs[e_idx, r] = _error_of_coef(w, Xte, yte)
-                            continue
-                        if method == "diffprivlib_lr":
-                            seed = int(rng.integers(2**31 - 1))
-                            errs[e_idx, r] = _diffprivlib_error(
-                                Xtr, ytr, Xte, yte, lam, eps, seed
-                            )
-                        else:
-                            est = _linear_estimator(method, lam, eps, rng, huber_h)
-                            est.fit(Xtr, ytr)
-                            errs[e_idx, r] = float(np.mean(est.predict(Xte) != yte))
-                        fits += 1
-                    except DPSVMConvergenceError:
-                        failures += 1
-            values[method] = errs
-    return _Outcome(key, values, fits, _record(caught), failures)
+            if method == "sensitivity":  # the draws share one solve
+                error = partial(_output_error, ref.coef_.ravel(), lam, data)
+            elif method == "diffprivlib_lr":
+                error = partial(_diffprivlib_error, lam, data)
+            else:
+                error = partial(_fit_error, make, method, data)
+            values[method], failed = plan.errors(error, m_idx)
+            failures += failed
+            if method != "sensitivity":
+                fits += values[method].size - failed
+    return _Outcome(values, fits, _record(caught), failures)
 
 
 def _lc_job(
-    key: tuple[Any, ...],
-    X: FloatArray,
-    y: NDArray[np.int64],
-    train: NDArray[np.intp],
-    test: NDArray[np.intp],
+    fold: _Fold,
     size: int,
-    epsilons: tuple[float, ...],
-    draws: int,
+    plan: _Draws,
     methods: tuple[str, ...],
     lambdas: tuple[float, ...],
     huber_h: float,
-    seed_key: tuple[int, ...],
 ) -> _Outcome:
     """One (fold, N) point of a learning curve.
 
@@ -660,48 +739,41 @@ def _lc_job(
     (:class:`~dpsvm.model_selection.PrivateParameterTuning`, the m = 7 public
     candidates ``lambdas``) with the same ε.
     """
-    from ..model_selection import PrivateParameterTuning
-
-    sub = train[_subsample(train.size, min(size, train.size), (*seed_key, 0))]
-    Xtr, ytr, Xte, yte = X[sub], y[sub], X[test], y[test]
+    data = fold.data(size, (*plan.seed_key, 0))
     values: dict[str, Any] = {}
     fits = failures = 0
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        np_errs = []
-        for lam in lambdas:
-            ref = NonPrivateLinearClassifier(
-                loss="huber", huber_h=huber_h, regularization=lam, classes=_CLASSES
-            ).fit(Xtr, ytr)
-            fits += 1
-            np_errs.append(float(np.mean(ref.predict(Xte) != yte)))
-        values["huber_svm"] = np.asarray(np_errs)
-        grid = {"regularization": list(lambdas)}
+    with _recorded_warnings() as caught:
+        values["huber_svm"] = np.asarray(
+            [
+                _test_error(
+                    NonPrivateLinearClassifier(
+                        loss="huber",
+                        huber_h=huber_h,
+                        regularization=lam,
+                        classes=_CLASSES,
+                    ).fit(data[0], data[1]),
+                    data[2],
+                    data[3],
+                )
+                for lam in lambdas
+            ]
+        )
+        fits += len(lambdas)
+        make = partial(_linear_estimator, lambdas[0], huber_h)
         for m_idx, method in enumerate(methods):
-            errs = np.full((len(epsilons), draws), np.nan)
-            for e_idx, eps in enumerate(epsilons):
-                rng = _rng(*seed_key, 1 + m_idx, e_idx)
-                for r in range(draws):
-                    base = _linear_estimator(method, lambdas[0], eps, rng, huber_h)
-                    tuner = PrivateParameterTuning(
-                        base, grid, epsilon=eps, random_state=rng
-                    )
-                    try:
-                        with _tuning_context(method):
-                            tuner.fit(Xtr, ytr)
-                        errs[e_idx, r] = float(np.mean(tuner.predict(Xte) != yte))
-                    except DPSVMConvergenceError:
-                        failures += 1
-                    fits += len(lambdas)
-            values[method] = errs
-    values["n_train"] = int(sub.size)
-    return _Outcome(key, values, fits, _record(caught), failures)
+            error = partial(_tuned_error, make, method, lambdas, data)
+            values[method], failed = plan.errors(error, 1 + m_idx)
+            failures += failed
+            fits += values[method].size * len(lambdas)
+    values["n_train"] = int(data[0].shape[0])
+    return _Outcome(values, fits, _record(caught), failures)
 
 
 def _tuning_context(method: str) -> AbstractContextManager[None]:
     """Opt the paper's non-private "2009" methods into private tuning, explicitly.
 
-    The "2009" methods are paper 001's calibration as printed (not private);
+    The "2009" methods are Sarwate et al. (2009)'s calibration as printed (not
+    private);
     tuning them with Algorithm 3 only reproduces the paper's curves. Their
     events stay :class:`~dpsvm.accounting.NonPrivateEvent` and no accountant is
     involved (:func:`~dpsvm.accounting.allow_non_private`).
@@ -752,127 +824,72 @@ def _kernel_models(
 
 
 def _kernel_grid_job(
-    key: tuple[Any, ...],
-    X: FloatArray,
-    y: NDArray[np.int64],
-    train: NDArray[np.intp],
-    test: NDArray[np.intp],
-    lam: float,
-    epsilons: tuple[float, ...],
-    draws: int,
-    config: ReproductionConfig,
-    feature_seed: int,
-    seed_key: tuple[int, ...],
+    fold: _Fold, lam: float, plan: _Draws, config: ReproductionConfig, feature_seed: int
 ) -> _Outcome:
     """One (projection, Λ) cell of the kernel experiment."""
-    Xtr, ytr, Xte, yte = X[train], y[train], X[test], y[test]
+    data = fold.data()
     values: dict[str, Any] = {}
     fits = failures = 0
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with _recorded_warnings() as caught:
         rr, private = _kernel_models(
             config.nb_gamma, config.nb_components, config.huber_h, lam, feature_seed
         )
-        rr.fit(Xtr, ytr)
+        values["rr_svm"] = _test_error(rr.fit(data[0], data[1]), data[2], data[3])
         fits += 1
-        values["rr_svm"] = float(np.mean(rr.predict(Xte) != yte))
-        for m_idx, method in enumerate(("alg2_2009", "alg2")):
-            errs = np.full((len(epsilons), draws), np.nan)
-            for e_idx, eps in enumerate(epsilons):
-                rng = _rng(*seed_key, m_idx, e_idx)
-                for r in range(draws):
-                    try:
-                        est = private(method, eps, rng).fit(Xtr, ytr)
-                        errs[e_idx, r] = float(np.mean(est.predict(Xte) != yte))
-                    except DPSVMConvergenceError:
-                        failures += 1
-                    fits += 1
-            values[method] = errs
-    return _Outcome(key, values, fits, _record(caught), failures)
+        for m_idx, method in enumerate(_KERNEL_PRIVATE):
+            error = partial(_fit_error, private, method, data)
+            values[method], failed = plan.errors(error, m_idx)
+            failures += failed
+            fits += values[method].size
+    return _Outcome(values, fits, _record(caught), failures)
 
 
 def _kernel_lc_job(
-    key: tuple[Any, ...],
-    X: FloatArray,
-    y: NDArray[np.int64],
-    train: NDArray[np.intp],
-    test: NDArray[np.intp],
-    size: int,
-    eps: float,
-    draws: int,
-    config: ReproductionConfig,
-    feature_seed: int,
-    seed_key: tuple[int, ...],
+    fold: _Fold, size: int, plan: _Draws, config: ReproductionConfig, feature_seed: int
 ) -> _Outcome:
-    """One (projection, N) point of the nested-balls learning curve."""
-    from ..model_selection import PrivateParameterTuning
-
-    sub = train[_subsample(train.size, min(size, train.size), (*seed_key, 0))]
-    Xtr, ytr, Xte, yte = X[sub], y[sub], X[test], y[test]
+    """One (projection, N) point of the nested-balls learning curve (one ε)."""
+    data = fold.data(size, (*plan.seed_key, 0))
     lambdas = config.tuning_lambdas
+    shape = (config.nb_gamma, config.nb_components, config.huber_h)
+    (eps,) = plan.epsilons
     values: dict[str, Any] = {}
     fits = failures = 0
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        rr_errs = []
-        for lam in lambdas:
-            rr, _ = _kernel_models(
-                config.nb_gamma, config.nb_components, config.huber_h, lam, feature_seed
+    with _recorded_warnings() as caught:
+        values["rr_svm"] = np.asarray(
+            [
+                _test_error(
+                    _kernel_models(*shape, lam, feature_seed)[0].fit(data[0], data[1]),
+                    data[2],
+                    data[3],
+                )
+                for lam in lambdas
+            ]
+        )
+        fits += len(lambdas)
+        _, private = _kernel_models(*shape, lambdas[0], feature_seed)
+        for m_idx, method in enumerate(_KERNEL_PRIVATE):
+            # One ε: the generator of method m is _rng(*seed_key, 1 + m).
+            error = partial(_tuned_error, private, method, lambdas, data, eps)
+            errs, failed = _draw_errors(
+                error, _rng(*plan.seed_key, 1 + m_idx), plan.draws
             )
-            rr.fit(Xtr, ytr)
-            fits += 1
-            rr_errs.append(float(np.mean(rr.predict(Xte) != yte)))
-        values["rr_svm"] = np.asarray(rr_errs)
-        for m_idx, method in enumerate(("alg2_2009", "alg2")):
-            errs = np.full((1, draws), np.nan)
-            rng = _rng(*seed_key, 1 + m_idx)
-            for r in range(draws):
-                _, private = _kernel_models(
-                    config.nb_gamma,
-                    config.nb_components,
-                    config.huber_h,
-                    lambdas[0],
-                    feature_seed,
-                )
-                tuner = PrivateParameterTuning(
-                    private(method, eps, rng),
-                    {"regularization": list(lambdas)},
-                    epsilon=eps,
-                    random_state=rng,
-                )
-                try:
-                    with _tuning_context(method):
-                        tuner.fit(Xtr, ytr)
-                    errs[0, r] = float(np.mean(tuner.predict(Xte) != yte))
-                except DPSVMConvergenceError:
-                    failures += 1
-                fits += len(lambdas)
-            values[method] = errs
-    values["n_train"] = int(sub.size)
-    return _Outcome(key, values, fits, _record(caught), failures)
+            values[method] = errs.reshape(1, plan.draws)
+            failures += failed
+            fits += plan.draws * len(lambdas)
+    values["n_train"] = int(data[0].shape[0])
+    return _Outcome(values, fits, _record(caught), failures)
 
 
-def _svc_job(
-    key: tuple[Any, ...],
-    X: FloatArray,
-    y: NDArray[np.int64],
-    train: NDArray[np.intp],
-    test: NDArray[np.intp],
-    lam: float,
-    config: ReproductionConfig,
-) -> _Outcome:
+def _svc_job(fold: _Fold, lam: float, config: ReproductionConfig) -> _Outcome:
     """The exact Gaussian-kernel hinge SVM (libsvm, with bias) on a subsample."""
     from sklearn.svm import SVC
 
-    sub = train[_subsample(train.size, min(config.nb_svc_rows, train.size), (7,))]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        clf = SVC(kernel="rbf", gamma=config.nb_gamma, C=1.0 / (sub.size * lam))
-        clf.fit(X[sub], y[sub])
-        err = float(np.mean(clf.predict(X[test]) != y[test]))
-    return _Outcome(
-        key, {"kernel_svm": err, "n_train": int(sub.size)}, 1, _record(caught)
-    )
+    Xtr, ytr, Xte, yte = fold.data(config.nb_svc_rows, (7,))
+    with _recorded_warnings() as caught:
+        clf = SVC(kernel="rbf", gamma=config.nb_gamma, C=1.0 / (ytr.size * lam))
+        err = _test_error(clf.fit(Xtr, ytr), Xte, yte)
+    values = {"kernel_svm": err, "n_train": int(ytr.size)}
+    return _Outcome(values, 1, _record(caught))
 
 
 # ---------------------------------------------------------------------------
@@ -892,11 +909,25 @@ class _Job:
     lam: float | None = None  # Λ of a grid job (its solve time depends on it)
 
 
+def _tuned_job_size(
+    m: int, private_fits: int, rows: int, width: int
+) -> tuple[int, float]:
+    """(fits, cost) of a learning-curve job: m reference fits, private tuned fits.
+
+    Algorithm 3 trains each of its m candidates on 1/(m + 1) of the rows.
+    """
+    return m + private_fits, (m + private_fits / (m + 1)) * rows * width
+
+
 def _build_jobs(
     datasets: dict[str, Dataset], config: ReproductionConfig, methods: tuple[str, ...]
 ) -> list[_Job]:
+    seed, huber_h = config.seed, config.huber_h
+    m = len(config.tuning_lambdas)
     jobs: list[_Job] = []
-    seed = config.seed
+    key: tuple[Any, ...]
+    args: tuple[Any, ...]
+    # Λ × ε grids (Figures 3(a), 3(b) and the compact Adult column): fold × Λ.
     grid_specs: list[tuple[str, tuple[float, ...], tuple[float, ...]]] = [
         ("adult", config.adult_lambdas, config.adult_epsilons)
     ]
@@ -906,141 +937,74 @@ def _build_jobs(
         )
     if "kdd" in datasets:
         grid_specs.append(("kdd", config.kdd_lambdas, config.kdd_epsilons))
-    compact_methods = tuple(m for m in methods if m != "lr_2009")
+    compact_methods = tuple(x for x in methods if x != "lr_2009")
     for d_idx, (name, lambdas, epsilons) in enumerate(grid_specs):
         ds = datasets[name]
         ms = compact_methods if name == "adult-compact" else methods
-        n_solves = sum(len(epsilons) * config.draws for m in ms if m != "sensitivity")
+        n_fits = 1 + sum(len(epsilons) * config.draws for x in ms if x != "sensitivity")
         for f, (tr, te) in enumerate(ds.splits):
+            fold = _Fold(ds.X, ds.y, tr, te)
             for l_idx, lam in enumerate(lambdas):
+                key = (name, f, l_idx)
+                plan = _Draws(epsilons, config.draws, (seed, 100 + d_idx, *key[1:]))
+                args = (fold, lam, plan, ms, huber_h)
+                cost = n_fits * tr.size * ds.X.shape[1]
                 jobs.append(
-                    _Job(
-                        "grid",
-                        (name, f, l_idx),
-                        _grid_job,
-                        (
-                            ds.X,
-                            ds.y,
-                            tr,
-                            te,
-                            lam,
-                            epsilons,
-                            config.draws,
-                            ms,
-                            config.huber_h,
-                            (seed, 100 + d_idx, f, l_idx),
-                        ),
-                        1 + n_solves,
-                        (1 + n_solves) * tr.size * ds.X.shape[1],
-                        "linear",
-                        lam,
-                    )
+                    _Job("grid", key, _grid_job, args, n_fits, cost, "linear", lam)
                 )
+    # Linear learning curves (Figure 1): fold × training-set size.
     lc_specs: list[tuple[str, tuple[int, ...], tuple[float, ...]]] = [
         ("adult", config.adult_lc_sizes, (config.adult_lc_epsilon,))
     ]
     if "kdd" in datasets:
         lc_specs.append(("kdd", config.kdd_lc_sizes, config.kdd_lc_epsilons))
-    m = len(config.tuning_lambdas)
     for d_idx, (name, sizes, epsilons) in enumerate(lc_specs):
         ds = datasets[name]
+        private_fits = len(config.lc_methods) * len(epsilons) * config.lc_draws * m
         for f, (tr, te) in enumerate(ds.splits):
+            fold = _Fold(ds.X, ds.y, tr, te)
             for s_idx, size in enumerate(sizes):
-                n_sub = min(size, tr.size)
-                private_fits = (
-                    len(config.lc_methods) * len(epsilons) * config.lc_draws * m
+                key = (name, f, s_idx)
+                plan = _Draws(epsilons, config.lc_draws, (seed, 200 + d_idx, f, s_idx))
+                args = (fold, size, plan, config.lc_methods, config.tuning_lambdas)
+                n_fits, cost = _tuned_job_size(
+                    m, private_fits, min(size, tr.size), ds.X.shape[1]
                 )
                 jobs.append(
-                    _Job(
-                        "lc",
-                        (name, f, s_idx),
-                        _lc_job,
-                        (
-                            ds.X,
-                            ds.y,
-                            tr,
-                            te,
-                            size,
-                            epsilons,
-                            config.lc_draws,
-                            config.lc_methods,
-                            config.tuning_lambdas,
-                            config.huber_h,
-                            (seed, 200 + d_idx, f, s_idx),
-                        ),
-                        m + private_fits,
-                        (m + private_fits / (m + 1)) * n_sub * ds.X.shape[1],
-                        "linear",
-                    )
+                    _Job("lc", key, _lc_job, (*args, huber_h), n_fits, cost, "linear")
                 )
+    # Nested balls (Figures 1(c), 1(f), 2(b)): projection × Λ, projection × size.
     nb = datasets["nested-balls"]
     tr, te = nb.splits[0]
+    fold = _Fold(nb.X, nb.y, tr, te)
     D = config.nb_components
     for p in range(config.nb_projections):
         feature_seed = _int_seed(seed, 300, p)
         for l_idx, lam in enumerate(config.nb_lambdas):
             n_fits = 1 + 2 * len(config.nb_epsilons) * config.draws
+            plan = _Draws(config.nb_epsilons, config.draws, (seed, 301, p, l_idx))
+            args = (fold, lam, plan, config, feature_seed)
+            key = ("nested-balls", p, l_idx)
+            cost = n_fits * tr.size * D
             jobs.append(
-                _Job(
-                    "kgrid",
-                    ("nested-balls", p, l_idx),
-                    _kernel_grid_job,
-                    (
-                        nb.X,
-                        nb.y,
-                        tr,
-                        te,
-                        lam,
-                        config.nb_epsilons,
-                        config.draws,
-                        config,
-                        feature_seed,
-                        (seed, 301, p, l_idx),
-                    ),
-                    n_fits,
-                    n_fits * tr.size * D,
-                    "kernel",
-                )
+                _Job("kgrid", key, _kernel_grid_job, args, n_fits, cost, "kernel")
             )
         for s_idx, size in enumerate(config.nb_lc_sizes):
-            n_sub = min(size, tr.size)
-            private_fits = 2 * config.lc_draws * m
-            jobs.append(
-                _Job(
-                    "klc",
-                    ("nested-balls", p, s_idx),
-                    _kernel_lc_job,
-                    (
-                        nb.X,
-                        nb.y,
-                        tr,
-                        te,
-                        size,
-                        config.nb_lc_epsilon,
-                        config.lc_draws,
-                        config,
-                        feature_seed,
-                        (seed, 302, p, s_idx),
-                    ),
-                    m + private_fits,
-                    (m + private_fits / (m + 1)) * n_sub * D,
-                    "kernel",
-                )
+            plan = _Draws(
+                (config.nb_lc_epsilon,), config.lc_draws, (seed, 302, p, s_idx)
             )
+            args = (fold, size, plan, config, feature_seed)
+            key = ("nested-balls", p, s_idx)
+            n_fits, cost = _tuned_job_size(
+                m, 2 * config.lc_draws * m, min(size, tr.size), D
+            )
+            jobs.append(_Job("klc", key, _kernel_lc_job, args, n_fits, cost, "kernel"))
+    # libsvm: roughly quadratic in n; scaled to the RFF fit unit.
     n_svc = min(config.nb_svc_rows, tr.size)
     for l_idx, lam in enumerate(config.nb_lambdas):
-        jobs.append(
-            _Job(
-                "svc",
-                ("nested-balls", 0, l_idx),
-                _svc_job,
-                (nb.X, nb.y, tr, te, lam, config),
-                1,
-                # libsvm: roughly quadratic in n; scaled to the RFF fit unit.
-                float(n_svc) * n_svc / 50.0,
-                "kernel",
-            )
-        )
+        key, args = ("nested-balls", 0, l_idx), (fold, lam, config)
+        cost = float(n_svc) * n_svc / 50.0
+        jobs.append(_Job("svc", key, _svc_job, args, 1, cost, "kernel"))
     return jobs
 
 
@@ -1115,7 +1079,7 @@ def _run_jobs(
     results: dict[tuple[Any, ...], _Outcome] = {}
     if n_jobs == 1:
         for i, job in enumerate(jobs):
-            _, out = _call_job(i, job.fn, job.key, job.args)
+            _, out = _call_job(i, job.fn, job.args)
             results[(job.kind, *job.key)] = out
             progress.advance(job.n_fits, job.cost)
         return results
@@ -1133,10 +1097,10 @@ def _run_jobs(
 
 
 def _call_job(
-    i: int, fn: Callable[..., _Outcome], key: tuple[Any, ...], args: tuple[Any, ...]
+    i: int, fn: Callable[..., _Outcome], args: tuple[Any, ...]
 ) -> tuple[int, _Outcome]:
     start = time.perf_counter()
-    out = fn(key, *args)
+    out = fn(*args)
     out.seconds = time.perf_counter() - start
     return i, out
 
@@ -1158,6 +1122,52 @@ def _stats(values: FloatArray) -> dict[str, Any]:
     }
 
 
+def _method_stats(
+    outs_by_lambda: Sequence[Sequence[_Outcome]],
+    methods: Sequence[str],
+    n_epsilons: int,
+) -> dict[str, list[list[dict[str, Any]]]]:
+    """Per method, per Λ, per ε: the statistics of all folds' draws."""
+    return {
+        m: [
+            [
+                _stats(np.concatenate([o.values[m][e_idx] for o in outs]))
+                for e_idx in range(n_epsilons)
+            ]
+            for outs in outs_by_lambda
+        ]
+        for m in methods
+    }
+
+
+def _best_cell(
+    cells: Sequence[dict[str, Any]], lambdas: Sequence[float]
+) -> dict[str, Any]:
+    """The cell of the smallest mean error over the Λ grid (test-fold tuning)."""
+    i = _argmin([c["mean"] for c in cells])
+    if i is None:
+        return {"error": None, "std": None, "lambda": None}
+    return {"error": cells[i]["mean"], "std": cells[i]["std"], "lambda": lambdas[i]}
+
+
+def _best_over_lambda(
+    references: dict[str, Sequence[dict[str, Any]]],
+    per_method: dict[str, list[list[dict[str, Any]]]],
+    lambdas: Sequence[float],
+    epsilons: Sequence[float],
+) -> dict[str, Any]:
+    """Best Λ of each non-private reference and of each method at each ε."""
+    best: dict[str, Any] = {
+        name: _best_cell(cells, lambdas) for name, cells in references.items()
+    }
+    for m, rows in per_method.items():
+        best[m] = {
+            _key(eps): _best_cell([row[e_idx] for row in rows], lambdas)
+            for e_idx, eps in enumerate(epsilons)
+        }
+    return best
+
+
 def _aggregate_grid(
     results: dict[tuple[Any, ...], _Outcome],
     name: str,
@@ -1166,41 +1176,21 @@ def _aggregate_grid(
     epsilons: tuple[float, ...],
     methods: tuple[str, ...],
 ) -> dict[str, Any]:
-    huber = []
-    per_method: dict[str, list[list[dict[str, Any]]]] = {m: [] for m in methods}
-    for l_idx in range(len(lambdas)):
-        outs = [results[("grid", name, f, l_idx)] for f in range(n_folds)]
-        huber.append(_stats(np.array([o.values["huber_svm"] for o in outs])))
-        for m in methods:
-            row = []
-            for e_idx in range(len(epsilons)):
-                vals = np.concatenate([o.values[m][e_idx] for o in outs])
-                row.append(_stats(vals))
-            per_method[m].append(row)
-    best: dict[str, Any] = {}
-    means = [h["mean"] for h in huber]
-    i = _argmin(means)
-    best["huber_svm"] = {
-        "error": means[i] if i is not None else None,
-        "std": huber[i]["std"] if i is not None else None,
-        "lambda": lambdas[i] if i is not None else None,
-    }
-    for m in methods:
-        best[m] = {}
-        for e_idx, eps in enumerate(epsilons):
-            col = [per_method[m][l_idx][e_idx]["mean"] for l_idx in range(len(lambdas))]
-            i = _argmin(col)
-            best[m][_key(eps)] = {
-                "error": col[i] if i is not None else None,
-                "std": per_method[m][i][e_idx]["std"] if i is not None else None,
-                "lambda": lambdas[i] if i is not None else None,
-            }
+    outs_by_lambda = [
+        [results[("grid", name, f, l_idx)] for f in range(n_folds)]
+        for l_idx in range(len(lambdas))
+    ]
+    huber = [
+        _stats(np.array([o.values["huber_svm"] for o in outs]))
+        for outs in outs_by_lambda
+    ]
+    per_method = _method_stats(outs_by_lambda, methods, len(epsilons))
     return {
         "lambdas": list(lambdas),
         "epsilons": list(epsilons),
         "huber_svm": huber,
         "methods": per_method,
-        "best": best,
+        "best": _best_over_lambda({"huber_svm": huber}, per_method, lambdas, epsilons),
     }
 
 
@@ -1256,18 +1246,14 @@ def _aggregate_kernel(
 ) -> dict[str, Any]:
     P = config.nb_projections
     lambdas, epsilons = config.nb_lambdas, config.nb_epsilons
-    rr = []
-    per: dict[str, list[list[dict[str, Any]]]] = {"alg2_2009": [], "alg2": []}
-    for l_idx in range(len(lambdas)):
-        outs = [results[("kgrid", "nested-balls", p, l_idx)] for p in range(P)]
-        rr.append(_stats(np.array([o.values["rr_svm"] for o in outs])))
-        for m in per:
-            per[m].append(
-                [
-                    _stats(np.concatenate([o.values[m][e_idx] for o in outs]))
-                    for e_idx in range(len(epsilons))
-                ]
-            )
+    outs_by_lambda = [
+        [results[("kgrid", "nested-balls", p, l_idx)] for p in range(P)]
+        for l_idx in range(len(lambdas))
+    ]
+    rr = [
+        _stats(np.array([o.values["rr_svm"] for o in outs])) for outs in outs_by_lambda
+    ]
+    per = _method_stats(outs_by_lambda, _KERNEL_PRIVATE, len(epsilons))
     svc = [
         {
             **_stats(
@@ -1279,24 +1265,6 @@ def _aggregate_kernel(
         }
         for l_idx in range(len(lambdas))
     ]
-    best: dict[str, Any] = {}
-    for name, cells in (("rr_svm", rr), ("kernel_svm", svc)):
-        i = _argmin([c["mean"] for c in cells])
-        best[name] = {
-            "error": cells[i]["mean"] if i is not None else None,
-            "std": cells[i]["std"] if i is not None else None,
-            "lambda": lambdas[i] if i is not None else None,
-        }
-    for m in per:
-        best[m] = {}
-        for e_idx, eps in enumerate(epsilons):
-            col = [per[m][l_idx][e_idx]["mean"] for l_idx in range(len(lambdas))]
-            i = _argmin(col)
-            best[m][_key(eps)] = {
-                "error": col[i] if i is not None else None,
-                "std": per[m][i][e_idx]["std"] if i is not None else None,
-                "lambda": lambdas[i] if i is not None else None,
-            }
     return {
         "lambdas": list(lambdas),
         "epsilons": list(epsilons),
@@ -1305,7 +1273,9 @@ def _aggregate_kernel(
         "rr_svm": rr,
         "kernel_svm": svc,
         "methods": per,
-        "best": best,
+        "best": _best_over_lambda(
+            {"rr_svm": rr, "kernel_svm": svc}, per, lambdas, epsilons
+        ),
     }
 
 
@@ -1444,7 +1414,7 @@ def run_experiments(
         config.nb_projections,
         config.nb_lc_sizes,
         (config.nb_lc_epsilon,),
-        ("alg2_2009", "alg2"),
+        _KERNEL_PRIVATE,
         config.tuning_lambdas,
         kind="klc",
         reference="rr_svm",

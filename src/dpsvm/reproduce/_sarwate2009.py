@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""``run_sarwate2009``: rerun paper 001's experiments and write the report.
+"""``run_sarwate2009``: rerun Sarwate et al. (2009)'s experiments, write the report.
 
 Nothing is written until every number, table and plot exists in memory; the
 files are then written to hidden temporary files in the output directory and
@@ -111,7 +111,7 @@ def run_sarwate2009(
     log: TextIO | None = None,
     progress: TextIO | None = None,
 ) -> Path:
-    """Rerun the experiments of paper 001 and write the report.
+    """Rerun the experiments of Sarwate et al. (2009) and write the report.
 
     Writes, into ``out_dir``: ``sarwate2009.md`` (the report: every table of
     the paper with our numbers and the differences, the plots, the setup),

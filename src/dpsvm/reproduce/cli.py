@@ -22,39 +22,22 @@ import argparse
 import shlex
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
+from ..utils._cli import PROG, add_run_options, integer_option, run_subcommand
 from ._config import make_config
 from ._runner import ReproductionError
 from ._sarwate2009 import run_sarwate2009
 
 __all__ = ["add_reproduce_subparser", "main", "run_reproduce_command"]
 
-PROG = "dpsvm"
 PAPERS = ("sarwate2009",)
 DEFAULT_OUT = "./reproduction-sarwate2009"
 
 
-def _int(what: str, low: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be an integer, got {text!r}"
-            ) from None
-        if v < low:
-            raise argparse.ArgumentTypeError(f"{what} must be >= {low}, got {v}")
-        return v
-
-    return parse
-
-
-def _n_jobs(text: str) -> int:
-    v = _int("--n-jobs", -1)(text)
-    if v == 0:
-        raise argparse.ArgumentTypeError("--n-jobs must be >= 1, or -1 for all CPUs")
-    return int(v)
+_n_jobs = integer_option(
+    "--n-jobs", -1, nonzero="--n-jobs must be >= 1, or -1 for all CPUs"
+)
 
 
 def add_reproduce_subparser(subparsers: Any) -> argparse.ArgumentParser:
@@ -115,36 +98,27 @@ def add_reproduce_subparser(subparsers: Any) -> argparse.ArgumentParser:
         default=DEFAULT_OUT,
         help=f"output directory (default {DEFAULT_OUT})",
     )
-    p.add_argument(
-        "--draws",
-        type=_int("--draws", 1),
-        metavar="N",
-        help="noise draws per private fit, and repetitions per learning-curve "
-        "point (default 50 and 10; --quick 2 and 1)",
-    )
-    p.add_argument(
-        "--folds",
-        type=_int("--folds", 1),
-        metavar="K",
-        help="cross-validation folds evaluated, of a 10-fold split (default 10; "
-        "--quick 2); K > 10 uses a K-fold split",
-    )
-    p.add_argument(
-        "--n-jobs",
-        type=_n_jobs,
-        default=1,
-        metavar="J",
-        help="worker processes (-1: all CPUs; default 1)",
-    )
-    p.add_argument(
-        "--seed",
-        type=_int("--seed", 0),
-        default=0,
-        metavar="S",
-        help="seed of all splits, projections and noise draws (default 0)",
-    )
-    p.add_argument(
-        "--no-progress", action="store_true", help="no progress line on stderr"
+    for flag, metavar, text in (
+        (
+            "--draws",
+            "N",
+            "noise draws per private fit, and repetitions per learning-curve "
+            "point (default 50 and 10; --quick 2 and 1)",
+        ),
+        (
+            "--folds",
+            "K",
+            "cross-validation folds evaluated, of a 10-fold split (default 10; "
+            "--quick 2); K > 10 uses a K-fold split",
+        ),
+    ):
+        p.add_argument(flag, type=integer_option(flag, 1), metavar=metavar, help=text)
+    add_run_options(
+        p,
+        n_jobs=_n_jobs,
+        n_jobs_help="worker processes (-1: all CPUs; default 1)",
+        seed_help="seed of all splits, projections and noise draws (default 0)",
+        progress_help="no progress line on stderr",
     )
     p.set_defaults(command="reproduce")
     return p
@@ -240,15 +214,6 @@ def run_reproduce_command(
     return 0
 
 
-class _UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Standalone ``dpsvm reproduce`` (the same options, after the word).
 
@@ -269,23 +234,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["sarwate2009", "--data-dir", "/nope", "--tiny"])
     1
     """
-    parser = _Parser(prog=PROG)
-    sub = parser.add_subparsers(dest="command", required=True)
-    add_reproduce_subparser(sub)
-    try:
-        args = parser.parse_args(
-            ["reproduce", *(sys.argv[1:] if argv is None else argv)]
-        )
-    except _UsageError as exc:
-        sys.stderr.write(f"{PROG}: error: {exc}\n")
-        return 2
-    except SystemExit as exc:  # --help
-        return exc.code if isinstance(exc.code, int) else 0
-    try:
-        return run_reproduce_command(args)
-    except (ValueError, OSError) as exc:
-        sys.stderr.write(f"{PROG}: error: {' '.join(str(exc).split())}\n")
-        return 1
-    except KeyboardInterrupt:
-        sys.stderr.write(f"{PROG}: error: interrupted\n")
-        return 130
+    return run_subcommand(
+        "reproduce",
+        add_reproduce_subparser,
+        run_reproduce_command,
+        argv,
+        (ValueError, OSError),
+    )
