@@ -13,7 +13,8 @@ random-feature algorithm), ``c`` a bound on |ℓ″| (Huber: 1/(2h), logistic: �
 Noise convention (correction: [S] eq. (9), Algorithm 1 and the proof of Theorem 1
 use three different scalings; this is the consistent one): the objective is
 J(f) + (1/n)·bᵀf with b of density ∝ exp(−(ε_p/2)‖b‖), so ‖b‖ ∼ Gamma(d,
-scale 2/ε_p). The paper's literal "β = ε_p·n" together with (1/n)bᵀf would add n times too little noise.
+scale 2/ε_p). The paper's literal "β = ε_p·n" together with (1/n)bᵀf would add
+n times too little noise.
 
 The sample complexities of Cor. 2, Lemma 1, Thm 4 and Thm 5 are **order-only**
 statements (n = Ω(·)) without constants: the functions return the expression
@@ -493,49 +494,48 @@ def objective_perturbation_epsilon_prime(
 ) -> tuple[float, float]:
     """Privacy level of the noise and extra regulariser for objective perturbation.
 
-        Implements the correction of [CMS11] Algorithm 2 for the Jacobian of
-        b ↦ f_priv that [S]'s proof of Thm 1 ignores (correction: [S] Theorem 1's
-    proof omits that Jacobian; [CMS11] Theorem 9 bounds it):
+    Implements the correction of [CMS11] Algorithm 2 for the Jacobian of
+    b ↦ f_priv that the proof of [S] Theorem 1 omits ([CMS11] Theorem 9 bounds it):
 
-        1. ε′ = ε − ln(1 + 2c/(nΛ) + c²/(n²Λ²));
-        2. if ε′ > 0, Δ = 0; otherwise Δ = c/(n(e^{ε/4} − 1)) − Λ and ε′ = ε/2;
-        3. the noise b has density ∝ exp(−(ε′/2)‖b‖) and the objective gains
-           (1/n)bᵀf + (Δ/2)‖f‖².
+    1. ε′ = ε − ln(1 + 2c/(nΛ) + c²/(n²Λ²));
+    2. if ε′ > 0, Δ = 0; otherwise Δ = c/(n(e^{ε/4} − 1)) − Λ and ε′ = ε/2;
+    3. the noise b has density ∝ exp(−(ε′/2)‖b‖) and the objective gains
+       (1/n)bᵀf + (Δ/2)‖f‖².
 
-        Parameters
-        ----------
-        epsilon : float
-            Target privacy level ε > 0.
-        {params: n lam}
-        c : float
-            Bound on |ℓ″| (Huber with half-width h: 1/(2h); logistic: ¼).
+    Parameters
+    ----------
+    epsilon : float
+        Target privacy level ε > 0.
+    {params: n lam}
+    c : float
+        Bound on |ℓ″| (Huber with half-width h: 1/(2h); logistic: ¼).
 
-        Returns
-        -------
-        eps_prime : float
-            The level ε′ > 0 used to calibrate the noise.
-        Delta : float
-            Δ ≥ 0, the extra ridge weight (0 when ε′ > 0 in step 1).
+    Returns
+    -------
+    eps_prime : float
+        The level ε′ > 0 used to calibrate the noise.
+    Delta : float
+        Δ ≥ 0, the extra ridge weight (0 when ε′ > 0 in step 1).
 
-        {text: raises_out_of_range}
+    {text: raises_out_of_range}
 
-        Notes
-        -----
-        Privacy: replace-one neighbours; ε-DP for the minimiser of
-        (1/n)Σℓ + (Λ/2)‖f‖² + (Δ/2)‖f‖² + (1/n)bᵀf when ‖x‖ ≤ 1, the loss is convex,
-        differentiable with |ℓ′| ≤ 1 and |ℓ″| ≤ c, and the minimiser is exact. In
-        the second branch ln(1 + c/(n(Λ + Δ)))² = ε/2 exactly.
+    Notes
+    -----
+    Privacy: replace-one neighbours; ε-DP for the minimiser of
+    (1/n)Σℓ + (Λ/2)‖f‖² + (Δ/2)‖f‖² + (1/n)bᵀf when ‖x‖ ≤ 1, the loss is convex,
+    differentiable with |ℓ′| ≤ 1 and |ℓ″| ≤ c, and the minimiser is exact. In
+    the second branch ln(1 + c/(n(Λ + Δ)))² = ε/2 exactly.
 
-        References
-        ----------
-        [CMS11] Algorithm 2 and Theorem 9, JMLR 12 (2011); [S] Theorem 1,
-        arXiv:0912.0071 (the uncorrected version).
+    References
+    ----------
+    [CMS11] Algorithm 2 and Theorem 9, JMLR 12 (2011); [S] Theorem 1,
+    arXiv:0912.0071 (the uncorrected version).
 
-        Examples
-        --------
-        >>> eps_prime, Delta = objective_perturbation_epsilon_prime(0.05, 40000, 1e-3, 1.0)
-        >>> round(eps_prime, 6), Delta
-        (0.000615, 0.0)
+    Examples
+    --------
+    >>> eps_prime, Delta = objective_perturbation_epsilon_prime(0.05, 40000, 1e-3, 1.0)
+    >>> round(eps_prime, 6), Delta
+    (0.000615, 0.0)
     """
     epsilon = check_positive(epsilon, "epsilon")
     n = check_int(n, "n")
