@@ -16,7 +16,7 @@ from dpsvm.bounds.rubinstein import rff_noise_scale
 from dpsvm.exceptions import BudgetExceededError, NotPrivateWarning, PrivacyLeakWarning
 from dpsvm.kernels import fourier_features
 from dpsvm.models import DPKernelSVC, NonPrivateRandomFeatureSVC
-from dpsvm.models.linear import CERTIFICATE_RTOL
+from dpsvm.perturbation import CERTIFICATE_RTOL
 
 
 def _data(n=300, d=3, seed=0):
@@ -43,7 +43,7 @@ def _spy(monkeypatch, name):
     return calls
 
 
-# ------------------------------------------------ paper 000 Alg. 3 (PRIVATESVM)
+# ---------------------------------------- Rubinstein et al. Alg. 3 (PRIVATESVM)
 def test_rubinstein_noise_scale_known_answer(monkeypatch):
     # Cor. 9: λ = 2^{2.5}·L·C·√d̂/(βn); n = 400, C = 1/Λ = 10, d̂ = 16, β = 1, L = 1:
     # 5.656854·10·4/400 = 0.5656854. The linear mechanism adds its public solver
@@ -61,7 +61,7 @@ def test_rubinstein_noise_scale_known_answer(monkeypatch):
     ).fit(X, y)
     assert rff_noise_scale(1.0, 400, 10.0, 1.0, 16) == pytest.approx(0.5656854, 1e-6)
     ((size, scale),) = calls
-    assert size == 32  # 2·d̂ Laplace draws, not d̂ (spec R.3)
+    assert size == 32  # 2·d̂ Laplace draws, not d̂ (Rubinstein et al. Alg. 3, step 4)
     assert scale == pytest.approx(0.5656854 * (1 + 2 * CERTIFICATE_RTOL), rel=1e-6)
     details = clf.privacy_event_.details
     assert details["laplace_scale_cor9"] == pytest.approx(0.5656854, rel=1e-6)
@@ -92,7 +92,7 @@ def test_rubinstein_released_noise_has_the_laplace_law():
     assert stats.kstest(mu / scale, "laplace").pvalue > 1e-3
 
 
-# ------------------------------------------------------ paper 001 Alg. 2 etc.
+# ---------------------------------------------------- Sarwate et al. Alg. 2 etc.
 @pytest.mark.parametrize(
     "mechanism,feature_map,dim",
     [("objective", "auto", 24), ("objective", "cos-sin", 48), ("output", "auto", 48)],

@@ -3,14 +3,15 @@
 
 Regularisation convention (one public parameter, ``regularization`` = Λ):
 
-    minimise  (1/n) Σᵢ ℓ(yᵢ wᵀxᵢ) + (Λ/2)‖w‖²        (paper 001, eq. (1))
+    minimise  (1/n) Σᵢ ℓ(yᵢ wᵀxᵢ) + (Λ/2)‖w‖²    (Sarwate et al., arXiv:0912.0071,
+                                                 eq. (1))
 
 Conversions (also in docs/conventions.md):
 
-* paper 000 (Rubinstein et al.), ½‖w‖² + (C/n)Σℓ:  C = 1/Λ;
-* paper 001 (Sarwate et al.), (Λ/2)‖f‖² + (1/n)Σℓ:  Λ itself;
-* paper 002 (Nie & Wang), (1/m)Σℓ + λ_NW‖f‖²:  λ_NW = Λ/2;
-* paper 003 (Jain & Thakurta), (1/n)Σℓ + (λ_JT/2)‖w‖²:  λ_JT = Λ;
+* Rubinstein et al. (arXiv:0911.5708), ½‖w‖² + (C/n)Σℓ:  C = 1/Λ;
+* Sarwate et al. (arXiv:0912.0071), (Λ/2)‖f‖² + (1/n)Σℓ:  Λ itself;
+* Nie & Wang, (1/m)Σℓ + λ_NW‖f‖²:  λ_NW = Λ/2;
+* Jain & Thakurta, (1/n)Σℓ + (λ_JT/2)‖w‖²:  λ_JT = Λ;
 * scikit-learn ``LinearSVC`` / ``LogisticRegression`` (``fit_intercept=False``),
   ½‖w‖² + C_sk Σℓ:  C_sk = 1/(nΛ).
 """
@@ -40,7 +41,12 @@ from ..perturbation import (
 from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
-from .base import LinearModelBase, mark_label_set
+from .base import (
+    LinearModelBase,
+    PublicParameterFitMixin,
+    mark_label_set,
+    reference_label_set,
+)
 
 __all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
 
@@ -55,7 +61,9 @@ _REFERENCES = {
     ),
     "objective-2009": (
         "Sarwate, Chaudhuri & Monteleoni, arXiv:0912.0071, Alg. 1, self-consistent "
-        "reading (spec S.1); NOT private: the proof omits the Jacobian (spec S-P3)"
+        "reading ((1/n)bᵀf, density ∝ exp(−(ε/2)‖b‖)); NOT private: the proof of "
+        "its Theorem 1 omits the Jacobian of b ↦ f_priv (corrected in Chaudhuri, "
+        "Monteleoni & Sarwate 2011, Theorem 9)"
     ),
     "output": (
         "Chaudhuri, Monteleoni & Sarwate, JMLR 12 (2011), Algorithm 1 / Corollary 8 "
@@ -269,7 +277,8 @@ class _DPLinearBase(LinearModelBase):
                 variant="jmlr2011" if mech == "objective" else "sarwate2009",
             )
         if mech == "output":
-            # CMS11 Alg. 1 / Cor. 8: Δ₂ = 2L/(nλ), Gamma-norm noise.
+            # Chaudhuri, Monteleoni & Sarwate 2011, Alg. 1 / Cor. 8: Δ₂ = 2L/(nλ),
+            # Gamma-norm noise.
             return OutputPerturbation.calibrate(
                 "gamma-norm",
                 epsilon=eps,
@@ -501,17 +510,17 @@ class DPLinearSVC(_DPLinearBase):
         ``"objective"``: objective perturbation, corrected form of Chaudhuri,
         Monteleoni & Sarwate (JMLR 2011): ε′ = ε − ln(1 + 2c/(nΛ) + c²/(n²Λ²)),
         the Δ fallback when ε′ ≤ 0, noise density ∝ exp(−(ε′/2)‖b‖) and the term
-        (1/n)bᵀw. ``"objective-2009"``: the self-consistent reading of paper 001
+        (1/n)bᵀw. ``"objective-2009"``: the self-consistent reading of Sarwate et al.
         as printed, **without the Jacobian correction and not private**, for
         reproducing its tables only. ``"output"``: the sensitivity method, L2
-        sensitivity 2LR/(nΛ), Gamma-norm noise. ``"output-laplace"``: paper 000's
-        PRIVATESVM-FINITE, per-coordinate Laplace with scale 4LR√F/(nΛε).
+        sensitivity 2LR/(nΛ), Gamma-norm noise. ``"output-laplace"``: Rubinstein
+        et al.'s PRIVATESVM-FINITE, per-coordinate Laplace with scale 4LR√F/(nΛε).
     loss : {"huber", "hinge", "logistic"}, default="huber"
         The loss. ``"hinge"`` is refused by the objective mechanisms.
     huber_h : float, default=0.5
-        Half-width h of the Huber loss (paper 001 eq. (2)); c = 1/(2h).
+        Half-width h of the Huber loss (Sarwate et al., eq. (2)); c = 1/(2h).
     regularization : float or "auto", default="auto"
-        Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖². Paper 000's C = 1/Λ; scikit-learn's
+        Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖². Rubinstein et al.'s C = 1/Λ; scikit-learn's
         C_sk = 1/(nΛ). ``"auto"`` (the default) resolves in ``fit``, from public
         quantities only, to Λ = R²·max(c/(n(e^{fε_k/2} − 1)), 1/n) with f = 0.1:
         the Λ at which the objective-perturbation correction of Chaudhuri et al.
@@ -656,7 +665,8 @@ class DPLogisticRegression(_DPLinearBase):
     Solves (1/n)Σ log(1 + e^{−yᵢwᵀxᵢ}) + (Λ/2)‖w‖² privately. With
     ``mechanism="objective"`` this is objective perturbation for the logistic loss
     (Chaudhuri & Monteleoni 2008, in the corrected form of Chaudhuri, Monteleoni &
-    Sarwate 2011 with c = 1/4), the private comparator of paper 001.
+    Sarwate 2011 with c = 1/4), the private comparator of Sarwate et al.
+    (arXiv:0912.0071).
 
     Parameters
     ----------
@@ -800,7 +810,7 @@ class DPLogisticRegression(_DPLinearBase):
         return np.log(self.predict_proba(X))
 
 
-class NonPrivateLinearClassifier(LinearModelBase):
+class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
     """The non-private reference: the same bias-free problem, solved exactly.
 
     Minimises (1/n)Σℓ(yᵢwᵀxᵢ) + (Λ/2)‖w‖² on rows projected onto the ball of
@@ -885,14 +895,7 @@ class NonPrivateLinearClassifier(LinearModelBase):
         self.max_iter = max_iter
 
     def _resolve_classes(self, y: np.ndarray, all_public: bool = False) -> np.ndarray:
-        if self.classes is None:
-            classes = np.unique(y)
-            if classes.size < 2:
-                raise ValueError(
-                    "Classifier needs samples of at least 2 classes; got 1 class."
-                )
-            return classes
-        return super()._resolve_classes(y, all_public)
+        return reference_label_set(self.classes, y, all_public=all_public)
 
     def _resolve_data_norm(self, norms: FloatArray) -> float:
         if self.data_norm is None:
@@ -901,21 +904,7 @@ class NonPrivateLinearClassifier(LinearModelBase):
         return float(self.data_norm)
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateLinearClassifier:
-        """Fit the non-private reference.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
+    def _fit(self, X: Any, y: Any) -> NonPrivateLinearClassifier:
         loss = get_loss(self.loss, huber_h=self.huber_h)
         Xt, targets, lam = self._prepare_fit(X, y)
         W = np.empty((len(targets), Xt.shape[1]))

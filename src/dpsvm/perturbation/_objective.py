@@ -9,6 +9,9 @@ w + Z with Z of density ∝ exp(−ε_r‖z‖/Δ_r), Δ_r = 2τ/(λ + Δ), is
 docs/privacy.md, section 4). The calibrations are
 :func:`~dpsvm.perturbation.objective_perturbation_calibration` and
 :func:`~dpsvm.perturbation.approximate_minimiser_calibration`.
+
+CMS11 = Chaudhuri, Monteleoni & Sarwate, "Differentially private empirical risk
+minimization", JMLR 12 (2011).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from ..accounting.events import NonPrivateEvent, PrivacyEvent
+from ..accounting.events import PrivacyEvent
 from ..exceptions import DPSVMConvergenceError
 from ..utils._random import RandomStateLike, check_random_state
 from ._calibration import (
@@ -30,7 +33,7 @@ from ._calibration import (
     approximate_minimiser_calibration,
     objective_perturbation_calibration,
 )
-from ._output import OutputNoise, PerturbedSolution
+from ._output import OutputNoise, PerturbedSolution, release_event
 
 __all__ = ["ObjectivePerturbation"]
 
@@ -88,6 +91,8 @@ class ObjectivePerturbation:
     residual : ResidualCalibration or None
         ε_r, Δ_r = 2τ/(λ + Δ) and the Gamma scale of the residual noise
         (``None`` for ``"sarwate2009"``).
+    variant : {"jmlr2011", "sarwate2009"}
+        The calibration requested.
 
     Examples
     --------
@@ -108,6 +113,7 @@ class ObjectivePerturbation:
     tol: float
     calibration: ObjectiveCalibration
     residual: ResidualCalibration | None
+    variant: str = "jmlr2011"
 
     @classmethod
     def calibrate(
@@ -174,7 +180,16 @@ class ObjectivePerturbation:
             else None
         )
         return cls(
-            epsilon, eps_op, n, dim, regularization, smoothness, tol, cal, residual
+            epsilon,
+            eps_op,
+            n,
+            dim,
+            regularization,
+            smoothness,
+            tol,
+            cal,
+            residual,
+            variant,
         )
 
     @property
@@ -188,7 +203,7 @@ class ObjectivePerturbation:
         ... ).private
         True
         """
-        return self.calibration.variant == "jmlr2011"
+        return self.variant == "jmlr2011"
 
     @property
     def epsilon_residual(self) -> float:
@@ -366,18 +381,16 @@ class ObjectivePerturbation:
         >>> type(op.event("objective-perturbation", reference="CMS11")).__name__
         'PureDpEvent'
         """
-        fields: dict[str, Any] = {
-            "epsilon": self.epsilon,
-            "sensitivity": 2.0 * lipschitz,
-            "sensitivity_norm": "gradient-l2",
-            "reference": reference,
-            "details": dict(details or {}),
-        }
-        if self.private:
-            return PrivacyEvent(mechanism=mechanism, **fields)
-        # The nominal ε is kept as details["nominal_epsilon"].
-        return NonPrivateEvent(
-            mechanism=mechanism,
-            reason=non_private_reason or SARWATE2009_REASON,
-            **fields,
+        # The nominal ε of the 2009 reading is kept as details["nominal_epsilon"].
+        return release_event(
+            mechanism,
+            epsilon=self.epsilon,
+            delta=0.0,
+            sensitivity=2.0 * lipschitz,
+            sensitivity_norm="gradient-l2",
+            reference=reference,
+            details=details,
+            non_private_reason=None
+            if self.private
+            else non_private_reason or SARWATE2009_REASON,
         )

@@ -165,6 +165,37 @@ def check_certificate(
         )
 
 
+def release_event(
+    mechanism: str,
+    *,
+    epsilon: float,
+    delta: float,
+    sensitivity: float,
+    sensitivity_norm: str,
+    reference: str,
+    details: Mapping[str, Any] | None,
+    non_private_reason: str | None,
+) -> PrivacyEvent:
+    """The typed event of one release: pure, approximate, or non-private.
+
+    A ``non_private_reason`` (a paper-literal variant) gives a
+    :class:`~dpsvm.accounting.NonPrivateEvent` that keeps the nominal ε in its
+    details; otherwise δ > 0 gives an approximate and δ = 0 a pure event.
+    """
+    fields: dict[str, Any] = {
+        "epsilon": epsilon,
+        "sensitivity": sensitivity,
+        "sensitivity_norm": sensitivity_norm,
+        "reference": reference,
+        "details": dict(details or {}),
+    }
+    if delta > 0:
+        fields["delta"] = delta
+    if non_private_reason is not None:
+        return NonPrivateEvent(mechanism=mechanism, reason=non_private_reason, **fields)
+    return PrivacyEvent(mechanism=mechanism, **fields)
+
+
 @dataclass(frozen=True)
 class OutputNoise:
     """Calibrated additive noise for releasing one vector (public quantities only).
@@ -475,20 +506,16 @@ class OutputNoise:
         >>> type(e).__name__, e.sensitivity, e.sensitivity_norm
         ('PureDpEvent', 2.0, 'l2')
         """
-        fields: dict[str, Any] = {
-            "epsilon": self.epsilon,
-            "sensitivity": self.sensitivity / data_norm,
-            "sensitivity_norm": self.sensitivity_norm,
-            "reference": reference,
-            "details": dict(details or {}),
-        }
-        if self.delta > 0:
-            fields["delta"] = self.delta
-        if non_private_reason is not None:
-            return NonPrivateEvent(
-                mechanism=mechanism, reason=non_private_reason, **fields
-            )
-        return PrivacyEvent(mechanism=mechanism, **fields)
+        return release_event(
+            mechanism,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            sensitivity=self.sensitivity / data_norm,
+            sensitivity_norm=self.sensitivity_norm,
+            reference=reference,
+            details=details,
+            non_private_reason=non_private_reason,
+        )
 
 
 @dataclass(frozen=True)
