@@ -119,3 +119,20 @@ def test_nie_wang_thm2_known_answer_and_checks():
         nw.nw_prop3_bound(1.0, 1.0, 0.1, -2.0, 10, 0.5, "printed")
     with pytest.raises(TypeError, match="m must be an integer"):
         nw.nw_sensitivity_thm2(1.0, 1.0, 0.1, 2.0, 10.0)
+
+
+def test_rubinstein_laplace_scales_known_answers():
+    # [R] Thm 7: λ = 4LCκ√F/(βn) (tight: half); Cor. 9: 2^{2.5}·L·C·√d̂/(βn).
+    beta, n, C, L, kappa, F = 0.7, 33, 2.5, 0.5, 1.5, 6
+    expected = 4 * L * C * kappa * math.sqrt(F) / (beta * n)
+    assert rb.finite_noise_scale(beta, n, C, L, kappa, F) == pytest.approx(
+        expected, rel=1e-14
+    )
+    assert rb.finite_noise_scale(beta, n, C, L, kappa, F, tight=True) == (
+        pytest.approx(expected / 2, rel=1e-14)
+    )
+    assert rb.rff_noise_scale(beta, n, C, L, 3) == pytest.approx(
+        2**2.5 * L * C * math.sqrt(3) / (beta * n), rel=1e-14
+    )
+    with pytest.raises(ValueError, match="kappa"):
+        rb.finite_noise_scale(beta, n, C, L, 0.0, F)

@@ -54,7 +54,11 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import gammainccinv
 
-from ..perturbation import output_l2_sensitivity, rubinstein_l2_sensitivity
+from ..perturbation import (
+    output_l2_sensitivity,
+    output_laplace_scale,
+    rubinstein_l2_sensitivity,
+)
 from ..utils._checks import check_int, check_open_unit, check_positive
 from ..utils._docstrings import fill_params
 
@@ -132,6 +136,18 @@ _PARAMS: dict[str, str] = {
 _params = fill_params(_PARAMS)
 
 
+def _check_finite_args(
+    n: int, C: float, L: float, kappa: float
+) -> tuple[int, float, float, float]:
+    """Check (n, C, L, κ), the setting of PRIVATESVM-FINITE ([R] Section 3)."""
+    return (
+        check_int(n, "n"),
+        check_positive(C, "C"),
+        check_positive(L, "L"),
+        check_positive(kappa, "kappa"),
+    )
+
+
 def _check_sigma_p(sigma_p: float) -> float:
     if isinstance(sigma_p, numbers.Real) and math.isinf(float(sigma_p)):
         raise ValueError(
@@ -190,10 +206,7 @@ def finite_l2_sensitivity(
     >>> finite_l2_sensitivity(100, 1.0, 1.0, 1.0, tight=True)
     0.02
     """
-    n = check_int(n, "n")
-    C = check_positive(C, "C")
-    L = check_positive(L, "L")
-    kappa = check_positive(kappa, "kappa")
+    n, C, L, kappa = _check_finite_args(n, C, L, kappa)
     # [R] Lemma 6: ‖w_D − w_D′‖₂ ≤ 4LCκ/n; tight: 2LCκ/n ([CMS11] Cor. 8). Both
     # are written once in dpsvm.perturbation for κ = 1 and λ = 1/C; ‖φ(x)‖ ≤ κ
     # scales the bound by κ.
@@ -249,9 +262,12 @@ def finite_noise_scale(
     """
     beta = check_positive(beta, "beta")
     F = check_int(F, "F")
-    sens = finite_l2_sensitivity(n, C, L, kappa, tight=tight)
-    # [R] Thm 7: λ ≥ 4LCκ√F/(βn) (L1 sensitivity = √F · L2 sensitivity).
-    return sens * math.sqrt(F) / beta
+    n, C, L, kappa = _check_finite_args(n, C, L, kappa)
+    # [R] Thm 7: λ ≥ 4LCκ√F/(βn) (L1 sensitivity = √F · L2 sensitivity), written
+    # once in dpsvm.perturbation for κ = 1 and λ = 1/C; the tight sensitivity
+    # 2LCκ/n of finite_l2_sensitivity halves it.
+    scale = output_laplace_scale(beta, n, 1.0 / C, F, L) * kappa
+    return scale / 2.0 if tight else scale
 
 
 @_params
@@ -376,13 +392,10 @@ def rff_noise_scale(beta: float, n: int, C: float, L: float, dhat: int) -> float
     >>> round(rff_noise_scale(1.0, 100, 1.0, 1.0, 8), 12)
     0.16
     """
-    beta = check_positive(beta, "beta")
-    n = check_int(n, "n")
-    C = check_positive(C, "C")
-    L = check_positive(L, "L")
     dhat = check_int(dhat, "dhat")
-    # [R] Cor. 9: λ ≥ 2^{2.5}·L·C·√d̂/(βn)  (= 4LC√(2d̂)/(βn), Thm 7 with F = 2d̂).
-    return RFF_NOISE_CONSTANT * L * C * math.sqrt(dhat) / (beta * n)
+    # [R] Cor. 9: λ ≥ 2^{2.5}·L·C·√d̂/(βn) = 4LC√(2d̂)/(βn), Thm 7 with κ = 1 and
+    # F = 2d̂ coordinates.
+    return finite_noise_scale(beta, n, C, L, 1.0, 2 * dhat)
 
 
 @_params
