@@ -97,7 +97,7 @@ class Loss(ABC):
 class HingeLoss(Loss):
     """Hinge loss ℓ(z) = max(0, 1 − z); L = 1, not differentiable at z = 1.
 
-    Usable with output perturbation only: paper 001 §3.1 gives a counter-example
+    Usable with output perturbation only: [S09] §3.1 gives a counter-example
     in which the hinge loss breaks the objective-perturbation argument.
 
     Examples
@@ -118,7 +118,7 @@ class HingeLoss(Loss):
 
 
 class HuberLoss(Loss):
-    """Huber (smoothed hinge) loss of paper 001, eq. (2), with half-width h.
+    """Huber (smoothed hinge) loss of [S09] eq. (2), with half-width h.
 
     ℓ_h(z) = 0 if z > 1 + h; (1 + h − z)²/(4h) if |1 − z| ≤ h; 1 − z if z < 1 − h.
     It is C¹, 1-Lipschitz (L = 1) and |ℓ″| ≤ c = 1/(2h) ([S09] eq. (2); the bound c
@@ -220,7 +220,7 @@ class LogisticLoss(Loss):
 
 
 class RhoHingeLoss(Loss):
-    """The ρ-hinge loss of paper 004: ℓ^ρ(z) = max(0, 1 − z/ρ); L = 1/ρ.
+    """The ρ-hinge loss of [B22]: ℓ^ρ(z) = max(0, 1 − z/ρ); L = 1/ρ.
 
     This is the hinge on z/ρ, not max(0, ρ − z) ([B22] §2).
 

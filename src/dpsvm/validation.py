@@ -15,36 +15,51 @@ import sys
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .utils._docstrings import fill_params
+
 __all__ = [
     "check_delta",
     "check_epsilon",
     "check_epsilon_delta",
+    "check_int",
+    "check_nonnegative",
+    "check_open_unit",
     "check_positive",
     "project_rows_to_ball",
 ]
 
+_params = fill_params(
+    {
+        "value": "float\nThe value to check.",
+        "name": "str\nIts name, for the error message.",
+        "returns_float": "Returns\n-------\nfloat\n    ``value`` as a Python float.",
+        "raises_not_real": (
+            "Raises\n------\nTypeError\n    If ``value`` is not a real number."
+        ),
+    }
+)
 
+
+def _as_real(value: float, name: str) -> float:
+    """``value`` as a float; TypeError unless it is a real number (bools refused)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}.")
+    return float(value)
+
+
+@_params
 def check_positive(value: float, name: str, *, allow_inf: bool = False) -> float:
     """Check that ``value`` is a real number > 0 (finite unless ``allow_inf``).
 
     Parameters
     ----------
-    value : float
-        The value to check.
-    name : str
-        Its name, for the error message.
+    {params: value name}
     allow_inf : bool, default=False
         Whether ``+inf`` is accepted.
 
-    Returns
-    -------
-    float
-        ``value`` as a Python float.
+    {text: returns_float}
 
-    Raises
-    ------
-    TypeError
-        If ``value`` is not a real number.
+    {text: raises_not_real}
     ValueError
         If ``value`` is NaN, not positive, or infinite when that is not allowed.
 
@@ -53,9 +68,7 @@ def check_positive(value: float, name: str, *, allow_inf: bool = False) -> float
     >>> check_positive(0.5, "epsilon")
     0.5
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}.")
-    v = float(value)
+    v = _as_real(value, name)
     if math.isnan(v):
         raise ValueError(f"{name} must be a number, got NaN.")
     if v <= 0:
@@ -65,6 +78,95 @@ def check_positive(value: float, name: str, *, allow_inf: bool = False) -> float
         raise ValueError(f"{name} must be at least {sys.float_info.min:g}, got {v}.")
     if math.isinf(v) and not allow_inf:
         raise ValueError(f"{name} must be finite, got {v}.")
+    return v
+
+
+@_params
+def check_int(value: int, name: str, *, minimum: int = 1) -> int:
+    """Check that ``value`` is an integer ≥ ``minimum``.
+
+    Parameters
+    ----------
+    value : int
+        The value to check (Python or NumPy integer; bools are refused).
+    {params: name}
+    minimum : int, default=1
+        The smallest accepted value.
+
+    Returns
+    -------
+    int
+        ``value`` as a Python int.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an integer.
+    ValueError
+        If ``value`` < ``minimum``.
+
+    Examples
+    --------
+    >>> check_int(3, "n")
+    3
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}.")
+    v = int(value)
+    if v < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {v}.")
+    return v
+
+
+@_params
+def check_open_unit(value: float, name: str) -> float:
+    """Check that ``value`` is a real number in the open interval (0, 1).
+
+    Parameters
+    ----------
+    value : float
+        The value to check (e.g. a failure probability δ of a usefulness bound).
+    {params: name}
+
+    {text: returns_float}
+
+    {text: raises_not_real}
+    ValueError
+        If ``value`` is NaN or outside (0, 1).
+
+    Examples
+    --------
+    >>> check_open_unit(0.05, "delta")
+    0.05
+    """
+    v = _as_real(value, name)
+    if math.isnan(v) or not 0.0 < v < 1.0:
+        raise ValueError(f"{name} must be in the open interval (0, 1), got {v}.")
+    return v
+
+
+@_params
+def check_nonnegative(value: float, name: str) -> float:
+    """Check that ``value`` is a finite real number ≥ 0.
+
+    Parameters
+    ----------
+    {params: value name}
+
+    {text: returns_float}
+
+    {text: raises_not_real}
+    ValueError
+        If ``value`` is NaN, negative or infinite.
+
+    Examples
+    --------
+    >>> check_nonnegative(0, "Omega0")
+    0.0
+    """
+    v = _as_real(value, name)
+    if math.isnan(v) or v < 0 or math.isinf(v):
+        raise ValueError(f"{name} must be a finite number >= 0, got {v}.")
     return v
 
 
@@ -116,9 +218,7 @@ def check_delta(delta: float, *, allow_zero: bool = True) -> float:
     >>> check_delta(1e-5)
     1e-05
     """
-    if isinstance(delta, bool) or not isinstance(delta, numbers.Real):
-        raise TypeError(f"delta must be a real number, got {type(delta).__name__}.")
-    d = float(delta)
+    d = _as_real(delta, "delta")
     if math.isnan(d) or d < 0 or d >= 1:
         raise ValueError(f"delta must be in [0, 1), got {d}.")
     if d == 0 and not allow_zero:

@@ -24,6 +24,9 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.stats import beta
 
+from ..utils._docstrings import fill_params
+from ..validation import check_delta, check_open_unit
+
 __all__ = [
     "AuditBound",
     "clopper_pearson",
@@ -32,6 +35,15 @@ __all__ = [
     "epsilon_lower_bound_split",
     "max_epsilon_lower_bound",
 ]
+
+_params = fill_params(
+    {
+        "delta": "float, default=0.0\nThe δ of the claimed guarantee.",
+        "returns_bound": (
+            "Returns\n-------\nAuditBound\n    The bound and the test behind it."
+        ),
+    }
+)
 
 
 def clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
@@ -146,11 +158,10 @@ def epsilon_from_rates(fpr: float, fnr: float, *, delta: float = 0.0) -> float:
     for name, v in (("fpr", fpr), ("fnr", fnr)):
         if not 0.0 <= v <= 1.0:
             raise ValueError(f"{name} must be in [0, 1], got {v}.")
-    if not 0.0 <= delta < 1.0:
-        raise ValueError(f"delta must be in [0, 1), got {delta}.")
-    return _eps_from_rates(float(fpr), float(fnr), float(delta))
+    return _eps_from_rates(float(fpr), float(fnr), check_delta(delta))
 
 
+@_params
 def max_epsilon_lower_bound(
     n_eval: int, *, delta: float = 0.0, confidence: float = 0.95
 ) -> float:
@@ -168,8 +179,7 @@ def max_epsilon_lower_bound(
     ----------
     n_eval : int
         Evaluation runs per dataset (half of the runs), > 0.
-    delta : float, default=0.0
-        The δ of the claim.
+    {params: delta}
     confidence : float, default=0.95
         Confidence of the bound.
 
@@ -186,9 +196,9 @@ def max_epsilon_lower_bound(
     """
     if n_eval <= 0:
         raise ValueError(f"n_eval must be positive, got {n_eval}.")
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}.")
-    u = clopper_pearson(0, int(n_eval), 1.0 - confidence)[1]
+    u = clopper_pearson(
+        0, int(n_eval), 1.0 - check_open_unit(confidence, "confidence")
+    )[1]
     return _eps_from_rates(u, u, delta)
 
 
@@ -201,10 +211,8 @@ def _check_selection(selection: str) -> str:
 
 
 def _check_bound_args(confidence: float, delta: float, n_thresholds: int) -> None:
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}.")
-    if not 0.0 <= delta < 1.0:
-        raise ValueError(f"delta must be in [0, 1), got {delta}.")
+    check_open_unit(confidence, "confidence")
+    check_delta(delta)
     if n_thresholds < 1:
         raise ValueError(f"n_thresholds must be at least 1, got {n_thresholds}.")
 
@@ -315,6 +323,7 @@ def _bound_from_halves(
     )
 
 
+@_params
 def epsilon_lower_bound_split(
     select_d: ArrayLike,
     select_d_prime: ArrayLike,
@@ -346,8 +355,7 @@ def epsilon_lower_bound_split(
         Statistics of the selection runs on D and D′ (at least 2 each).
     eval_d, eval_d_prime : array-like of shape (n_eval,)
         Statistics of the evaluation runs on D and D′ (at least 2 each).
-    delta : float, default=0.0
-        The δ of the claimed guarantee.
+    {params: delta}
     confidence : float, default=0.95
         Confidence of the bound (Bonferroni over the two Clopper–Pearson limits).
     n_thresholds : int, default=200
@@ -357,10 +365,7 @@ def epsilon_lower_bound_split(
         Bonferroni over all candidates, or ``confidence`` itself (the rule of
         :func:`epsilon_lower_bound`).
 
-    Returns
-    -------
-    AuditBound
-        The bound and the test behind it.
+    {text: returns_bound}
 
     Examples
     --------
@@ -384,6 +389,7 @@ def epsilon_lower_bound_split(
     )
 
 
+@_params
 def epsilon_lower_bound(
     scores_d: ArrayLike,
     scores_d_prime: ArrayLike,
@@ -401,8 +407,7 @@ def epsilon_lower_bound(
         The statistic T of each run on D.
     scores_d_prime : array-like of shape (n_runs_prime,)
         The statistic T of each run on D′.
-    delta : float, default=0.0
-        The δ of the claimed guarantee.
+    {params: delta}
     confidence : float, default=0.95
         Confidence of the bound (the two Clopper–Pearson limits share
         1 − confidence, Bonferroni).
@@ -411,10 +416,7 @@ def epsilon_lower_bound(
     random_state : int or None, default=0
         Seed of the split into selection and evaluation halves.
 
-    Returns
-    -------
-    AuditBound
-        The bound and the test behind it.
+    {text: returns_bound}
 
     Examples
     --------

@@ -10,7 +10,8 @@ sample size and ``eps`` the (pure) privacy level, assumed < 1 where the paper's
 Theorem 3 is used. The regulariser λ here is NW's: the strong-convexity modulus
 is λγ (so λ_JT = 2·λ_NW for (λ/2)‖w‖²).
 
-Errata handled here (spec A.7 and A.8):
+Corrections to the printed paper handled here (see also ``docs/nie_wang.md``,
+"Which printed mechanism is not private, and why"):
 
 * Noise scale: Lemma 1 with B_Δ = 2κ²C_L/(λγm) needs Laplace scale B_Δ/ε, but
   Prop. 1 (and Sec. 5) use half of it, which by Lemma 1's own argument is only
@@ -46,6 +47,7 @@ from ..utils._checks import (
     check_open_unit,
     check_positive,
 )
+from ..utils._docstrings import fill_params
 
 __all__ = [
     "nw_general_rate_exponent",
@@ -73,6 +75,29 @@ __all__ = [
 NoiseConvention = Literal["lemma1", "prop1"]
 Variant = Literal["printed", "corrected"]
 
+# numpydoc entries of the parameters the [NW] formulas share (see fill_params).
+_PARAMS: dict[str, str] = {
+    "B0": ("float\nBound with E_z(0) ≤ B₀."),
+    "beta": "float\nApproximation-error exponent, 0 < β ≤ 1.",
+    "C_L": "float\nLipschitz constant of the loss in its first argument.",
+    "eps": "float\nPrivacy level ε > 0.",
+    "eps@below_one": "float\nPrivacy level, 0 < ε < 1.",
+    "gamma": "float\nStrong-convexity modulus γ of Ω (2 for ‖f‖²_K).",
+    "kappa": "float\nKernel bound κ = sup √K(x, x) over the declared input domain.",
+    "lam": "float\nRegularisation weight λ > 0.",
+    "lam@at_most_one": "float\nRegularisation weight, 0 < λ ≤ 1.",
+    "m": "int\nSample size.",
+    "M": "float\nBound on |y|.",
+    "m@at_least_two": "int\nSample size, m ≥ 2.",
+    "noise_convention": (
+        '{"lemma1", "prop1"}, default="lemma1"\n'
+        'Noise used by the corrected variant (ignored by "printed").'
+    ),
+    "Omega0": ("float\nΩ(0) (0 for Ω = ‖f‖²_K)."),
+}
+
+_params = fill_params(_PARAMS)
+
 
 def _check_convention(noise_convention: str) -> NoiseConvention:
     if noise_convention == "lemma1":
@@ -90,6 +115,19 @@ def _check_variant(variant: str) -> Variant:
     if variant == "corrected":
         return "corrected"
     raise ValueError(f"variant must be 'printed' or 'corrected', got {variant!r}.")
+
+
+def _check_lipschitz_setting(
+    kappa: float, C_L: float, lam: float, gamma: float, m: int
+) -> tuple[float, float, float, float, int]:
+    """Check the constants of a C_L-Lipschitz loss in [NW]'s Theorem 2 setting."""
+    return (
+        check_positive(kappa, "kappa"),
+        check_positive(C_L, "C_L"),
+        check_positive(lam, "lam"),
+        check_positive(gamma, "gamma"),
+        check_int(m, "m"),
+    )
 
 
 def _check_eps_below_one(eps: float) -> float:
@@ -111,6 +149,7 @@ def _check_beta(beta: float) -> float:
 # ---------------------------------------------------------------------------
 
 
+@_params
 def nw_sensitivity_thm1(B: float, lam: float, gamma: float, m: int) -> float:
     """RKHS-norm sensitivity without a Lipschitz loss ([NW] Thm 1).
 
@@ -119,22 +158,14 @@ def nw_sensitivity_thm1(B: float, lam: float, gamma: float, m: int) -> float:
     B : float
         A bound with λΩ(f_S) ≤ B and |L(f_S(x), y)| ≤ B for every dataset S (of
         any size) and every (x, y).
-    lam : float
-        Regularisation weight λ > 0.
-    gamma : float
-        Strong-convexity modulus γ of Ω (2 for ‖f‖²_K).
-    m : int
-        Sample size.
+    {params: lam gamma m}
 
     Returns
     -------
     float
         √(16B/(λγm)), a bound on ‖f_z − f_z̄‖_K for replace-one neighbours.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -153,6 +184,7 @@ def nw_sensitivity_thm1(B: float, lam: float, gamma: float, m: int) -> float:
     return math.sqrt(16.0 * B / (lam * gamma * m))
 
 
+@_params
 def nw_sup_sensitivity_thm1(
     kappa: float, B: float, lam: float, gamma: float, m: int
 ) -> float:
@@ -160,28 +192,19 @@ def nw_sup_sensitivity_thm1(
 
     Parameters
     ----------
-    kappa : float
-        Kernel bound κ = sup √K(x, x) over the declared input domain.
+    {params: kappa}
     B : float
         The bound of Thm 1 (see :func:`nw_sensitivity_thm1`).
-    lam : float
-        Regularisation weight λ > 0.
-    gamma : float
-        Strong-convexity modulus γ of Ω.
-    m : int
-        Sample size.
+    {params: lam gamma m}
 
     Returns
     -------
     float
         The bound κ·√(16B/(λγm)) ≥ sup_x |f_z(x) − f_z̄(x)|. Prop. 1 says "assume the
         conditions of Theorem 1" but uses Thm 2; this is the Thm-1-based
-        calibration (spec A.8-3).
+        calibration (correction: Prop. 1 with the bound of Theorem 1).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -197,6 +220,7 @@ def nw_sup_sensitivity_thm1(
     return kappa * nw_sensitivity_thm1(B, lam, gamma, m)
 
 
+@_params
 def nw_sensitivity_thm2(
     kappa: float, C_L: float, lam: float, gamma: float, m: int
 ) -> float:
@@ -204,16 +228,7 @@ def nw_sensitivity_thm2(
 
     Parameters
     ----------
-    kappa : float
-        Kernel bound κ = sup √K(x, x) over the declared input domain (not the data).
-    C_L : float
-        Lipschitz constant of the loss in its first argument.
-    lam : float
-        Regularisation weight λ > 0.
-    gamma : float
-        Strong-convexity modulus γ of Ω (2 for ‖f‖²_K).
-    m : int
-        Sample size.
+    {params: kappa C_L lam gamma m}
 
     Returns
     -------
@@ -221,10 +236,7 @@ def nw_sensitivity_thm2(
         Δ_H = 2κC_L/(λγm) ≥ ‖f_z − f_z̄‖_K (= 2LR/(λ_JT·n) in Jain–Thakurta's
         convention with λ_JT = λγ).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -240,15 +252,12 @@ def nw_sensitivity_thm2(
     >>> nw_sensitivity_thm2(1.0, 1.0, 0.1, 2.0, 1000)
     0.01
     """
-    kappa = check_positive(kappa, "kappa")
-    C_L = check_positive(C_L, "C_L")
-    lam = check_positive(lam, "lam")
-    gamma = check_positive(gamma, "gamma")
-    m = check_int(m, "m")
+    kappa, C_L, lam, gamma, m = _check_lipschitz_setting(kappa, C_L, lam, gamma, m)
     # [NW] Thm 2: ‖f_z − f_z̄‖_K ≤ 2κC_L/(λγm).
     return 2.0 * kappa * C_L / (lam * gamma * m)
 
 
+@_params
 def nw_sup_sensitivity(
     kappa: float, C_L: float, lam: float, gamma: float, m: int
 ) -> float:
@@ -256,26 +265,14 @@ def nw_sup_sensitivity(
 
     Parameters
     ----------
-    kappa : float
-        Kernel bound κ = sup √K(x, x) over the declared input domain.
-    C_L : float
-        Lipschitz constant of the loss.
-    lam : float
-        Regularisation weight λ > 0.
-    gamma : float
-        Strong-convexity modulus γ of Ω.
-    m : int
-        Sample size.
+    {params: kappa C_L lam gamma m}
 
     Returns
     -------
     float
         B_Δ = κ·Δ_H = 2κ²C_L/(λγm) ≥ sup_x |f_z(x) − f_z̄(x)|.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -301,6 +298,7 @@ def nw_sup_sensitivity(
 # ---------------------------------------------------------------------------
 
 
+@_params
 def nw_noise_scale(
     kappa: float,
     C_L: float,
@@ -314,18 +312,7 @@ def nw_noise_scale(
 
     Parameters
     ----------
-    kappa : float
-        Kernel bound κ = sup √K(x, x) over the declared input domain.
-    C_L : float
-        Lipschitz constant of the loss.
-    lam : float
-        Regularisation weight λ > 0.
-    gamma : float
-        Strong-convexity modulus γ of Ω.
-    m : int
-        Sample size.
-    eps : float
-        Privacy level ε > 0.
+    {params: kappa C_L lam gamma m eps}
     noise_convention : {"lemma1", "prop1"}, default="lemma1"
         ``"lemma1"``: scale B_Δ/ε = 2κ²C_L/(λγmε) (= the paper's α), the
         calibration Lemma 1 proves. ``"prop1"``: scale α/2 = κ²C_L/(λγmε), the
@@ -336,17 +323,15 @@ def nw_noise_scale(
     float
         The Laplace scale b (density exp(−|x|/b)/(2b)).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
     Privacy: replace-one neighbours, pure ε-DP for **one** released value
     f_z(x) + Lap(b) with the "lemma1" scale (k queries compose). The paper adds a
     single scalar b to the whole function f_z, which is not ε-DP in the standard
-    sense (spec A.8-1).
+    sense (correction to [NW] Lemma 1: neighbouring outputs f_z + b have disjoint
+    supports).
 
     References
     ----------
@@ -367,6 +352,7 @@ def nw_noise_scale(
     return scale if convention == "lemma1" else scale / 2.0
 
 
+@_params
 def nw_svm_noise_scale(
     kappa: float,
     lam: float,
@@ -378,14 +364,10 @@ def nw_svm_noise_scale(
 
     Parameters
     ----------
-    kappa : float
-        Kernel bound κ = sup √K(x, x) over the declared input domain.
+    {params: kappa}
     lam : float
         Regularisation weight λ of (1/m)Σ(1 − yf(x))₊ + λ‖f‖²_K.
-    m : int
-        Sample size.
-    eps : float
-        Privacy level ε > 0.
+    {params: m eps}
     noise_convention : {"lemma1", "prop1"}, default="lemma1"
         See :func:`nw_noise_scale`.
 
@@ -395,10 +377,7 @@ def nw_svm_noise_scale(
         The scale κ²/(λmε) ("lemma1", the paper's α) or κ²/(2λmε) ("prop1",
         as printed).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -417,6 +396,7 @@ def nw_svm_noise_scale(
     return nw_noise_scale(kappa, 1.0, lam, 2.0, m, eps, noise_convention)
 
 
+@_params
 def nw_ls_lipschitz(M: float, kappa: float, lam: float) -> float:
     """Effective Lipschitz constant of the square loss in [NW] Sec. 5.1.
 
@@ -424,10 +404,7 @@ def nw_ls_lipschitz(M: float, kappa: float, lam: float) -> float:
     ----------
     M : float
         Bound on |y| (labels must be clipped to [−M, M]).
-    kappa : float
-        Kernel bound κ = sup √K(x, x) over the declared input domain.
-    lam : float
-        Regularisation weight, 0 < λ ≤ 1.
+    {params: kappa lam@at_most_one}
 
     Returns
     -------
@@ -459,6 +436,7 @@ def nw_ls_lipschitz(M: float, kappa: float, lam: float) -> float:
     return 2.0 * M * (kappa + 1.0) / math.sqrt(lam)
 
 
+@_params
 def nw_ls_noise_scale(
     M: float,
     kappa: float,
@@ -471,16 +449,7 @@ def nw_ls_noise_scale(
 
     Parameters
     ----------
-    M : float
-        Bound on |y|.
-    kappa : float
-        Kernel bound κ = sup √K(x, x) over the declared input domain.
-    lam : float
-        Regularisation weight, 0 < λ ≤ 1.
-    m : int
-        Sample size.
-    eps : float
-        Privacy level ε > 0.
+    {params: M kappa lam@at_most_one m eps}
     noise_convention : {"lemma1", "prop1"}, default="lemma1"
         ``"lemma1"``: α_ls = 2Mκ²(κ + 1)/(λ^{3/2}mε); ``"prop1"``: α_ls/2 (the
         printed density (1/α_ls)exp(−2|b|/α_ls)).
@@ -490,10 +459,7 @@ def nw_ls_noise_scale(
     float
         The Laplace scale.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -514,6 +480,7 @@ def nw_ls_noise_scale(
     return nw_noise_scale(kappa, C_L, lam, 2.0, m, eps, noise_convention)
 
 
+@_params
 def nw_ls_noise_second_moment(
     M: float,
     kappa: float,
@@ -526,16 +493,7 @@ def nw_ls_noise_second_moment(
 
     Parameters
     ----------
-    M : float
-        Bound on |y|.
-    kappa : float
-        Kernel bound κ = sup √K(x, x).
-    lam : float
-        Regularisation weight, 0 < λ ≤ 1.
-    m : int
-        Sample size.
-    eps : float
-        Privacy level ε > 0.
+    {params: M kappa lam@at_most_one m eps}
     noise_convention : {"lemma1", "prop1"}, default="lemma1"
         See :func:`nw_ls_noise_scale`. The printed value
         2M²κ⁴(κ+1)²/(λ³m²ε²) is the ``"prop1"`` one.
@@ -546,10 +504,7 @@ def nw_ls_noise_second_moment(
         2·scale² (E b² of a Laplace variable), which equals
         E[E_z(f_{z,A}) − E_z(f_z)] for the square loss.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -605,6 +560,7 @@ def nw_thm3_bound(G: float, eps: float) -> float:
     return 2.0 * G * eps
 
 
+@_params
 def nw_prop2_bound(
     B0: float,
     lam: float,
@@ -617,14 +573,7 @@ def nw_prop2_bound(
 
     Parameters
     ----------
-    B0 : float
-        Bound with E_z(0) ≤ B₀.
-    lam : float
-        Regularisation weight λ > 0.
-    Omega0 : float
-        Ω(0) (0 for Ω = ‖f‖²_K).
-    eps : float
-        Privacy level, 0 < ε < 1.
+    {params: B0 lam Omega0 eps@below_one}
     ER2 : float
         A bound on E R₂ (e.g. :func:`nw_prop3_bound`).
     variant : {"printed", "corrected"}, default="corrected"
@@ -637,10 +586,7 @@ def nw_prop2_bound(
     float
         The bound.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -667,6 +613,7 @@ def nw_prop2_bound(
     return 2.0 * base * eps + 2.0 * eps * ER2
 
 
+@_params
 def nw_prop3_bound(
     kappa: float,
     C_L: float,
@@ -681,34 +628,19 @@ def nw_prop3_bound(
 
     Parameters
     ----------
-    kappa : float
-        Kernel bound κ = sup √K(x, x).
-    C_L : float
-        Lipschitz constant of the loss.
-    lam : float
-        Regularisation weight λ > 0.
-    gamma : float
-        Strong-convexity modulus γ of Ω.
-    m : int
-        Sample size.
-    eps : float
-        Privacy level ε > 0.
+    {params: kappa C_L lam gamma m eps}
     variant : {"printed", "corrected"}, default="corrected"
         ``"printed"``: κ²C_L/(λγmε) (drops a factor C_L). ``"corrected"``:
         C_L·E|b| = C_L × :func:`nw_noise_scale` (κ²C_L²/(λγmε) for "prop1" noise,
         2κ²C_L²/(λγmε) for "lemma1" noise).
-    noise_convention : {"lemma1", "prop1"}, default="lemma1"
-        Noise used by the corrected variant (ignored by "printed").
+    {params: noise_convention}
 
     Returns
     -------
     float
         The bound.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -724,11 +656,7 @@ def nw_prop3_bound(
     variant = _check_variant(variant)
     convention = _check_convention(noise_convention)
     if variant == "printed":
-        kappa = check_positive(kappa, "kappa")
-        C_L = check_positive(C_L, "C_L")
-        lam = check_positive(lam, "lam")
-        gamma = check_positive(gamma, "gamma")
-        m = check_int(m, "m")
+        kappa, C_L, lam, gamma, m = _check_lipschitz_setting(kappa, C_L, lam, gamma, m)
         eps = check_positive(eps, "eps")
         # [NW] Prop. 3 as printed: E R₂ ≤ κ²C_L/(λγmε).
         return kappa**2 * C_L / (lam * gamma * m * eps)
@@ -736,6 +664,7 @@ def nw_prop3_bound(
     return C_L * nw_noise_scale(kappa, C_L, lam, gamma, m, eps, convention)
 
 
+@_params
 def nw_prop4_bound(B_rho: float, m: int) -> float:
     """Bound on the sample error E S = E[E_z(f_λ) − E(f_λ)] ([NW] Prop. 4).
 
@@ -743,18 +672,14 @@ def nw_prop4_bound(B_rho: float, m: int) -> float:
     ----------
     B_rho : float
         Bound with L(f_λ(x), y) ≤ B_ρ on Z.
-    m : int
-        Sample size.
+    {params: m}
 
     Returns
     -------
     float
         2√(2π)·B_ρ/√m (Hoeffding).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -771,6 +696,7 @@ def nw_prop4_bound(B_rho: float, m: int) -> float:
     return 2.0 * math.sqrt(2.0 * math.pi) * B_rho / math.sqrt(m)
 
 
+@_params
 def nw_thm4_bound(
     m: int,
     lam: float,
@@ -790,44 +716,24 @@ def nw_thm4_bound(
 
     Parameters
     ----------
-    m : int
-        Sample size.
-    lam : float
-        Regularisation weight λ > 0.
-    eps : float
-        Privacy level, 0 < ε < 1.
-    B0 : float
-        Bound with E_z(0) ≤ B₀.
-    Omega0 : float
-        Ω(0).
-    kappa : float
-        Kernel bound κ = sup √K(x, x).
-    C_L : float
-        Lipschitz constant of the loss.
-    gamma : float
-        Strong-convexity modulus γ of Ω.
+    {params: m lam eps@below_one B0 Omega0 kappa C_L gamma}
     B_rho : float
         Bound on L(f_λ(x), y).
     c_beta : float
         Constant of the approximation-error assumption D(λ) ≤ c_β λ^β.
-    beta : float
-        Approximation-error exponent, 0 < β ≤ 1.
+    {params: beta}
     variant : {"printed", "corrected"}, default="corrected"
         ``"printed"``: 2(B₀ + λΩ(0))ε + (1 + 2ε)κ²C_L/(λγmε) + 2√(2π)B_ρ/√m
         + c_βλ^β, the proof's display. ``"corrected"``: the same with E R₂ from
         :func:`nw_prop3_bound` (corrected), i.e. (1 + 2ε)·C_L·E|b|.
-    noise_convention : {"lemma1", "prop1"}, default="lemma1"
-        Noise used by the corrected variant (ignored by "printed").
+    {params: noise_convention}
 
     Returns
     -------
     float
         R₁ + R₂ + S + D(λ) bounds from Props. 2–4 and (4).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -851,6 +757,7 @@ def nw_thm4_bound(
     return r1_plus_r2 + nw_prop4_bound(B_rho, m) + c_beta * lam**beta
 
 
+@_params
 def nw_thm4_rate_constant(
     B0: float,
     Omega0: float,
@@ -866,16 +773,7 @@ def nw_thm4_rate_constant(
 
     Parameters
     ----------
-    B0 : float
-        Bound with E_z(0) ≤ B₀.
-    Omega0 : float
-        Ω(0).
-    kappa : float
-        Kernel bound κ = sup √K(x, x).
-    C_L : float
-        Lipschitz constant of the loss.
-    gamma : float
-        Strong-convexity modulus γ of Ω.
+    {params: B0 Omega0 kappa C_L gamma}
     B_rho : float
         Bound on L(f_λ(x), y) (used by the corrected variant only).
     c_beta : float
@@ -884,8 +782,7 @@ def nw_thm4_rate_constant(
         ``"printed"``: 2B₀ + 2Ω(0) + 3κ²C_L/γ + c_β, as stated (omits the
         sample-error term). ``"corrected"``: 2B₀ + 2Ω(0) + 3kκ²C_L²/γ
         + 2√(2π)B_ρ + c_β with k = 2 for "lemma1" noise and 1 for "prop1".
-    noise_convention : {"lemma1", "prop1"}, default="lemma1"
-        Noise used by the corrected variant (ignored by "printed").
+    {params: noise_convention}
 
     Returns
     -------
@@ -893,10 +790,7 @@ def nw_thm4_rate_constant(
         K. Valid under the rule of :func:`nw_param_rule_general` (λ = m^{−1/(2β+1)},
         ε = 1/√(λm), so λ ≤ 1 and ε < 1 for m > 1).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -936,13 +830,13 @@ def nw_thm4_rate_constant(
 # ---------------------------------------------------------------------------
 
 
+@_params
 def nw_general_rate_exponent(beta: float) -> float:
     """Exponent of the general rate m^{−β/(2β+1)} ([NW] Thm 4).
 
     Parameters
     ----------
-    beta : float
-        Approximation-error exponent, 0 < β ≤ 1.
+    {params: beta}
 
     Returns
     -------
@@ -968,15 +862,13 @@ def nw_general_rate_exponent(beta: float) -> float:
     return beta / (2.0 * beta + 1.0)
 
 
+@_params
 def nw_param_rule_general(m: int, beta: float) -> tuple[float, float]:
     """Theorem 4's choice of (λ, ε) as functions of m ([NW] Thm 4).
 
     Parameters
     ----------
-    m : int
-        Sample size, m ≥ 2.
-    beta : float
-        Approximation-error exponent, 0 < β ≤ 1.
+    {params: m@at_least_two beta}
 
     Returns
     -------
@@ -993,7 +885,8 @@ def nw_param_rule_general(m: int, beta: float) -> tuple[float, float]:
     Notes
     -----
     ε decreases with m: this is a device for a rate statement, not a way to choose
-    the privacy level (spec A.8-6).
+    the privacy level (correction: a reading of [NW] Theorem 4's rate, not a
+    privacy recommendation).
 
     References
     ----------
@@ -1012,13 +905,13 @@ def nw_param_rule_general(m: int, beta: float) -> tuple[float, float]:
     return lam, 1.0 / math.sqrt(lam * m)
 
 
+@_params
 def nw_param_rule_ls(m: int, r: float) -> tuple[float, float, float]:
     """Parameter rule and rate of DP least squares ([NW] Sec. 5.1).
 
     Parameters
     ----------
-    m : int
-        Sample size, m ≥ 2.
+    {params: m@at_least_two}
     r : float
         Regularity f_ρ ∈ L_K^r(L²_{ρ_X}), r > 0; β = min{1, 2r}.
 
@@ -1090,13 +983,13 @@ def nw_svm_rate_exponent(r: float) -> float:
     return beta / (2.0 * (2.0 * beta + 1.0))
 
 
+@_params
 def nw_param_rule_svm(m: int, r: float) -> tuple[float, float, float]:
     """Parameter rule and rate of the DP SVM ([NW] Sec. 5.2).
 
     Parameters
     ----------
-    m : int
-        Sample size, m ≥ 2.
+    {params: m@at_least_two}
     r : float
         Regularity exponent, r > 0; β = min{r, 1}.
 

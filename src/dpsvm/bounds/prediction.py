@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from ..accounting.composition import per_step_epsilon
 from ..utils._checks import check_int, check_open_unit
+from ..utils._docstrings import fill_params
 from ..validation import check_delta, check_epsilon, check_positive
 from .nie_wang import nw_sup_sensitivity
 
@@ -46,7 +47,27 @@ __all__ = [
 #: Thm 9 (ε₀ = ε/(200·√B·S·ln(4/δ))) and the value printed in Alg. 1 (100).
 _EPS0_CONSTANT = {"thm9": 200.0, "alg1": 100.0}
 
+# numpydoc entries of the parameters these formulas share (see fill_params).
+_PARAMS: dict[str, str] = {
+    "beta": "float\nFailure probability β ∈ (0, 1).",
+    "delta": "float\nδ ∈ (0, 1).",
+    "delta@total": "float\nTotal δ ∈ (0, 1).",
+    "dimension": "int\nd, the input dimension.",
+    "epsilon": "float\nε.",
+    "epsilon@total": "float\nTotal ε.",
+    "kernel_bound": "float\nR_φ = sup ‖φ(z)‖ over the declared domain.",
+    "lam": "float\nλ of (λ/2)‖w‖² (strong convexity).",
+    "lipschitz": "float\nL, the Lipschitz constant of the loss.",
+    "n_queries": "int\nT, the number of queries.",
+    "n_samples": "int\nn, the number of training records.",
+    "radius": "float\n‖𝒞‖₂, the radius of the constraint ball.",
+    "w_norm_bound": "float\nC ≥ ‖w*‖ (data-independent).",
+}
 
+_params = fill_params(_PARAMS)
+
+
+@_params
 def kernel_prediction_sensitivity(
     lipschitz: float, kernel_bound: float, lam: float, n_samples: int
 ) -> float:
@@ -54,14 +75,7 @@ def kernel_prediction_sensitivity(
 
     Parameters
     ----------
-    lipschitz : float
-        L, the Lipschitz constant of the loss.
-    kernel_bound : float
-        R_φ = sup ‖φ(z)‖ over the declared domain.
-    lam : float
-        λ of (λ/2)‖w‖² (strong convexity).
-    n_samples : int
-        n.
+    {params: lipschitz kernel_bound lam n_samples}
 
     Returns
     -------
@@ -83,17 +97,13 @@ def kernel_prediction_sensitivity(
     return nw_sup_sensitivity(kernel_bound, lipschitz, lam / 2.0, 2.0, n_samples)
 
 
+@_params
 def weight_norm_bound(lipschitz: float, kernel_bound: float, lam: float) -> float:
     """Data-independent bound C = 2LR_φ/λ on ‖w*‖ (Jain & Thakurta, Sec. 3).
 
     Parameters
     ----------
-    lipschitz : float
-        L.
-    kernel_bound : float
-        R_φ.
-    lam : float
-        λ.
+    {params: lipschitz kernel_bound lam}
 
     Returns
     -------
@@ -139,6 +149,27 @@ class InteractiveParameters:
     vacuous: bool
 
 
+def _check_setting(
+    n_samples: int,
+    epsilon: float,
+    delta: float,
+    beta: float,
+    lam: float,
+    lipschitz: float,
+    kernel_bound: float,
+) -> tuple[int, float, float, float, float, float, float]:
+    """Check (n, ε, δ > 0, β, λ, L, R_φ), the setting of every Jain–Thakurta bound."""
+    return (
+        check_int(n_samples, "n_samples"),
+        check_epsilon(epsilon),
+        check_delta(delta, allow_zero=False),
+        check_open_unit(beta, "beta"),
+        check_positive(lam, "lam"),
+        check_positive(lipschitz, "lipschitz"),
+        check_positive(kernel_bound, "kernel_bound"),
+    )
+
+
 def _check_b_rule(B_rule: str | int) -> str | int:
     if isinstance(B_rule, str):
         if B_rule not in ("paper", "potential"):
@@ -149,6 +180,7 @@ def _check_b_rule(B_rule: str | int) -> str | int:
     return check_int(B_rule, "B_rule")
 
 
+@_params
 def interactive_parameters(
     n_samples: int,
     lam: float,
@@ -168,24 +200,13 @@ def interactive_parameters(
 
     Parameters
     ----------
-    n_samples : int
-        n.
-    lam : float
-        λ.
+    {params: n_samples lam}
     epsilon : float
         Total ε of all answers.
-    delta : float
-        Total δ ∈ (0, 1).
-    beta : float
-        Failure probability β ∈ (0, 1).
+    {params: delta@total beta}
     n_queries : int
         T, the maximum number of queries (fixed in advance).
-    lipschitz : float
-        L.
-    kernel_bound : float
-        R_φ.
-    w_norm_bound : float
-        C ≥ ‖w*‖ (data-independent).
+    {params: lipschitz kernel_bound w_norm_bound}
     constants : {"thm9", "alg1"}, default="thm9"
         ``"thm9"``: ε₀ = ε/(200·√B·S·ln(4/δ)) (Thm 9, the proof's value);
         ``"alg1"``: the printed ε₀ = nελ/(200·L·R_φ²·√B·ln(4/δ)), twice as large.
@@ -219,14 +240,10 @@ def interactive_parameters(
     >>> p.max_updates, round(p.eps0, 6), round(p.threshold, -3), p.vacuous
     (25902, 0.000204, 252000.0, True)
     """
-    n = check_int(n_samples, "n_samples")
-    lam = check_positive(lam, "lam")
-    eps = check_epsilon(epsilon)
-    delta = check_delta(delta, allow_zero=False)
-    beta = check_open_unit(beta, "beta")
+    n, eps, delta, beta, lam, L, R = _check_setting(
+        n_samples, epsilon, delta, beta, lam, lipschitz, kernel_bound
+    )
     T = check_int(n_queries, "n_queries")
-    L = check_positive(lipschitz, "lipschitz")
-    R = check_positive(kernel_bound, "kernel_bound")
     C = check_positive(w_norm_bound, "w_norm_bound")
     if constants not in _EPS0_CONSTANT:
         raise ValueError(f"constants must be 'thm9' or 'alg1', got {constants!r}.")
@@ -260,6 +277,7 @@ def interactive_parameters(
     return InteractiveParameters(B, eps0, sigma, eta, C * R, bool(sigma >= C * R))
 
 
+@_params
 def interactive_error_thm3(
     n_samples: int,
     lam: float,
@@ -275,24 +293,8 @@ def interactive_error_thm3(
 
     Parameters
     ----------
-    n_samples : int
-        n.
-    lam : float
-        λ.
-    epsilon : float
-        ε.
-    delta : float
-        δ ∈ (0, 1).
-    beta : float
-        β ∈ (0, 1).
-    n_queries : int
-        T.
-    lipschitz : float
-        L.
-    kernel_bound : float
-        R_φ.
-    w_norm_bound : float
-        C.
+    {params: n_samples lam epsilon delta beta n_queries}
+    {params: lipschitz kernel_bound w_norm_bound}
 
     Returns
     -------
@@ -305,20 +307,22 @@ def interactive_error_thm3(
     ...                              1, 1.0, 1.0, 1.0), 6)
     0.01
     """
-    n = check_int(n_samples, "n_samples")
+    n, eps, delta, beta, lam, L, R = _check_setting(
+        n_samples, epsilon, delta, beta, lam, lipschitz, kernel_bound
+    )
     T = check_int(n_queries, "n_queries")
-    beta = check_open_unit(beta, "beta")
-    delta = check_delta(delta, allow_zero=False)
+    C = check_positive(w_norm_bound, "w_norm_bound")
     # Jain & Thakurta Thm 3: O(C·R_φ²·√(L·ln(T/β))·ln²(1/δ)/√(nελ)).
     return (
-        check_positive(w_norm_bound, "w_norm_bound")
-        * check_positive(kernel_bound, "kernel_bound") ** 2
-        * math.sqrt(check_positive(lipschitz, "lipschitz") * math.log(T / beta))
+        C
+        * R**2
+        * math.sqrt(L * math.log(T / beta))
         * math.log(1.0 / delta) ** 2
-        / math.sqrt(n * check_epsilon(epsilon) * check_positive(lam, "lam"))
+        / math.sqrt(n * eps * lam)
     )
 
 
+@_params
 def interactive_error_thm10(
     sensitivity: float,
     max_updates: int,
@@ -335,14 +339,7 @@ def interactive_error_thm10(
         S.
     max_updates : int
         B.
-    epsilon : float
-        ε.
-    delta : float
-        δ ∈ (0, 1).
-    n_queries : int
-        T.
-    beta : float
-        β ∈ (0, 1).
+    {params: epsilon delta n_queries beta}
 
     Returns
     -------
@@ -354,20 +351,15 @@ def interactive_error_thm10(
     >>> round(interactive_error_thm10(0.5, 4, 1.0, math.exp(-1), 1, math.exp(-1)), 6)
     1.0
     """
+    S = check_positive(sensitivity, "sensitivity")
     B = check_int(max_updates, "max_updates")
-    T = check_int(n_queries, "n_queries")
-    beta = check_open_unit(beta, "beta")
-    delta = check_delta(delta, allow_zero=False)
+    eps, delta = check_epsilon(epsilon), check_delta(delta, allow_zero=False)
+    T, beta = check_int(n_queries, "n_queries"), check_open_unit(beta, "beta")
     # Jain & Thakurta Thm 10 (Gupta, Roth & Ullman 2011, Thm 5.2).
-    return (
-        check_positive(sensitivity, "sensitivity")
-        * math.sqrt(B)
-        * math.log(1.0 / delta)
-        * math.log(T / beta)
-        / check_epsilon(epsilon)
-    )
+    return S * math.sqrt(B) * math.log(1.0 / delta) * math.log(T / beta) / eps
 
 
+@_params
 def noisy_label_scale(
     n_queries: int, epsilon: float, delta: float, sensitivity: float
 ) -> float:
@@ -377,8 +369,7 @@ def noisy_label_scale(
     ----------
     n_queries : int
         T, the number of test points labelled.
-    epsilon : float
-        Total ε.
+    {params: epsilon@total}
     delta : float
         Total δ; 0 gives basic composition (ε_q = ε/T).
     sensitivity : float
@@ -413,6 +404,7 @@ def noisy_label_scale(
     return S / eps_q
 
 
+@_params
 def noisy_label_count(
     radius: float,
     n_samples: int,
@@ -429,20 +421,7 @@ def noisy_label_count(
 
     Parameters
     ----------
-    radius : float
-        ‖𝒞‖₂, the radius of the constraint ball.
-    n_samples : int
-        n.
-    epsilon : float
-        ε.
-    lam : float
-        λ.
-    lipschitz : float
-        L.
-    kernel_bound : float
-        R_φ.
-    delta : float
-        δ ∈ (0, 1).
+    {params: radius n_samples epsilon lam lipschitz kernel_bound delta}
     constant : float, default=1.0
         The unstated constant of the O(·).
     n_available : int or None, default=None
@@ -479,6 +458,7 @@ def noisy_label_count(
     return out
 
 
+@_params
 def noisy_label_excess_loss_bound(
     n_samples: int,
     epsilon: float,
@@ -494,24 +474,7 @@ def noisy_label_excess_loss_bound(
 
     Parameters
     ----------
-    n_samples : int
-        n.
-    epsilon : float
-        ε.
-    lam : float
-        λ.
-    lipschitz : float
-        L.
-    kernel_bound : float
-        R_φ.
-    radius : float
-        ‖𝒞‖₂.
-    delta : float
-        δ ∈ (0, 1).
-    n_queries : int
-        T.
-    beta : float
-        β ∈ (0, 1).
+    {params: n_samples epsilon lam lipschitz kernel_bound radius delta n_queries beta}
 
     Returns
     -------
@@ -524,19 +487,17 @@ def noisy_label_excess_loss_bound(
     ...                                   math.exp(-1), 1, math.exp(-1)), 6)
     0.1
     """
-    n = check_int(n_samples, "n_samples")
-    T = check_int(n_queries, "n_queries")
-    beta = check_open_unit(beta, "beta")
-    delta = check_delta(delta, allow_zero=False)
-    LR = check_positive(lipschitz, "lipschitz") * check_positive(
-        kernel_bound, "kernel_bound"
+    n, eps, delta, beta, lam, L, R = _check_setting(
+        n_samples, epsilon, delta, beta, lam, lipschitz, kernel_bound
     )
+    T = check_int(n_queries, "n_queries")
+    radius = check_positive(radius, "radius")
     # Jain & Thakurta Thm 5.
     return (
-        LR**1.5
-        * math.sqrt(check_positive(radius, "radius") * math.sqrt(math.log(1 / delta)))
+        (L * R) ** 1.5
+        * math.sqrt(radius * math.sqrt(math.log(1 / delta)))
         * math.log(T / beta)
-        / math.sqrt(n * check_epsilon(epsilon) * check_positive(lam, "lam"))
+        / math.sqrt(n * eps * lam)
     )
 
 
@@ -583,6 +544,7 @@ class DataIndependentParameters:
     step: float
 
 
+@_params
 def data_independent_parameters(
     n_samples: int,
     epsilon: float,
@@ -602,22 +564,8 @@ def data_independent_parameters(
 
     Parameters
     ----------
-    n_samples : int
-        n.
-    epsilon : float
-        Total ε.
-    delta : float
-        Total δ ∈ (0, 1).
-    beta : float
-        β ∈ (0, 1).
-    lam : float
-        λ.
-    lipschitz : float
-        L.
-    kernel_bound : float
-        R_φ.
-    dimension : int
-        d, the input dimension.
+    {params: n_samples epsilon@total delta@total beta lam}
+    {params: lipschitz kernel_bound dimension}
     feature_lipschitz : float
         L_φ.
     n_rounds : int or None, default=None
@@ -648,13 +596,9 @@ def data_independent_parameters(
     >>> f"{p.net_size:.1e}"
     '1.2e+24'
     """
-    n = check_int(n_samples, "n_samples")
-    eps = check_epsilon(epsilon)
-    delta = check_delta(delta, allow_zero=False)
-    beta = check_open_unit(beta, "beta")
-    lam = check_positive(lam, "lam")
-    L = check_positive(lipschitz, "lipschitz")
-    R = check_positive(kernel_bound, "kernel_bound")
+    n, eps, delta, beta, lam, L, R = _check_setting(
+        n_samples, epsilon, delta, beta, lam, lipschitz, kernel_bound
+    )
     d = check_int(dimension, "dimension")
     L_phi = check_positive(feature_lipschitz, "feature_lipschitz")
     frac = check_open_unit(em_fraction, "em_fraction")
@@ -697,6 +641,7 @@ def data_independent_parameters(
     )
 
 
+@_params
 def data_independent_bound_thm8(
     n_samples: int,
     epsilon: float,
@@ -714,22 +659,7 @@ def data_independent_bound_thm8(
 
     Parameters
     ----------
-    n_samples : int
-        n.
-    epsilon : float
-        ε.
-    delta : float
-        δ ∈ (0, 1).
-    beta : float
-        β ∈ (0, 1).
-    lam : float
-        λ.
-    lipschitz : float
-        L.
-    kernel_bound : float
-        R_φ.
-    dimension : int
-        d.
+    {params: n_samples epsilon delta beta lam lipschitz kernel_bound dimension}
     feature_lipschitz : float
         L_φ (ln L_φ is replaced by max(1, ln L_φ)).
     form : {"printed", "proof"}, default="printed"
@@ -752,13 +682,9 @@ def data_independent_bound_thm8(
     ...                                                               form="proof")
     (2.0, 8.0)
     """
-    n = check_int(n_samples, "n_samples")
-    eps = check_epsilon(epsilon)
-    delta = check_delta(delta, allow_zero=False)
-    beta = check_open_unit(beta, "beta")
-    lam = check_positive(lam, "lam")
-    L = check_positive(lipschitz, "lipschitz")
-    R = check_positive(kernel_bound, "kernel_bound")
+    n, eps, delta, beta, lam, L, R = _check_setting(
+        n_samples, epsilon, delta, beta, lam, lipschitz, kernel_bound
+    )
     d = check_int(dimension, "dimension")
     ln_lphi = max(1.0, math.log(check_positive(feature_lipschitz, "feature_lipschitz")))
     common = (

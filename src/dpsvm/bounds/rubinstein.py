@@ -54,7 +54,13 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.special import gammainccinv
 
+from ..perturbation import (
+    output_l2_sensitivity,
+    output_laplace_scale,
+    rubinstein_l2_sensitivity,
+)
 from ..utils._checks import check_int, check_open_unit, check_positive
+from ..utils._docstrings import fill_params
 
 __all__ = [
     "Lemma19Fixture",
@@ -91,6 +97,56 @@ LEMMA10_CONSTANT = 16.0 * math.log(2.0)
 #: Upper limit on the RBF width σ in [R] Lemma 19 / Thm 20: √(1/(2 ln 2)) ≈ 0.84932.
 RBF_SIGMA_MAX = math.sqrt(1.0 / (2.0 * math.log(2.0)))
 
+# numpydoc entries of the parameters these formulas share (see fill_params).
+_PARAMS: dict[str, str] = {
+    "beta": "float\nPrivacy level β > 0 (pure DP).",
+    "C": "float\nRegularisation weight.",
+    "C@range_check": "float, optional\nRegularisation weight (for the range check).",
+    "d": "int\nInput dimension.",
+    "delta": "float\nFailure probability δ ∈ (0, 1).",
+    "dhat": "int\nNumber of random frequencies d̂.",
+    "diam": "float\nDiameter of 𝓜.",
+    "eps": "float\nTarget sup-norm accuracy ε > 0.",
+    "F": "int\nFeature dimension.",
+    "L": "float\nLipschitz constant of the loss.",
+    "Lam": "float\nBound Λ on the L1 norm of the dual vectors.",
+    "n": "int\nNumber of records.",
+    "eps@thm18_range": (
+        "float, optional\n"
+        "Usefulness accuracy ε. If ``eps``, ``C`` and ``n`` are given, the\n"
+        "theorem's range ε < √C/(2n) (with n > 1) is checked."
+    ),
+    "eps@thm20_range": (
+        "float, optional\n"
+        "Usefulness accuracy ε. If ``eps``, ``C`` and ``n`` are given, the range\n"
+        "n > C and ε < C/(4n) is checked. (Thm 20 prints ε ∈ (0, n/(4C)), a typo:\n"
+        "Lemma 19, which it uses, needs ε < C/(4n).)"
+    ),
+    "n@range_check": "int, optional\nNumber of records (for the range check).",
+    "n@at_least_two": "int\nNumber of records, n ≥ 2.",
+    "sigma": "float\nRBF width, 0 < σ < √(1/(2 ln 2)).",
+    "sigma_p": "float\nRoot second moment of the spectral density (finite).",
+    # Whole Raises section, for {text: raises_sigma_p}.
+    "raises_sigma_p": (
+        "Raises\n------\nValueError\n"
+        "    If an argument is out of range or σ_p is infinite."
+    ),
+}
+
+_params = fill_params(_PARAMS)
+
+
+def _check_finite_args(
+    n: int, C: float, L: float, kappa: float
+) -> tuple[int, float, float, float]:
+    """Check (n, C, L, κ), the setting of PRIVATESVM-FINITE ([R] Section 3)."""
+    return (
+        check_int(n, "n"),
+        check_positive(C, "C"),
+        check_positive(L, "L"),
+        check_positive(kappa, "kappa"),
+    )
+
 
 def _check_sigma_p(sigma_p: float) -> float:
     if isinstance(sigma_p, numbers.Real) and math.isinf(float(sigma_p)):
@@ -107,6 +163,7 @@ def _check_sigma_p(sigma_p: float) -> float:
 # ---------------------------------------------------------------------------
 
 
+@_params
 def finite_l2_sensitivity(
     n: int, C: float, L: float, kappa: float, *, tight: bool = False
 ) -> float:
@@ -118,8 +175,7 @@ def finite_l2_sensitivity(
         Number of records (public).
     C : float
         Regularisation weight in ½‖w‖² + (C/n)·Σ ℓ.
-    L : float
-        Lipschitz constant of the loss in its prediction argument.
+    {params: L}
     kappa : float
         Public bound on √k(x, x) = ‖φ(x)‖₂ for **every** x in the input domain.
     tight : bool, default=False
@@ -132,10 +188,7 @@ def finite_l2_sensitivity(
     float
         4LCκ/n (or 2LCκ/n with ``tight=True``).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -153,15 +206,15 @@ def finite_l2_sensitivity(
     >>> finite_l2_sensitivity(100, 1.0, 1.0, 1.0, tight=True)
     0.02
     """
-    n = check_int(n, "n")
-    C = check_positive(C, "C")
-    L = check_positive(L, "L")
-    kappa = check_positive(kappa, "kappa")
-    # [R] Lemma 6: ‖w_D − w_D′‖₂ ≤ 4LCκ/n; tight: 2LCκ/n (strong convexity).
-    factor = 2.0 if tight else 4.0
-    return factor * L * C * kappa / n
+    n, C, L, kappa = _check_finite_args(n, C, L, kappa)
+    # [R] Lemma 6: ‖w_D − w_D′‖₂ ≤ 4LCκ/n; tight: 2LCκ/n ([CMS11] Cor. 8). Both
+    # are written once in dpsvm.perturbation for κ = 1 and λ = 1/C; ‖φ(x)‖ ≤ κ
+    # scales the bound by κ.
+    sensitivity = output_l2_sensitivity if tight else rubinstein_l2_sensitivity
+    return sensitivity(n, 1.0 / C, L) * kappa
 
 
+@_params
 def finite_noise_scale(
     beta: float,
     n: int,
@@ -176,14 +229,7 @@ def finite_noise_scale(
 
     Parameters
     ----------
-    beta : float
-        Privacy level β > 0 (pure DP).
-    n : int
-        Number of records.
-    C : float
-        Regularisation weight.
-    L : float
-        Lipschitz constant of the loss.
+    {params: beta n C L}
     kappa : float
         Public bound on √k(x, x) over the whole input domain.
     F : int
@@ -196,10 +242,7 @@ def finite_noise_scale(
     float
         The scale λ = 4·L·C·κ·√F/(β·n), the smallest the theorem allows.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -219,11 +262,15 @@ def finite_noise_scale(
     """
     beta = check_positive(beta, "beta")
     F = check_int(F, "F")
-    sens = finite_l2_sensitivity(n, C, L, kappa, tight=tight)
-    # [R] Thm 7: λ ≥ 4LCκ√F/(βn) (L1 sensitivity = √F · L2 sensitivity).
-    return sens * math.sqrt(F) / beta
+    n, C, L, kappa = _check_finite_args(n, C, L, kappa)
+    # [R] Thm 7: λ ≥ 4LCκ√F/(βn) (L1 sensitivity = √F · L2 sensitivity), written
+    # once in dpsvm.perturbation for κ = 1 and λ = 1/C; the tight sensitivity
+    # 2LCκ/n of finite_l2_sensitivity halves it.
+    scale = output_laplace_scale(beta, n, 1.0 / C, F, L) * kappa
+    return scale / 2.0 if tight else scale
 
 
+@_params
 def finite_max_noise_for_usefulness(
     eps: float, delta: float, Phi: float, F: int
 ) -> float:
@@ -231,24 +278,17 @@ def finite_max_noise_for_usefulness(
 
     Parameters
     ----------
-    eps : float
-        Sup-norm accuracy ε > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
+    {params: eps delta}
     Phi : float
         Bound on every feature coordinate, |φ(x)_i| ≤ Φ on 𝓜.
-    F : int
-        Feature dimension.
+    {params: F}
 
     Returns
     -------
     float
         The bound ε/(2Φ(F ln 2 + ln(1/δ))) (Chernoff bound, t = 1/(2λ)).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -267,6 +307,7 @@ def finite_max_noise_for_usefulness(
     return eps / (2.0 * Phi * (F * math.log(2.0) + math.log(1.0 / delta)))
 
 
+@_params
 def finite_max_noise_for_usefulness_exact(
     eps: float, delta: float, Phi: float, F: int
 ) -> float:
@@ -278,14 +319,10 @@ def finite_max_noise_for_usefulness_exact(
 
     Parameters
     ----------
-    eps : float
-        Sup-norm accuracy ε > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
+    {params: eps delta}
     Phi : float
         Bound on every feature coordinate on 𝓜.
-    F : int
-        Feature dimension.
+    {params: F}
 
     Returns
     -------
@@ -293,10 +330,7 @@ def finite_max_noise_for_usefulness_exact(
         (ε/Φ)/Gamma(F, 1).ppf(1 − δ). It is never smaller than
         :func:`finite_max_noise_for_usefulness` (the Chernoff bound is valid).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -322,17 +356,13 @@ def finite_max_noise_for_usefulness_exact(
 # ---------------------------------------------------------------------------
 
 
+@_params
 def rff_noise_scale(beta: float, n: int, C: float, L: float, dhat: int) -> float:
     """Laplace scale λ for PRIVATESVM (random features) to be β-DP.
 
     Parameters
     ----------
-    beta : float
-        Privacy level β > 0 (pure DP).
-    n : int
-        Number of records.
-    C : float
-        Regularisation weight.
+    {params: beta n C}
     L : float
         Lipschitz constant of the loss (1 for hinge).
     dhat : int
@@ -344,10 +374,7 @@ def rff_noise_scale(beta: float, n: int, C: float, L: float, dhat: int) -> float
         The scale λ = 2^{2.5}·L·C·√d̂/(β·n): Thm 7 with κ = 1 and F = 2d̂ (not
         F = d̂).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -365,15 +392,13 @@ def rff_noise_scale(beta: float, n: int, C: float, L: float, dhat: int) -> float
     >>> round(rff_noise_scale(1.0, 100, 1.0, 1.0, 8), 12)
     0.16
     """
-    beta = check_positive(beta, "beta")
-    n = check_int(n, "n")
-    C = check_positive(C, "C")
-    L = check_positive(L, "L")
     dhat = check_int(dhat, "dhat")
-    # [R] Cor. 9: λ ≥ 2^{2.5}·L·C·√d̂/(βn)  (= 4LC√(2d̂)/(βn), Thm 7 with F = 2d̂).
-    return RFF_NOISE_CONSTANT * L * C * math.sqrt(dhat) / (beta * n)
+    # [R] Cor. 9: λ ≥ 2^{2.5}·L·C·√d̂/(βn) = 4LC√(2d̂)/(βn), Thm 7 with κ = 1 and
+    # F = 2d̂ coordinates.
+    return finite_noise_scale(beta, n, C, L, 1.0, 2 * dhat)
 
 
+@_params
 def rff_max_noise_for_usefulness(eps: float, delta: float, dhat: int) -> float:
     """Largest λ keeping the noise part of PRIVATESVM within ε/2 ([R] Lemma 10).
 
@@ -383,8 +408,7 @@ def rff_max_noise_for_usefulness(eps: float, delta: float, dhat: int) -> float:
         Sup-norm accuracy ε > 0 (the noise is allowed ε/2 of it).
     delta : float
         Failure probability δ ∈ (0, 1) (the noise is allowed δ/2 of it).
-    dhat : int
-        Number of random frequencies d̂.
+    {params: dhat}
 
     Returns
     -------
@@ -392,10 +416,7 @@ def rff_max_noise_for_usefulness(eps: float, delta: float, dhat: int) -> float:
         The scale min{ε/(2⁴·ln2·√d̂), ε√d̂/(8 ln(2/δ))}, which gives
         P(‖f̂ − f̃‖_∞ ≤ ε/2) ≥ 1 − δ/2.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -422,6 +443,7 @@ def rff_max_noise_for_usefulness(eps: float, delta: float, dhat: int) -> float:
     )
 
 
+@_params
 def rff_max_noise_for_usefulness_exact(eps: float, delta: float, dhat: int) -> float:
     """Exact (non-Chernoff) version of [R] Lemma 10 (not in paper).
 
@@ -431,12 +453,7 @@ def rff_max_noise_for_usefulness_exact(eps: float, delta: float, dhat: int) -> f
 
     Parameters
     ----------
-    eps : float
-        Sup-norm accuracy ε > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
-    dhat : int
-        Number of random frequencies d̂.
+    {params: eps delta dhat}
 
     Returns
     -------
@@ -444,10 +461,7 @@ def rff_max_noise_for_usefulness_exact(eps: float, delta: float, dhat: int) -> f
         (ε√d̂/2)/Gamma(2d̂, 1).ppf(1 − δ/2); never smaller than
         :func:`rff_max_noise_for_usefulness`.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -476,6 +490,7 @@ def _rr_dhat(eps_sq: float, delta: float, d: int, sigma_p: float, diam: float) -
     return max(1, math.ceil(value))
 
 
+@_params
 def rr_dhat_for_kernel_error(
     eps: float, delta: float, d: int, sigma_p: float, diam: float
 ) -> int:
@@ -485,10 +500,7 @@ def rr_dhat_for_kernel_error(
     ----------
     eps : float
         Uniform kernel-approximation error ε > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
-    d : int
-        Input dimension.
+    {params: delta d}
     sigma_p : float
         √E_p‖ω‖², the root second moment of the spectral density (see
         :func:`sigma_p_squared`); must be finite.
@@ -500,10 +512,7 @@ def rr_dhat_for_kernel_error(
     int
         ⌈(4(d+2)/ε²)·ln(2⁸(σ_p·diam)²/(δε²))⌉, and at least 1.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range or σ_p is infinite.
+    {text: raises_sigma_p}
 
     References
     ----------
@@ -528,29 +537,23 @@ def _kernel_error_tolerance(eps: float, Lam: float, C: float, L: float) -> float
     return min(1.0, eps * eps / (4.0 * H * H))
 
 
+@_params
 def kernel_error_tolerance(eps: float, Lam: float, C: float, L: float) -> float:
     """Kernel-approximation error that keeps ‖f* − g*‖_{∞;𝓜} ≤ ε/2 ([R] Lemma 12).
 
     Parameters
     ----------
-    eps : float
-        Target sup-norm accuracy ε > 0.
+    {params: eps}
     Lam : float
         Bound Λ on the L1 norm of the dual vectors (hinge: Λ = C).
-    C : float
-        Regularisation weight.
-    L : float
-        Lipschitz constant of the loss.
+    {params: C L}
 
     Returns
     -------
     float
         The tolerance min{1, ε²/(4(Λ + 2√((CL + Λ/2)Λ))²)}.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -568,19 +571,13 @@ def kernel_error_tolerance(eps: float, Lam: float, C: float, L: float) -> float:
     return _kernel_error_tolerance(eps, Lam, C, L)
 
 
+@_params
 def usefulness_theta(eps: float, Lam: float, C: float, L: float) -> float:
     """Usefulness parameter θ(ε) of [R] Thm 14 (squared Lemma 12 tolerance).
 
     Parameters
     ----------
-    eps : float
-        Target sup-norm accuracy ε > 0.
-    Lam : float
-        Bound Λ on the L1 norm of the dual vectors.
-    C : float
-        Regularisation weight.
-    L : float
-        Lipschitz constant of the loss.
+    {params: eps Lam C L}
 
     Returns
     -------
@@ -588,10 +585,7 @@ def usefulness_theta(eps: float, Lam: float, C: float, L: float) -> float:
         The value θ = min{1, ε⁴/(2⁴(Λ + 2√((CL + Λ/2)Λ))⁴)}, computed as
         ``kernel_error_tolerance(...) ** 2`` (the same number).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -606,15 +600,13 @@ def usefulness_theta(eps: float, Lam: float, C: float, L: float) -> float:
     return kernel_error_tolerance(eps, Lam, C, L) ** 2
 
 
+@_params
 def hinge_usefulness_theta(eps: float, C: float, *, exact: bool = False) -> float:
     """Usefulness parameter θ(ε) for the hinge loss ([R] Cor. 15): L = 1, Λ = C.
 
     Parameters
     ----------
-    eps : float
-        Target sup-norm accuracy ε > 0.
-    C : float
-        Regularisation weight.
+    {params: eps C}
     exact : bool, default=False
         False: the paper's stated θ = min{1, ε⁴/(2¹²C⁴)}. True: the value the proof
         actually gives, min{1, ε⁴/(2⁴C⁴(1+√6)⁴)} (2⁴(1+√6)⁴ ≈ 2265.37 ≤ 2¹²), which
@@ -625,10 +617,7 @@ def hinge_usefulness_theta(eps: float, C: float, *, exact: bool = False) -> floa
     float
         The value θ(ε).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -656,6 +645,7 @@ def _dhat_from_theta(
     return _rr_dhat(theta, delta / 2.0, d, sigma_p, diam)
 
 
+@_params
 def rff_dhat_for_usefulness(
     eps: float,
     delta: float,
@@ -670,22 +660,7 @@ def rff_dhat_for_usefulness(
 
     Parameters
     ----------
-    eps : float
-        Sup-norm accuracy ε > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
-    d : int
-        Input dimension.
-    sigma_p : float
-        Root second moment of the spectral density (finite).
-    diam : float
-        Diameter of 𝓜.
-    Lam : float
-        Bound Λ on the L1 norm of the dual vectors.
-    C : float
-        Regularisation weight.
-    L : float
-        Lipschitz constant of the loss.
+    {params: eps delta d sigma_p diam Lam C L}
 
     Returns
     -------
@@ -693,10 +668,7 @@ def rff_dhat_for_usefulness(
         ⌈(4(d+2)/θ)·ln(2⁹(σ_p diam)²/(δθ))⌉ with θ = :func:`usefulness_theta`.
         The noise must also satisfy :func:`rff_max_noise_for_usefulness`.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range or σ_p is infinite.
+    {text: raises_sigma_p}
 
     Notes
     -----
@@ -721,6 +693,7 @@ def rff_dhat_for_usefulness(
     return _dhat_from_theta(theta, delta, d, sigma_p, diam)
 
 
+@_params
 def hinge_rff_dhat_for_usefulness(
     eps: float,
     delta: float,
@@ -735,18 +708,7 @@ def hinge_rff_dhat_for_usefulness(
 
     Parameters
     ----------
-    eps : float
-        Sup-norm accuracy ε > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
-    d : int
-        Input dimension.
-    sigma_p : float
-        Root second moment of the spectral density (finite).
-    diam : float
-        Diameter of 𝓜.
-    C : float
-        Regularisation weight.
+    {params: eps delta d sigma_p diam C}
     exact_theta : bool, default=False
         Use the proof's θ instead of the stated, conservative one (see
         :func:`hinge_usefulness_theta`). With True the result equals
@@ -757,10 +719,7 @@ def hinge_rff_dhat_for_usefulness(
     int
         ⌈(4(d+2)/θ)·ln(2⁹(σ_p diam)²/(δθ))⌉ with θ = min{1, ε⁴/(2¹²C⁴)}.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range or σ_p is infinite.
+    {text: raises_sigma_p}
 
     References
     ----------
@@ -785,6 +744,7 @@ def hinge_rff_dhat_for_usefulness(
 # ---------------------------------------------------------------------------
 
 
+@_params
 def optimal_dp_upper_bound(
     eps: float,
     delta: float,
@@ -804,20 +764,7 @@ def optimal_dp_upper_bound(
 
     Parameters
     ----------
-    eps : float
-        Sup-norm accuracy ε > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
-    C : float
-        Regularisation weight.
-    n : int
-        Number of records.
-    d : int
-        Input dimension.
-    sigma_p : float
-        Root second moment of the kernel's spectral density (finite).
-    diam : float
-        Diameter of 𝓜.
+    {params: eps delta C n d sigma_p diam}
     exact_theta : bool, default=False
         Use the proof's θ in Cor. 15 instead of the stated one.
 
@@ -826,10 +773,7 @@ def optimal_dp_upper_bound(
     float
         A level β such that some mechanism is both (ε, δ)-useful and β-DP.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range or σ_p is infinite.
+    {text: raises_sigma_p}
 
     Notes
     -----
@@ -881,6 +825,7 @@ def _check_validity_args(
     )
 
 
+@_params
 def optimal_dp_lower_bound_linear(
     delta: float,
     *,
@@ -892,15 +837,7 @@ def optimal_dp_lower_bound_linear(
 
     Parameters
     ----------
-    delta : float
-        Usefulness failure probability δ ∈ (0, 1).
-    eps : float, optional
-        Usefulness accuracy ε. If ``eps``, ``C`` and ``n`` are given, the
-        theorem's range ε < √C/(2n) (with n > 1) is checked.
-    C : float, optional
-        Regularisation weight (for the range check).
-    n : int, optional
-        Number of records (for the range check).
+    {params: delta eps@thm18_range C@range_check n@range_check}
 
     Returns
     -------
@@ -935,13 +872,13 @@ def optimal_dp_lower_bound_linear(
     return math.log((1.0 - delta) / delta)
 
 
+@_params
 def linear_lower_bound_min_delta(beta: float) -> float:
     """Smallest δ compatible with β-DP and (ε, δ)-usefulness ([R] Thm 18, restated).
 
     Parameters
     ----------
-    beta : float
-        Privacy level β > 0.
+    {params: beta}
 
     Returns
     -------
@@ -1017,6 +954,7 @@ def _check_rbf_sigma(sigma: float) -> float:
     return sigma
 
 
+@_params
 def optimal_dp_lower_bound_rbf(
     delta: float,
     sigma: float,
@@ -1029,18 +967,10 @@ def optimal_dp_lower_bound_rbf(
 
     Parameters
     ----------
-    delta : float
-        Usefulness failure probability δ ∈ (0, 1).
+    {params: delta}
     sigma : float
         RBF width, 0 < σ < √(1/(2 ln 2)) ≈ 0.84932.
-    eps : float, optional
-        Usefulness accuracy ε. If ``eps``, ``C`` and ``n`` are given, the range
-        n > C and ε < C/(4n) is checked. (Thm 20 prints ε ∈ (0, n/(4C)), a typo:
-        Lemma 19, which it uses, needs ε < C/(4n).)
-    C : float, optional
-        Regularisation weight (for the range check).
-    n : int, optional
-        Number of records (for the range check).
+    {params: eps@thm20_range C@range_check n@range_check}
 
     Returns
     -------
@@ -1078,15 +1008,13 @@ def optimal_dp_lower_bound_rbf(
     return math.log((1.0 - delta) * (N - 1) / delta)
 
 
+@_params
 def rbf_lower_bound_min_delta(beta: float, sigma: float) -> float:
     """Smallest δ compatible with β-DP and (ε, δ)-usefulness for the RBF SVM.
 
     Parameters
     ----------
-    beta : float
-        Privacy level β > 0.
-    sigma : float
-        RBF width, 0 < σ < √(1/(2 ln 2)).
+    {params: beta sigma}
 
     Returns
     -------
@@ -1094,10 +1022,7 @@ def rbf_lower_bound_min_delta(beta: float, sigma: float) -> float:
         (N − 1)/(N − 1 + e^β), the inverse of :func:`optimal_dp_lower_bound_rbf`
         in δ [derived from [R] Thm 20].
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -1121,6 +1046,7 @@ def rbf_lower_bound_min_delta(beta: float, sigma: float) -> float:
 # ---------------------------------------------------------------------------
 
 
+@_params
 def sigma_p_squared(
     kernel: str,
     d: int,
@@ -1141,8 +1067,7 @@ def sigma_p_squared(
           are vacuous).
         * ``"cauchy"``: the normalised ∏ᵢ 1/(1 + Δᵢ²), ω with iid Laplace(0, 1)
           coordinates: 2d. (Table 1 prints an unnormalised version.)
-    d : int
-        Input dimension.
+    {params: d}
     sigma : float, optional
         RBF width (``"rbf"`` only).
     gamma : float, optional
@@ -1213,6 +1138,7 @@ def _lemma17_geometry(n: int, C: float, eps: float) -> tuple[int, float, float, 
     return n, C, M, m
 
 
+@_params
 def lemma17_databases(
     n: int, C: float, eps: float
 ) -> tuple[
@@ -1228,10 +1154,7 @@ def lemma17_databases(
 
     Parameters
     ----------
-    n : int
-        Number of records, n ≥ 2.
-    C : float
-        Regularisation weight.
+    {params: n@at_least_two C}
     eps : float
         Half the target gap: |w₁* − w₂*| = 2ε.
 
@@ -1273,6 +1196,7 @@ def lemma17_databases(
     return (X, y1), (X.copy(), y2)
 
 
+@_params
 def lemma17_solutions(n: int, C: float, eps: float) -> tuple[float, float]:
     """Closed-form bias-free hinge-SVM solutions w₁*, w₂* on the Lemma 17 databases.
 
@@ -1280,10 +1204,7 @@ def lemma17_solutions(n: int, C: float, eps: float) -> tuple[float, float]:
 
     Parameters
     ----------
-    n : int
-        Number of records, n ≥ 2.
-    C : float
-        Regularisation weight.
+    {params: n@at_least_two C}
     eps : float
         Half the target gap.
 
@@ -1354,6 +1275,7 @@ class Lemma19Fixture:
     separation: float
 
 
+@_params
 def lemma19_databases(n: int, C: float, sigma: float) -> Lemma19Fixture:
     """Closed-form fixture of [R] Lemma 19 (hinge SVM, RBF kernel, no bias).
 
@@ -1361,20 +1283,14 @@ def lemma19_databases(n: int, C: float, sigma: float) -> Lemma19Fixture:
     ----------
     n : int
         Number of records per database, n ≥ 2 and n > C.
-    C : float
-        Regularisation weight.
-    sigma : float
-        RBF width, 0 < σ < √(1/(2 ln 2)).
+    {params: C sigma}
 
     Returns
     -------
     Lemma19Fixture
         N, the databases, the shared dual solution and the function values.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----

@@ -10,9 +10,11 @@ probability of a utility bound (not a DP δ), ``lam`` / ``Lam`` the regularisati
 weight Λ of (1/n)Σℓ + (Λ/2)‖f‖², ``d`` the feature dimension (use D for the
 random-feature algorithm), ``c`` a bound on |ℓ″| (Huber: 1/(2h), logistic: ¼).
 
-Noise convention (spec S-P1): the objective is J(f) + (1/n)·bᵀf with b of density
-∝ exp(−(ε_p/2)‖b‖), so ‖b‖ ∼ Gamma(d, scale 2/ε_p). The paper's literal
-"β = ε_p·n" together with (1/n)bᵀf would add n times too little noise.
+Noise convention (correction: [S] eq. (9), Algorithm 1 and the proof of Theorem 1
+use three different scalings; this is the consistent one): the objective is
+J(f) + (1/n)·bᵀf with b of density ∝ exp(−(ε_p/2)‖b‖), so ‖b‖ ∼ Gamma(d,
+scale 2/ε_p). The paper's literal "β = ε_p·n" together with (1/n)bᵀf would add
+n times too little noise.
 
 The sample complexities of Cor. 2, Lemma 1, Thm 4 and Thm 5 are **order-only**
 statements (n = Ω(·)) without constants: the functions return the expression
@@ -33,7 +35,12 @@ import math
 
 from scipy.special import gammainccinv
 
+from ..perturbation import (
+    objective_perturbation_calibration,
+    output_l2_sensitivity,
+)
 from ..utils._checks import check_int, check_open_unit, check_positive
+from ..utils._docstrings import fill_params
 
 __all__ = [
     "cor2_sample_complexity",
@@ -48,7 +55,23 @@ __all__ = [
     "unit_ball_volume",
 ]
 
+# numpydoc entries of the parameters these formulas share (see fill_params).
+_PARAMS: dict[str, str] = {
+    "constant": "float, default=1.0\nMultiplier for the unknown constant of Ω(·).",
+    "d": "int\nInput dimension.",
+    "delta": "float\nFailure probability δ ∈ (0, 1).",
+    "eps_g": "float\nTarget excess risk ε_g > 0.",
+    "eps_p": "float\nPrivacy level ε_p > 0.",
+    "lam": "float\nRegularisation weight Λ > 0 of (1/n)Σℓ + (Λ/2)‖f‖².",
+    "n": "int\nNumber of records.",
+    "volume": "float, optional\nVol(𝒳); defaults to :func:`unit_ball_volume` (d).",
+    "zeta": "float\nBound ζ on |φ(x; θ)| (√2 for the random-phase cosine map).",
+}
 
+_params = fill_params(_PARAMS)
+
+
+@_params
 def objpert_excess_risk_bound(
     d: int, n: int, Lam: float, eps_p: float, delta: float
 ) -> float:
@@ -59,12 +82,10 @@ def objpert_excess_risk_bound(
     d : int
         Dimension of the perturbed parameter (D for the random-feature
         Algorithm 2).
-    n : int
-        Number of records.
+    {params: n}
     Lam : float
         Regularisation weight Λ (strong-convexity modulus of (Λ/2)‖f‖²).
-    eps_p : float
-        Privacy level ε_p > 0.
+    {params: eps_p}
     delta : float
         Failure probability δ ∈ (0, 1), over the noise b (the paper says "over
         P"; the randomness is the noise).
@@ -75,10 +96,7 @@ def objpert_excess_risk_bound(
         8·d²·ln²(d/δ)/(Λ·n²·ε_p²): with probability ≥ 1 − δ,
         J(f_priv) ≤ J(f₀) + this.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -104,6 +122,7 @@ def objpert_excess_risk_bound(
     return 8.0 * d**2 * math.log(d / delta) ** 2 / (Lam * n**2 * eps_p**2)
 
 
+@_params
 def objpert_noise_norm_quantile(
     d: int, eps_p: float, delta: float, *, exact: bool = False
 ) -> float:
@@ -113,10 +132,7 @@ def objpert_noise_norm_quantile(
     ----------
     d : int
         Dimension of b.
-    eps_p : float
-        Privacy level ε_p > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
+    {params: eps_p delta}
     exact : bool, default=False
         False: the bound used by the paper (CM08 Lemma), 2d·ln(d/δ)/ε_p.
         True: the exact (1 − δ)-quantile of ‖b‖ ∼ Gamma(d, scale 2/ε_p) (not in
@@ -127,10 +143,7 @@ def objpert_noise_norm_quantile(
     float
         A value t with P(‖b‖ ≤ t) ≥ 1 − δ (= 1 − δ for ``exact=True``).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -154,6 +167,7 @@ def objpert_noise_norm_quantile(
     return 2.0 * d * math.log(d / delta) / eps_p
 
 
+@_params
 def tuning_error_slack(m: int, eps_p: float, delta: float) -> float:
     """Slack of the private parameter-tuning step ([S] Thm 7).
 
@@ -163,8 +177,7 @@ def tuning_error_slack(m: int, eps_p: float, delta: float) -> float:
         Number of candidate regularisation values.
     eps_p : float
         Privacy level ε_p > 0 of the exponential mechanism.
-    delta : float
-        Failure probability δ ∈ (0, 1).
+    {params: delta}
 
     Returns
     -------
@@ -172,10 +185,7 @@ def tuning_error_slack(m: int, eps_p: float, delta: float) -> float:
         (2/ε_p)·ln(m/δ): with probability ≥ 1 − δ the chosen classifier makes at
         most z_min + this many mistakes on the validation part.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -225,6 +235,19 @@ def unit_ball_volume(d: int) -> float:
     return math.exp(0.5 * d * math.log(math.pi) - math.lgamma(0.5 * d + 1.0))
 
 
+def _check_rates(
+    eps_p: float, eps_g: float, delta: float, constant: float
+) -> tuple[float, float, float, float]:
+    """Check the (ε_p, ε_g, δ, constant) that every [S] sample complexity takes."""
+    return (
+        check_positive(eps_p, "eps_p"),
+        check_positive(eps_g, "eps_g"),
+        check_open_unit(delta, "delta"),
+        check_positive(constant, "constant"),
+    )
+
+
+@_params
 def cor2_sample_complexity(
     f_norm: float,
     d: int,
@@ -241,14 +264,10 @@ def cor2_sample_complexity(
         ‖f*‖₂ of the reference classifier.
     d : int
         Feature dimension.
-    eps_p : float
-        Privacy level ε_p > 0.
+    {params: eps_p}
     eps_g : float
         Target excess (Huber) risk ε_g > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
-    constant : float, default=1.0
-        Multiplier for the unknown constant of Ω(·).
+    {params: delta constant}
 
     Returns
     -------
@@ -256,10 +275,7 @@ def cor2_sample_complexity(
         The expression constant · max{‖f*‖²/ε_g², ‖f*‖·d·ln(d/δ)/(ε_p ε_g)}.
         Order only: the paper gives no constant, so this is not a sufficient n.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -272,16 +288,14 @@ def cor2_sample_complexity(
     """
     f_norm = check_positive(f_norm, "f_norm")
     d = check_int(d, "d")
-    eps_p = check_positive(eps_p, "eps_p")
-    eps_g = check_positive(eps_g, "eps_g")
-    delta = check_open_unit(delta, "delta")
-    constant = check_positive(constant, "constant")
+    eps_p, eps_g, delta, constant = _check_rates(eps_p, eps_g, delta, constant)
     # [S] Cor. 2, eq. (15): n = Ω(max{‖f*‖²/ε_g², ‖f*‖ d log(d/δ)/(ε_p ε_g)}).
     return constant * max(
         f_norm**2 / eps_g**2, f_norm * d * math.log(d / delta) / (eps_p * eps_g)
     )
 
 
+@_params
 def lemma1_sample_complexity(
     a_bound: float,
     eps_p: float,
@@ -296,14 +310,7 @@ def lemma1_sample_complexity(
     a_bound : float
         The bound C on |a*(θ)| in f*(x) = ∫a*(θ)φ(x; θ)p(θ)dθ ([S]'s C, not a
         regularisation weight).
-    eps_p : float
-        Privacy level ε_p > 0.
-    eps_g : float
-        Target excess risk ε_g > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
-    constant : float, default=1.0
-        Multiplier for the unknown constant of Ω(·).
+    {params: eps_p eps_g delta constant}
 
     Returns
     -------
@@ -311,10 +318,7 @@ def lemma1_sample_complexity(
         The expression constant · C²√ln(1/δ)/(ε_p ε_g²) · ln(C ln(1/δ)/(ε_g δ)).
         Order only.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     References
     ----------
@@ -326,10 +330,7 @@ def lemma1_sample_complexity(
     1.0
     """
     a_bound = check_positive(a_bound, "a_bound")
-    eps_p = check_positive(eps_p, "eps_p")
-    eps_g = check_positive(eps_g, "eps_g")
-    delta = check_open_unit(delta, "delta")
-    constant = check_positive(constant, "constant")
+    eps_p, eps_g, delta, constant = _check_rates(eps_p, eps_g, delta, constant)
     log_inv = math.log(1.0 / delta)
     # [S] Lemma 1, eq. (25):
     # n = Ω(C²√log(1/δ)/(ε_p ε_g²) · log(C log(1/δ)/(ε_g δ))).
@@ -346,6 +347,42 @@ def _volume(d: int, volume: float | None) -> float:
     return unit_ball_volume(d) if volume is None else check_positive(volume, "volume")
 
 
+def _feature_bound_sample_complexity(
+    norm: float,
+    power: int,
+    zeta: float,
+    d: int,
+    eps_p: float,
+    eps_g: float,
+    delta: float,
+    constant: float,
+    volume: float | None,
+) -> float:
+    """The common form of [S] Theorems 4 and 5, eqs. (38)-(39) (``norm`` checked).
+
+    constant · norm^p ζ² Vol² √log(1/δ)/(ε_p ε_g^p)
+    · log(norm · Vol · ζ · log(1/δ)/(ε_g δ Γ(d/2 + 1))), p = ``power``.
+    """
+    zeta = check_positive(zeta, "zeta")
+    d = check_int(d, "d")
+    eps_p, eps_g, delta, constant = _check_rates(eps_p, eps_g, delta, constant)
+    vol = _volume(d, volume)
+    log_inv = math.log(1.0 / delta)
+    log_term = math.log(norm * vol * zeta * log_inv / (eps_g * delta)) - math.lgamma(
+        0.5 * d + 1.0
+    )
+    return (
+        constant
+        * norm**power
+        * zeta**2
+        * vol**2
+        * math.sqrt(log_inv)
+        / (eps_p * eps_g**power)
+        * log_term
+    )
+
+
+@_params
 def thm4_sample_complexity(
     f_inf_norm: float,
     zeta: float,
@@ -362,20 +399,7 @@ def thm4_sample_complexity(
     ----------
     f_inf_norm : float
         ‖f*‖_∞ of the reference classifier.
-    zeta : float
-        Bound ζ on |φ(x; θ)| (√2 for the random-phase cosine map).
-    d : int
-        Input dimension.
-    eps_p : float
-        Privacy level ε_p > 0.
-    eps_g : float
-        Target excess risk ε_g > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
-    constant : float, default=1.0
-        Multiplier for the unknown constant of Ω(·).
-    volume : float, optional
-        Vol(𝒳); defaults to :func:`unit_ball_volume` (d).
+    {params: zeta d eps_p eps_g delta constant volume}
 
     Returns
     -------
@@ -384,10 +408,7 @@ def thm4_sample_complexity(
         · ln(‖f*‖_∞ Vol ζ ln(1/δ)/(ε_g δ Γ(d/2 + 1))), as printed in eq. (38).
         Order only.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -405,30 +426,14 @@ def thm4_sample_complexity(
     '42047.2'
     """
     f_inf_norm = check_positive(f_inf_norm, "f_inf_norm")
-    zeta = check_positive(zeta, "zeta")
-    d = check_int(d, "d")
-    eps_p = check_positive(eps_p, "eps_p")
-    eps_g = check_positive(eps_g, "eps_g")
-    delta = check_open_unit(delta, "delta")
-    constant = check_positive(constant, "constant")
-    vol = _volume(d, volume)
-    log_inv = math.log(1.0 / delta)
     # [S] Thm 4, eq. (38): n = Ω(‖f*‖²_∞ζ²Vol²√log(1/δ)/(ε_p ε_g²)
     #                          · log(‖f*‖_∞ Vol ζ log(1/δ)/(ε_g δ Γ(d/2+1)))).
-    log_term = math.log(
-        f_inf_norm * vol * zeta * log_inv / (eps_g * delta)
-    ) - math.lgamma(0.5 * d + 1.0)
-    return (
-        constant
-        * f_inf_norm**2
-        * zeta**2
-        * vol**2
-        * math.sqrt(log_inv)
-        / (eps_p * eps_g**2)
-        * log_term
+    return _feature_bound_sample_complexity(
+        f_inf_norm, 2, zeta, d, eps_p, eps_g, delta, constant, volume
     )
 
 
+@_params
 def thm5_sample_complexity(
     f_h_norm: float,
     zeta: float,
@@ -445,20 +450,7 @@ def thm5_sample_complexity(
     ----------
     f_h_norm : float
         RKHS norm ‖f*‖_H of the reference classifier.
-    zeta : float
-        Bound ζ on |φ(x; θ)|.
-    d : int
-        Input dimension.
-    eps_p : float
-        Privacy level ε_p > 0.
-    eps_g : float
-        Target excess risk ε_g > 0.
-    delta : float
-        Failure probability δ ∈ (0, 1).
-    constant : float, default=1.0
-        Multiplier for the unknown constant of Ω(·).
-    volume : float, optional
-        Vol(𝒳); defaults to :func:`unit_ball_volume` (d).
+    {params: zeta d eps_p eps_g delta constant volume}
 
     Returns
     -------
@@ -467,10 +459,7 @@ def thm5_sample_complexity(
         · ln(‖f*‖_H Vol ζ ln(1/δ)/(ε_g δ Γ(d/2 + 1))), as printed in eq. (39).
         Order only.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -487,27 +476,10 @@ def thm5_sample_complexity(
     '4.20472e+06'
     """
     f_h_norm = check_positive(f_h_norm, "f_h_norm")
-    zeta = check_positive(zeta, "zeta")
-    d = check_int(d, "d")
-    eps_p = check_positive(eps_p, "eps_p")
-    eps_g = check_positive(eps_g, "eps_g")
-    delta = check_open_unit(delta, "delta")
-    constant = check_positive(constant, "constant")
-    vol = _volume(d, volume)
-    log_inv = math.log(1.0 / delta)
     # [S] Thm 5, eq. (39): n = Ω(‖f*‖⁴_H ζ² Vol² √log(1/δ)/(ε_p ε_g⁴)
     #                          · log(‖f*‖_H Vol ζ log(1/δ)/(ε_g δ Γ(d/2+1)))).
-    log_term = math.log(
-        f_h_norm * vol * zeta * log_inv / (eps_g * delta)
-    ) - math.lgamma(0.5 * d + 1.0)
-    return (
-        constant
-        * f_h_norm**4
-        * zeta**2
-        * vol**2
-        * math.sqrt(log_inv)
-        / (eps_p * eps_g**4)
-        * log_term
+    return _feature_bound_sample_complexity(
+        f_h_norm, 4, zeta, d, eps_p, eps_g, delta, constant, volume
     )
 
 
@@ -516,13 +488,14 @@ def thm5_sample_complexity(
 # ---------------------------------------------------------------------------
 
 
+@_params
 def objective_perturbation_epsilon_prime(
     epsilon: float, n: int, lam: float, c: float
 ) -> tuple[float, float]:
     """Privacy level of the noise and extra regulariser for objective perturbation.
 
-    Implements the correction of [CMS11] Algorithm 1 for the Jacobian of
-    b ↦ f_priv that [S]'s proof of Thm 1 ignores (spec S-P3):
+    Implements the correction of [CMS11] Algorithm 2 for the Jacobian of
+    b ↦ f_priv that the proof of [S] Theorem 1 omits ([CMS11] Theorem 9 bounds it):
 
     1. ε′ = ε − ln(1 + 2c/(nΛ) + c²/(n²Λ²));
     2. if ε′ > 0, Δ = 0; otherwise Δ = c/(n(e^{ε/4} − 1)) − Λ and ε′ = ε/2;
@@ -533,10 +506,7 @@ def objective_perturbation_epsilon_prime(
     ----------
     epsilon : float
         Target privacy level ε > 0.
-    n : int
-        Number of records.
-    lam : float
-        Regularisation weight Λ > 0 of (1/n)Σℓ + (Λ/2)‖f‖².
+    {params: n lam}
     c : float
         Bound on |ℓ″| (Huber with half-width h: 1/(2h); logistic: ¼).
 
@@ -547,10 +517,7 @@ def objective_perturbation_epsilon_prime(
     Delta : float
         Δ ≥ 0, the extra ridge weight (0 when ε′ > 0 in step 1).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -561,7 +528,7 @@ def objective_perturbation_epsilon_prime(
 
     References
     ----------
-    [CMS11] Algorithm 1 and Theorem 9, JMLR 12 (2011); [S] Theorem 1,
+    [CMS11] Algorithm 2 and Theorem 9, JMLR 12 (2011); [S] Theorem 1,
     arXiv:0912.0071 (the uncorrected version).
 
     Examples
@@ -574,16 +541,12 @@ def objective_perturbation_epsilon_prime(
     n = check_int(n, "n")
     lam = check_positive(lam, "lam")
     c = check_positive(c, "c")
-    ratio = c / (n * lam)
-    # [CMS11] Alg. 1: ε′ = ε − log(1 + 2c/(nΛ) + c²/(n²Λ²)) = ε − 2 log(1 + c/(nΛ)).
-    eps_prime = epsilon - 2.0 * math.log1p(ratio)
-    if eps_prime > 0.0:
-        return eps_prime, 0.0
-    # [CMS11] Alg. 1: Δ = c/(n(e^{ε/4} − 1)) − Λ and ε′ = ε/2.
-    delta_reg = c / (n * math.expm1(epsilon / 4.0)) - lam
-    return epsilon / 2.0, delta_reg
+    # [CMS11] Alg. 2 / Thm 9, written once in dpsvm.perturbation.
+    cal = objective_perturbation_calibration(epsilon, n, lam, c)
+    return cal.epsilon_prime, cal.extra_regularization
 
 
+@_params
 def output_perturbation_l2_sensitivity(
     n: int, lam: float, L: float = 1.0, R: float = 1.0
 ) -> float:
@@ -591,10 +554,7 @@ def output_perturbation_l2_sensitivity(
 
     Parameters
     ----------
-    n : int
-        Number of records.
-    lam : float
-        Regularisation weight Λ > 0 of (1/n)Σℓ + (Λ/2)‖f‖².
+    {params: n lam}
     L : float, default=1.0
         Lipschitz constant of the loss in its prediction argument.
     R : float, default=1.0
@@ -606,10 +566,7 @@ def output_perturbation_l2_sensitivity(
         2LR/(nΛ). Releasing f* + b with ‖b‖ ∼ Gamma(d, scale 2LR/(nΛε)) and a
         uniform direction (density ∝ exp(−ε‖b‖/Δ₂)) is ε-DP.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range.
+    {text: raises_out_of_range}
 
     Notes
     -----
@@ -632,5 +589,6 @@ def output_perturbation_l2_sensitivity(
     lam = check_positive(lam, "lam")
     L = check_positive(L, "L")
     R = check_positive(R, "R")
-    # [CMS11] Cor. 8: ‖f*(D) − f*(D′)‖₂ ≤ 2LR/(nΛ).
-    return 2.0 * L * R / (n * lam)
+    # [CMS11] Cor. 8: ‖f*(D) − f*(D′)‖₂ ≤ 2LR/(nΛ) (2L/(nΛ) on the unit ball,
+    # written once in dpsvm.perturbation, times the row-norm bound R).
+    return output_l2_sensitivity(n, lam, L) * R

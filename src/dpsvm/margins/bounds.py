@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..utils._checks import check_int, check_nonnegative, check_open_unit
+from ..utils._docstrings import fill_params
 from ..validation import check_epsilon, check_positive
 
 __all__ = [
@@ -48,6 +49,26 @@ __all__ = [
 
 _FAT_C = 17.0  # the constant c of Lemma A.2 / Thm 6.1
 
+# numpydoc entries of the parameters these formulas share (see fill_params).
+_PARAMS: dict[str, str] = {
+    "activation_scale": "float, default=1.0\nη, the scale of the activation.",
+    "beta": "float\nFailure probability β ∈ (0, 1).",
+    "const": "float, default=1.0\nMultiplies the O-term.",
+    "data_norm": "float\nr, the bound on ‖x‖₂.",
+    "delta": "float\nδ ∈ (0, 1).",
+    "emp_margin_error": "float\nmin_h R̂^ρ_S(h).",
+    "epsilon": "float\nε > 0.",
+    "kernel_radius": "float\nr = √K(x, x).",
+    "m": "int\nSample size.",
+    "margin": "float\nρ > 0, the margin.",
+    "n_features": "int\nD, the number of random features.",
+    "n_layers": "int\nL ≥ 1, the number of layers.",
+    "norm_bound": "float\nΛ, the bound on the weight norm.",
+    "norm_bound@per_layer": "float\nΛ (per-layer Frobenius bound).",
+}
+
+_params = fill_params(_PARAMS)
+
 
 def _rate(value: float, name: str) -> float:
     v = check_nonnegative(value, name)
@@ -57,6 +78,7 @@ def _rate(value: float, name: str) -> float:
 
 
 # -- exponential mechanisms ------------------------------------------------------------
+@_params
 def em_gap(n_candidates: int, epsilon: float, m: int, beta: float) -> float:
     """Excess error of the exponential mechanism with score −(error rate).
 
@@ -64,8 +86,7 @@ def em_gap(n_candidates: int, epsilon: float, m: int, beta: float) -> float:
     ----------
     n_candidates : int
         |C| ≥ 1.
-    epsilon : float
-        ε > 0.
+    {params: epsilon}
     m : int
         Sample size (sensitivity 1/m).
     beta : float
@@ -91,6 +112,7 @@ def em_gap(n_candidates: int, epsilon: float, m: int, beta: float) -> float:
     )
 
 
+@_params
 def gem_gap(
     sensitivity: float, n_candidates: int, epsilon: float, beta: float
 ) -> float:
@@ -102,10 +124,7 @@ def gem_gap(
         Δ_l of the comparator candidate.
     n_candidates : int
         K ≥ 1.
-    epsilon : float
-        ε > 0.
-    beta : float
-        β ∈ (0, 1).
+    {params: epsilon beta}
 
     Returns
     -------
@@ -129,6 +148,7 @@ def gem_gap(
 
 
 # -- dimensions ------------------------------------------------------------------------
+@_params
 def jl_em_dimension(
     m: int,
     beta: float,
@@ -141,16 +161,7 @@ def jl_em_dimension(
 
     Parameters
     ----------
-    m : int
-        Sample size.
-    beta : float
-        β ∈ (0, 1).
-    norm_bound : float
-        Λ.
-    data_norm : float
-        r.
-    margin : float
-        ρ.
+    {params: m beta norm_bound data_norm margin}
     const : float, default=1.0
         The unspecified JL constant c′.
 
@@ -173,6 +184,7 @@ def jl_em_dimension(
     return max(1, math.ceil(val))
 
 
+@_params
 def jl_em_dimension_explicit(
     m: int, beta: float, norm_bound: float, data_norm: float, margin: float
 ) -> int:
@@ -180,16 +192,7 @@ def jl_em_dimension_explicit(
 
     Parameters
     ----------
-    m : int
-        Sample size.
-    beta : float
-        β ∈ (0, 1).
-    norm_bound : float
-        Λ.
-    data_norm : float
-        r.
-    margin : float
-        ρ.
+    {params: m beta norm_bound data_norm margin}
 
     Returns
     -------
@@ -214,6 +217,7 @@ def jl_em_dimension_explicit(
     return max(1, math.ceil(num / (eps_j**2 / 2.0 - eps_j**3 / 3.0)))
 
 
+@_params
 def jl_distortion(n_components: int, m: int, beta: float) -> float:
     """Distortion ε_J that a Rademacher JL map of dimension k guarantees.
 
@@ -228,10 +232,7 @@ def jl_distortion(n_components: int, m: int, beta: float) -> float:
     ----------
     n_components : int
         k.
-    m : int
-        Sample size.
-    beta : float
-        β ∈ (0, 1).
+    {params: m beta}
 
     Returns
     -------
@@ -264,19 +265,13 @@ def jl_distortion(n_components: int, m: int, beta: float) -> float:
     return hi
 
 
+@_params
 def jl_erm_dimension(m: int, epsilon: float, delta: float, beta: float) -> int:
     """JL dimension k = ⌈εm ln(m/β)/(ln^{3/2}(1/δ)·ln(1/β))⌉ of Algorithm 2.
 
     Parameters
     ----------
-    m : int
-        Sample size.
-    epsilon : float
-        ε > 0.
-    delta : float
-        δ ∈ (0, 1).
-    beta : float
-        β ∈ (0, 1).
+    {params: m epsilon delta beta}
 
     Returns
     -------
@@ -300,15 +295,13 @@ def jl_erm_dimension(m: int, epsilon: float, delta: float, beta: float) -> int:
     return max(1, math.ceil(val))
 
 
+@_params
 def rff_dimension(m: int, beta: float) -> int:
     """Number of random frequencies D = ⌈m²·ln(2m/β)⌉ of Algorithm 3.
 
     Parameters
     ----------
-    m : int
-        Sample size.
-    beta : float
-        β ∈ (0, 1).
+    {params: m beta}
 
     Returns
     -------
@@ -324,6 +317,7 @@ def rff_dimension(m: int, beta: float) -> int:
     return max(1, math.ceil(m * m * math.log(2.0 * m / check_open_unit(beta, "beta"))))
 
 
+@_params
 def neural_cover_scale(
     margin: float,
     data_norm: float,
@@ -335,14 +329,7 @@ def neural_cover_scale(
 
     Parameters
     ----------
-    margin : float
-        ρ.
-    data_norm : float
-        r.
-    norm_bound : float
-        Λ (per-layer Frobenius bound).
-    n_layers : int
-        L ≥ 1.
+    {params: margin data_norm norm_bound@per_layer n_layers}
     activation_scale : float, default=1.0
         η of σ_η(a) = tanh(ηa/4).
 
@@ -365,6 +352,7 @@ def neural_cover_scale(
     )
 
 
+@_params
 def neural_jl_dimension(
     m: int,
     beta: float,
@@ -379,20 +367,7 @@ def neural_jl_dimension(
 
     Parameters
     ----------
-    m : int
-        Sample size.
-    beta : float
-        β ∈ (0, 1).
-    data_norm : float
-        r.
-    norm_bound : float
-        Λ.
-    margin : float
-        ρ.
-    n_layers : int
-        L ≥ 1.
-    activation_scale : float, default=1.0
-        η.
+    {params: m beta data_norm norm_bound margin n_layers activation_scale}
     const : float, default=1.0
         The unspecified JL constant ĉ.
 
@@ -456,6 +431,7 @@ def cover_log_size(
     raise ValueError(f"kind must be 'volumetric' or 'paper', got {kind!r}.")
 
 
+@_params
 def margin_grid(h_max: float, m: int) -> NDArray[np.float64]:
     """Margin grid ρⱼ = 2^{−j}·h_max, j = 1..⌈½·log₂ m⌉, of Algorithm 6.
 
@@ -463,8 +439,7 @@ def margin_grid(h_max: float, m: int) -> NDArray[np.float64]:
     ----------
     h_max : float
         A public bound on |h(x)| (Λr for linear predictors).
-    m : int
-        Sample size.
+    {params: m}
 
     Returns
     -------
@@ -483,6 +458,7 @@ def margin_grid(h_max: float, m: int) -> NDArray[np.float64]:
 
 
 # -- generic generalization bounds -----------------------------------------------------
+@_params
 def relative_deviation_bound(
     emp_error: float, vc_dim: int, m: int, beta: float
 ) -> float:
@@ -494,10 +470,7 @@ def relative_deviation_bound(
         R̂_S(h) ∈ [0, 1].
     vc_dim : int
         V.
-    m : int
-        Sample size.
-    beta : float
-        β ∈ (0, 1).
+    {params: m beta}
 
     Returns
     -------
@@ -527,6 +500,7 @@ def _fat_m(fat_dim: float, m: int, log_term: float) -> float:
     )
 
 
+@_params
 def relative_margin_bound(
     emp_margin_error: float, fat_dim: float, m: int, beta: float
 ) -> float:
@@ -538,10 +512,7 @@ def relative_margin_bound(
         R̂^ρ_S(h) ∈ [0, 1].
     fat_dim : float
         d = fat_{ρ/16}(H).
-    m : int
-        Sample size.
-    beta : float
-        β ∈ (0, 1).
+    {params: m beta}
 
     Returns
     -------
@@ -561,6 +532,7 @@ def relative_margin_bound(
 
 
 # -- the paper's theorems ------------------------------------------------------------
+@_params
 def jl_em_risk_bound(
     emp_margin_error: float,
     m: int,
@@ -579,18 +551,10 @@ def jl_em_risk_bound(
     ----------
     emp_margin_error : float
         R̂^ρ_S(w*) of the comparator.
-    m : int
-        Sample size.
-    epsilon : float
-        ε > 0.
+    {params: m epsilon}
     beta : float
         β ∈ (0, 1), split in four quarters.
-    norm_bound : float
-        Λ.
-    data_norm : float
-        r.
-    margin : float
-        ρ.
+    {params: norm_bound data_norm margin}
     n_components : int, optional
         k; default :func:`jl_em_dimension` with c′ = 1.
     log_cover_size : float, optional
@@ -627,6 +591,7 @@ def jl_em_risk_bound(
     return r + 2.0 * math.sqrt(r * v / m) + 2.0 * alpha + 8.0 * v / m
 
 
+@_params
 def dp_erm_excess_risk(
     m: int,
     epsilon: float,
@@ -642,24 +607,14 @@ def dp_erm_excess_risk(
 
     Parameters
     ----------
-    m : int
-        Sample size.
-    epsilon : float
-        ε > 0.
-    delta : float
-        δ ∈ (0, 1).
-    beta : float
-        β ∈ (0, 1).
+    {params: m epsilon delta beta}
     n_components : int
         k, the dimension of the problem.
     norm_bound : float
         Λ_W, radius of the domain.
     data_norm : float
         r̃, row-norm bound.
-    margin : float
-        ρ.
-    const : float, default=1.0
-        Multiplies the O-term.
+    {params: margin const}
 
     Returns
     -------
@@ -685,6 +640,7 @@ def dp_erm_excess_risk(
     return const * ratio * (1.0 / math.sqrt(m) + noise)
 
 
+@_params
 def jl_erm_risk_bound(
     emp_hinge: float,
     m: int,
@@ -702,22 +658,7 @@ def jl_erm_risk_bound(
     ----------
     emp_hinge : float
         min_{w∈B(Λ)} L̂^ρ_S(w) ≥ 0.
-    m : int
-        Sample size.
-    epsilon : float
-        ε > 0.
-    delta : float
-        δ ∈ (0, 1).
-    beta : float
-        β ∈ (0, 1).
-    norm_bound : float
-        Λ.
-    data_norm : float
-        r.
-    margin : float
-        ρ.
-    const : float, default=1.0
-        Multiplies the O-term.
+    {params: m epsilon delta beta norm_bound data_norm margin const}
 
     Returns
     -------
@@ -749,6 +690,7 @@ def jl_erm_risk_bound(
     )
 
 
+@_params
 def kernel_margin_risk_bound(
     emp_hinge: float,
     m: int,
@@ -766,22 +708,10 @@ def kernel_margin_risk_bound(
     ----------
     emp_hinge : float
         min_{‖h‖_ℍ ≤ Λ} L̂^ρ_S(h).
-    m : int
-        Sample size.
-    epsilon : float
-        ε > 0.
-    delta : float
-        δ ∈ (0, 1).
-    beta : float
-        β ∈ (0, 1).
+    {params: m epsilon delta beta}
     norm_bound : float
         Λ (RKHS norm bound).
-    kernel_radius : float
-        r = √K(x, x).
-    margin : float
-        ρ.
-    const : float, default=1.0
-        Multiplies the O-term.
+    {params: kernel_radius margin const}
 
     Returns
     -------
@@ -799,6 +729,7 @@ def kernel_margin_risk_bound(
     )
 
 
+@_params
 def rff_kernel_error(
     kernel_radius: float, m: int, beta: float, n_features: int
 ) -> float:
@@ -806,8 +737,7 @@ def rff_kernel_error(
 
     Parameters
     ----------
-    kernel_radius : float
-        r = √K(x, x).
+    {params: kernel_radius}
     m : int
         Number of points.
     beta : float
@@ -835,6 +765,7 @@ def rff_kernel_error(
     )
 
 
+@_params
 def rff_approximation_penalty(
     norm_bound: float,
     kernel_radius: float,
@@ -847,18 +778,7 @@ def rff_approximation_penalty(
 
     Parameters
     ----------
-    norm_bound : float
-        Λ.
-    kernel_radius : float
-        r = √K(x, x).
-    margin : float
-        ρ.
-    m : int
-        Sample size.
-    beta : float
-        β ∈ (0, 1).
-    n_features : int
-        D.
+    {params: norm_bound kernel_radius margin m beta n_features}
 
     Returns
     -------
@@ -884,17 +804,13 @@ def rff_approximation_penalty(
     )
 
 
+@_params
 def rff_norm_inflation(m: int, beta: float, n_features: int) -> float:
     """Factor by which the RFF image of the comparator can exceed Λ.
 
     Parameters
     ----------
-    m : int
-        Sample size.
-    beta : float
-        β ∈ (0, 1).
-    n_features : int
-        D.
+    {params: m beta n_features}
 
     Returns
     -------
@@ -920,6 +836,7 @@ def rff_norm_inflation(m: int, beta: float, n_features: int) -> float:
     )
 
 
+@_params
 def neural_margin_risk_bound(
     emp_margin_error: float,
     m: int,
@@ -937,26 +854,12 @@ def neural_margin_risk_bound(
 
     Parameters
     ----------
-    emp_margin_error : float
-        min_h R̂^ρ_S(h).
-    m : int
-        Sample size.
-    epsilon : float
-        ε > 0.
-    beta : float
-        β ∈ (0, 1).
-    data_norm : float
-        r.
-    norm_bound : float
-        Λ (per-layer Frobenius bound).
-    margin : float
-        ρ.
+    {params: emp_margin_error m epsilon beta data_norm norm_bound@per_layer margin}
     n_layers : int
         L.
     width : int
         N.
-    activation_scale : float, default=1.0
-        η.
+    {params: activation_scale}
     const : float, default=1.0
         Multiplies the O-terms.
 
@@ -988,6 +891,7 @@ def neural_margin_risk_bound(
     return r + const * (gen + priv)
 
 
+@_params
 def label_dp_risk_bound(
     emp_margin_error: float, m: int, epsilon: float, beta: float, fat_dim: float
 ) -> float:
@@ -995,14 +899,7 @@ def label_dp_risk_bound(
 
     Parameters
     ----------
-    emp_margin_error : float
-        min_h R̂^ρ_S(h).
-    m : int
-        Sample size.
-    epsilon : float
-        ε > 0.
-    beta : float
-        β ∈ (0, 1).
+    {params: emp_margin_error m epsilon beta}
     fat_dim : float
         d = fat_{ρ/32}(H) (≤ 1024Λ²r²/ρ² for linear classes).
 
@@ -1029,6 +926,7 @@ def label_dp_risk_bound(
     )
 
 
+@_params
 def margin_bound_sensitivity(
     variant: str,
     m: int,
@@ -1045,8 +943,7 @@ def margin_bound_sensitivity(
     ----------
     variant : {"jl-erm", "kernel", "jl-em", "label-dp", "neural"}
         F2 (Thm 3.2), F3 (Thm 4.2), F1 (Thm 3.1), F4 (Thm 6.1), F5 (Thm 5.1).
-    m : int
-        Sample size.
+    {params: m}
     norm_bound : float, default=1.0
         Λ.
     data_norm : float, default=1.0
@@ -1093,6 +990,7 @@ def margin_bound_sensitivity(
     )
 
 
+@_params
 def margin_selection_bound(
     bound_values: ArrayLike,
     sensitivities: ArrayLike,
@@ -1110,10 +1008,7 @@ def margin_selection_bound(
         Δ_{ρⱼ/2}(F) over the grid.
     epsilon : float
         The selection's ε.
-    m : int
-        Sample size.
-    beta : float
-        β ∈ (0, 1).
+    {params: m beta}
 
     Returns
     -------

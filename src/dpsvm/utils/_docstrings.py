@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Shared numpydoc parameter entries for families of formula functions.
+
+The bound calculators of one paper take the same arguments again and again (κ,
+λ, the sample size, ε, δ, …). Their numpydoc entries are written once, in a
+table of the module, and a docstring names them on one line::
+
+    Parameters
+    ----------
+    {params: kappa lam m eps@2}
+    variant : str
+        Which variant.
+
+:func:`fill_params` replaces that line by the table's entries (in order, at the
+line's indentation; a key ``eps@2`` is a second entry for a parameter ``eps``)
+when the function is defined, so ``help()``, numpydoc and the
+doctests see an ordinary docstring.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+__all__ = ["fill_params"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_PLACEHOLDER = re.compile(
+    r"^(?P<indent>[ \t]*)\{(?P<kind>params|text):(?P<names>[^}]*)\}[ \t]*$", re.M
+)
+
+#: Whole docstring sections that every calculator module shares, for ``{text: key}``.
+SHARED_TEXT: dict[str, str] = {
+    "raises_out_of_range": (
+        "Raises\n------\nValueError\n    If an argument is out of range."
+    ),
+}
+
+
+def _render(table: Mapping[str, str], keys: str, indent: str) -> str:
+    lines: list[str] = []
+    for key in keys.split():
+        head, _, body = table[key].partition("\n")
+        # "eps@2" is a second entry for a parameter named eps.
+        lines.append(f"{indent}{key.partition('@')[0]} : {head.strip()}")
+        lines.extend(
+            f"{indent}    {line}" if line.strip() else ""
+            for line in textwrap.dedent(body).splitlines()
+        )
+    return "\n".join(lines)
+
+
+def _render_text(table: Mapping[str, str], key: str, indent: str) -> str:
+    text = table.get(key.strip()) or SHARED_TEXT[key.strip()]
+    return "\n".join(
+        f"{indent}{line}" if line.strip() else "" for line in text.splitlines()
+    )
+
+
+def _expand(table: Mapping[str, str], match: re.Match[str]) -> str:
+    if match["kind"] == "text":
+        return _render_text(table, match["names"], match["indent"])
+    return _render(table, match["names"], match["indent"])
+
+
+def fill_params(table: Mapping[str, str]) -> Callable[[F], F]:
+    """Return a decorator that expands ``{params: a b …}`` lines of a docstring.
+
+    A line ``{text: key}`` is replaced by the whole text ``table[key]`` (or
+    :data:`SHARED_TEXT` ``[key]``), e.g. a Raises section.
+
+    Parameters
+    ----------
+    table : mapping of str to str
+        For each parameter name, its type on the first line and its description
+        on the following lines (indentation is ignored).
+
+    Returns
+    -------
+    callable
+        A decorator that rewrites ``func.__doc__`` and returns ``func``.
+
+    Raises
+    ------
+    KeyError
+        If a docstring names a parameter that the table does not have.
+
+    Examples
+    --------
+    >>> table = {"n": "int\\n    Sample size."}
+    >>> @fill_params(table)
+    ... def f(n):
+    ...     '''Do.
+    ...
+    ...     {params: n}
+    ...     '''
+    >>> print(f.__doc__.splitlines()[2:4])
+    ['    n : int', '        Sample size.']
+    """
+
+    def decorate(func: F) -> F:
+        doc = func.__doc__
+        if doc:
+            func.__doc__ = _PLACEHOLDER.sub(lambda m: _expand(table, m), doc)
+        return func
+
+    return decorate

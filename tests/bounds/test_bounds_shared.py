@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Known answers of the bound formulas that issue 11 moved into shared helpers.
+
+Each expected value is the formula written out here independently, so a change
+of a shared helper (validation, the Thm 4/5 form, the perturbation layer) that
+alters a number fails.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+
+import pytest
+
+from dpsvm import perturbation
+from dpsvm.bounds import nie_wang as nw
+from dpsvm.bounds import prediction as jt
+from dpsvm.bounds import rubinstein as rb
+from dpsvm.bounds import sarwate as sw
+from dpsvm.margins import bounds as mb
+
+
+@pytest.mark.parametrize("module", [nw, jt, rb, sw, mb])
+def test_every_docstring_is_expanded(module):
+    for name in module.__all__:
+        obj = getattr(module, name)
+        if inspect.isfunction(obj):
+            assert "{params:" not in obj.__doc__
+            assert "{text:" not in obj.__doc__
+
+
+def test_rubinstein_sensitivity_is_the_perturbation_layers():
+    # [R] Lemma 6: 4LCκ/n; tight (strong convexity): 2LCκ/n.
+    n, C, L, kappa = 37, 3.0, 0.5, 2.5
+    assert rb.finite_l2_sensitivity(n, C, L, kappa) == pytest.approx(
+        4 * L * C * kappa / n, rel=1e-15
+    )
+    assert rb.finite_l2_sensitivity(n, C, L, kappa, tight=True) == pytest.approx(
+        2 * L * C * kappa / n, rel=1e-15
+    )
+    assert rb.finite_l2_sensitivity(n, 1.0, L, 1.0) == (
+        perturbation.rubinstein_l2_sensitivity(n, 1.0, L)
+    )
+
+
+def test_sarwate_calibrations_are_the_perturbation_layers():
+    for eps, n, lam, c in [(0.05, 40_000, 1e-3, 1.0), (0.01, 1000, 1e-3, 1.0)]:
+        cal = perturbation.objective_perturbation_calibration(eps, n, lam, c)
+        assert sw.objective_perturbation_epsilon_prime(eps, n, lam, c) == (
+            cal.epsilon_prime,
+            cal.extra_regularization,
+        )
+    assert sw.output_perturbation_l2_sensitivity(50, 0.01, L=0.25) == (
+        perturbation.output_l2_sensitivity(50, 0.01, 0.25)
+    )
+    # [CMS11] Cor. 8 with a row-norm bound R: 2LR/(nΛ).
+    assert sw.output_perturbation_l2_sensitivity(50, 0.01, L=0.25, R=3.0) == (
+        pytest.approx(2 * 0.25 * 3.0 / (50 * 0.01), rel=1e-15)
+    )
+
+
+@pytest.mark.parametrize(
+    ("power", "fn"), [(2, sw.thm4_sample_complexity), (4, sw.thm5_sample_complexity)]
+)
+def test_sarwate_thm4_thm5_known_answers(power, fn):
+    f, zeta, d, eps_p, eps_g, delta, const = 1.7, math.sqrt(2), 3, 0.5, 0.2, 0.01, 2.0
+    vol = math.pi**1.5 / math.gamma(2.5)
+    log_inv = math.log(1 / delta)
+    expected = (
+        const
+        * f**power
+        * zeta**2
+        * vol**2
+        * math.sqrt(log_inv)
+        / (eps_p * eps_g**power)
+        * (math.log(f * vol * zeta * log_inv / (eps_g * delta)) - math.lgamma(2.5))
+    )
+    assert fn(f, zeta, d, eps_p, eps_g, delta, const) == pytest.approx(
+        expected, rel=1e-12
+    )
+    # An explicit volume replaces the unit ball's.
+    assert fn(f, zeta, d, eps_p, eps_g, delta, const, volume=vol) == pytest.approx(
+        expected, rel=1e-12
+    )
+    with pytest.raises(ValueError, match="delta"):
+        fn(f, zeta, d, eps_p, eps_g, 1.0, const)
+
+
+def test_jain_thakurta_bounds_known_answers():
+    n, lam, eps, delta, beta, T, L, R, C = 1000, 0.1, 0.5, 1e-3, 0.05, 7, 2.0, 1.5, 3.0
+    thm3 = C * R**2 * math.sqrt(L * math.log(T / beta)) * math.log(1 / delta) ** 2
+    thm3 /= math.sqrt(n * eps * lam)
+    assert jt.interactive_error_thm3(n, lam, eps, delta, beta, T, L, R, C) == (
+        pytest.approx(thm3, rel=1e-14)
+    )
+    S, B = 0.3, 11
+    thm10 = S * math.sqrt(B) * math.log(1 / delta) * math.log(T / beta) / eps
+    assert jt.interactive_error_thm10(S, B, eps, delta, T, beta) == (
+        pytest.approx(thm10, rel=1e-14)
+    )
+    radius = 4.0
+    thm5 = (L * R) ** 1.5 * math.sqrt(radius * math.sqrt(math.log(1 / delta)))
+    thm5 *= math.log(T / beta) / math.sqrt(n * eps * lam)
+    assert jt.noisy_label_excess_loss_bound(
+        n, eps, lam, L, R, radius, delta, T, beta
+    ) == pytest.approx(thm5, rel=1e-14)
+    with pytest.raises(ValueError, match="delta"):
+        jt.interactive_error_thm3(n, lam, eps, 0.0, beta, T, L, R, C)
+
+
+def test_nie_wang_thm2_known_answer_and_checks():
+    # [NW] Thm 2: 2κC_L/(λγm).
+    assert nw.nw_sensitivity_thm2(1.5, 2.0, 0.1, 2.0, 300) == pytest.approx(
+        2 * 1.5 * 2.0 / (0.1 * 2.0 * 300), rel=1e-15
+    )
+    # Prop. 3 as printed goes through the same checks.
+    with pytest.raises(ValueError, match="gamma"):
+        nw.nw_prop3_bound(1.0, 1.0, 0.1, -2.0, 10, 0.5, "printed")
+    with pytest.raises(TypeError, match="m must be an integer"):
+        nw.nw_sensitivity_thm2(1.0, 1.0, 0.1, 2.0, 10.0)
+
+
+def test_rubinstein_laplace_scales_known_answers():
+    # [R] Thm 7: λ = 4LCκ√F/(βn) (tight: half); Cor. 9: 2^{2.5}·L·C·√d̂/(βn).
+    beta, n, C, L, kappa, F = 0.7, 33, 2.5, 0.5, 1.5, 6
+    expected = 4 * L * C * kappa * math.sqrt(F) / (beta * n)
+    assert rb.finite_noise_scale(beta, n, C, L, kappa, F) == pytest.approx(
+        expected, rel=1e-14
+    )
+    assert rb.finite_noise_scale(beta, n, C, L, kappa, F, tight=True) == (
+        pytest.approx(expected / 2, rel=1e-14)
+    )
+    assert rb.rff_noise_scale(beta, n, C, L, 3) == pytest.approx(
+        2**2.5 * L * C * math.sqrt(3) / (beta * n), rel=1e-14
+    )
+    with pytest.raises(ValueError, match="kappa"):
+        rb.finite_noise_scale(beta, n, C, L, 0.0, F)
