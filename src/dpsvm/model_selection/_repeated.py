@@ -24,9 +24,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import Interval, StrOptions, _fit_context, validate_data
-from ..accounting.accountant import BudgetAccountant, resolve_accountant
-from ..accounting.charge import charge, first_non_private_reason
+from .._compat import Interval, StrOptions, _fit_context
+from ..accounting.accountant import BudgetAccountant
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import LaplaceVector, laplace_release
 from ..utils._random import check_random_state
@@ -34,12 +33,13 @@ from ..validation import check_delta, check_epsilon
 from ._base import SelectorBase
 from ._common import (
     candidate_delta,
+    charge_candidates,
     check_param_grid,
     fit_with_child_stream,
     fitted_event,
-    partition_indices,
+    holdout_split,
     prepare_candidates,
-    split_generator,
+    validated_rows,
 )
 
 __all__ = [
@@ -527,27 +527,15 @@ class PrivateRandomSearch(SelectorBase):
             raise ValueError(
                 "PrivateRandomSearch composes pure-DP candidates only (delta = 0)."
             )
-        ticket = charge(
-            resolve_accountant(self.accountant),
-            epsilon,
-            delta,
-            non_private_reason=first_non_private_reason(template),
+        ticket = charge_candidates(self.accountant, epsilon, delta, template)
+        Xd, y = validated_rows(self, X, y)
+        val, train = holdout_split(
+            y.shape[0],
+            self.validation_fraction,
+            "validation_fraction",
+            self.split_random_state,
+            rng,
         )
-
-        Xv, yv = validate_data(
-            self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
-        )
-        Xd: Any = Xv
-        y = np.asarray(yv)
-        n = y.shape[0]
-        n_val = math.ceil(self.validation_fraction * n)  # a function of n only
-        if not 1 <= n_val < n:
-            raise ValueError(
-                f"validation_fraction={self.validation_fraction} leaves no rows for "
-                f"training or validation with n = {n}."
-            )
-        perm = partition_indices(n, 1, split_generator(self.split_random_state, rng))[0]
-        val, train = perm[:n_val], perm[n_val:]
         X_tr, y_tr, X_val, y_val = Xd[train], y[train], Xd[val], y[val]
 
         k = sample_repetitions(self.repetitions, mean, rng, shape=self.shape)
@@ -572,7 +560,7 @@ class PrivateRandomSearch(SelectorBase):
 
         fit_event = fitted_event(est, eps0)
         score_event = LaplaceVector(epsilon=eps0, sensitivity=1.0).privacy_event(
-            statistic="validation mistakes", n_validation_samples=int(n_val)
+            statistic="validation mistakes", n_validation_samples=int(val.size)
         )
         run_event = PrivacyEvent(
             mechanism="fit-and-noisy-score",
@@ -595,7 +583,7 @@ class PrivateRandomSearch(SelectorBase):
                 "mean_repetitions": mean,
                 "n_candidates": m,
                 "n_train_samples": int(train.size),
-                "n_validation_samples": int(n_val),
+                "n_validation_samples": int(val.size),
             },
             children=(run_event,),
         )

@@ -9,9 +9,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import Interval, _fit_context, validate_data
-from ..accounting.accountant import BudgetAccountant, resolve_accountant
-from ..accounting.charge import charge, first_non_private_reason
+from .._compat import Interval, _fit_context
+from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import ExponentialMechanism
@@ -20,12 +19,14 @@ from ..validation import check_epsilon
 from ._base import SelectorBase
 from ._common import (
     candidate_delta,
+    charge_candidates,
     check_param_grid,
     fit_with_child_stream,
     fitted_event,
     partition_indices,
     prepare_candidates,
     split_generator,
+    validated_rows,
 )
 
 __all__ = ["PrivateParameterTuning"]
@@ -210,18 +211,8 @@ class PrivateParameterTuning(SelectorBase):
         rng = check_random_state(self.random_state)
         estimators = prepare_candidates(self.estimator, candidates, epsilon)
         delta = max(candidate_delta(e) for e in estimators)
-        ticket = charge(
-            resolve_accountant(self.accountant),
-            epsilon,
-            delta,
-            non_private_reason=first_non_private_reason(estimators),
-        )
-
-        Xv, yv = validate_data(
-            self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
-        )
-        Xd: Any = Xv
-        y = np.asarray(yv)
+        ticket = charge_candidates(self.accountant, epsilon, delta, estimators)
+        Xd, y = validated_rows(self, X, y)
         m = len(estimators)
         n = y.shape[0]
         if n < m + 1:
