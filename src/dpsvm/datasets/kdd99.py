@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""KDD Cup 1999 loader with data-independent preprocessing (paper 001, §6).
+"""KDD Cup 1999 loader with data-independent preprocessing.
+
+Follows Sarwate, Chaudhuri & Monteleoni (2009, §6).
 
 Reads the official 10 % training file (``kddcup.data_10_percent``, 494,021
 records) and the test set with corrected labels (``corrected``, 311,029
@@ -17,12 +19,12 @@ Feature layout (122 columns; 123 with ``add_constant=True``):
   order of the published lists :data:`KDDCUP99_CATEGORIES`;
 * optionally a constant 1;
 
-and each row is then divided by its own L2 norm. Spec 6.2 counts 119 columns for
-the paper; 38 + 3 + 70 + 11 = 122 with the full published service list (the 10 %
-file uses 66 of the 70 services).
+and each row is then divided by its own L2 norm. Sarwate, Chaudhuri &
+Monteleoni (2009, §6) report 119 columns; 38 + 3 + 70 + 11 = 122 with the full
+published service list (the 10 % file uses 66 of the 70 services).
 
 Labels: ``target="normal"`` (default) gives +1 to ``normal.`` connections and −1
-to every attack (the paper's "19 % positive"; spec 6.2 notes that with no
+to every attack (the paper's "19 % positive"; note that with no
 intercept and symmetric noise flipping the labels changes no error rate);
 ``target="dos"`` gives +1 to denial-of-service attacks.
 
@@ -578,9 +580,10 @@ def load_kddcup99(
     data-independent choice of positions (the subset), so each row has
     ``||x||_2 <= 1`` without any statistic of the data; a DP learner trained on
     the output keeps its replace-one guarantee with norm bound 1. The paper
-    instead divided each column by its maximum over the data (spec S-P5), which
-    is not private. The descriptive fields of the Bunch are statistics of the
-    data and must not feed a private computation.
+    instead divided each column by its maximum over the data (Sarwate, Chaudhuri
+    & Monteleoni 2009, §6; correction: that scaling is a statistic of the data
+    and lies outside the DP guarantee). The descriptive fields of the Bunch are
+    statistics of the data and must not feed a private computation.
 
     References
     ----------

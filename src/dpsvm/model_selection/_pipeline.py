@@ -182,7 +182,8 @@ class PrivateSelectThenFit(SelectorBase):
             c2 = dict(c)
             if "regularization" in c2:
                 # Equal n·Λ·ε: the same noise-to-regularisation ratio ‖b‖/(nΛ)
-                # (paper 001 Thm 2 / eq. 62: ‖f_priv − f*‖ ≤ 2‖b‖/(nΛ)).
+                # (Sarwate, Chaudhuri & Monteleoni 2009, Thm 2 / eq. (62):
+                # ‖f_priv − f*‖ ≤ 2‖b‖/(nΛ)).
                 c2["regularization"] = float(c2["regularization"]) * factor
             out.append(c2)
         return out

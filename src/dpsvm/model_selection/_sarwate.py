@@ -39,7 +39,9 @@ _REFERENCE = (
 
 
 class PrivateParameterTuning(SelectorBase):
-    """Choose among public candidate settings privately (paper 001, Alg. 3).
+    """Choose among public candidate settings privately.
+
+    Sarwate, Chaudhuri & Monteleoni (2009), Algorithm 3.
 
     The data are cut into m + 1 disjoint parts by a data-independent random
     permutation. Candidate i (of m) is fitted on part i with the **full** ε; the
@@ -116,14 +118,16 @@ class PrivateParameterTuning(SelectorBase):
     lies in part m + 1 it affects only the counts zᵢ, each by at most 1, and the
     exponential mechanism with sensitivity 1 is ε-DP (McSherry & Talwar 2007,
     Thm 6). The output is a post-processing of (f₁…f_m, selected index), so the
-    whole procedure is ε-DP (paper 001, Thm 6; parallel composition, McSherry
-    2009, Thm 4). It assumes a public candidate list, a data-independent split
-    (nothing is stratified by label), and candidates that are themselves ε-DP
-    under replace-one neighbours. The exact counts zᵢ are not kept: only the
-    selected index (and the selected model) are released.
+    whole procedure is ε-DP (Sarwate, Chaudhuri & Monteleoni 2009, Thm 6;
+    parallel composition, McSherry 2009, Thm 4). It assumes a public candidate
+    list, a data-independent split (nothing is stratified by label), and
+    candidates that are themselves ε-DP under replace-one neighbours. The exact
+    counts zᵢ are not kept: only the selected index (and the selected model)
+    are released.
 
     **Utility.** With probability ≥ 1 − δ the selected candidate makes at most
-    z_min + (2/ε)·ln(m/δ) mistakes on the validation part (paper 001, Thm 7;
+    z_min + (2/ε)·ln(m/δ) mistakes on the validation part (Sarwate, Chaudhuri
+    & Monteleoni 2009, Thm 7;
     :func:`dpsvm.bounds.sarwate.tuning_error_slack`). Each candidate is fitted
     on only n/(m + 1) records, so the released model is much noisier than a
     fit on all n.
@@ -237,7 +241,8 @@ class PrivateParameterTuning(SelectorBase):
             mistakes[i] = int(np.count_nonzero(est.predict(X_val) != y_val))
 
         # Step 4: P(i) ∝ exp(−ε·zᵢ/2): exponential mechanism with utility −zᵢ
-        # and sensitivity 1 (paper 001, eq. (46); McSherry & Talwar 2007 Thm 6).
+        # and sensitivity 1 (Sarwate, Chaudhuri & Monteleoni 2009, eq. (46);
+        # McSherry & Talwar 2007, Thm 6).
         em = ExponentialMechanism(epsilon=epsilon, sensitivity=1.0)
         best = em.select(-mistakes.astype(np.float64), random_state=rng)
         selection = em.privacy_event(
