@@ -194,10 +194,10 @@ class PrivateSelectThenFit(SelectorBase):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            All rows; cut once into the selection part S and the final part F.
         y : array-like of shape (n_samples,)
-            Labels.
+            Labels of X.
 
         Returns
         -------

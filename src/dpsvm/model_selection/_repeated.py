@@ -493,10 +493,10 @@ class PrivateRandomSearch(SelectorBase):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            All rows; cut once into a training and a validation part.
         y : array-like of shape (n_samples,)
-            Labels.
+            Labels of X.
 
         Returns
         -------
