@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterator, Mapping, Sequence
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -25,11 +26,23 @@ from numpy.typing import NDArray
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
 
+from .._compat import Interval
+from ..accounting.accountant import BudgetAccountant
 from ..accounting.charge import refuse_non_private
 from ..accounting.events import NonPrivateEvent, PrivacyEvent
 from ..utils._random import check_random_state, child_generator
 
 __all__ = ["FORBIDDEN_GRID_KEYS", "check_param_grid", "partition_indices"]
+
+#: scikit-learn parameter constraints shared by every private selector.
+SELECTOR_CONSTRAINTS: dict[str, list[Any]] = {
+    "estimator": [object],
+    "param_grid": [dict, list, object],
+    "epsilon": [Interval(Real, 0, None, closed="neither")],
+    "accountant": [BudgetAccountant, None],
+    "random_state": ["random_state", np.random.Generator],
+    "split_random_state": ["random_state", np.random.Generator],
+}
 
 #: Parameters a selector sets itself; a grid over them would break accounting.
 FORBIDDEN_GRID_KEYS = ("epsilon", "accountant", "random_state")

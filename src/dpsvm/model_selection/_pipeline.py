@@ -19,6 +19,7 @@ from ..utils._random import check_random_state
 from ..validation import check_epsilon
 from ._base import SelectorBase
 from ._common import (
+    SELECTOR_CONSTRAINTS,
     candidate_delta,
     charge_candidates,
     check_param_grid,
@@ -125,16 +126,11 @@ class PrivateSelectThenFit(SelectorBase):
     """
 
     _parameter_constraints: dict[str, list[Any]] = {
-        "estimator": [object],
-        "param_grid": [dict, list, object],
-        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        **SELECTOR_CONSTRAINTS,
         "selection_fraction": [Interval(Real, 0, 1, closed="neither")],
         "selector": [StrOptions({"parameter-tuning", "random-search"})],
         "transfer": [StrOptions({"noise-matched", "none"})],
         "mean_repetitions": [Interval(Real, 1, None, closed="left")],
-        "accountant": [BudgetAccountant, None],
-        "random_state": ["random_state", np.random.Generator],
-        "split_random_state": ["random_state", np.random.Generator],
     }
 
     def __init__(

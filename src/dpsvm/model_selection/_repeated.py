@@ -32,6 +32,7 @@ from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
 from ._base import SelectorBase
 from ._common import (
+    SELECTOR_CONSTRAINTS,
     candidate_delta,
     charge_candidates,
     check_param_grid,
@@ -447,17 +448,12 @@ class PrivateRandomSearch(SelectorBase):
     """
 
     _parameter_constraints: dict[str, list[Any]] = {
-        "estimator": [object],
-        "param_grid": [dict, list, object],
-        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        **SELECTOR_CONSTRAINTS,
         "delta": [Interval(Real, 0, 1, closed="left")],
         "repetitions": [StrOptions({"geometric", "logarithmic", "negative-binomial"})],
         "mean_repetitions": [Interval(Real, 1, None, closed="left")],
         "shape": [Interval(Real, 0, None, closed="neither"), None],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
-        "accountant": [BudgetAccountant, None],
-        "random_state": ["random_state", np.random.Generator],
-        "split_random_state": ["random_state", np.random.Generator],
     }
 
     def __init__(

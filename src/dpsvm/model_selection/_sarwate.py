@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from numbers import Real
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import Interval, _fit_context
+from .._compat import _fit_context
 from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
@@ -18,6 +17,7 @@ from ..utils._random import check_random_state
 from ..validation import check_epsilon
 from ._base import SelectorBase
 from ._common import (
+    SELECTOR_CONSTRAINTS,
     candidate_delta,
     charge_candidates,
     check_param_grid,
@@ -160,12 +160,7 @@ class PrivateParameterTuning(SelectorBase):
     """
 
     _parameter_constraints: dict[str, list[Any]] = {
-        "estimator": [object],
-        "param_grid": [dict, list, object],
-        "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "accountant": [BudgetAccountant, None],
-        "random_state": ["random_state", np.random.Generator],
-        "split_random_state": ["random_state", np.random.Generator],
+        **SELECTOR_CONSTRAINTS,
     }
 
     def __init__(
