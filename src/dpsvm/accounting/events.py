@@ -40,7 +40,8 @@ __all__ = [
 
 #: Neighbouring relations dpsvm knows. Every mechanism in the papers implemented
 #: here is calibrated for ``"replace-one"`` (datasets of equal size n differing in
-#: one record); ``"replace-one-label"`` is the label-DP relation of paper 004.
+#: one record); ``"replace-one-label"`` is the label-DP relation of Bassily,
+#: Mohri & Suresh ("Differentially private learning with margin guarantees").
 NEIGHBOURING_RELATIONS = ("replace-one", "replace-one-label")
 
 

@@ -30,6 +30,8 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from ..accounting.events import NonPrivateEvent
+
 __all__ = [
     "ABSURD_EPSILON",
     "TUNE_GRID",
@@ -453,7 +455,7 @@ def render_report(model: Any, source: str) -> str:
         return out.getvalue()
     w(f"Guarantee: {_guarantee(event.epsilon, event.delta)}\n\n")
     w("What is protected\n-----------------\n")
-    if not math.isfinite(event.epsilon):
+    if isinstance(event, NonPrivateEvent):
         w(
             "nothing is guaranteed: a step below is not differentially private. "
             f"It was designed for the {event.neighbouring} relation.\n\n"
@@ -501,7 +503,7 @@ def render_report(model: Any, source: str) -> str:
     leaks = [
         e.mechanism + (f": {e.reason}" if getattr(e, "reason", None) else "")
         for _, e in _walk(event)
-        if not math.isfinite(e.epsilon)
+        if isinstance(e, NonPrivateEvent)
     ]
     if label_from_data:
         leaks.append("the label set was read from the training data")

@@ -17,6 +17,7 @@ directory, or to ``~/.cache/dpsvm`` when no directory was given.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 __all__ = [
@@ -127,3 +128,66 @@ def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path | N
         if path.is_dir():
             return path
     return None
+
+
+def locate_files(
+    data_dir: str | os.PathLike[str] | None,
+    names: Sequence[str],
+    candidates: Callable[[Path, str], list[Path]],
+    subfolder: str,
+) -> tuple[dict[str, Path | None], list[Path], Path]:
+    """Find each named file; return them, the paths tried and the download dir.
+
+    Looks in ``data_dir`` (or the resolved default) and, when no directory was
+    named, in the download cache; ``candidates(directory, name)`` lists the
+    paths a file may have below one directory.
+    """
+    resolved = resolve_data_dir(data_dir)
+    dirs: list[Path] = [] if resolved is None else [resolved]
+    explicit = data_dir is not None or bool(os.environ.get(DATA_ENV_VAR))
+    cache = default_cache_dir()
+    if not explicit and cache not in dirs:
+        # Where download=True puts the files when no directory was named.
+        dirs.append(cache)
+    tried: list[Path] = []
+    found: dict[str, Path | None] = {}
+    for name in names:
+        found[name] = None
+        for d in dirs:
+            for p in candidates(d, name):
+                tried.append(p)
+                if found[name] is None and p.is_file():
+                    found[name] = p
+    target = (resolved if explicit and resolved is not None else cache) / subfolder
+    return found, tried, target
+
+
+def missing_files_message(
+    what: str,
+    data_dir: str | os.PathLike[str] | None,
+    missing: list[str],
+    tried: list[Path],
+    how_to_fix: str,
+) -> str:
+    """The error text for data files that were not found: where, and what to do."""
+    searched = "\n".join(f"  - {p}" for p in tried)
+    order = "\n".join(f"  - {p} ({note})" for p, note in data_dir_candidates(data_dir))
+    return (
+        f"{what} file(s) not found: {', '.join(missing)}.\n"
+        f"Searched:\n{searched}\n"
+        f"Data-directory candidates, in order of preference:\n{order}\n"
+        f"To fix this, do one of:\n{how_to_fix}"
+    )
+
+
+def merge_unknown_categories(
+    parts: Iterable[dict[str, dict[str, int]]],
+) -> dict[str, dict[str, int]]:
+    """Sum per-column counts of unknown category values over several files."""
+    unknown: dict[str, dict[str, int]] = {}
+    for part in parts:
+        for col, vals in part.items():
+            dst = unknown.setdefault(col, {})
+            for v, k in vals.items():
+                dst[v] = dst.get(v, 0) + k
+    return unknown

@@ -44,9 +44,9 @@ from sklearn.utils import Bunch
 from dpsvm.datasets._download import download_file
 from dpsvm.datasets._paths import (
     DATA_ENV_VAR,
-    data_dir_candidates,
-    default_cache_dir,
-    resolve_data_dir,
+    locate_files,
+    merge_unknown_categories,
+    missing_files_message,
 )
 from dpsvm.exceptions import PrivacyLeakWarning
 from dpsvm.validation import project_rows_to_ball
@@ -445,42 +445,25 @@ def _normalise_rows(X: NDArray[np.float64]) -> NDArray[np.float64]:
 def _locate(
     data_dir: str | os.PathLike[str] | None,
 ) -> tuple[dict[str, Path | None], list[Path], Path]:
-    """Find the two files; return them, the paths tried and the download dir."""
-    resolved = resolve_data_dir(data_dir)
-    dirs: list[Path] = [] if resolved is None else [resolved]
-    explicit = data_dir is not None or bool(os.environ.get(DATA_ENV_VAR))
-    cache = default_cache_dir()
-    if not explicit and cache not in dirs:
-        # Where download=True puts the files when no directory was named.
-        dirs.append(cache)
-    tried: list[Path] = []
-    found: dict[str, Path | None] = {}
-    for name in _FILES:
-        found[name] = None
-        for d in dirs:
-            for p in _file_candidates(d, name):
-                tried.append(p)
-                if found[name] is None and p.is_file():
-                    found[name] = p
-    target = (resolved if explicit and resolved is not None else cache) / "adult"
-    return found, tried, target
+    """Find the files; return them, the paths tried and the download dir."""
+    return locate_files(data_dir, _FILES, _file_candidates, "adult")
 
 
 def _missing_message(
     data_dir: str | os.PathLike[str] | None, missing: list[str], tried: list[Path]
 ) -> str:
-    searched = "\n".join(f"  - {p}" for p in tried)
-    order = "\n".join(f"  - {p} ({note})" for p, note in data_dir_candidates(data_dir))
-    return (
-        f"UCI Adult file(s) not found: {', '.join(missing)}.\n"
-        f"Searched:\n{searched}\n"
-        f"Data-directory candidates, in order of preference:\n{order}\n"
-        "To fix this, do one of:\n"
-        "  - pass data_dir=<directory containing adult.data and adult.test "
-        "(plain or .gz, directly or in an 'adult/' subfolder)>;\n"
-        f"  - set the environment variable {DATA_ENV_VAR} to such a directory;\n"
-        "  - call load_adult(download=True) where a network is available "
-        "(downloads from the UCI repository and verifies checksums)."
+    return missing_files_message(
+        "UCI Adult",
+        data_dir,
+        missing,
+        tried,
+        (
+            "  - pass data_dir=<directory containing adult.data and adult.test "
+            "(plain or .gz, directly or in an 'adult/' subfolder)>;\n"
+            f"  - set the environment variable {DATA_ENV_VAR} to such a directory;\n"
+            "  - call load_adult(download=True) where a network is available "
+            "(downloads from the UCI repository and verifies checksums)."
+        ),
     )
 
 
@@ -692,12 +675,7 @@ def load_adult(
     if return_X_y:
         return X_train, y_train, X_test, y_test
 
-    unknown: dict[str, dict[str, int]] = {}
-    for part in (train, test):
-        for col, vals in part.unknown.items():
-            dst = unknown.setdefault(col, {})
-            for v, k in vals.items():
-                dst[v] = dst.get(v, 0) + k
+    unknown = merge_unknown_categories([train.unknown, test.unknown])
     n_unknown = sum(sum(v.values()) for v in unknown.values())
     n_total = y_train.size + y_test.size
     n_pos = int(np.count_nonzero(y_train == 1) + np.count_nonzero(y_test == 1))

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""KDD Cup 1999 loader with data-independent preprocessing (paper 001, §6).
+"""KDD Cup 1999 loader with data-independent preprocessing.
+
+Follows Sarwate, Chaudhuri & Monteleoni (2009, §6).
 
 Reads the official 10 % training file (``kddcup.data_10_percent``, 494,021
 records) and the test set with corrected labels (``corrected``, 311,029
@@ -17,12 +19,12 @@ Feature layout (122 columns; 123 with ``add_constant=True``):
   order of the published lists :data:`KDDCUP99_CATEGORIES`;
 * optionally a constant 1;
 
-and each row is then divided by its own L2 norm. Spec 6.2 counts 119 columns for
-the paper; 38 + 3 + 70 + 11 = 122 with the full published service list (the 10 %
-file uses 66 of the 70 services).
+and each row is then divided by its own L2 norm. Sarwate, Chaudhuri &
+Monteleoni (2009, §6) report 119 columns; 38 + 3 + 70 + 11 = 122 with the full
+published service list (the 10 % file uses 66 of the 70 services).
 
 Labels: ``target="normal"`` (default) gives +1 to ``normal.`` connections and −1
-to every attack (the paper's "19 % positive"; spec 6.2 notes that with no
+to every attack (the paper's "19 % positive"; note that with no
 intercept and symmetric noise flipping the labels changes no error rate);
 ``target="dos"`` gives +1 to denial-of-service attacks.
 
@@ -52,9 +54,9 @@ from sklearn.utils import Bunch
 from dpsvm.datasets._download import download_file
 from dpsvm.datasets._paths import (
     DATA_ENV_VAR,
-    data_dir_candidates,
-    default_cache_dir,
-    resolve_data_dir,
+    locate_files,
+    merge_unknown_categories,
+    missing_files_message,
 )
 from dpsvm.datasets.adult import _normalise_rows
 
@@ -453,40 +455,25 @@ def _candidates(directory: Path, name: str) -> list[Path]:
 def _locate(
     data_dir: str | os.PathLike[str] | None,
 ) -> tuple[dict[str, Path | None], list[Path], Path]:
-    resolved = resolve_data_dir(data_dir)
-    dirs: list[Path] = [] if resolved is None else [resolved]
-    explicit = data_dir is not None or bool(os.environ.get(DATA_ENV_VAR))
-    cache = default_cache_dir()
-    if not explicit and cache not in dirs:
-        dirs.append(cache)
-    tried: list[Path] = []
-    found: dict[str, Path | None] = {}
-    for name in _FILES:
-        found[name] = None
-        for d in dirs:
-            for p in _candidates(d, name):
-                tried.append(p)
-                if found[name] is None and p.is_file():
-                    found[name] = p
-    target = (resolved if explicit and resolved is not None else cache) / "kddcup99"
-    return found, tried, target
+    """Find the files; return them, the paths tried and the download dir."""
+    return locate_files(data_dir, _FILES, _candidates, "kddcup99")
 
 
 def _missing_message(
     data_dir: str | os.PathLike[str] | None, missing: list[str], tried: list[Path]
 ) -> str:
-    searched = "\n".join(f"  - {p}" for p in tried)
-    order = "\n".join(f"  - {p} ({note})" for p, note in data_dir_candidates(data_dir))
-    return (
-        f"KDD Cup 99 file(s) not found: {', '.join(missing)}.\n"
-        f"Searched:\n{searched}\n"
-        f"Data-directory candidates, in order of preference:\n{order}\n"
-        "To fix this, do one of:\n"
-        "  - pass data_dir=<directory containing kddcup.data_10_percent and "
-        "corrected (plain or .gz, directly or in a 'kddcup99/' subfolder)>;\n"
-        f"  - set the environment variable {DATA_ENV_VAR} to such a directory;\n"
-        "  - call load_kddcup99(download=True) where a network is available "
-        "(downloads from the UCI KDD archive and checks the record counts)."
+    return missing_files_message(
+        "KDD Cup 99",
+        data_dir,
+        missing,
+        tried,
+        (
+            "  - pass data_dir=<directory containing kddcup.data_10_percent and "
+            "corrected (plain or .gz, directly or in a 'kddcup99/' subfolder)>;\n"
+            f"  - set the environment variable {DATA_ENV_VAR} to such a directory;\n"
+            "  - call load_kddcup99(download=True) where a network is available "
+            "(downloads from the UCI KDD archive and checks the record counts)."
+        ),
     )
 
 
@@ -578,9 +565,10 @@ def load_kddcup99(
     data-independent choice of positions (the subset), so each row has
     ``||x||_2 <= 1`` without any statistic of the data; a DP learner trained on
     the output keeps its replace-one guarantee with norm bound 1. The paper
-    instead divided each column by its maximum over the data (spec S-P5), which
-    is not private. The descriptive fields of the Bunch are statistics of the
-    data and must not feed a private computation.
+    instead divided each column by its maximum over the data (Sarwate, Chaudhuri
+    & Monteleoni 2009, §6; correction: that scaling is a statistic of the data
+    and lies outside the DP guarantee). The descriptive fields of the Bunch are
+    statistics of the data and must not feed a private computation.
 
     References
     ----------
@@ -642,12 +630,7 @@ def load_kddcup99(
     if return_X_y:
         return X_train, y_train, X_test, y_test
 
-    unknown: dict[str, dict[str, int]] = {}
-    for part in (train, test):
-        for col, vals in part.unknown.items():
-            dst = unknown.setdefault(col, {})
-            for v, k in vals.items():
-                dst[v] = dst.get(v, 0) + k
+    unknown = merge_unknown_categories([train.unknown, test.unknown])
     n_total = y_train.size + y_test.size
     n_pos = int(np.count_nonzero(y_train == 1) + np.count_nonzero(y_test == 1))
     d = X_train.shape[1]

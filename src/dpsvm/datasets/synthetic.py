@@ -108,7 +108,8 @@ def make_nested_balls(
     direction /= norms[:, None]
 
     # Inverse radial CDF of the uniform law on {r1 <= r <= r2} in R^d:
-    # r = (U (r2^d - r1^d) + r1^d)^(1/d)   (spec 6.2, with d = 5 in the paper).
+    # r = (U (r2^d - r1^d) + r1^d)^(1/d)   (Sarwate, Chaudhuri & Monteleoni
+    # 2009, §6 synthetic data, with d = 5).
     u = rng.random(n)
     lo_d, hi_d = r_lo[comp] ** d, r_hi[comp] ** d
     radius = (u * (hi_d - lo_d) + lo_d) ** (1.0 / d)

@@ -4,8 +4,9 @@
 Selects candidate c from a finite, data-independent set with probability
 P(c) ∝ exp(ε·u(c)/(2Δu)). Under replace-one adjacency the utilities of
 neighbouring datasets are not monotone (some may rise while others fall), so the
-factor 2 is required; the "exp(ε·u/Δu)" variant is not valid there (spec 004
-§1.1, Bassily, Mohri & Suresh).
+factor 2 is required; the "exp(ε·u/Δu)" variant is not valid there (McSherry &
+Talwar 2007, Theorem 6, as used by Bassily, Mohri & Suresh for margin-based
+selection).
 """
 
 from __future__ import annotations

@@ -46,13 +46,13 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to classify.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows for ``best_estimator_`` to classify.
 
         Returns
         -------
         ndarray of shape (n_samples,)
-            Predicted labels.
+            The labels ``best_estimator_.predict(X)``.
         """
         check_is_fitted(self, "best_estimator_")
         return np.asarray(self.best_estimator_.predict(X))
@@ -63,8 +63,8 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows for ``best_estimator_`` to score.
 
         Returns
         -------
@@ -80,8 +80,8 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows for ``best_estimator_``.
 
         Returns
         -------
@@ -98,8 +98,8 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows for ``best_estimator_``.
         y : array-like of shape (n_samples,)
             True labels.
         sample_weight : array-like of shape (n_samples,), optional

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterator, Mapping, Sequence
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -25,11 +26,23 @@ from numpy.typing import NDArray
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
 
+from .._compat import Interval
+from ..accounting.accountant import BudgetAccountant
 from ..accounting.charge import refuse_non_private
 from ..accounting.events import NonPrivateEvent, PrivacyEvent
 from ..utils._random import check_random_state, child_generator
 
 __all__ = ["FORBIDDEN_GRID_KEYS", "check_param_grid", "partition_indices"]
+
+#: scikit-learn parameter constraints shared by every private selector.
+SELECTOR_CONSTRAINTS: dict[str, list[Any]] = {
+    "estimator": [object],
+    "param_grid": [dict, list, object],
+    "epsilon": [Interval(Real, 0, None, closed="neither")],
+    "accountant": [BudgetAccountant, None],
+    "random_state": ["random_state", np.random.Generator],
+    "split_random_state": ["random_state", np.random.Generator],
+}
 
 #: Parameters a selector sets itself; a grid over them would break accounting.
 FORBIDDEN_GRID_KEYS = ("epsilon", "accountant", "random_state")
@@ -315,3 +328,51 @@ def split_generator(
     if split_random_state is None:
         return rng
     return check_random_state(split_random_state, secure=False)
+
+
+def charge_candidates(
+    accountant: Any, epsilon: float, delta: float, estimators: Sequence[Any]
+) -> Any:
+    """Check and reserve (ε, δ) for a selector before any data are read.
+
+    The one place where the selectors call :func:`dpsvm.accounting.charge`;
+    a grid that holds a non-private candidate is charged as non-private.
+    """
+    from ..accounting.accountant import resolve_accountant
+    from ..accounting.charge import charge, first_non_private_reason
+
+    return charge(
+        resolve_accountant(accountant),
+        epsilon,
+        delta,
+        non_private_reason=first_non_private_reason(estimators),
+    )
+
+
+def validated_rows(selector: Any, X: Any, y: Any) -> tuple[Any, np.ndarray]:
+    """Validate (X, y) for a selector: CSR or dense rows, labels as an array."""
+    from .._compat import validate_data
+
+    Xv, yv = validate_data(
+        selector, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
+    )
+    return Xv, np.asarray(yv)
+
+
+def holdout_split(
+    n: int, fraction: float, name: str, split_random_state: Any, rng: Any
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Cut ``ceil(fraction·n)`` held-out rows from a data-independent permutation.
+
+    Returns ``(held_out, rest)``; the sizes are a function of n only.
+    """
+    import math
+
+    n_held = math.ceil(fraction * n)
+    if not 1 <= n_held < n:
+        raise ValueError(
+            f"{name}={fraction} leaves an empty part (training or held-out) "
+            f"with n = {n}."
+        )
+    perm = partition_indices(n, 1, split_generator(split_random_state, rng))[0]
+    return perm[:n_held], perm[n_held:]

@@ -11,22 +11,23 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import clone
 
-from .._compat import Interval, StrOptions, _fit_context, validate_data
-from ..accounting.accountant import BudgetAccountant, resolve_accountant
-from ..accounting.charge import charge, first_non_private_reason
+from .._compat import Interval, StrOptions, _fit_context
+from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
 from ..utils._random import check_random_state
 from ..validation import check_epsilon
 from ._base import SelectorBase
 from ._common import (
+    SELECTOR_CONSTRAINTS,
     candidate_delta,
+    charge_candidates,
     check_param_grid,
     fit_with_child_stream,
     fitted_event,
-    partition_indices,
+    holdout_split,
     prepare_candidates,
-    split_generator,
+    validated_rows,
 )
 from ._repeated import PrivateRandomSearch, _calibrate_base_epsilon, _check_mean
 from ._sarwate import PrivateParameterTuning
@@ -125,16 +126,11 @@ class PrivateSelectThenFit(SelectorBase):
     """
 
     _parameter_constraints: dict[str, list[Any]] = {
-        "estimator": [object],
-        "param_grid": [dict, list, object],
-        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        **SELECTOR_CONSTRAINTS,
         "selection_fraction": [Interval(Real, 0, 1, closed="neither")],
         "selector": [StrOptions({"parameter-tuning", "random-search"})],
         "transfer": [StrOptions({"noise-matched", "none"})],
         "mean_repetitions": [Interval(Real, 1, None, closed="left")],
-        "accountant": [BudgetAccountant, None],
-        "random_state": ["random_state", np.random.Generator],
-        "split_random_state": ["random_state", np.random.Generator],
     }
 
     def __init__(
@@ -182,7 +178,8 @@ class PrivateSelectThenFit(SelectorBase):
             c2 = dict(c)
             if "regularization" in c2:
                 # Equal n·Λ·ε: the same noise-to-regularisation ratio ‖b‖/(nΛ)
-                # (paper 001 Thm 2 / eq. 62: ‖f_priv − f*‖ ≤ 2‖b‖/(nΛ)).
+                # (Sarwate, Chaudhuri & Monteleoni 2009, Thm 2 / eq. (62):
+                # ‖f_priv − f*‖ ≤ 2‖b‖/(nΛ)).
                 c2["regularization"] = float(c2["regularization"]) * factor
             out.append(c2)
         return out
@@ -193,10 +190,10 @@ class PrivateSelectThenFit(SelectorBase):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            All rows; cut once into the selection part S and the final part F.
         y : array-like of shape (n_samples,)
-            Labels.
+            Labels of X.
 
         Returns
         -------
@@ -215,27 +212,17 @@ class PrivateSelectThenFit(SelectorBase):
         rng = check_random_state(self.random_state)
         finals = prepare_candidates(self.estimator, candidates, epsilon)
         delta = max(candidate_delta(e) for e in finals)
-        ticket = charge(
-            resolve_accountant(self.accountant),
-            epsilon,
-            delta,
-            non_private_reason=first_non_private_reason(finals),
-        )
-
-        Xv, yv = validate_data(
-            self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
-        )
-        Xd: Any = Xv
-        y = np.asarray(yv)
+        ticket = charge_candidates(self.accountant, epsilon, delta, finals)
+        Xd, y = validated_rows(self, X, y)
         n = y.shape[0]
-        n_sel = math.ceil(self.selection_fraction * n)  # a function of n only
-        if not 1 <= n_sel < n:
-            raise ValueError(
-                f"selection_fraction={self.selection_fraction} leaves an empty part "
-                f"with n = {n}."
-            )
-        perm = partition_indices(n, 1, split_generator(self.split_random_state, rng))[0]
-        sel, fin = perm[:n_sel], perm[n_sel:]
+        sel, fin = holdout_split(
+            n,
+            self.selection_fraction,
+            "selection_fraction",
+            self.split_random_state,
+            rng,
+        )
+        n_sel = int(sel.size)
 
         inner_cands = self._transfer_grid(candidates, int(fin.size), n_sel, epsilon)
         # One single-valued grid per candidate keeps the order (and the index).

@@ -24,22 +24,23 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import Interval, StrOptions, _fit_context, validate_data
-from ..accounting.accountant import BudgetAccountant, resolve_accountant
-from ..accounting.charge import charge, first_non_private_reason
+from .._compat import Interval, StrOptions, _fit_context
+from ..accounting.accountant import BudgetAccountant
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import LaplaceVector, laplace_release
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
 from ._base import SelectorBase
 from ._common import (
+    SELECTOR_CONSTRAINTS,
     candidate_delta,
+    charge_candidates,
     check_param_grid,
     fit_with_child_stream,
     fitted_event,
-    partition_indices,
+    holdout_split,
     prepare_candidates,
-    split_generator,
+    validated_rows,
 )
 
 __all__ = [
@@ -447,17 +448,12 @@ class PrivateRandomSearch(SelectorBase):
     """
 
     _parameter_constraints: dict[str, list[Any]] = {
-        "estimator": [object],
-        "param_grid": [dict, list, object],
-        "epsilon": [Interval(Real, 0, None, closed="neither")],
+        **SELECTOR_CONSTRAINTS,
         "delta": [Interval(Real, 0, 1, closed="left")],
         "repetitions": [StrOptions({"geometric", "logarithmic", "negative-binomial"})],
         "mean_repetitions": [Interval(Real, 1, None, closed="left")],
         "shape": [Interval(Real, 0, None, closed="neither"), None],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
-        "accountant": [BudgetAccountant, None],
-        "random_state": ["random_state", np.random.Generator],
-        "split_random_state": ["random_state", np.random.Generator],
     }
 
     def __init__(
@@ -493,10 +489,10 @@ class PrivateRandomSearch(SelectorBase):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            All rows; cut once into a training and a validation part.
         y : array-like of shape (n_samples,)
-            Labels.
+            Labels of X.
 
         Returns
         -------
@@ -527,27 +523,15 @@ class PrivateRandomSearch(SelectorBase):
             raise ValueError(
                 "PrivateRandomSearch composes pure-DP candidates only (delta = 0)."
             )
-        ticket = charge(
-            resolve_accountant(self.accountant),
-            epsilon,
-            delta,
-            non_private_reason=first_non_private_reason(template),
+        ticket = charge_candidates(self.accountant, epsilon, delta, template)
+        Xd, y = validated_rows(self, X, y)
+        val, train = holdout_split(
+            y.shape[0],
+            self.validation_fraction,
+            "validation_fraction",
+            self.split_random_state,
+            rng,
         )
-
-        Xv, yv = validate_data(
-            self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
-        )
-        Xd: Any = Xv
-        y = np.asarray(yv)
-        n = y.shape[0]
-        n_val = math.ceil(self.validation_fraction * n)  # a function of n only
-        if not 1 <= n_val < n:
-            raise ValueError(
-                f"validation_fraction={self.validation_fraction} leaves no rows for "
-                f"training or validation with n = {n}."
-            )
-        perm = partition_indices(n, 1, split_generator(self.split_random_state, rng))[0]
-        val, train = perm[:n_val], perm[n_val:]
         X_tr, y_tr, X_val, y_val = Xd[train], y[train], Xd[val], y[val]
 
         k = sample_repetitions(self.repetitions, mean, rng, shape=self.shape)
@@ -572,7 +556,7 @@ class PrivateRandomSearch(SelectorBase):
 
         fit_event = fitted_event(est, eps0)
         score_event = LaplaceVector(epsilon=eps0, sensitivity=1.0).privacy_event(
-            statistic="validation mistakes", n_validation_samples=int(n_val)
+            statistic="validation mistakes", n_validation_samples=int(val.size)
         )
         run_event = PrivacyEvent(
             mechanism="fit-and-noisy-score",
@@ -595,7 +579,7 @@ class PrivateRandomSearch(SelectorBase):
                 "mean_repetitions": mean,
                 "n_candidates": m,
                 "n_train_samples": int(train.size),
-                "n_validation_samples": int(n_val),
+                "n_validation_samples": int(val.size),
             },
             children=(run_event,),
         )

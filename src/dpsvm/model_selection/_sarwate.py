@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-from numbers import Real
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._compat import Interval, _fit_context, validate_data
-from ..accounting.accountant import BudgetAccountant, resolve_accountant
-from ..accounting.charge import charge, first_non_private_reason
+from .._compat import _fit_context
+from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import ExponentialMechanism
@@ -19,13 +17,16 @@ from ..utils._random import check_random_state
 from ..validation import check_epsilon
 from ._base import SelectorBase
 from ._common import (
+    SELECTOR_CONSTRAINTS,
     candidate_delta,
+    charge_candidates,
     check_param_grid,
     fit_with_child_stream,
     fitted_event,
     partition_indices,
     prepare_candidates,
     split_generator,
+    validated_rows,
 )
 
 __all__ = ["PrivateParameterTuning"]
@@ -38,7 +39,9 @@ _REFERENCE = (
 
 
 class PrivateParameterTuning(SelectorBase):
-    """Choose among public candidate settings privately (paper 001, Alg. 3).
+    """Choose among public candidate settings privately.
+
+    Sarwate, Chaudhuri & Monteleoni (2009), Algorithm 3.
 
     The data are cut into m + 1 disjoint parts by a data-independent random
     permutation. Candidate i (of m) is fitted on part i with the **full** ε; the
@@ -115,14 +118,16 @@ class PrivateParameterTuning(SelectorBase):
     lies in part m + 1 it affects only the counts zᵢ, each by at most 1, and the
     exponential mechanism with sensitivity 1 is ε-DP (McSherry & Talwar 2007,
     Thm 6). The output is a post-processing of (f₁…f_m, selected index), so the
-    whole procedure is ε-DP (paper 001, Thm 6; parallel composition, McSherry
-    2009, Thm 4). It assumes a public candidate list, a data-independent split
-    (nothing is stratified by label), and candidates that are themselves ε-DP
-    under replace-one neighbours. The exact counts zᵢ are not kept: only the
-    selected index (and the selected model) are released.
+    whole procedure is ε-DP (Sarwate, Chaudhuri & Monteleoni 2009, Thm 6;
+    parallel composition, McSherry 2009, Thm 4). It assumes a public candidate
+    list, a data-independent split (nothing is stratified by label), and
+    candidates that are themselves ε-DP under replace-one neighbours. The exact
+    counts zᵢ are not kept: only the selected index (and the selected model)
+    are released.
 
     **Utility.** With probability ≥ 1 − δ the selected candidate makes at most
-    z_min + (2/ε)·ln(m/δ) mistakes on the validation part (paper 001, Thm 7;
+    z_min + (2/ε)·ln(m/δ) mistakes on the validation part (Sarwate, Chaudhuri
+    & Monteleoni 2009, Thm 7;
     :func:`dpsvm.bounds.sarwate.tuning_error_slack`). Each candidate is fitted
     on only n/(m + 1) records, so the released model is much noisier than a
     fit on all n.
@@ -155,12 +160,7 @@ class PrivateParameterTuning(SelectorBase):
     """
 
     _parameter_constraints: dict[str, list[Any]] = {
-        "estimator": [object],
-        "param_grid": [dict, list, object],
-        "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "accountant": [BudgetAccountant, None],
-        "random_state": ["random_state", np.random.Generator],
-        "split_random_state": ["random_state", np.random.Generator],
+        **SELECTOR_CONSTRAINTS,
     }
 
     def __init__(
@@ -186,10 +186,10 @@ class PrivateParameterTuning(SelectorBase):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            All rows; cut into m + 1 disjoint parts (m candidates, validation).
         y : array-like of shape (n_samples,)
-            Labels.
+            Labels of X.
 
         Returns
         -------
@@ -210,18 +210,8 @@ class PrivateParameterTuning(SelectorBase):
         rng = check_random_state(self.random_state)
         estimators = prepare_candidates(self.estimator, candidates, epsilon)
         delta = max(candidate_delta(e) for e in estimators)
-        ticket = charge(
-            resolve_accountant(self.accountant),
-            epsilon,
-            delta,
-            non_private_reason=first_non_private_reason(estimators),
-        )
-
-        Xv, yv = validate_data(
-            self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
-        )
-        Xd: Any = Xv
-        y = np.asarray(yv)
+        ticket = charge_candidates(self.accountant, epsilon, delta, estimators)
+        Xd, y = validated_rows(self, X, y)
         m = len(estimators)
         n = y.shape[0]
         if n < m + 1:
@@ -246,7 +236,8 @@ class PrivateParameterTuning(SelectorBase):
             mistakes[i] = int(np.count_nonzero(est.predict(X_val) != y_val))
 
         # Step 4: P(i) ∝ exp(−ε·zᵢ/2): exponential mechanism with utility −zᵢ
-        # and sensitivity 1 (paper 001, eq. (46); McSherry & Talwar 2007 Thm 6).
+        # and sensitivity 1 (Sarwate, Chaudhuri & Monteleoni 2009, eq. (46);
+        # McSherry & Talwar 2007, Thm 6).
         em = ExponentialMechanism(epsilon=epsilon, sensitivity=1.0)
         best = em.select(-mistakes.astype(np.float64), random_state=rng)
         selection = em.privacy_event(
