@@ -5,9 +5,12 @@ All solvers minimise, over w ∈ ℝ^d,
 
     J(w) = (1/n) Σᵢ ℓ(yᵢ wᵀxᵢ) + (λ/2)‖w‖² + aᵀw,
 
-with no intercept (paper 000 eq. (2.1) and paper 001 eq. (1) are bias-free). The
-privacy proofs assume the *exact* minimiser w* (paper 001 pitfall S-P4), so each
-solver also returns a certified bound ``distance_bound`` ≥ ‖w − w*‖:
+with no intercept (the SVM primal of Rubinstein et al. 2012, eq. (2.1), and the
+regularised ERM of Chaudhuri, Monteleoni & Sarwate 2011, eq. (1), are
+bias-free). The privacy proofs of both papers assume the *exact* minimiser w*
+(correction: an approximate minimiser is only covered once its distance to w* is
+certified and charged, see docs/privacy.md, section 4), so each solver also
+returns a certified bound ``distance_bound`` ≥ ‖w − w*‖:
 
 * smooth losses: J is λ-strongly convex, so ‖w − w*‖ ≤ ‖∇J(w)‖/λ;
 * hinge loss: weak duality gives J(w) − J(w*) ≤ gap(w, α) for any feasible dual
@@ -66,7 +69,14 @@ class SolverResult:
     n_iter : int
         Iterations used.
     method : str
-        ``"newton"``, ``"lbfgs"`` or ``"liblinear-dual-cd"``.
+        ``"newton"``, ``"newton-cg"``, ``"lbfgs"``, ``"liblinear-dual-cd"`` or
+        ``"huber-continuation"``.
+
+    Examples
+    --------
+    >>> res = SolverResult(np.zeros(2), 0.0, 0.0, float("nan"), 0, "newton")
+    >>> res.method, res.coef.shape
+    ('newton', (2,))
     """
 
     coef: FloatArray
@@ -106,6 +116,15 @@ class RowScaledDesign:
         Per-row factors (``None``: all ones).
     const : float or None, default=None
         Value of an appended constant column (``None``: no column).
+
+    Examples
+    --------
+    >>> X = np.array([[3.0, 4.0], [0.0, 1.0]], dtype=np.float32)
+    >>> D = RowScaledDesign(X, scale=np.array([0.2, 1.0]), const=1.0)
+    >>> D.shape
+    (2, 3)
+    >>> D.matvec(np.array([1.0, 1.0, 0.5])).round(12).tolist()
+    [1.9, 1.5]
     """
 
     def __init__(
@@ -269,7 +288,25 @@ class RowScaledDesign:
 
 
 def as_design(X: Any) -> RowScaledDesign:
-    """``X`` itself if already a :class:`RowScaledDesign`, else a plain wrapper."""
+    """``X`` itself if already a :class:`RowScaledDesign`, else a plain wrapper.
+
+    Parameters
+    ----------
+    X : ndarray, sparse matrix or RowScaledDesign of shape (n_samples, n_features)
+        The rows.
+
+    Returns
+    -------
+    RowScaledDesign
+        ``X`` unchanged if it is a design, else ``RowScaledDesign(X)`` (no
+        scale, no constant column, no copy of ``X``).
+
+    Examples
+    --------
+    >>> D = as_design(np.eye(2))
+    >>> as_design(D) is D, D.shape
+    (True, (2, 2))
+    """
     return X if isinstance(X, RowScaledDesign) else RowScaledDesign(X)
 
 
@@ -336,6 +373,15 @@ def solve_smooth(
     -------
     SolverResult
         The solution and its certificate ‖w − w*‖ ≤ ‖∇J(w)‖/λ.
+
+    Examples
+    --------
+    >>> from dpsvm.losses import LogisticLoss
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.5]])
+    >>> y = np.array([1.0, 1.0, -1.0])
+    >>> res = solve_smooth(X, y, LogisticLoss(), 0.1)
+    >>> res.grad_norm <= 1e-10, res.distance_bound == res.grad_norm / 0.1
+    (True, True)
     """
     if getattr(X, "chunked", False):  # a dask design: passes over its chunks
         return X.solve_smooth(  # type: ignore[no-any-return]
@@ -720,7 +766,8 @@ def _hinge_gap(
 
     Primal P(w) = (λ/2)‖w‖² + (1/n)Σ max(0, 1 − zᵢ), zᵢ = yᵢwᵀxᵢ; dual
     D(α) = (1/n)Σαᵢ − (λ/2)‖v(α)‖², v(α) = Σαᵢyᵢxᵢ/(nλ), 0 ≤ α ≤ 1 (box only,
-    no equality constraint: the problem has no bias, spec R.1). Using
+    no equality constraint: the problem has no bias, Rubinstein et al. 2012,
+    eq. (5.1)). Using
     λuᵀv = (1/n)Σαᵢzᵢ(u), the gap at any point u is a sum of non-negative terms,
 
         P(u) − D(α) = (λ/2)‖u − v‖² + (1/n)Σ [max(0, 1 − zᵢ) − αᵢ(1 − zᵢ)],
@@ -813,10 +860,10 @@ def solve_hinge(
 
     liblinear's dual coordinate descent (Hsieh et al. 2008) through scikit-learn's
     :class:`~sklearn.svm.LinearSVC` with ``fit_intercept=False``: its dual has the
-    box 0 ≤ αᵢ ≤ C_sk and no equality constraint, i.e. exactly paper 000's
-    problem (spec R.1) with C_sk = 1/(nλ). The result is certified by a duality
-    gap; the liblinear tolerance is tightened (up to 4 times) until the certified
-    distance is at most ``target_distance``.
+    box 0 ≤ αᵢ ≤ C_sk and no equality constraint, i.e. exactly the hinge dual of
+    Rubinstein et al. 2012, eq. (5.1), with C_sk = 1/(nλ). The result is
+    certified by a duality gap; the liblinear tolerance is tightened (up to 4
+    times) until the certified distance is at most ``target_distance``.
 
     Parameters
     ----------
@@ -837,6 +884,14 @@ def solve_hinge(
     -------
     SolverResult
         The solution and its certificate ‖w − w*‖ ≤ √(2·gap/λ).
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.5]])
+    >>> y = np.array([1.0, 1.0, -1.0])
+    >>> res = solve_hinge(X, y, 0.1, target_distance=1e-4)
+    >>> res.distance_bound <= 1e-4, np.sign(X @ res.coef).tolist()
+    (True, [1.0, 1.0, -1.0])
     """
     # liblinear works on its own float64 copy of the rows in any case.
     X = as_design(X).toarray()
