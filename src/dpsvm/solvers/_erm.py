@@ -89,10 +89,13 @@ class SolverResult:
 
 #: Bytes of one block of rows in the chunked passes (small enough to stay in
 #: cache while it is read twice).
-_CHUNK_BYTES = 1 << 21
+_CHUNK_BYTES = 1 << 20
 
 
 def _chunk_rows(d: int) -> int:
+    # Wide rows (over 128 KiB each): blocks of 8 rows (1.3 MiB at d = 20,000)
+    # keep the second product of a fused pass in the per-core L2 cache, which
+    # measured 10-15% faster than 13-row blocks at d = 20,000 (one BLAS thread).
     return max(8, _CHUNK_BYTES // (8 * max(d, 1)))
 
 
@@ -402,6 +405,16 @@ def solve_smooth(
     if small:
         method = "newton"
         w, g, it = _newton(D, y, loss, lam, lin, w, tol, max_iter, warm=w0 is None)
+    elif d > D.shape[0]:
+        # Wide rows (d > n): one fused pass per iteration (see _fused_lbfgs);
+        # Newton-CG finishes if it ever stalls.
+        method = "fused-lbfgs"
+        budget = _fused_lbfgs_budget(max_iter)
+        w, g, it = _fused_lbfgs(D, y, loss, lam, lin, w, tol, budget)
+        if float(np.linalg.norm(g)) > tol:
+            method = "fused-lbfgs+newton-cg"
+            w, g, it_cg = _newton_cg(D, y, loss, lam, lin, w, tol, max_iter)
+            it += it_cg
     else:
         method = "newton-cg"
         w, g, it = _newton_cg(D, y, loss, lam, lin, w, tol, max_iter)
@@ -755,6 +768,135 @@ def _newton_cg(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyp
         gn_best = min(gn_best, gn_new)
         w = _move(w, m, t, p, Xp)
         Xp = None  # free it before the next step computes its own
+        g, gn = g_new, gn_new
+    return w, g, it
+
+
+def _value_change(y, loss, lam, lin, w, m, p, xp, t):  # type: ignore[no-untyped-def]
+    """J(w + t·p) − J(w) from the margins m = X̃w and xp = X̃p (no pass over X).
+
+    Summed as differences of the loss terms, which keeps the rounding error of
+    the change far below that of J itself near the minimiser.
+    """
+    n = m.size
+    total = 0.0
+    for start in range(0, n, _ELEMENTWISE_ROWS):
+        sl = slice(start, start + _ELEMENTWISE_ROWS)
+        z0 = m[sl] * y[sl]
+        z1 = xp[sl] * t
+        z1 += m[sl]
+        z1 *= y[sl]
+        total += float(np.sum(loss.value(z1) - loss.value(z0)))
+    reg = lam * t * float(w @ p) + 0.5 * lam * t * t * float(p @ p)
+    return total / n + reg + t * float(lin @ p)
+
+
+def _fused_lbfgs_budget(max_iter: int) -> int:
+    """Iterations of the wide-row L-BFGS before Newton-CG takes over.
+
+    It needed 2-12 iterations on every benchmark problem (n = 5,000,
+    d = 20,000, Λ = 10⁻¹…10⁻⁵); 60 passes bound what a stall can waste.
+    """
+    return min(max_iter, 60)
+
+
+#: Curvature pairs kept by the L-BFGS of wide problems (5, 10, 20 and 40 pairs
+#: needed the same iterations on the benchmark problems; fewer pairs keep the
+#: O(d) algebra per iteration small next to a sparse pass).
+_LBFGS_MEMORY = 6
+
+
+def _fused_lbfgs(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyped-def]
+    """L-BFGS with one fused pass over the rows per iteration (wide rows, d > n).
+
+    On wide rows each pass over X̃ costs far more than the O(d) algebra, so the
+    method is chosen to need one pass per iteration: the fused pass of
+    :func:`_grad_step` gives ∇J at the trial point w + p together with X̃p, the
+    margins' change. The step is accepted, with no further pass, when it
+    halves the best ‖∇J‖ so far or satisfies Armijo's condition on J (evaluated
+    from the margins m + t·X̃p alone); otherwise the Armijo backtracking also
+    runs on the margins and one more pass computes the gradient at the accepted
+    point. The curvature pairs (s, ∇J(w + s) − ∇J(w)) are exact (Nocedal &
+    Wright, Numerical Optimization, 2nd ed., Alg. 7.4 and 7.5). The initial
+    inverse Hessian is diagonal: the usual scaling sᵀy/yᵀy on the data
+    coordinates and the exact inverse curvature 1/(λ + c²Σℓ″/n) on the constant
+    column c (computed from the margins): that column is the stiff direction of
+    H = X̃ᵀDX̃/n + λI, and L-BFGS otherwise spends iterations learning it.
+
+    With a linear term a (objective perturbation), the first trial point is
+    −a/λ, the minimiser of the data-free part (λ/2)‖w‖² + aᵀw: it costs no
+    pass to find, and the first pass then evaluates ∇J there.
+
+    The result is judged only by the exact float64 gradient (``g`` on return);
+    the caller falls back to Newton-CG when ‖g‖ is still above ``tol``.
+    """
+    n, d = D.shape
+    it = 0
+    if not np.any(w) and np.any(lin):
+        m = np.zeros(n)
+        p = lin / -lam
+        g, Xp = _grad_step(D, y, loss, lam, lin, w, m, p)
+        w = _move(w, m, 1.0, p, Xp)
+        it = 1
+    else:
+        m = D.matvec(w) if np.any(w) else np.zeros(n)
+        g = _grad_at(D, y, loss, lam, lin, w, m)
+    gn = float(np.linalg.norm(g))
+    gn_best = gn
+    pairs: list[tuple[FloatArray, FloatArray, float]] = []
+    c = D.const
+    while gn > tol and it < max_iter:
+        it += 1
+        # Two-loop recursion: p = −H_k·g.
+        q = g.copy()
+        alphas = []
+        for s, yv, rho in reversed(pairs):
+            a = rho * float(s @ q)
+            alphas.append(a)
+            q -= a * yv
+        k = d if c is None else d - 1  # the data coordinates
+        scale = 1.0 / lam  # H ⪰ λI, so 1/λ bounds the inverse curvature
+        if pairs:
+            s, yv, _ = pairs[-1]
+            yy = float(yv[:k] @ yv[:k])
+            sy = float(s[:k] @ yv[:k])
+            if yy > 0 and sy > 0:
+                scale = min(scale, sy / yy)
+        q[:k] *= scale
+        if c is not None:
+            curv = float(np.sum(loss.second_derivative(y * m))) / n
+            q[k] /= lam + c * c * curv
+        for (s, yv, rho), a in zip(pairs, reversed(alphas), strict=True):
+            q += (a - rho * float(yv @ q)) * s
+        p = -q
+        slope = float(g @ p)
+        if not slope < 0:  # pragma: no cover - H_k is positive definite
+            pairs.clear()
+            p = g / -lam
+            slope = float(g @ p)
+        g_new, Xp = _grad_step(D, y, loss, lam, lin, w, m, p)
+        gn_new = float(np.linalg.norm(g_new))
+        t = 1.0
+        if gn_new > _ACCEPT * gn_best:
+            change = _value_change(y, loss, lam, lin, w, m, p, Xp, t)
+            while not change <= 1e-4 * t * slope:
+                t *= 0.5
+                if t < 1e-12:
+                    return w, g, it  # no decrease possible in floating point
+                change = _value_change(y, loss, lam, lin, w, m, p, Xp, t)
+            if t != 1.0:
+                g_new = _grad_at(D, y, loss, lam, lin, w + t * p, m + t * Xp)
+                gn_new = float(np.linalg.norm(g_new))
+        gn_best = min(gn_best, gn_new)
+        step = p if t == 1.0 else t * p
+        diff = g_new - g
+        sy = float(step @ diff)
+        w = _move(w, m, t, p, Xp)
+        Xp = None  # free it before the next pass computes its own
+        if sy > 0:
+            pairs.append((step, diff, 1.0 / sy))
+            if len(pairs) > _LBFGS_MEMORY:
+                pairs.pop(0)
         g, gn = g_new, gn_new
     return w, g, it
 
