@@ -193,14 +193,21 @@ def _compare(
         if name == ref_name:
             ref_peak = max(peak, 1)
         med = statistics.median(times[name])
+
         # Ratio per repeat (the yardstick of the same repeat): median and range.
-        yard = "sklearn LinearSVC" if "LinearSVC (" in name and linearsvc else ref_name
-        ratios = [a / b for a, b in zip(times[name], times[yard], strict=True)]
-        r_med = statistics.median(ratios)
-        spread = f"{min(ratios):.2f}–{max(ratios):.2f}" if len(ratios) > 1 else ""
+        def ratio(yard: str, name: str = name) -> tuple[float, str]:
+            r = [a / b for a, b in zip(times[name], times[yard], strict=True)]
+            span = f"{min(r):.2f}–{max(r):.2f}" if len(r) > 1 else ""
+            return statistics.median(r), span
+
+        r_med, spread = ratio(ref_name)
         icpt = "" if intercept is None else (", intercept" if intercept else "")
         note = f"{method.get(name, 'lbfgs' if 'Logistic' in name else 'liblinear')}"
         note += f", it. {'/'.join(iters[name])}"
+        if "LinearSVC (" in name and linearsvc:
+            r_svc, span_svc = ratio("sklearn LinearSVC")
+            note += f"; ÷ LinearSVC {r_svc:.2f}×"
+            note += f" ({span_svc})" if span_svc else ""
         rows.append(
             f"| {label}{icpt} | Λ = {lam:g} | {name} | {med:.3g} | {r_med:.2f}× "
             f"| {spread} | {peak / 2**20:.0f} | {peak / ref_peak:.2f}× | {note} |"
