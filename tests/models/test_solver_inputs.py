@@ -191,3 +191,36 @@ def test_newton_cg_and_newton_agree():
     assert np.linalg.norm(dense.coef - sparse.coef) <= (
         dense.distance_bound + sparse.distance_bound
     )
+
+
+def test_clip_factors_in_place_match_the_masked_map_and_allocate_little():
+    # Regression: the factors were built with three n-sized temporaries
+    # (norms[mask], radius / ..., nextafter(...)), the peak of the fit's input
+    # step once the default intercept made most rows longer than the radius.
+    from dpsvm.solvers import clip_factors, scaled_design
+
+    rng = np.random.default_rng(6)
+    norms = rng.uniform(0.5, 2.0, 200_000)
+    norms[::7] = 1e300
+    norms[::11] = 1.0
+    mask = norms > 1.0
+    expected = np.ones_like(norms)
+    expected[mask] = np.nextafter(1.0 / norms[mask], 0.0)
+    tracemalloc.start()
+    factors = clip_factors(norms, 1.0)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert factors is not None
+    assert np.array_equal(factors.view(np.int64), expected.view(np.int64))
+    assert peak < 1.3 * norms.nbytes  # the factors and the mask only
+    X = rng.standard_normal((50, 4))
+    D = scaled_design(X, np.linalg.norm(X, axis=1), 1.0, 2.0, None)
+    assert np.array_equal(D.scale, _clip_then_divide(X, 2.0))
+
+
+def _clip_then_divide(X: np.ndarray, R: float) -> np.ndarray:
+    norms = np.linalg.norm(X, axis=1)
+    mask = norms > 1.0
+    f = np.ones_like(norms)
+    f[mask] = np.nextafter(1.0 / norms[mask], 0.0)
+    return f / R

@@ -110,8 +110,11 @@ def clip_factors(norms: FloatArray, radius: float) -> FloatArray | None:
     too_long = norms > radius
     if not np.any(too_long):
         return None
+    # In place, with no n-sized temporaries beyond the mask (the same IEEE
+    # operations, element by element, as radius / norms[too_long]).
     factors = np.ones_like(norms)
-    factors[too_long] = np.nextafter(radius / norms[too_long], 0.0)
+    np.divide(radius, norms, out=factors, where=too_long)
+    np.nextafter(factors, 0.0, out=factors, where=too_long)
     return factors
 
 
@@ -159,5 +162,8 @@ def scaled_design(
         return RowScaledDesign(Xp, None, const)
     factors = clip_factors(norms, radius)
     if R != 1.0:
-        factors = np.full(norms.shape, 1.0 / R) if factors is None else factors / R
+        if factors is None:
+            factors = np.full(norms.shape, 1.0 / R)
+        else:
+            factors /= R  # a fresh array: divided in place
     return RowScaledDesign(X, factors, const)
