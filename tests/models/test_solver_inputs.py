@@ -127,14 +127,17 @@ def test_high_dimension_converges_at_small_regularisation(cls, lam):
 @pytest.mark.parametrize("loss", [LogisticLoss(), HuberLoss(0.5)])
 @pytest.mark.parametrize("const", [None, 0.5])
 @pytest.mark.parametrize("sparse", [False, True])
-def test_fused_lbfgs_and_newton_cg_agree_on_wide_rows(loss, const, sparse):
+@pytest.mark.parametrize("with_linear", [True, False])
+def test_fused_lbfgs_and_newton_cg_agree_on_wide_rows(loss, const, sparse, with_linear):
     rng = np.random.default_rng(4)
     raw = rng.standard_normal((120, 600)) / np.sqrt(600)
     X = scipy.sparse.csr_matrix(raw) if sparse else raw
     D = RowScaledDesign(X, rng.uniform(0.5, 1.0, 120), const)
     y = np.where(rng.random(120) < 0.5, 1.0, -1.0)
-    lin = rng.standard_normal(D.shape[1]) / 120
-    res = solve_smooth(D, y, loss, 1e-3, linear=lin)
+    # With a linear term (objective perturbation) the first trial point is
+    # -a/λ; without one (output perturbation) the start is w = 0.
+    lin = rng.standard_normal(D.shape[1]) / 120 if with_linear else np.zeros(D.shape[1])
+    res = solve_smooth(D, y, loss, 1e-3, linear=lin if with_linear else None)
     assert res.method == "fused-lbfgs" and res.grad_norm <= 1e-10
     w, g, _ = _newton_cg(D, y, loss, 1e-3, lin, np.zeros(D.shape[1]), 1e-10, 200)
     gn = float(np.linalg.norm(g))

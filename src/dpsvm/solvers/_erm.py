@@ -69,8 +69,9 @@ class SolverResult:
     n_iter : int
         Iterations used.
     method : str
-        ``"newton"``, ``"newton-cg"``, ``"lbfgs"``, ``"liblinear-dual-cd"`` or
-        ``"huber-continuation"``.
+        ``"newton"``, ``"newton-cg"``, ``"fused-lbfgs"``, ``"liblinear-dual-cd"``
+        or ``"huber-continuation"`` (``"+newton-cg"`` or ``"+lbfgs"`` appended
+        when a second method finished the first one's point).
 
     Examples
     --------
@@ -345,10 +346,13 @@ def solve_smooth(
 ) -> SolverResult:
     """Minimise J for a twice-differentiable (a.e.) loss to ‖∇J‖ ≤ ``tol``.
 
-    Newton's method when d ≤ 2000 (dense rows), else Newton-CG with exact
-    float64 Hessian-vector products (O(n + d) memory). For large n, Newton is
-    warm-started on a subsample of the rows and uses a sub-sampled, lazily
-    rebuilt, BFGS-corrected Hessian (see the tuning notes above ``_newton``);
+    Newton's method when d ≤ 2000 and d ≤ n (dense rows); for wide rows
+    (d > n) an L-BFGS that costs one fused pass over the rows per iteration
+    (``_fused_lbfgs``), finished by Newton-CG if it stalls; otherwise Newton-CG
+    with exact float64 Hessian-vector products (O(n + d) memory). For large n,
+    Newton is warm-started on a subsample of the rows and uses a sub-sampled,
+    lazily rebuilt, BFGS-corrected Hessian (see the tuning notes above
+    ``_newton``);
     the gradient and the stopping test always use every row, so the result and
     its certificate are those of the exact problem. J is λ-strongly convex, so
     the minimiser is unique.
