@@ -10,10 +10,14 @@ same bias-free problem, C = 1/(nΛ), its default tolerance) as the yardstick:
 * **wide**: n = 5,000, d = 20,000, rows of norm 1 with a planted rule, dense
   float64 and sparse CSR (1% non-zeros), at several Λ. dpsvm must certify
   ‖∇J‖₂ ≤ 10⁻¹⁰ (the tolerance charged in its privacy event); scikit-learn stops
-  at its default ``tol=1e-4``, so the comparison favours scikit-learn.
+  at its default ``tol=1e-4``, so the comparison favours scikit-learn. Like
+  for like: both fit an intercept, or neither (``--intercepts``); on sparse
+  rows ``DPLinearSVC`` is also compared with scikit-learn's ``LinearSVC``
+  (liblinear, ``--linearsvc``).
 
 Fit time is the median over interleaved repeats (scikit-learn, dpsvm, ... in
-turn, so that load on a shared machine hits both alike); extra memory is the
+turn, so that load on a shared machine hits both alike); the ratio is the
+median of the per-repeat ratios, with their range; extra memory is the
 tracemalloc peak of one separate fit (numpy registers its buffers with
 tracemalloc), i.e. the allocations the fit makes on top of the input. One
 BLAS thread throughout. Only ``fit`` is measured.
@@ -41,6 +45,7 @@ import numpy as np
 import scipy.sparse
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
+from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
 from dpsvm.models import DPLinearSVC, DPLogisticRegression
@@ -110,50 +115,102 @@ def measure(fit: Callable[[], Any], repeats: int) -> tuple[list[float], int]:
     return times, peak
 
 
-def _estimators(n: int, lam: float) -> dict[str, Callable[[Any, Any], Any]]:
+def _estimators(
+    n: int, lam: float, intercept: bool | None, linearsvc: bool
+) -> dict[str, Callable[[Any, Any], Any]]:
+    """The methods of one comparison, the yardstick first.
+
+    ``intercept=None``: dpsvm's defaults (an intercept) against scikit-learn
+    without one (the tall comparison as first recorded); ``True``/``False``:
+    both fit an intercept, or neither (like for like).
+    """
+    sk_icpt = bool(intercept)
+    dp_kw: dict[str, Any] = {} if intercept is None else {"fit_intercept": intercept}
+
     def sk(X: Any, y: Any) -> Any:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            return LogisticRegression(C=1.0 / (n * lam), fit_intercept=False).fit(X, y)
+            return LogisticRegression(C=1.0 / (n * lam), fit_intercept=sk_icpt).fit(
+                X, y
+            )
+
+    def sk_svc(X: Any, y: Any) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            return LinearSVC(C=1.0 / (n * lam), fit_intercept=sk_icpt).fit(X, y)
 
     def lr(X: Any, y: Any) -> Any:
-        return DPLogisticRegression(regularization=lam, classes=[-1, 1]).fit(X, y)
+        return DPLogisticRegression(regularization=lam, classes=[-1, 1], **dp_kw).fit(
+            X, y
+        )
 
     def svc(X: Any, y: Any) -> Any:
-        return DPLinearSVC(regularization=lam, classes=[-1, 1]).fit(X, y)
+        return DPLinearSVC(regularization=lam, classes=[-1, 1], **dp_kw).fit(X, y)
 
-    return {
-        "sklearn LogisticRegression(lbfgs)": sk,
-        "dpsvm DPLogisticRegression": lr,
-        "dpsvm DPLinearSVC (Huber)": svc,
-    }
+    methods = {"sklearn LogisticRegression(lbfgs)": sk}
+    if linearsvc:
+        methods["sklearn LinearSVC"] = sk_svc
+    methods["dpsvm DPLogisticRegression"] = lr
+    methods["dpsvm DPLinearSVC (Huber)"] = svc
+    return methods
+
+
+def _iterations(model: Any) -> str:
+    if hasattr(model, "solver_info_"):
+        return str(model.solver_info_[0]["n_iter"])
+    return str(int(np.max(model.n_iter_)))
 
 
 def _compare(
-    label: str, X: Any, y: Any, lam: float, repeats: int, rows: list[str]
+    label: str,
+    X: Any,
+    y: Any,
+    lam: float,
+    repeats: int,
+    rows: list[str],
+    *,
+    intercept: bool | None = None,
+    linearsvc: bool = False,
 ) -> None:
     n = X.shape[0]
-    ests = _estimators(n, lam)
+    ests = _estimators(n, lam, intercept, linearsvc)
     times: dict[str, list[float]] = {k: [] for k in ests}
+    iters: dict[str, list[str]] = {k: [] for k in ests}
+    method: dict[str, str] = {}
     for _ in range(repeats):  # interleaved: each repeat fits every method once
         for name, fit in ests.items():
             t = time.perf_counter()
-            fit(X, y)
+            model = fit(X, y)
             times[name].append(time.perf_counter() - t)
-    ref = None
+            iters[name].append(_iterations(model))
+            if hasattr(model, "solver_info_"):
+                method[name] = model.solver_info_[0]["method"]
+    names = list(ests)
+    ref_name = names[0]
+    ref_peak = 1
     for name, fit in ests.items():
         _, peak = measure(lambda fit=fit: fit(X, y), 0)
+        if name == ref_name:
+            ref_peak = max(peak, 1)
         med = statistics.median(times[name])
-        if ref is None:
-            ref = (med, peak)
-        note = ""
-        if name.startswith("dpsvm"):
-            model = fit(X, y)
-            info = model.solver_info_[0]
-            note = f"{info['method']}, {info['n_iter']} it."
+
+        # Ratio per repeat (the yardstick of the same repeat): median and range.
+        def ratio(yard: str, name: str = name) -> tuple[float, str]:
+            r = [a / b for a, b in zip(times[name], times[yard], strict=True)]
+            span = f"{min(r):.2f}–{max(r):.2f}" if len(r) > 1 else ""
+            return statistics.median(r), span
+
+        r_med, spread = ratio(ref_name)
+        icpt = "" if intercept is None else (", intercept" if intercept else "")
+        note = f"{method.get(name, 'lbfgs' if 'Logistic' in name else 'liblinear')}"
+        note += f", it. {'/'.join(iters[name])}"
+        if "LinearSVC (" in name and linearsvc:
+            r_svc, span_svc = ratio("sklearn LinearSVC")
+            note += f"; ÷ LinearSVC {r_svc:.2f}×"
+            note += f" ({span_svc})" if span_svc else ""
         rows.append(
-            f"| {label} | Λ = {lam:g} | {name} | {med:.3g} | {med / ref[0]:.2f}× "
-            f"| {peak / 2**20:.0f} | {peak / max(ref[1], 1):.2f}× | {note} |"
+            f"| {label}{icpt} | Λ = {lam:g} | {name} | {med:.3g} | {r_med:.2f}× "
+            f"| {spread} | {peak / 2**20:.0f} | {peak / ref_peak:.2f}× | {note} |"
         )
         print(rows[-1], flush=True)
 
@@ -164,12 +221,16 @@ def run(
     lambdas: list[float],
     repeats: int,
     wide: tuple[int, int] | None,
+    *,
+    kinds: tuple[str, ...] = ("dense", "sparse"),
+    intercepts: tuple[bool, ...] = (False, True),
+    linearsvc: tuple[str, ...] = (),
 ) -> list[str]:
     """Run the benchmark and return the Markdown table rows."""
     rows = [
-        "| data | Λ | method | median fit (s) | ÷ sklearn | extra memory (MiB) "
-        "| ÷ sklearn | solver |",
-        "|---|---|---|---:|---:|---:|---:|---|",
+        "| data | Λ | method | median fit (s) | ÷ sklearn (median) | range "
+        "| extra memory (MiB) | ÷ sklearn | solver, iterations per repeat |",
+        "|---|---|---|---:|---:|---:|---:|---:|---|",
     ]
     print("\n".join(rows), flush=True)
     for n in tall_rows:
@@ -179,10 +240,20 @@ def run(
             del X, y
     if wide is not None:
         n, d = wide
-        for kind in ("dense", "sparse"):
+        for kind in kinds:
             X, y = make_wide(n, d, density=None if kind == "dense" else 0.01)
-            for lam in lambdas:
-                _compare(f"{n:,} × {d:,} {kind}", X, y, lam, repeats, rows)
+            for icpt in intercepts:
+                for lam in lambdas:
+                    _compare(
+                        f"{n:,} × {d:,} {kind}",
+                        X,
+                        y,
+                        lam,
+                        repeats,
+                        rows,
+                        intercept=icpt,
+                        linearsvc=kind in linearsvc,
+                    )
             del X, y
     return rows
 
@@ -197,6 +268,22 @@ def main() -> None:
     )
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-wide", action="store_true")
+    ap.add_argument(
+        "--kinds", nargs="*", default=["dense", "sparse"], help="wide: dense sparse"
+    )
+    ap.add_argument(
+        "--intercepts",
+        nargs="*",
+        default=["no", "yes"],
+        help="wide set, like for like: neither fits an intercept (no), both (yes)",
+    )
+    ap.add_argument(
+        "--linearsvc",
+        nargs="*",
+        default=["sparse"],
+        help="wide kinds where sklearn LinearSVC is the yardstick of DPLinearSVC "
+        "(on dense rows liblinear copies X into its own format: 10-35 s a fit)",
+    )
     ap.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
     args = ap.parse_args()
     wide: tuple[int, int] | None = None if args.no_wide else (5_000, 20_000)
@@ -205,7 +292,16 @@ def main() -> None:
         wide = None if args.no_wide else (300, 2_000)
     print(f"{platform.processor() or platform.machine()}, numpy {np.__version__}")
     with threadpool_limits(limits=1):
-        run(args.rows, args.dtypes, args.lambdas, args.repeats, wide)
+        run(
+            args.rows,
+            args.dtypes,
+            args.lambdas,
+            args.repeats,
+            wide,
+            kinds=tuple(args.kinds),
+            intercepts=tuple(i == "yes" for i in args.intercepts),
+            linearsvc=tuple(args.linearsvc),
+        )
 
 
 if __name__ == "__main__":

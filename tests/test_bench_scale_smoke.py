@@ -25,9 +25,13 @@ def test_tiny_run_reports_every_method() -> None:
         assert X.dtype == np.float32 and np.all(np.linalg.norm(X, axis=1) <= 1.0)
         S, _ = module.make_wide(40, 300, density=0.05)
         assert scipy.sparse.issparse(S)
-        rows = module.run([1_000], ["float32"], [1e-2], 1, (30, 200))
+        rows = module.run(
+            [1_000], ["float32"], [1e-2], 1, (30, 200), linearsvc=("sparse",)
+        )
     finally:
         sys.modules.pop(name, None)
     body = [r for r in rows[2:] if r.startswith("| ")]
-    # 3 methods × (1 tall + 2 wide kinds × 1 Λ) rows, each with a ratio column.
-    assert len(body) == 9 and all("×" in r for r in body)
+    # Tall: 3 methods. Wide: 2 intercept settings × (3 methods on dense rows,
+    # 4 on sparse rows with LinearSVC), 1 Λ. Each row with a ratio column.
+    assert len(body) == 3 + 2 * (3 + 4) and all("×" in r for r in body)
+    assert sum("÷ LinearSVC" in r for r in body) == 2

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 import scipy.sparse
 
-from dpsvm.losses import LogisticLoss
+from dpsvm.losses import HuberLoss, LogisticLoss
 from dpsvm.models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
-from dpsvm.solvers._erm import RowScaledDesign, solve_smooth
+from dpsvm.solvers import _erm
+from dpsvm.solvers._erm import RowScaledDesign, _newton_cg, _objective, solve_smooth
 
 
 def _rows(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -119,7 +120,44 @@ def test_high_dimension_converges_at_small_regularisation(cls, lam):
     clf = cls(regularization=lam, classes=[-1, 1], random_state=0).fit(X, y)
     info = clf.solver_info_[0]
     assert info["grad_norm"] <= clf.tol
-    assert info["method"].startswith("newton-cg")
+    # Wide rows: the one-pass-per-iteration L-BFGS converges without Newton-CG.
+    assert info["method"] == "fused-lbfgs"
+
+
+@pytest.mark.parametrize("loss", [LogisticLoss(), HuberLoss(0.5)])
+@pytest.mark.parametrize("const", [None, 0.5])
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("with_linear", [True, False])
+def test_fused_lbfgs_and_newton_cg_agree_on_wide_rows(loss, const, sparse, with_linear):
+    rng = np.random.default_rng(4)
+    raw = rng.standard_normal((120, 600)) / np.sqrt(600)
+    X = scipy.sparse.csr_matrix(raw) if sparse else raw
+    D = RowScaledDesign(X, rng.uniform(0.5, 1.0, 120), const)
+    y = np.where(rng.random(120) < 0.5, 1.0, -1.0)
+    # With a linear term (objective perturbation) the first trial point is
+    # -a/λ; without one (output perturbation) the start is w = 0.
+    lin = rng.standard_normal(D.shape[1]) / 120 if with_linear else np.zeros(D.shape[1])
+    res = solve_smooth(D, y, loss, 1e-3, linear=lin if with_linear else None)
+    assert res.method == "fused-lbfgs" and res.grad_norm <= 1e-10
+    w, g, _ = _newton_cg(D, y, loss, 1e-3, lin, np.zeros(D.shape[1]), 1e-10, 200)
+    gn = float(np.linalg.norm(g))
+    assert gn <= 1e-10
+    # Both certified: ‖w − w*‖ ≤ ‖∇J‖/λ for each.
+    assert np.linalg.norm(res.coef - w) <= res.distance_bound + gn / 1e-3
+    # The certificate is the exact gradient of J at the returned point.
+    _, g_exact = _objective(D, y, loss, 1e-3, lin)(res.coef)
+    assert abs(np.linalg.norm(g_exact) - res.grad_norm) <= 1e-12
+
+
+def test_fused_lbfgs_falls_back_to_newton_cg(monkeypatch):
+    # An L-BFGS phase cut short (here: one iteration) is finished by Newton-CG,
+    # and the result is still certified.
+    monkeypatch.setattr(_erm, "_fused_lbfgs_budget", lambda max_iter: 1)
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((100, 400)) / 20
+    y = np.where(rng.random(100) < 0.5, 1.0, -1.0)
+    res = solve_smooth(X, y, LogisticLoss(), 1e-3, linear=rng.standard_normal(400))
+    assert res.method == "fused-lbfgs+newton-cg" and res.grad_norm <= 1e-10
 
 
 def test_design_products_match_the_materialised_matrix():
@@ -156,3 +194,36 @@ def test_newton_cg_and_newton_agree():
     assert np.linalg.norm(dense.coef - sparse.coef) <= (
         dense.distance_bound + sparse.distance_bound
     )
+
+
+def test_clip_factors_in_place_match_the_masked_map_and_allocate_little():
+    # Regression: the factors were built with three n-sized temporaries
+    # (norms[mask], radius / ..., nextafter(...)), the peak of the fit's input
+    # step once the default intercept made most rows longer than the radius.
+    from dpsvm.solvers import clip_factors, scaled_design
+
+    rng = np.random.default_rng(6)
+    norms = rng.uniform(0.5, 2.0, 200_000)
+    norms[::7] = 1e300
+    norms[::11] = 1.0
+    mask = norms > 1.0
+    expected = np.ones_like(norms)
+    expected[mask] = np.nextafter(1.0 / norms[mask], 0.0)
+    tracemalloc.start()
+    factors = clip_factors(norms, 1.0)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert factors is not None
+    assert np.array_equal(factors.view(np.int64), expected.view(np.int64))
+    assert peak < 1.3 * norms.nbytes  # the factors and the mask only
+    X = rng.standard_normal((50, 4))
+    D = scaled_design(X, np.linalg.norm(X, axis=1), 1.0, 2.0, None)
+    assert np.array_equal(D.scale, _clip_then_divide(X, 2.0))
+
+
+def _clip_then_divide(X: np.ndarray, R: float) -> np.ndarray:
+    norms = np.linalg.norm(X, axis=1)
+    mask = norms > 1.0
+    f = np.ones_like(norms)
+    f[mask] = np.nextafter(1.0 / norms[mask], 0.0)
+    return f / R

@@ -5,8 +5,9 @@
   input: rows projected onto the public ball as a per-row scale (no copy).
 * :class:`RowScaledDesign` — the rows as the solvers see them (dense
   float32/float64 in either order, or CSR), with fused products.
-* :func:`solve_smooth` — smooth losses (logistic, Huber): Newton, Newton-CG for
-  large d, with the certificate ‖w − w*‖ ≤ ‖∇J(w)‖/λ (λ-strong convexity).
+* :func:`solve_smooth` — smooth losses (logistic, Huber): Newton, a one-pass
+  per iteration L-BFGS for wide rows (d > n), Newton-CG for large d, with the
+  certificate ‖w − w*‖ ≤ ‖∇J(w)‖/λ (λ-strong convexity).
 * :func:`solve_hinge` — the hinge loss with a duality-gap certificate
   ‖w − w*‖ ≤ √(2·gap/λ).
 * the box-constrained dual solvers of the Nie–Wang estimators

@@ -64,7 +64,26 @@ _WARM_REL_TOL = 1e-3
 
 
 def is_dask_array(X: Any) -> bool:
-    """Whether ``X`` is a dask collection (checked without importing dask)."""
+    """Whether ``X`` is a dask collection (checked without importing dask).
+
+    Parameters
+    ----------
+    X : object
+        Any input.
+
+    Returns
+    -------
+    bool
+        True for a dask array or data frame.
+
+    Examples
+    --------
+    >>> is_dask_array(np.zeros((2, 2)))
+    False
+    >>> import dask.array as da
+    >>> is_dask_array(da.zeros((2, 2)))
+    True
+    """
     return type(X).__module__.startswith("dask") and hasattr(X, "__dask_graph__")
 
 
@@ -399,6 +418,36 @@ def prepare_dask_fit(
     ``classes``, blockwise; no label is quoted) and, only for
     ``data_norm=None``, the largest row norm; nothing else is computed before
     the solver's passes. The number of rows n comes from the chunk sizes.
+
+    Parameters
+    ----------
+    est : LinearModelBase
+        The estimator being fitted; its fitted label and norm attributes
+        (``classes_``, ``n_features_in_``, ``data_norm_``) are set here.
+    X : dask.array.Array or dask.dataframe.DataFrame of shape (n_samples, n_features)
+        The rows, chunked along the rows (columns are rechunked into one).
+    y : dask.array.Array or array-like of shape (n_samples,)
+        The labels.
+
+    Returns
+    -------
+    design : ChunkedDesign
+        The internal rows [proj(x), s]/R, never materialised.
+    targets : list of dask.array.Array
+        One ±1 float32 target vector per binary problem (one-vs-rest).
+    lam : float
+        The internal strong-convexity modulus of each binary problem.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> from dpsvm.models import DPLogisticRegression
+    >>> X = da.from_array(np.array([[0.5, 0.0], [0.0, -0.5]] * 4), chunks=4)
+    >>> y = np.array([1, 0] * 4)
+    >>> est = DPLogisticRegression(epsilon=1.0, data_norm=1.0, classes=[0, 1])
+    >>> design, targets, lam = prepare_dask_fit(est, X, y)
+    >>> design.shape, len(targets), est.classes_.tolist()
+    ((8, 3), 1, [0, 1])
     """
     import dask.array as da
 
@@ -466,6 +515,29 @@ def chunked_scores(est: Any, X: Any) -> Any:
 
     Prediction post-processes the released model; each chunk is scored by the
     in-memory code (projection onto the same public ball).
+
+    Parameters
+    ----------
+    est : LinearModelBase
+        A fitted linear estimator.
+    X : dask.array.Array or dask.dataframe.DataFrame of shape (n_samples, n_features)
+        The rows to score.
+
+    Returns
+    -------
+    dask.array.Array of shape (n_samples,) or (n_samples, n_classes)
+        The lazy scores (one column per class for more than two classes).
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> from dpsvm.models import DPLogisticRegression
+    >>> Xn = np.array([[0.5, 0.0], [0.0, -0.5]] * 20)
+    >>> est = DPLogisticRegression(epsilon=1.0, data_norm=1.0, classes=[0, 1],
+    ...                            random_state=0).fit(Xn, [1, 0] * 20)
+    >>> scores = chunked_scores(est, da.from_array(Xn, chunks=10))
+    >>> np.allclose(scores.compute(), est.decision_function(Xn))
+    True
     """
     if hasattr(X, "to_dask_array"):
         X = X.to_dask_array(lengths=True)
@@ -488,7 +560,28 @@ def _labels_of(scores: FloatArray, classes: Any) -> Any:
 
 
 def chunked_predict(classes: Any, scores: Any) -> Any:
-    """Labels from a lazy dask array of scores, chunk by chunk."""
+    """Labels from a lazy dask array of scores, chunk by chunk.
+
+    Parameters
+    ----------
+    classes : ndarray of shape (n_classes,)
+        The estimator's ``classes_``.
+    scores : dask.array.Array of shape (n_samples,) or (n_samples, n_classes)
+        Scores from :func:`chunked_scores`: the sign picks between two
+        classes, the largest column among more.
+
+    Returns
+    -------
+    dask.array.Array of shape (n_samples,)
+        The lazy predicted labels.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> scores = da.from_array(np.array([0.3, -1.0, 2.0]), chunks=2)
+    >>> chunked_predict(np.array(["no", "yes"]), scores).compute().tolist()
+    ['yes', 'no', 'yes']
+    """
     return scores.map_blocks(
         _labels_of,
         classes,

@@ -30,6 +30,23 @@ def row_norms(X: Any) -> FloatArray:
     float64 rows are read in place (exactly as :func:`project_rows_to_ball`
     computes them); float32 rows are widened a block of rows at a time; CSR rows
     from their stored values.
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features)
+        The rows (float32 or float64, any order, or CSR).
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        ‖xᵢ‖₂ in float64.
+
+    Examples
+    --------
+    >>> row_norms(np.array([[3.0, 4.0], [0.0, 0.0]], dtype=np.float32)).tolist()
+    [5.0, 0.0]
+    >>> row_norms(scipy.sparse.csr_matrix([[0.0, 2.0], [1.0, 0.0]])).tolist()
+    [2.0, 1.0]
     """
     n = X.shape[0]
     if scipy.sparse.issparse(X):
@@ -68,24 +85,75 @@ def clip_factors(norms: FloatArray, radius: float) -> FloatArray | None:
     A row is scaled iff its computed norm exceeds the radius, by one ulp less
     than radius/‖x‖ (the map of :func:`project_rows_to_ball`, as a scale vector
     instead of a projected copy). ``None`` when no row moves.
+
+    Parameters
+    ----------
+    norms : ndarray of shape (n_samples,)
+        The rows' Euclidean norms (from :func:`row_norms`).
+    radius : float
+        The public radius of the ball.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,) or None
+        Factors in (0, 1] (1 for rows already in the ball), or ``None`` when
+        every row is in the ball.
+
+    Examples
+    --------
+    >>> f = clip_factors(np.array([0.5, 2.0]), 1.0)
+    >>> f[0], bool(f[1] < 0.5), float(f[1]) == 0.5 - 2**-54
+    (np.float64(1.0), True, True)
+    >>> clip_factors(np.array([0.5, 1.0]), 1.0) is None
+    True
     """
     too_long = norms > radius
     if not np.any(too_long):
         return None
+    # In place, with no n-sized temporaries beyond the mask (the same IEEE
+    # operations, element by element, as radius / norms[too_long]).
     factors = np.ones_like(norms)
-    factors[too_long] = np.nextafter(radius / norms[too_long], 0.0)
+    np.divide(radius, norms, out=factors, where=too_long)
+    np.nextafter(factors, 0.0, out=factors, where=too_long)
     return factors
 
 
 def scaled_design(
     X: Any, norms: FloatArray | None, radius: float, R: float, const: float | None
 ) -> RowScaledDesign:
-    """Rows [proj(x), s]/R of ``X`` as a per-row scale (projection onto the ball
-    of ``radius``, then division by R), given the rows' computed ``norms``.
+    """Rows [proj(x), s]/R of ``X`` as a per-row scale, given their norms.
 
+    The rows are projected onto the ball of ``radius`` and divided by R.
     ``norms=None`` means some ‖x‖² overflowed for finite entries: then, and only
     then, a projected copy is made (which rescales those rows by their largest
     entry first).
+
+    Parameters
+    ----------
+    X : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features)
+        The caller's rows, used in place.
+    norms : ndarray of shape (n_samples,) or None
+        The rows' computed norms (:func:`row_norms`), or ``None`` (overflow).
+    radius : float
+        Public radius of the ball the rows are projected onto.
+    R : float
+        Public bound the projected rows (and the constant column) are divided by.
+    const : float or None
+        Value of the appended constant column s/R, or ``None`` for no column.
+
+    Returns
+    -------
+    RowScaledDesign
+        The internal rows, with the projection and 1/R as its per-row scale.
+
+    Examples
+    --------
+    >>> X = np.array([[3.0, 4.0], [0.3, 0.4]])
+    >>> D = scaled_design(X, row_norms(X), 1.0, 2.0, None)
+    >>> np.round(D.toarray(), 12).tolist()
+    [[0.3, 0.4], [0.15, 0.2]]
+    >>> D.X is X
+    True
     """
     if norms is None:
         dense = X.toarray() if scipy.sparse.issparse(X) else X
@@ -94,5 +162,8 @@ def scaled_design(
         return RowScaledDesign(Xp, None, const)
     factors = clip_factors(norms, radius)
     if R != 1.0:
-        factors = np.full(norms.shape, 1.0 / R) if factors is None else factors / R
+        if factors is None:
+            factors = np.full(norms.shape, 1.0 / R)
+        else:
+            factors /= R  # a fresh array: divided in place
     return RowScaledDesign(X, factors, const)
