@@ -21,7 +21,6 @@ from ..accounting.accountant import resolve_accountant
 from ..accounting.charge import charge
 from ..models.base import ScorePredictMixin, resolve_label_set
 from ..solvers import clip_factors, row_norms
-from ..utils._docs import fill_doc
 from ..utils._random import check_random_state
 from .projections import project_to_ball
 from .selection import private_argmax
@@ -49,32 +48,6 @@ CANDIDATE_CONSTRAINTS: dict[str, list[Any]] = {
     "selection": [StrOptions({"exponential", "permute-and-flip"})],
     "beta": [Interval(Real, 0, 1, closed="neither")],
 }
-
-#: numpydoc fragments shared by the margin learners' docstrings
-#: (``%(name)s`` lines, filled by :func:`margin_doc`).
-DOC_FRAGMENTS = {
-    "classes": """classes : array-like of 2 labels, default=None
-    The public label set; ``None`` reads it from the data and emits a
-    :class:`~dpsvm.exceptions.PrivacyLeakWarning`.""",
-    "accountant": """accountant : BudgetAccountant or None, default=None
-    Budget to check before the data are read and charge after a successful
-    fit. Shared by clones (it is not copied).""",
-    "random_state": """random_state : None, int or numpy.random.Generator, default=None
-    ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-    documentation only.""",
-    "selection_params": """max_candidates : int, default=200000
-    Largest cover built; a larger one is refused before the data are read.
-selection : {"exponential", "permute-and-flip"}, default="exponential"
-    The pure-DP selection mechanism.
-beta : float, default=0.05
-    β of the theory dimension.""",
-    "label_attributes": """classes_ : ndarray of shape (2,)
-    The labels.
-n_features_in_ : int
-    Input width.""",
-}
-
-margin_doc = fill_doc(DOC_FRAGMENTS)
 
 
 def store_init_params(estimator: BaseEstimator, values: dict[str, Any]) -> None:

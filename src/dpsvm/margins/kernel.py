@@ -37,10 +37,10 @@ from ._base import (
     REFERENCE,
     MarginClassifierBase,
     child_seed,
-    margin_doc,
     split_random_state,
     store_init_params,
 )
+from ._docs import margin_doc
 from .bounds import (
     jl_erm_dimension,
     rff_approximation_penalty,

@@ -23,11 +23,11 @@ from ._base import (
     build_candidates,
     check_grid_cover,
     count_candidate_errors,
-    margin_doc,
     select_fewest_errors,
     split_random_state,
     store_init_params,
 )
+from ._docs import margin_doc
 from .bounds import jl_distortion, jl_em_dimension, jl_erm_dimension
 from .erm import boosted_phased_sgd, noisy_projected_gd, phased_sgd
 from .losses import RhoHingeLoss

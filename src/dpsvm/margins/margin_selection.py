@@ -18,11 +18,11 @@ from ._base import (
     FloatArray,
     MarginClassifierBase,
     child_seed,
-    margin_doc,
     rows_in_ball,
     split_random_state,
     store_init_params,
 )
+from ._docs import margin_doc
 from .bounds import jl_erm_risk_bound, margin_grid
 from .linear import JLMarginClassifier
 from .losses import SmoothedRhoHingeLoss

@@ -20,11 +20,11 @@ from ._base import (
     build_candidates,
     check_grid_cover,
     count_candidate_errors,
-    margin_doc,
     select_fewest_errors,
     split_random_state,
     store_init_params,
 )
+from ._docs import margin_doc
 from .bounds import neural_cover_scale, neural_jl_dimension
 from .projections import RademacherJL
 

@@ -12,6 +12,18 @@ T = TypeVar("T")
 _MARKER = re.compile(r"^( *)%\((\w+)\)s$", re.MULTILINE)
 
 
+#: Fragments shared across packages.
+COMMON_FRAGMENTS = {
+    "fit_y_ignored_returns_self": """y : None
+    Ignored.
+
+Returns
+-------
+self
+    The fitted transformer.""",
+}
+
+
 def fill_doc(fragments: Mapping[str, str]) -> Callable[[T], T]:
     """Class/function decorator: replace each line ``%(name)s`` by a fragment.
 
