@@ -9,6 +9,22 @@ from ..utils._docs import COMMON_FRAGMENTS, fill_doc
 #: (``%(name)s`` lines, filled by :func:`margin_doc`).
 DOC_FRAGMENTS = {
     **COMMON_FRAGMENTS,
+    "jl_fitted": """n_components_ : int
+    The dimension actually used, min(k, d).
+identity_ : bool
+    Whether Φ is the identity.
+n_features_in_ : int
+    The input width d.""",
+    "gem_scores": """scores : array-like of shape (K,)
+    The scores qⱼ to minimize.""",
+    "gem_scores_to_array": """Parameters
+----------
+scores : array-like of shape (K,)
+    The scores qⱼ to minimize.
+
+Returns
+-------
+ndarray of shape (K,)""",
     "scores_labels": """scores : array-like of shape (m,)
     Real scores h(xᵢ).
 y : array-like of shape (m,)

@@ -91,14 +91,17 @@ class ERMResult:
 def _prepare(
     X: ArrayLike,
     y: ArrayLike,
-    *,
     data_norm: float,
     radius: float,
     epsilon: float,
     delta: float,
+    *,
     strict: bool,
 ) -> tuple[FloatArray, FloatArray, float, float, float]:
-    """Checked (rows in B(r̃), ±1 labels, Λ_W, ε, δ) of the three solvers."""
+    """Checked (rows in B(r̃), ±1 labels, Λ_W, ε, δ) of the three solvers.
+
+    ``strict``: also require δ < 1/m (Bassily, Mohri & Suresh 2022, Lemma 3.1).
+    """
     data_norm = check_positive(data_norm, "data_norm")
     Xa = np.asarray(X, dtype=np.float64)
     ya = np.asarray(y, dtype=np.float64)
@@ -282,13 +285,7 @@ def noisy_projected_gd(
     True
     """
     Xp, ya, radius, epsilon, delta = _prepare(
-        X,
-        y,
-        data_norm=data_norm,
-        radius=radius,
-        epsilon=epsilon,
-        delta=delta,
-        strict=False,
+        X, y, data_norm, radius, epsilon, delta, strict=False
     )
     m, k = Xp.shape
     n_steps = int(n_steps)
@@ -398,13 +395,7 @@ def phased_sgd(
     (2,)
     """
     Xp, ya, radius, epsilon, delta = _prepare(
-        X,
-        y,
-        data_norm=data_norm,
-        radius=radius,
-        epsilon=epsilon,
-        delta=delta,
-        strict=False,
+        X, y, data_norm, radius, epsilon, delta, strict=False
     )
     rho = check_positive(rho, "rho")
     n, k = Xp.shape
@@ -569,13 +560,7 @@ def boosted_phased_sgd(
     (1.0, 5)
     """
     Xp, ya, radius, epsilon, delta = _prepare(
-        X,
-        y,
-        data_norm=data_norm,
-        radius=radius,
-        epsilon=epsilon,
-        delta=delta,
-        strict=True,
+        X, y, data_norm, radius, epsilon, delta, strict=True
     )
     rho = check_positive(rho, "rho")
     m = Xp.shape[0]

@@ -177,6 +177,7 @@ class _JLBase(TransformerMixin, BaseEstimator):
         return tags
 
 
+@margin_doc
 class RademacherJL(_JLBase):
     """Dense Rademacher JL projection Φ ∈ ℝ^{k×d}, entries ±1/√k i.i.d.
 
@@ -192,12 +193,7 @@ class RademacherJL(_JLBase):
     ----------
     components_ : ndarray of shape (n_components_, n_features_in_) or None
         Φ (``None`` for the identity).
-    n_components_ : int
-        The dimension actually used, min(k, d).
-    identity_ : bool
-        Whether Φ is the identity.
-    n_features_in_ : int
-        The input width d.
+    %(jl_fitted)s
 
     Notes
     -----
@@ -237,6 +233,7 @@ class RademacherJL(_JLBase):
         return np.asarray(W @ self.components_, dtype=np.float64)
 
 
+@margin_doc
 class FastJL(_JLBase):
     """Fast JL: subsampled randomized DCT, Φx = √(d/k)·R·C·D·x.
 
@@ -254,12 +251,7 @@ class FastJL(_JLBase):
         The diagonal D of ±1 (``None`` for the identity).
     rows_ : ndarray of shape (n_components_,) or None
         The DCT coordinates kept by R.
-    n_components_ : int
-        The dimension actually used, min(k, d).
-    identity_ : bool
-        Whether Φ is the identity.
-    n_features_in_ : int
-        The input width d.
+    %(jl_fitted)s
 
     Notes
     -----

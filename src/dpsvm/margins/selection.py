@@ -160,17 +160,11 @@ class GeneralizedExponentialMechanism(_PureSelection):
         # Raskhodnikova & Smith (2016), Alg. 1: t = 2 ln(K/β)/ε.
         self.threshold = 2.0 * math.log(sens.size / beta) / self.epsilon
 
+    @margin_doc
     def normalized_scores(self, scores: ArrayLike) -> FloatArray:
         """Return the normalized scores sⱼ ≥ 0 (sensitivity ≤ 1 each).
 
-        Parameters
-        ----------
-        scores : array-like of shape (K,)
-            The scores qⱼ to minimize.
-
-        Returns
-        -------
-        ndarray of shape (K,)
+        %(gem_scores_to_array)s
             sⱼ = max_l [(qⱼ + tΔⱼ) − (q_l + tΔ_l)]/(Δⱼ + Δ_l).
         """
         q = _as_scores(scores, "scores")
@@ -184,17 +178,11 @@ class GeneralizedExponentialMechanism(_PureSelection):
         diff = shifted[:, None] - shifted[None, :]
         return np.asarray(np.max(diff / (sens[:, None] + sens[None, :]), axis=1))
 
+    @margin_doc
     def probabilities(self, scores: ArrayLike) -> FloatArray:
         """Selection probabilities P(j) ∝ exp(−ε·sⱼ/2).
 
-        Parameters
-        ----------
-        scores : array-like of shape (K,)
-            The scores qⱼ to minimize.
-
-        Returns
-        -------
-        ndarray of shape (K,)
+        %(gem_scores_to_array)s
             Probabilities summing to 1.
         """
         em = ExponentialMechanism(epsilon=self.epsilon, sensitivity=1.0)
@@ -206,8 +194,7 @@ class GeneralizedExponentialMechanism(_PureSelection):
 
         Parameters
         ----------
-        scores : array-like of shape (K,)
-            The scores qⱼ to minimize.
+        %(gem_scores)s
         %(random_state)s
 
         Returns
