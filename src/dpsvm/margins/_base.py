@@ -50,16 +50,6 @@ CANDIDATE_CONSTRAINTS: dict[str, list[Any]] = {
 }
 
 
-def store_init_params(estimator: BaseEstimator, values: dict[str, Any]) -> None:
-    """Store the ``__init__`` arguments unchanged (scikit-learn's convention).
-
-    Called as ``store_init_params(self, locals())``: every name of the
-    signature becomes an attribute, nothing is validated or copied.
-    """
-    for name in type(estimator)._get_param_names():
-        setattr(estimator, name, values[name])
-
-
 REFERENCE = (
     "Bassily, Mohri & Suresh (2022), 'Differentially private learning with margin "
     "guarantees', NeurIPS, arXiv:2204.10376"

@@ -32,13 +32,13 @@ from ..kernels import (
     polynomial_feature_norm_bound,
     reject_string_gamma,
 )
+from ..utils._params import store_init_params
 from ._base import (
     COMMON_CONSTRAINTS,
     REFERENCE,
     MarginClassifierBase,
     child_seed,
     split_random_state,
-    store_init_params,
 )
 from ._docs import margin_doc
 from .bounds import (

@@ -21,12 +21,12 @@ from sklearn.utils.extmath import randomized_svd
 from .._compat import Interval, StrOptions
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import ExponentialMechanism
+from ..utils._params import store_init_params
 from ..utils._random import check_random_state
 from ._base import (
     COMMON_CONSTRAINTS,
     MarginClassifierBase,
     rows_in_ball,
-    store_init_params,
 )
 
 __all__ = ["LabelPrivateMarginClassifier", "greedy_linf_net"]

@@ -12,6 +12,7 @@ from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
 from ..accounting import BudgetAccountant, PrivacyEvent
+from ..utils._params import store_init_params
 from ..validation import project_rows_to_ball
 from ._base import (
     CANDIDATE_CONSTRAINTS,
@@ -25,7 +26,6 @@ from ._base import (
     count_candidate_errors,
     select_fewest_errors,
     split_random_state,
-    store_init_params,
 )
 from ._docs import margin_doc
 from .bounds import jl_distortion, jl_em_dimension, jl_erm_dimension

@@ -13,6 +13,7 @@ from sklearn.base import clone
 
 from .._compat import HasMethods, Interval
 from ..accounting import BudgetAccountant, PrivacyEvent
+from ..utils._params import store_init_params
 from ._base import (
     REFERENCE,
     FloatArray,
@@ -20,7 +21,6 @@ from ._base import (
     child_seed,
     rows_in_ball,
     split_random_state,
-    store_init_params,
 )
 from ._docs import margin_doc
 from .bounds import jl_erm_risk_bound, margin_grid

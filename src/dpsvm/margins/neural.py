@@ -11,6 +11,7 @@ from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
 from ..accounting import BudgetAccountant
+from ..utils._params import store_init_params
 from ._base import (
     CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
@@ -22,7 +23,6 @@ from ._base import (
     count_candidate_errors,
     select_fewest_errors,
     split_random_state,
-    store_init_params,
 )
 from ._docs import margin_doc
 from .bounds import neural_cover_scale, neural_jl_dimension
