@@ -41,6 +41,7 @@ from sklearn.metrics.pairwise import (
     rbf_kernel,
 )
 
+from ..utils._docs import COMMON_FRAGMENTS, fill_doc
 from ..utils._random import RandomStateLike, check_random_state
 
 __all__ = [
@@ -53,21 +54,30 @@ __all__ = [
     "spectral_second_moment",
 ]
 
+#: numpydoc fragments shared by the kernel helpers (``%(name)s`` lines).
+DOC_FRAGMENTS = {
+    **COMMON_FRAGMENTS,
+    "gamma_owner": """gamma : object
+    The width parameter.
+owner : str, default="kernel"
+    Name used in the error message.""",
+}
+
+kernel_doc = fill_doc(DOC_FRAGMENTS)
+
 #: Kernels with a spectral sampler (random Fourier features).
 SHIFT_INVARIANT_KERNELS = ("rbf", "gaussian", "laplacian", "cauchy")
 #: Kernels that :func:`kernel_matrix` evaluates exactly.
 EXACT_KERNELS = (*SHIFT_INVARIANT_KERNELS, "linear", "poly")
 
 
+@kernel_doc
 def check_gamma(gamma: object, owner: str = "kernel") -> float:
     """Check a public kernel width γ > 0 and refuse data-dependent settings.
 
     Parameters
     ----------
-    gamma : object
-        The width parameter.
-    owner : str, default="kernel"
-        Name used in the error message.
+    %(gamma_owner)s
 
     Returns
     -------
@@ -100,15 +110,13 @@ def check_gamma(gamma: object, owner: str = "kernel") -> float:
     return g
 
 
+@kernel_doc
 def reject_string_gamma(gamma: object, owner: str = "kernel") -> None:
     """Raise a clear error for a string ``gamma`` (a data-dependent bandwidth).
 
     Parameters
     ----------
-    gamma : object
-        The width parameter.
-    owner : str, default="kernel"
-        Name used in the error message.
+    %(gamma_owner)s
 
     Raises
     ------

@@ -30,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, _fit_context, validate_data
 from ..validation import check_positive, project_rows_to_ball
+from ._spectral import kernel_doc
 
 __all__ = ["PolynomialFeatureMap", "polynomial_feature_norm_bound"]
 
@@ -121,6 +122,7 @@ class PolynomialFeatureMap(
         self.data_norm = data_norm
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @kernel_doc
     def fit(self, X: ArrayLike, y: object = None) -> PolynomialFeatureMap:
         """Build the monomials and coefficients for X.shape[1] input columns.
 
@@ -128,13 +130,7 @@ class PolynomialFeatureMap(
         ----------
         X : array-like of shape (n_samples, n_features)
             Only its number of columns is used.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self
-            The fitted transformer.
+        %(fit_y_ignored_returns_self)s
         """
         d = np.asarray(validate_data(self, X, dtype=np.float64)).shape[1]
         p = int(self.degree)

@@ -39,6 +39,7 @@ from ..utils._random import check_random_state
 from . import _trig
 from ._spectral import (
     SHIFT_INVARIANT_KERNELS,
+    kernel_doc,
     reject_string_gamma,
     sample_frequencies,
 )
@@ -372,6 +373,7 @@ class RandomFourierFeatures(
         self.n_jobs = n_jobs
         self.random_state = random_state
 
+    @kernel_doc
     def fit(self, X: ArrayLike, y: object = None) -> RandomFourierFeatures:
         """Draw the frequencies (and phases) for inputs with X.shape[1] columns.
 
@@ -379,13 +381,7 @@ class RandomFourierFeatures(
         ----------
         X : array-like of shape (n_samples, n_features)
             Only its number of columns is used.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self
-            The fitted transformer.
+        %(fit_y_ignored_returns_self)s
 
         Raises
         ------
