@@ -41,7 +41,7 @@ from sklearn.metrics.pairwise import (
     rbf_kernel,
 )
 
-from ..utils._docs import COMMON_FRAGMENTS, fill_doc
+from ..utils._docs import fill_doc
 from ..utils._random import RandomStateLike, check_random_state
 
 __all__ = [
@@ -56,7 +56,21 @@ __all__ = [
 
 #: numpydoc fragments shared by the kernel helpers (``%(name)s`` lines).
 DOC_FRAGMENTS = {
-    **COMMON_FRAGMENTS,
+    "fit_reads_width": """Parameters
+----------
+X : array-like of shape (n_samples, n_features)
+    Only its number of columns is used.
+y : None
+    Ignored.
+
+Returns
+-------
+self
+    The fitted transformer.""",
+    "trig_arguments": """x : array-like
+    Arguments (converted to float64).
+scale : float, default=1.0
+    Multiplier s, folded into the polynomial coefficients.""",
     "gamma_owner": """gamma : object
     The width parameter.
 owner : str, default="kernel"

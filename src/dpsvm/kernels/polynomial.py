@@ -126,11 +126,7 @@ class PolynomialFeatureMap(
     def fit(self, X: ArrayLike, y: object = None) -> PolynomialFeatureMap:
         """Build the monomials and coefficients for X.shape[1] input columns.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Only its number of columns is used.
-        %(fit_y_ignored_returns_self)s
+        %(fit_reads_width)s
         """
         d = np.asarray(validate_data(self, X, dtype=np.float64)).shape[1]
         p = int(self.degree)

@@ -377,11 +377,7 @@ class RandomFourierFeatures(
     def fit(self, X: ArrayLike, y: object = None) -> RandomFourierFeatures:
         """Draw the frequencies (and phases) for inputs with X.shape[1] columns.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Only its number of columns is used.
-        %(fit_y_ignored_returns_self)s
+        %(fit_reads_width)s
 
         Raises
         ------
