@@ -67,6 +67,14 @@ Returns
 -------
 self
     The fitted transformer.""",
+    "transform_rows": """Parameters
+----------
+X : array-like of shape (n_samples, n_features)
+    Rows to map.
+
+Returns
+-------
+ndarray of shape (n_samples, n_output_features_)""",
     "trig_arguments": """x : array-like
     Arguments (converted to float64).
 scale : float, default=1.0

@@ -156,17 +156,11 @@ class PolynomialFeatureMap(
         )
         return self
 
+    @kernel_doc
     def transform(self, X: ArrayLike) -> NDArray[np.float64]:
         """Map rows (projected onto the ball of radius ``data_norm``).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to map.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_output_features_)
+        %(transform_rows)s
             φ(x) with ⟨φ(x), φ(y)⟩ = (c + xᵀy)^p for the projected rows.
         """
         check_is_fitted(self)

@@ -417,17 +417,11 @@ class RandomFourierFeatures(
             self.n_output_features_ = m
         return self
 
+    @kernel_doc
     def transform(self, X: ArrayLike) -> NDArray[np.floating[Any]]:
         """Map rows to random Fourier features (chunked).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to map.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_output_features_)
+        %(transform_rows)s
             Features of dtype ``dtype``; each row has norm at most
             ``feature_norm_bound_``.
         """
