@@ -9,7 +9,8 @@ with α₀ = p − |α|, so φ(x)_α = √(p!/(α₀!⋯α_d!) · c^{α₀}) · 
 ⟨φ(x), φ(y)⟩ = k(x, y) exactly and ‖φ(x)‖² = (c + ‖x‖²)^p. Rows are projected
 onto the public ball ‖x‖ ≤ R first, so ‖φ(x)‖ ≤ (c + R²)^{p/2} for **every**
 input: a public bound to pass as the ``data_norm`` of a private linear
-estimator (paper 000 Alg. 2, PRIVATESVM-FINITE, with κ = (c + R²)^{p/2}).
+estimator (Rubinstein et al. 2012, Alg. 2, PRIVATESVM-FINITE, with
+κ = (c + R²)^{p/2}).
 """
 
 from __future__ import annotations
