@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""NonPrivateKernelSVC: the exact bias-free kernel hinge SVM (paper 000 Alg. 1)."""
+"""NonPrivateKernelSVC: the exact bias-free kernel hinge SVM.
+
+Rubinstein et al. (arXiv:0911.5708), Algorithm 1.
+"""
 
 from __future__ import annotations
 
@@ -16,12 +19,12 @@ from dpsvm.bounds.rubinstein import (
 )
 from dpsvm.kernels import kernel_matrix
 from dpsvm.models import NonPrivateKernelSVC, NonPrivateLinearClassifier
-from dpsvm.models.kernel import solve_kernel_hinge_dual
+from dpsvm.solvers import solve_kernel_hinge_dual
 
 
 @pytest.mark.parametrize("n,C,eps", [(4, 1.0, 0.05), (11, 2.0, 0.01), (50, 5.0, 1e-3)])
 def test_lemma17_closed_form_solutions(n, C, eps):
-    # [R] Lemma 17: on the 1-D databases the bias-free hinge SVMs are
+    # Rubinstein et al. Lemma 17: on the 1-D databases the bias-free hinge SVMs are
     # w₁* = C(M(n−2)+m)/n and w₂* = C(Mn−m)/n, exactly 2ε apart.
     (X1, y1), (X2, y2) = lemma17_databases(n, C, eps)
     w1, w2 = lemma17_solutions(n, C, eps)
@@ -37,7 +40,7 @@ def test_lemma17_closed_form_solutions(n, C, eps):
 
 @pytest.mark.parametrize("n,C,sigma", [(10, 2.0, 0.5), (30, 5.0, 0.3), (12, 11.5, 0.8)])
 def test_lemma19_closed_form_dual_and_separation(n, C, sigma):
-    # [R] Lemma 19: α_pos = C/n, the negatives (all at the origin) share
+    # Rubinstein et al. Lemma 19: α_pos = C/n, the negatives (all at the origin) share
     # (n − 1)·α_neg, f_i(x_{i,n}) is the same for every database, and the
     # functions of neighbouring databases are `separation` apart there.
     fx = lemma19_databases(n, C, sigma)
@@ -84,7 +87,8 @@ def test_linear_kernel_matches_the_primal_hinge_solver(lam):
 
 def test_dual_box_has_no_equality_constraint_unlike_libsvm():
     # The optimum violates Σαᵢyᵢ = 0, the constraint libsvm's SVC imposes with
-    # its bias (spec R.1): libsvm solves a different problem.
+    # its bias (Rubinstein et al. eq. (5.1) has none): libsvm solves a different
+    # problem.
     rng = np.random.default_rng(1)
     X = rng.normal(size=(80, 2)) + np.array([1.0, 0.0])
     y = np.where(rng.random(80) < 0.8, 1, -1)  # unbalanced labels
@@ -138,3 +142,10 @@ def test_multiclass_one_vs_rest_and_string_labels():
 def test_data_dependent_gamma_is_refused(gamma):
     with pytest.raises(ValueError, match="computed from the data"):
         NonPrivateKernelSVC(gamma=gamma).fit(np.eye(2), [0, 1])
+
+
+def test_kernel_dual_solver_is_still_importable_from_the_model_module():
+    # Moved to dpsvm.solvers; dpsvm.models.kernel keeps the name (same object).
+    from dpsvm.models import kernel as kernel_module
+
+    assert kernel_module.solve_kernel_hinge_dual is solve_kernel_hinge_dual

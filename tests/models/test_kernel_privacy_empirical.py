@@ -28,7 +28,7 @@ import math
 import numpy as np
 import pytest
 
-import dpsvm.models.linear as linear_module
+import dpsvm.perturbation._output as noise_module
 from dpsvm.audit import epsilon_lower_bound
 from dpsvm.models import DPKernelSVC, NonPrivateRandomFeatureSVC
 
@@ -120,10 +120,10 @@ def test_kernel_mechanism_privacy_loss_is_at_most_epsilon(mechanism):
 def test_rubinstein_with_a_tenth_of_the_noise_is_caught(monkeypatch):
     # The harness has power: with λ/10 the true loss of this pair is
     # 10·‖Δw‖₁/λ = 10·(0.2·√2)/(4·√2/10 · 1.002) ≈ 5 ≫ ε = 1.
-    real = linear_module.laplace_release
+    real = noise_module.laplace_release
 
     def tenth(value, scale, rng, **kwargs):  # type: ignore[no-untyped-def]
         return real(value, scale / 10, rng, sensitivity=kwargs["sensitivity"] / 10)
 
-    monkeypatch.setattr(linear_module, "laplace_release", tenth)
+    monkeypatch.setattr(noise_module, "laplace_release", tenth)
     assert _audit("rubinstein") > EPS

@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 from sklearn.utils._param_validation import InvalidParameterError
 
-import dpsvm.models.linear as linear_module
+import dpsvm.perturbation._output as noise_module
 from dpsvm.accounting import BudgetAccountant, NonPrivateEvent, PureDpEvent
 from dpsvm.bounds.rubinstein import rff_noise_scale
 from dpsvm.exceptions import BudgetExceededError, NotPrivateWarning, PrivacyLeakWarning
@@ -28,10 +28,10 @@ def _data(n=300, d=3, seed=0):
 
 def _spy(monkeypatch, name):
     # Records (noise dimension, scale) of each call of a noise primitive of the
-    # linear module: sample_gamma_norm(d, scale, rng) or
-    # laplace_release(value, scale, rng, sensitivity=...).
+    # perturbation layer (every estimator's only noise source):
+    # sample_gamma_norm(d, scale, rng) or laplace_release(value, scale, rng, ...).
     calls = []
-    real = getattr(linear_module, name)
+    real = getattr(noise_module, name)
 
     def spy(first, scale, rng, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(
@@ -39,11 +39,11 @@ def _spy(monkeypatch, name):
         )
         return real(first, scale, rng, **kwargs)
 
-    monkeypatch.setattr(linear_module, name, spy)
+    monkeypatch.setattr(noise_module, name, spy)
     return calls
 
 
-# ------------------------------------------------ paper 000 Alg. 3 (PRIVATESVM)
+# ---------------------------------------- Rubinstein et al. Alg. 3 (PRIVATESVM)
 def test_rubinstein_noise_scale_known_answer(monkeypatch):
     # Cor. 9: λ = 2^{2.5}·L·C·√d̂/(βn); n = 400, C = 1/Λ = 10, d̂ = 16, β = 1, L = 1:
     # 5.656854·10·4/400 = 0.5656854. The linear mechanism adds its public solver
@@ -61,7 +61,7 @@ def test_rubinstein_noise_scale_known_answer(monkeypatch):
     ).fit(X, y)
     assert rff_noise_scale(1.0, 400, 10.0, 1.0, 16) == pytest.approx(0.5656854, 1e-6)
     ((size, scale),) = calls
-    assert size == 32  # 2·d̂ Laplace draws, not d̂ (spec R.3)
+    assert size == 32  # 2·d̂ Laplace draws, not d̂ (Rubinstein et al. Alg. 3, step 4)
     assert scale == pytest.approx(0.5656854 * (1 + 2 * CERTIFICATE_RTOL), rel=1e-6)
     details = clf.privacy_event_.details
     assert details["laplace_scale_cor9"] == pytest.approx(0.5656854, rel=1e-6)
@@ -92,7 +92,7 @@ def test_rubinstein_released_noise_has_the_laplace_law():
     assert stats.kstest(mu / scale, "laplace").pvalue > 1e-3
 
 
-# ------------------------------------------------------ paper 001 Alg. 2 etc.
+# ---------------------------------------------------- Sarwate et al. Alg. 2 etc.
 @pytest.mark.parametrize(
     "mechanism,feature_map,dim",
     [("objective", "auto", 24), ("objective", "cos-sin", 48), ("output", "auto", 48)],

@@ -13,7 +13,7 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.utils._param_validation import InvalidParameterError
 
 import dpsvm.models.linear as linear_module
-from dpsvm.accounting import BudgetAccountant
+from dpsvm.accounting import BudgetAccountant, NonPrivateEvent
 from dpsvm.exceptions import (
     BudgetExceededError,
     DPSVMConvergenceError,
@@ -21,7 +21,7 @@ from dpsvm.exceptions import (
 )
 from dpsvm.losses import HuberLoss, LogisticLoss
 from dpsvm.models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
-from dpsvm.perturbation._calibration import objective_perturbation_calibration
+from dpsvm.perturbation import objective_perturbation_calibration
 
 
 def _data(n=200, d=3, seed=0):
@@ -150,6 +150,21 @@ def test_one_vs_rest_splits_epsilon():
     assert clf.coef_.shape == (3, 2)
     assert event.epsilon == pytest.approx(0.9)
     assert [c.epsilon for c in event.children] == pytest.approx([0.3] * 3)
+
+
+@pytest.mark.filterwarnings("ignore::dpsvm.exceptions.NotPrivateWarning")
+def test_one_vs_rest_of_the_non_private_variant_records_a_non_private_event():
+    # Regression: the composed event summed the children's δ = 1 to δ = 3 and
+    # raised ValueError instead of recording the non-private release.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 2)) * 0.3
+    y = np.argmax(X @ rng.normal(size=(2, 3)), axis=1)
+    clf = DPLinearSVC(
+        mechanism="objective-2009", classes=[0, 1, 2], random_state=0
+    ).fit(X, y)
+    event = clf.privacy_event_
+    assert isinstance(event, NonPrivateEvent) and event.delta == 1.0
+    assert all(isinstance(c, NonPrivateEvent) for c in event.children)
 
 
 # -------------------------------------------------------------- accounting

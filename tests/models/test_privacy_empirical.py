@@ -20,9 +20,10 @@ import numpy as np
 import pytest
 
 import dpsvm.models.linear as linear_module
+import dpsvm.perturbation._objective as objective_module
 from dpsvm.audit import epsilon_lower_bound
 from dpsvm.models import DPLinearSVC, DPLogisticRegression
-from dpsvm.perturbation._calibration import ObjectiveCalibration
+from dpsvm.perturbation import ObjectiveCalibration
 
 N = 10
 RUNS = 1000
@@ -101,7 +102,7 @@ def test_literal_beta_eps_n_reading_is_caught(monkeypatch):
     def literal(epsilon, n, lam, c, *, variant="jmlr2011"):  # type: ignore[no-untyped-def]
         return ObjectiveCalibration(epsilon, 0.0, 2.0 / (n * epsilon), "literal")
 
-    monkeypatch.setattr(linear_module, "objective_perturbation_calibration", literal)
+    monkeypatch.setattr(objective_module, "objective_perturbation_calibration", literal)
     bound = _audit(
         lambda s: DPLinearSVC(
             epsilon=1.0, regularization=1.0, classes=[-1, 1], random_state=s

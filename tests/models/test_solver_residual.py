@@ -11,7 +11,7 @@ from dpsvm.datasets import make_nested_balls
 from dpsvm.exceptions import DPSVMConvergenceError
 from dpsvm.losses import HuberLoss, LogisticLoss
 from dpsvm.models import DPLinearSVC, DPLogisticRegression
-from dpsvm.models import linear as linear_module
+from dpsvm.perturbation import _output as noise_module
 from dpsvm.perturbation._calibration import (
     RESIDUAL_EPSILON_FRACTION,
     approximate_minimiser_calibration,
@@ -38,13 +38,13 @@ def test_fit_draws_the_residual_noise_at_the_known_scale(monkeypatch):
     # the residual's Gamma scale is 2τ/(Λ·ε_r) = 2e-6/(0.01·0.01) = 0.02.
     X, y = _data()
     scales = []
-    real = linear_module.sample_gamma_norm
+    real = noise_module.sample_gamma_norm
 
     def spy(dim, scale, rng):  # type: ignore[no-untyped-def]
         scales.append(scale)
         return real(dim, scale, rng)
 
-    monkeypatch.setattr(linear_module, "sample_gamma_norm", spy)
+    monkeypatch.setattr(noise_module, "sample_gamma_norm", spy)
     clf = DPLogisticRegression(
         epsilon=1.0, regularization=0.01, tol=1e-6, classes=[-1, 1], random_state=0
     ).fit(X, y)

@@ -325,3 +325,97 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             return np.column_stack([1.0 - p, p])
         p = expit(scores)
         return p / p.sum(axis=1, keepdims=True)
+
+
+# -- shared pieces for estimators outside LinearModelBase ----------------------
+# (random-feature and kernel models; the Nie–Wang and model-selection
+# estimators can use them too).
+
+
+def reference_label_set(
+    classes: ArrayLike | None, y: np.ndarray, *, all_public: bool = False
+) -> np.ndarray:
+    """Label set of a non-private reference model: ``classes``, else read from y.
+
+    As :func:`resolve_label_set`, but ``classes=None`` does not warn: nothing
+    about a non-private model is covered by a guarantee.
+    """
+    if classes is None:
+        out = np.unique(y)
+        if out.size < 2:
+            raise ValueError(
+                "Classifier needs samples of at least 2 classes; got 1 class."
+            )
+        return out
+    return resolve_label_set(classes, y, all_public=all_public)
+
+
+def one_vs_rest_targets(
+    y: np.ndarray, classes: np.ndarray, dtype: type = np.float64
+) -> list[np.ndarray]:
+    """±1 targets: one problem (``classes[1]`` positive) for two classes, else one
+    per class (one-vs-rest)."""
+    one, minus_one = dtype(1.0), dtype(-1.0)
+    if classes.size == 2:
+        return [np.where(y == classes[1], one, minus_one)]
+    return [np.where(y == c, one, minus_one) for c in classes]
+
+
+class PublicParameterFitMixin:
+    """``fit(X, y)`` written once: check the public parameters, then ``_fit``.
+
+    Subclasses implement ``_fit(X, y)`` (usually wrapped in ``_fit_context``)
+    and may override :meth:`_check_public_parameters` to refuse data-dependent
+    values (e.g. a string kernel width) before parameter validation runs.
+    """
+
+    def _check_public_parameters(self) -> None:
+        """Refuse parameter values that would read the data (hook; none here)."""
+
+    def _fit(self, X: Any, y: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Any:
+        """Fit the estimator.
+
+        Private estimators check their accountant before the data are read and
+        charge it only after the model is computed (a failed fit spends
+        nothing).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Labels.
+
+        Returns
+        -------
+        self
+            The fitted estimator.
+        """
+        self._check_public_parameters()
+        return self._fit(X, y)
+
+
+class ScoreColumnsMixin(ScorePredictMixin):
+    """``decision_function`` from ``_scores`` (one column per binary problem)."""
+
+    def _scores(self, X: ArrayLike) -> FloatArray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def decision_function(self, X: ArrayLike) -> FloatArray:
+        """Signed scores of the released model (post-processing, no privacy cost).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Scores; one column per class for more than two classes.
+        """
+        scores = self._scores(X)
+        return scores.ravel() if scores.shape[1] == 1 else scores

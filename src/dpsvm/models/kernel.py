@@ -1,33 +1,35 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Private kernel SVMs through random Fourier features, and their references.
 
-Every model here solves the bias-free problem of both papers (spec R.1, 0),
+Every model here solves the bias-free problem of both papers (Rubinstein et al.,
+arXiv:0911.5708, eq. (2.1) with C = 1/Λ; Sarwate et al., arXiv:0912.0071, eq. (1)),
 
     minimise_w  (1/n) Σᵢ ℓ(yᵢ ⟨w, z(xᵢ)⟩) + (Λ/2)‖w‖²,
 
 on a feature map z: the random features of :mod:`dpsvm.kernels` for the private
 and random-feature models, the kernel's own RKHS for :class:`NonPrivateKernelSVC`.
-Paper 000's C is 1/Λ (its dual box is 0 ≤ αᵢ ≤ C/n = 1/(nΛ)).
+Rubinstein et al.'s C is 1/Λ (its dual box is 0 ≤ αᵢ ≤ C/n = 1/(nΛ)).
 
 * :class:`DPKernelSVC` — random features (public frequencies, drawn without
   looking at the data) followed by one of the private linear mechanisms of
   :class:`~dpsvm.models.DPLinearSVC` on the features, which it composes rather
   than re-implements:
 
-  - ``"rubinstein"``: PRIVATESVM (paper 000, Alg. 3) = cos-sin features and the
+  - ``"rubinstein"``: PRIVATESVM (Rubinstein et al., Alg. 3) = cos-sin features and the
     linear ``"output-laplace"`` mechanism with ``data_norm`` = κ = 1 and
     F = 2d̂ coordinates: λ = 4LC√(2d̂)/(βn) = 2^{2.5}·L·C·√d̂/(βn) (Cor. 9);
-  - ``"objective"``: paper 001 Alg. 2 (cos-phase features) with the corrected
+  - ``"objective"``: Sarwate et al. Alg. 2 (cos-phase features) with the corrected
     objective perturbation of Chaudhuri, Monteleoni & Sarwate (JMLR 2011);
-  - ``"objective-2009"``: the same with paper 001's uncorrected calibration —
+  - ``"objective-2009"``: the same with Sarwate et al.'s uncorrected calibration —
     **not private**, for reproducing its figures only;
   - ``"output"``: L2 output perturbation (Gamma-norm noise, Δ₂ = 2LR/(nΛ)).
 
 * :class:`NonPrivateRandomFeatureSVC` — the same problem on the same features
-  without noise (paper 001's "RR-Gaussian" baseline).
-* :class:`NonPrivateKernelSVC` — the exact kernel hinge SVM (paper 000 Alg. 1),
+  without noise (Sarwate et al.'s "RR-Gaussian" baseline).
+* :class:`NonPrivateKernelSVC` — the exact kernel hinge SVM (Rubinstein et al.
+  Alg. 1),
   solved in the dual with the box 0 ≤ αᵢ ≤ C/n and **no** equality constraint
-  (libsvm's ``SVC`` fits a bias and solves a different problem, spec R.1),
+  (libsvm's ``SVC`` fits a bias and solves a different problem),
   certified by its duality gap.
 """
 
@@ -39,7 +41,6 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
@@ -62,8 +63,14 @@ from ..kernels import (
 from ..losses import get_loss
 from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ..solvers import RowScaledDesign
+from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
-from .base import ScorePredictMixin
+from .base import (
+    PublicParameterFitMixin,
+    ScoreColumnsMixin,
+    one_vs_rest_targets,
+    reference_label_set,
+)
 from .linear import DPLinearSVC, NonPrivateLinearClassifier
 
 __all__ = [
@@ -96,7 +103,9 @@ _REFERENCES = {
     ),
     "objective-2009": (
         "Sarwate, Chaudhuri & Monteleoni, arXiv:0912.0071, Algorithm 2 with "
-        "Algorithm 1 as printed (spec S.1 reading); NOT private (spec S-P3)"
+        "Algorithm 1 as printed (self-consistent reading); NOT private: the proof "
+        "of its Theorem 1 omits the Jacobian (corrected in Chaudhuri, Monteleoni & "
+        "Sarwate 2011, Theorem 9)"
     ),
     "output": (
         "Random features (data-independent) + output perturbation, Chaudhuri, "
@@ -116,11 +125,12 @@ class _InnerDPLinearSVC(DPLinearSVC):
 class _UnprojectedDPLinearSVC(_InnerDPLinearSVC):
     """DPLinearSVC without the row projection — ``norm_handling="paper"`` only.
 
-    Paper 001 Alg. 2 as printed feeds features of norm up to √2 to a mechanism
-    calibrated for norm 1 (spec S-P6). Reproducing that needs the rows
-    unprojected; the release is then **not** covered by the guarantee, which
-    :class:`DPKernelSVC` states in a :class:`~dpsvm.exceptions.NotPrivateWarning`
-    and in its ``privacy_event_`` (a :class:`~dpsvm.accounting.NonPrivateEvent`).
+    Sarwate et al. Alg. 2 as printed feeds features of norm up to √2 to a mechanism
+    calibrated for norm 1 (correction: its Theorem 3 assumes rows of norm ≤ 1, which the
+    √(2/D)·cos features do not satisfy; docs/kernels.md). Reproducing that needs the
+    rows unprojected; the release is then **not** covered by the guarantee, which
+    :class:`DPKernelSVC` states in a :class:`~dpsvm.exceptions.NotPrivateWarning` and in
+    its ``privacy_event_`` (a :class:`~dpsvm.accounting.NonPrivateEvent`).
     """
 
     def _design(
@@ -135,7 +145,16 @@ class _UnprojectedDPLinearSVC(_InnerDPLinearSVC):
 # ---------------------------------------------------------------------------
 
 
-class _RandomFeatureClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
+class _PublicGammaFitMixin(PublicParameterFitMixin):
+    """``fit`` that refuses a string (data-dependent) ``gamma`` before validation."""
+
+    def _check_public_parameters(self) -> None:
+        reject_string_gamma(self.gamma, type(self).__name__)  # type: ignore[attr-defined]
+
+
+class _RandomFeatureClassifierBase(
+    _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
+):
     """Shared feature construction and prediction of the random-feature models."""
 
     _parameter_constraints: dict[str, list[Any]] = {
@@ -178,7 +197,8 @@ class _RandomFeatureClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstim
         )
         rff.fit(np.zeros((1, n_features)))  # public: reads the column count only
         if feature_map == "cos-phase" and self.norm_handling == "bound":
-            R = rff.feature_norm_bound_  # √2: spec S-P6 option (b)
+            # √2: the noise is scaled to the true feature-norm bound.
+            R = rff.feature_norm_bound_
         else:
             # cos-sin: exactly 1; "scale": 1; "clip": rows projected onto the
             # unit ball; "paper": 1 *claimed* for features of norm up to √2.
@@ -218,24 +238,10 @@ class _RandomFeatureClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstim
             Z = project_rows_to_ball(Z, self.projection_radius_)
         return np.asarray(Z, dtype=np.float64)
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Signed scores ⟨coef_, z(x)⟩, rebuilt from the released parameters.
-
-        Only ``frequencies_``, ``phases_``, ``feature_scale_``,
-        ``projection_radius_`` and ``coef_`` are read.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Scores; one column per class for more than two classes.
-        """
-        scores = self.transform_features(X) @ self.coef_.T
-        return scores.ravel() if scores.shape[1] == 1 else scores
+    def _scores(self, X: ArrayLike) -> FloatArray:
+        # ⟨coef_, z(x)⟩ from the released frequencies_, phases_, feature_scale_,
+        # projection_radius_ and coef_ only.
+        return self.transform_features(X) @ self.coef_.T
 
     def _feature_details(self, R: float) -> dict[str, Any]:
         return {
@@ -252,19 +258,19 @@ class _RandomFeatureClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstim
 
 
 _PRIVACY_NOTES = """
-    Privacy: replace-one neighbours (datasets of equal size n differing in one
-    record; its features and label are protected). The frequencies (and phases)
-    are drawn independently of the data and released with the model, so they cost
-    nothing (paper 000 Cor. 9; paper 001 Thm 3): the guarantee is that of the
-    linear mechanism on the features, whose public norm bound is 1 for cos-sin
-    (exactly) and for cos-phase with ``norm_handling="scale"`` or ``"clip"``
-    (enforced by projection), and √2 for ``"bound"``. The loss must be convex and
-    1-Lipschitz, Λ > 0, and the labels in the public set ``classes``.
-    ``"rubinstein"``, ``"objective"`` and ``"output"`` give pure ε-DP;
-    ``"objective-2009"`` and ``norm_handling="paper"`` are **not** DP
-    (reproduction only; the latter warns). Released: ``coef_``, ``frequencies_``,
-    ``phases_``, ``feature_scale_``, ``classes_``; ``solver_info_`` reads the data
-    and must not be published. With K > 2 classes, one-vs-rest spends ε/K each.
+    Privacy: replace-one neighbours (datasets of equal size n differing in one record;
+    its features and label are protected). The frequencies (and phases) are drawn
+    independently of the data and released with the model, so they cost nothing
+    (Rubinstein et al. Cor. 9; Sarwate et al. Thm 3): the guarantee is that of the
+    linear mechanism on the features, whose public norm bound is 1 for cos-sin (exactly)
+    and for cos-phase with ``norm_handling="scale"`` or ``"clip"`` (enforced by
+    projection), and √2 for ``"bound"``. The loss must be convex and 1-Lipschitz, Λ > 0,
+    and the labels in the public set ``classes``. ``"rubinstein"``, ``"objective"`` and
+    ``"output"`` give pure ε-DP; ``"objective-2009"`` and ``norm_handling="paper"`` are
+    **not** DP (reproduction only; the latter warns). Released: ``coef_``,
+    ``frequencies_``, ``phases_``, ``feature_scale_``, ``classes_``; ``solver_info_``
+    reads the data and must not be published. With K > 2 classes, one-vs-rest spends ε/K
+    each.
 """
 
 
@@ -281,7 +287,7 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
     kernel : {"rbf", "gaussian", "laplacian", "cauchy"}, default="rbf"
         exp(−γ‖x − y‖²), exp(−γ‖x − y‖₁) or ∏ 1/(1 + γ(xᵢ − yᵢ)²).
     gamma : float, default=1.0
-        Public kernel width γ > 0 (paper 001's nested balls use γ = 0.5, i.e.
+        Public kernel width γ > 0 (Sarwate et al.'s nested balls use γ = 0.5, i.e.
         σ = 1). Strings (data-dependent ``"scale"``/``"auto"``) are refused: γ
         must come from public knowledge, never from the data. Guidance: for
         features scaled to a public range of width about 1 per coordinate (e.g.
@@ -296,11 +302,12 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         shrinks like 1/√D; D = 100 was best on the validation draw of the
         nested balls at ε = 0.1 (D ∈ {50, 100, 150, 200}, docs/kernels.md).
     feature_map : {"auto", "cos-sin", "cos-phase"}, default="auto"
-        ``"auto"``: cos-sin (paper 000 eq. (4.1)) for ``"rubinstein"`` and
-        ``"output"``, cos-phase (paper 001 Alg. 2) for the objective mechanisms.
+        ``"auto"``: cos-sin (Rubinstein et al. eq. (4.1)) for ``"rubinstein"`` and
+        ``"output"``, cos-phase (Sarwate et al. Alg. 2) for the objective mechanisms.
     norm_handling : {"scale", "bound", "clip", "paper"}, default="clip"
-        How the cos-phase features' norm bound √2 is handled (paper 001 pitfall
-        S-P6; ignored for cos-sin, whose norm is exactly 1). The default
+        How the cos-phase features' norm bound √2 is handled (Sarwate et al.'s
+        Alg. 2 scales them by √(2/D) but its Theorem 3 assumes norm ≤ 1; ignored
+        for cos-sin, whose norm is exactly 1). The default
         ``"clip"`` is private and keeps typical rows at norm ≈ 1, twice the
         signal of ``"scale"`` (whose rows have norm ≈ 1/√2) for the same noise:
         0.097 against 0.119 test error on the nested balls (docs/kernels.md).
@@ -309,45 +316,45 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
           calibrated for 1. Equivalent to the paper's √(2/D) features with Λ
           doubled.
         * ``"bound"`` (private): features √(2/D)·cos(…), noise calibrated for
-          ``data_norm`` = √2 (S-P6 option (b)). Identical to ``"scale"`` with Λ
-          halved.
+          ``data_norm`` = √2 (the noise scaled to the true bound). Identical to
+          ``"scale"`` with Λ halved.
         * ``"clip"`` (private): features √(2/D)·cos(…) projected onto the unit
           ball (a fixed per-row map), noise calibrated for 1. Closest private
           variant of the paper: ‖v‖² − 1 is of order 1/√(2D), so few rows move
           much.
         * ``"paper"`` (**not private**): features √(2/D)·cos(…) unprojected with
-          noise calibrated for norm 1, as printed in paper 001. Emits a
+          noise calibrated for norm 1, as printed in Sarwate et al. Emits a
           :class:`~dpsvm.exceptions.NotPrivateWarning` and records a
           :class:`~dpsvm.accounting.NonPrivateEvent`; refused by accountants
           with a finite budget; for reproducing Fig. 2(b) only.
     mechanism : {"objective", "objective-2009", "rubinstein", "output"}, \
             default="objective"
-        ``"rubinstein"``: PRIVATESVM, paper 000 Alg. 3 (2d̂ Laplace draws of
-        scale 2^{2.5}·L·C·√d̂/(βn), C = 1/Λ). ``"objective"``: paper 001 Alg. 2
-        with corrected objective perturbation. ``"objective-2009"``: paper 001's
-        uncorrected calibration (not private). ``"output"``: L2 output
+        ``"rubinstein"``: PRIVATESVM, Rubinstein et al. Alg. 3 (2d̂ Laplace draws of
+        scale 2^{2.5}·L·C·√d̂/(βn), C = 1/Λ). ``"objective"``: Sarwate et al.
+        Alg. 2 with corrected objective perturbation. ``"objective-2009"``:
+        Sarwate et al.'s uncorrected calibration (not private). ``"output"``: L2 output
         perturbation.
     loss : {"auto", "hinge", "huber", "logistic"}, default="auto"
         ``"auto"``: hinge for ``"rubinstein"``/``"output"``, Huber for the
         objective mechanisms (which refuse the hinge).
     huber_h : float, default=1.0
         Half-width h of the Huber loss (c = 1/(2h)). h = 1 halves the curvature
-        bound c of paper 001's h = 0.5, and with it the CMS11 correction
+        bound c of Sarwate et al.'s h = 0.5, and with it the correction
         ln(1 + 2c/(nΛ) + …) that objective perturbation pays; best of
         h ∈ {0.5, 1, 2} on the nested-balls validation draw.
     regularization : float or "auto", default="auto"
-        Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖² (paper 000's C = 1/Λ). ``"auto"`` resolves
-        in ``fit``, from public quantities only (n, ε, K classes, the loss's c
-        and the features' norm bound R), to Λ = R²·max(c/(n(e^{ε_k/4} − 1)), 1/n),
-        c = max(1, the loss's curvature bound), ε_k = ε/K: CMS11's own fallback
-        value (Chaudhuri et al. 2011, Alg. 2 step 2) at c = 1, ≈ 4/(nε). With
-        h = 1 it keeps ε′ ≈ 3ε/4. Random-feature models want about five times
-        less regularisation than the linear rule (f = 1/2 instead of 1/10);
-        chosen on a validation draw of the nested balls, never on test rows
-        (docs/defaults.md). The resolved value is ``regularization_``.
+        Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖² (Rubinstein et al.'s C = 1/Λ). ``"auto"`` resolves
+        in ``fit``, from public quantities only (n, ε, K classes, the loss's c and the
+        features' norm bound R), to Λ = R²·max(c/(n(e^{ε_k/4} − 1)), 1/n), c = max(1,
+        the loss's curvature bound), ε_k = ε/K: Chaudhuri et al.'s own fallback value
+        (Chaudhuri et al. 2011, Alg. 2 step 2) at c = 1, ≈ 4/(nε). With h = 1 it keeps
+        ε′ ≈ 3ε/4. Random-feature models want about five times less regularisation than
+        the linear rule (f = 1/2 instead of 1/10); chosen on a validation draw of the
+        nested balls, never on test rows (docs/defaults.md). The resolved value is
+        ``regularization_``.
     epsilon : float, default=1.0
-        Privacy-loss bound ε > 0 of the whole fit (paper 000's β, paper 001's
-        ε_p).
+        Privacy-loss bound ε > 0 of the whole fit (Rubinstein et al.'s β,
+        Sarwate et al.'s ε_p).
     delta : float, default=0.0
         δ of the fit (every mechanism here is pure; recorded only).
     classes : array-like or None, default=None
@@ -525,35 +532,6 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         tags.non_deterministic = True
         return tags
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> DPKernelSVC:
-        """Fit the private kernel classifier.
-
-        The accountant (if any) is checked before the data are read and charged
-        only after the model is computed; a failed fit spends nothing.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows (any norm: the random features are bounded).
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-
-        Raises
-        ------
-        ValueError
-            For a string ``gamma``, a hinge loss with objective perturbation, or
-            labels outside ``classes``.
-        BudgetExceededError
-            If the accountant cannot afford ε (nothing is read or spent).
-        """
-        reject_string_gamma(self.gamma, type(self).__name__)
-        return self._fit(X, y)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def _fit(self, X: Any, y: Any) -> DPKernelSVC:
         loss_name = self._resolved_loss()
@@ -679,9 +657,10 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         details.update(self._feature_details(R))
         k = len(self.classes_) if len(self.classes_) > 2 else 1
         if self.mechanism == "rubinstein" and self.feature_map_ == "cos-sin":
-            # [R] Cor. 9: λ = 2^{2.5}·L·C·√d̂/(βn), C = 1/Λ, per binary problem
-            # (β = ε/K under one-vs-rest). The linear mechanism adds the public
-            # solver-certificate cap on top (details["noise_scale_internal"]).
+            # Rubinstein et al. Cor. 9: λ = 2^{2.5}·L·C·√d̂/(βn), C = 1/Λ, per
+            # binary problem (β = ε/K under one-vs-rest). The linear mechanism
+            # adds the public solver-certificate cap on top
+            # (details["noise_scale_internal"]).
             details["laplace_scale_cor9"] = rff_noise_scale(
                 linear.epsilon / k,
                 n,
@@ -821,24 +800,6 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     def _resolved_loss(self) -> str:
         return "hinge" if self.loss == "auto" else str(self.loss)
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateRandomFeatureSVC:
-        """Fit the non-private random-feature SVM.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
-        reject_string_gamma(self.gamma, type(self).__name__)
-        return self._fit(X, y)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def _fit(self, X: Any, y: Any) -> NonPrivateRandomFeatureSVC:
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -865,183 +826,21 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
 
 
 # ---------------------------------------------------------------------------
-# Exact kernel hinge SVM (paper 000 Alg. 1)
+# Exact kernel hinge SVM (Rubinstein et al. 2012, Algorithm 1)
 # ---------------------------------------------------------------------------
 
 
-def _hinge_dual_gap(a: FloatArray, Qa: FloatArray) -> float:
-    """Duality gap of the box dual in the a = α/U scaling (U = C/n).
+class NonPrivateKernelSVC(
+    _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
+):
+    """Exact bias-free kernel hinge SVM (Rubinstein et al. Alg. 1). No privacy.
 
-    With Q̃ = U·(yyᵀ ∘ K), paper 000's P_R(w(α)) − D_R(α) (spec R.1:
-    P_R = ½‖w‖² + (C/n)Σhinge, D_R = Σα − ½αᵀQα, w = Σαᵢyᵢφ(xᵢ), so
-    yᵢf(xᵢ) = (Q̃a)ᵢ) equals U·Σᵢ[aᵢ(Q̃a)ᵢ − aᵢ + max(0, 1 − (Q̃a)ᵢ)]. Each term is
-    ≥ 0 for aᵢ ∈ [0, 1]; summing them avoids cancellation. Returned: the sum.
-    """
-    terms = a * Qa - a + np.maximum(0.0, 1.0 - Qa)
-    return float(np.sum(np.maximum(terms, 0.0)))
-
-
-def _greedy_coordinate_descent(
-    Q: FloatArray, a: FloatArray, g: FloatArray, n_steps: int, tol: float
-) -> int:
-    """Greedy (Gauss–Southwell) exact coordinate steps on ½aᵀQa − Σa, a ∈ [0, 1]ⁿ.
-
-    Without the equality constraint a single coordinate can move alone, so each
-    step is the exact 1-D minimiser clip(aᵢ − gᵢ/Qᵢᵢ, 0, 1) of the coordinate
-    with the largest projected gradient (in place on ``a`` and ``g = Qa − 1``).
-    """
-    diag = np.maximum(np.diag(Q), 1e-300)  # Qᵢᵢ = 0 ⇒ row 0 ⇒ aᵢ → 1
-    step = 0
-    for step in range(1, n_steps + 1):  # noqa: B007 - reported
-        viol = g.copy()
-        viol[(a <= 0.0) & (g > 0.0)] = 0.0
-        viol[(a >= 1.0) & (g < 0.0)] = 0.0
-        i = int(np.argmax(np.abs(viol)))
-        if abs(viol[i]) <= tol:
-            break
-        new = min(1.0, max(0.0, a[i] - g[i] / diag[i]))
-        g += Q[i] * (new - a[i])
-        a[i] = new
-    return step
-
-
-def _projected_newton(
-    Q: FloatArray, mu: float, a: FloatArray, max_iter: int
-) -> tuple[FloatArray, int]:
-    """Projected Newton (Bertsekas 1982) on ½aᵀ(Q + μI)a − Σa over [0, 1]ⁿ.
-
-    Scaled gradient steps on the ε-binding set, a Newton step on the free set
-    and an Armijo search along the projection arc. Once the active set is
-    identified the Newton step is exact, so from a good start (greedy
-    coordinate descent) it ends in one or two iterations. The ridge μ keeps the
-    free-set systems positive definite when K is (numerically) singular.
-    """
-    diag = np.diag(Q) + mu
-    Qa = Q @ a + mu * a
-    f = 0.5 * float(a @ Qa) - float(a.sum())
-    it = 0
-    for it in range(1, max_iter + 1):  # noqa: B007 - reported
-        g = Qa - 1.0
-        kkt = float(np.max(np.abs(a - np.clip(a - g, 0.0, 1.0))))
-        if kkt <= 1e-15:
-            break
-        eps_k = min(1e-3, kkt)
-        binding = ((a <= eps_k) & (g > 0)) | ((a >= 1.0 - eps_k) & (g < 0))
-        free = ~binding
-        d = np.where(binding, -g / diag, 0.0)
-        if np.any(free):
-            H = Q[np.ix_(free, free)]
-            H[np.diag_indices_from(H)] += mu
-            with warnings.catch_warnings():
-                # Ill-conditioning only slows the search; the gap certifies.
-                warnings.simplefilter("ignore", scipy.linalg.LinAlgWarning)
-                try:
-                    d[free] = -scipy.linalg.solve(
-                        H, g[free], assume_a="pos", check_finite=False
-                    )
-                except (np.linalg.LinAlgError, scipy.linalg.LinAlgError):
-                    d[free] = -g[free] / diag[free]
-        t = 1.0
-        for _ in range(60):
-            a_new = np.clip(a + t * d, 0.0, 1.0)
-            step = a_new - a
-            moved = np.flatnonzero(step)
-            Qa_new = Qa + Q[:, moved] @ step[moved] + mu * step
-            f_new = 0.5 * float(a_new @ Qa_new) - float(a_new.sum())
-            if f_new <= f + 1e-4 * float(g @ step):
-                break
-            t *= 0.5
-        else:
-            break  # no decrease possible in floating point
-        a, f = a_new, f_new
-        Qa = Q @ a + mu * a  # recomputed: no drift
-    return a, it
-
-
-def solve_kernel_hinge_dual(
-    K: ArrayLike,
-    y: ArrayLike,
-    box: float,
-    *,
-    tol: float = 1e-12,
-    max_iter: int = 100,
-) -> tuple[FloatArray, float, int]:
-    """Solve the bias-free kernel hinge-SVM dual (paper 000 eq. (5.1)) exactly.
-
-    max_α Σαᵢ − ½ΣΣαᵢαⱼyᵢyⱼK(xᵢ, xⱼ) subject to 0 ≤ αᵢ ≤ ``box`` (= C/n), with
-    **no** equality constraint Σαᵢyᵢ = 0 (no bias, spec R.1). Greedy exact
-    coordinate descent (single coordinates can move alone without the
-    equality constraint) finds the active set; projected Newton on the free
-    set (with a vanishing ridge, 10⁻⁹ then 10⁻¹² of max Qᵢᵢ, for singular K)
-    then solves it to rounding. The result is certified by the duality gap.
-
-    Parameters
-    ----------
-    K : array-like of shape (n, n)
-        Kernel matrix (positive semi-definite; singular is fine).
-    y : array-like of shape (n,)
-        Labels in {−1, +1}.
-    box : float
-        Upper bound C/n = 1/(nΛ) on each αᵢ.
-    tol : float, default=1e-12
-        Target duality gap in the Λ normalisation,
-        J = (1/n)Σhinge + (Λ/2)‖w‖², i.e. (gap in paper 000's normalisation)/(n·box).
-    max_iter : int, default=100
-        Coordinate-descent budget in epochs (n steps each); projected Newton
-        gets up to ``max_iter`` iterations per ridge level.
-
-    Returns
-    -------
-    alpha : ndarray of shape (n,)
-        Dual solution.
-    gap : float
-        Duality gap P_R(w(α)) − D_R(α) in paper 000's normalisation
-        ½‖w‖² + (C/n)Σhinge; ‖w − w*‖_H ≤ √(2·gap).
-    n_iter : int
-        Coordinate steps plus Newton iterations used.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> alpha, gap, _ = solve_kernel_hinge_dual(np.eye(2), np.array([1, -1]), 0.5)
-    >>> alpha.tolist(), gap
-    ([0.5, 0.5], 0.0)
-    """
-    Ka = np.asarray(K, dtype=np.float64)
-    ya = np.asarray(y, dtype=np.float64)
-    n = ya.shape[0]
-    U = float(box)
-    if n == 0:
-        return np.zeros(0), 0.0, 0
-    # Q̃ = U·(yyᵀ ∘ K) and a = α/U ∈ [0, 1]: D_R(α) = −U·(½aᵀQ̃a − Σa).
-    Q = (U * ya[:, None]) * Ka * ya[None, :]
-    a = np.zeros(n)
-    g = -np.ones(n)
-    steps = _greedy_coordinate_descent(Q, a, g, max_iter * n, 1e-7)
-    target = tol * n  # gap_J = gap_a/n (J = Λ·P_R and U = 1/(nΛ))
-    gap = _hinge_dual_gap(a, Q @ a)
-    scale = max(float(np.max(np.diag(Q))), 1e-300)
-    for rel in (1e-9, 1e-12):
-        if gap <= target:
-            break
-        a_new, it = _projected_newton(Q, rel * scale, a.copy(), max_iter)
-        steps += it
-        gap_new = _hinge_dual_gap(a_new, Q @ a_new)
-        if gap_new < gap:
-            a, gap = a_new, gap_new
-    return a * U, gap * U, steps
-
-
-class NonPrivateKernelSVC(ScorePredictMixin, ClassifierMixin, BaseEstimator):
-    """Exact bias-free kernel hinge SVM (paper 000 Alg. 1). No privacy.
-
-    Solves (1/n)Σ max(0, 1 − yᵢf(xᵢ)) + (Λ/2)‖f‖²_H over the RKHS of the kernel,
-    i.e. paper 000's ½‖w‖² + (C/n)Σ hinge with C = 1/Λ, through its dual
-    (eq. (5.1)): 0 ≤ αᵢ ≤ C/n and **no** equality constraint, so that it is the
-    problem the private random-feature models approximate. scikit-learn's
-    ``SVC`` (libsvm) always fits a bias and therefore solves another problem
-    (spec R.1). The solution is certified by its duality gap. Builds the n × n
-    kernel matrix: for n up to a few thousand.
+    Solves (1/n)Σ max(0, 1 − yᵢf(xᵢ)) + (Λ/2)‖f‖²_H over the RKHS of the kernel, i.e.
+    Rubinstein et al.'s ½‖w‖² + (C/n)Σ hinge with C = 1/Λ, through its dual (eq. (5.1)):
+    0 ≤ αᵢ ≤ C/n and **no** equality constraint, so that it is the problem the private
+    random-feature models approximate. scikit-learn's ``SVC`` (libsvm) always fits a
+    bias and therefore solves another problem. The solution is certified by its duality
+    gap. Builds the n × n kernel matrix: for n up to a few thousand.
 
     Parameters
     ----------
@@ -1137,51 +936,18 @@ class NonPrivateKernelSVC(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             coef0=self.coef0,
         )
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateKernelSVC:
-        """Solve the dual exactly.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
-        reject_string_gamma(self.gamma, type(self).__name__)
-        return self._fit(X, y)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def _fit(self, X: Any, y: Any) -> NonPrivateKernelSVC:
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         y = np.asarray(y)
-        if self.classes is None:
-            classes = np.unique(y)
-        else:
-            classes = np.unique(np.asarray(self.classes))
-            unknown = np.setdiff1d(np.unique(y), classes)
-            if unknown.size:
-                raise ValueError(
-                    f"y contains labels {unknown.tolist()[:5]} that are not in "
-                    f"classes={classes.tolist()}."
-                )
-        if classes.size < 2:
-            raise ValueError(
-                "Classifier needs samples of at least 2 classes; got 1 class."
-            )
-        self.classes_ = classes
-        if classes.size == 2:
-            targets = [np.where(y == classes[1], 1.0, -1.0)]
-        else:
-            targets = [np.where(y == c, 1.0, -1.0) for c in classes]
+        self.classes_ = classes = reference_label_set(self.classes, y)
+        targets = one_vs_rest_targets(y, classes)
         n = X.shape[0]
         K = self._kernel(X, X)
-        box = 1.0 / (n * self.regularization)  # C/n with C = 1/Λ (spec R.1)
+        box = 1.0 / (
+            n * self.regularization
+        )  # C/n with C = 1/Λ (Rubinstein et al. eq. (5.1))
         alphas, gaps, iters = [], [], []
         for t in targets:
             alpha, gap, it = solve_kernel_hinge_dual(
@@ -1209,26 +975,13 @@ class NonPrivateKernelSVC(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             )
         return self
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """f(x) = Σᵢ αᵢyᵢ k(x, xᵢ) (no bias).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Scores.
-        """
+    def _scores(self, X: ArrayLike) -> FloatArray:
+        # f(x) = Σᵢ αᵢyᵢ k(x, xᵢ), no bias.
         check_is_fitted(self)
         Xa = np.asarray(validate_data(self, X, dtype=np.float64, reset=False))
         if self.support_vectors_.shape[0] == 0:
-            scores = np.zeros((Xa.shape[0], self.dual_coef_.shape[0]))
-        else:
-            scores = self._kernel(Xa, self.support_vectors_) @ self.dual_coef_.T
-        return scores.ravel() if scores.shape[1] == 1 else scores
+            return np.zeros((Xa.shape[0], self.dual_coef_.shape[0]))
+        return self._kernel(Xa, self.support_vectors_) @ self.dual_coef_.T
 
 
 DPKernelSVC.__doc__ = (DPKernelSVC.__doc__ or "").replace(

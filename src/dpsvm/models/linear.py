@@ -3,14 +3,15 @@
 
 Regularisation convention (one public parameter, ``regularization`` = Λ):
 
-    minimise  (1/n) Σᵢ ℓ(yᵢ wᵀxᵢ) + (Λ/2)‖w‖²        (paper 001, eq. (1))
+    minimise  (1/n) Σᵢ ℓ(yᵢ wᵀxᵢ) + (Λ/2)‖w‖²    (Sarwate et al., arXiv:0912.0071,
+                                                 eq. (1))
 
 Conversions (also in docs/conventions.md):
 
-* paper 000 (Rubinstein et al.), ½‖w‖² + (C/n)Σℓ:  C = 1/Λ;
-* paper 001 (Sarwate et al.), (Λ/2)‖f‖² + (1/n)Σℓ:  Λ itself;
-* paper 002 (Nie & Wang), (1/m)Σℓ + λ_NW‖f‖²:  λ_NW = Λ/2;
-* paper 003 (Jain & Thakurta), (1/n)Σℓ + (λ_JT/2)‖w‖²:  λ_JT = Λ;
+* Rubinstein et al. (arXiv:0911.5708), ½‖w‖² + (C/n)Σℓ:  C = 1/Λ;
+* Sarwate et al. (arXiv:0912.0071), (Λ/2)‖f‖² + (1/n)Σℓ:  Λ itself;
+* Nie & Wang, (1/m)Σℓ + λ_NW‖f‖²:  λ_NW = Λ/2;
+* Jain & Thakurta, (1/n)Σℓ + (λ_JT/2)‖w‖²:  λ_JT = Λ;
 * scikit-learn ``LinearSVC`` / ``LogisticRegression`` (``fit_intercept=False``),
   ½‖w‖² + C_sk Σℓ:  C_sk = 1/(nΛ).
 """
@@ -28,31 +29,28 @@ from .._compat import Interval, StrOptions, _fit_context
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import charge, warn_not_private
 from ..accounting.events import NonPrivateEvent, PrivacyEvent
-from ..exceptions import DPSVMConvergenceError
 from ..losses import Loss, get_loss
-from ..mechanisms import laplace_release, sample_gamma_norm
+from ..perturbation import CERTIFICATE_RTOL as CERTIFICATE_RTOL  # re-exported
 from ..perturbation import (
-    RESIDUAL_EPSILON_FRACTION,
-    approximate_minimiser_calibration,
+    ObjectivePerturbation,
+    OutputPerturbation,
     auto_regularization,
-    objective_perturbation_calibration,
     output_l2_sensitivity,
     rubinstein_l2_sensitivity,
 )
 from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
-from .base import LinearModelBase, mark_label_set
+from .base import (
+    LinearModelBase,
+    PublicParameterFitMixin,
+    mark_label_set,
+    reference_label_set,
+)
 
 __all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
 
 FloatArray = NDArray[np.float64]
-
-#: Public cap on the certified solver error ‖w − w*‖ of output perturbation,
-#: relative to the sensitivity. The noise is calibrated to Δ + 2·cap (both
-#: neighbours' solutions may be off by the cap), and a fit whose certificate
-#: exceeds the cap raises instead of releasing.
-CERTIFICATE_RTOL = 1e-3
 
 _REFERENCES = {
     "objective": (
@@ -63,7 +61,9 @@ _REFERENCES = {
     ),
     "objective-2009": (
         "Sarwate, Chaudhuri & Monteleoni, arXiv:0912.0071, Alg. 1, self-consistent "
-        "reading (spec S.1); NOT private: the proof omits the Jacobian (spec S-P3)"
+        "reading ((1/n)bᵀf, density ∝ exp(−(ε/2)‖b‖)); NOT private: the proof of "
+        "its Theorem 1 omits the Jacobian of b ↦ f_priv (corrected in Chaudhuri, "
+        "Monteleoni & Sarwate 2011, Theorem 9)"
     ),
     "output": (
         "Chaudhuri, Monteleoni & Sarwate, JMLR 12 (2011), Algorithm 1 / Corollary 8 "
@@ -83,41 +83,6 @@ _EVENT_NAMES = {
     "output": "output-perturbation-l2",
     "output-laplace": "output-perturbation-laplace",
 }
-
-
-def _objective_epsilons(mech: str, eps: float) -> tuple[float, float]:
-    """(ε_op, ε_r): objective perturbation's share and the solver residual's.
-
-    The corrected mechanism pays for its certified approximate minimiser with
-    ε_r = f·ε (pure-DP analogue of Iyengar et al. 2019, Thm 1; see
-    :func:`approximate_minimiser_calibration`); the non-private 2009 reading is
-    kept as printed (ε_r = 0), for reproduction only.
-    """
-    eps_r = eps * RESIDUAL_EPSILON_FRACTION if mech == "objective" else 0.0
-    return eps - eps_r, eps_r
-
-
-def _output_calibration(
-    mech: str, n: int, lam: float, lipschitz: float, eps: float, d: int
-) -> tuple[float, float, float]:
-    """Certificate cap, noise scale and reported sensitivity of output perturbation.
-
-    All on the data scaled to the unit ball (x/R), for one binary release.
-    """
-    base = (
-        output_l2_sensitivity(n, lam, lipschitz)
-        if mech == "output"
-        else rubinstein_l2_sensitivity(n, lam, lipschitz)
-    )
-    cap = CERTIFICATE_RTOL * base
-    # Both neighbours' solutions may be off by the cap: Δ_eff = Δ + 2·cap.
-    sens = base + 2.0 * cap
-    if mech == "output":
-        # density ∝ exp(−ε‖b‖/Δ₂): ‖b‖ ~ Gamma(d, Δ₂/ε) (CMS11 Alg. 1).
-        return cap, sens / eps, sens
-    # Rubinstein et al. Thm 7: λ_L = 4LCκ√F/(βn) (‖·‖₁ ≤ √F‖·‖₂).
-    l1 = sens * math.sqrt(d)
-    return cap, l1 / eps, l1
 
 
 def _solve(
@@ -277,7 +242,8 @@ class _DPLinearBase(LinearModelBase):
             event = PrivacyEvent(
                 mechanism=f"one-vs-rest({events[0].mechanism})",
                 epsilon=sum(e.epsilon for e in events),
-                delta=sum(e.delta for e in events),
+                # δ ≤ 1 always; a non-private child has δ = 1 (and ε = ∞).
+                delta=min(1.0, sum(e.delta for e in events)),
                 reference=(
                     "sequential composition over classes (Dwork & Roth 2014, Thm 3.16)"
                 ),
@@ -290,6 +256,42 @@ class _DPLinearBase(LinearModelBase):
         self.n_iter_ = np.array([i["n_iter"] for i in infos])
         ticket.spend(event)
         return self
+
+    def _perturbation(
+        self, mech: str, n: int, d: int, lam: float, loss: Loss, eps: float
+    ) -> ObjectivePerturbation | OutputPerturbation:
+        """The public calibration of one binary release on the unit-ball problem.
+
+        Used by :meth:`_fit_binary` and, to recompute a recorded event, by
+        :meth:`_check_privacy_event`.
+        """
+        if mech in ("objective", "objective-2009"):
+            assert loss.smoothness is not None
+            return ObjectivePerturbation.calibrate(
+                eps,
+                n=n,
+                dim=d,
+                regularization=lam,
+                smoothness=loss.smoothness,
+                tol=float(self.tol),  # the public tolerance the solver certifies
+                variant="jmlr2011" if mech == "objective" else "sarwate2009",
+            )
+        if mech == "output":
+            # Chaudhuri, Monteleoni & Sarwate 2011, Alg. 1 / Cor. 8: Δ₂ = 2L/(nλ),
+            # Gamma-norm noise.
+            return OutputPerturbation.calibrate(
+                "gamma-norm",
+                epsilon=eps,
+                l2_sensitivity=output_l2_sensitivity(n, lam, loss.lipschitz),
+                dim=d,
+            )
+        # Rubinstein et al. Lemma 6 / Thm 7: Δ₂ = 4L/(nλ), Laplace on Δ₁ = √d·Δ₂.
+        return OutputPerturbation.calibrate(
+            "laplace",
+            epsilon=eps,
+            l2_sensitivity=rubinstein_l2_sensitivity(n, lam, loss.lipschitz),
+            dim=d,
+        )
 
     def _fit_binary(
         self,
@@ -313,114 +315,51 @@ class _DPLinearBase(LinearModelBase):
             "n_features": d,
             "solver_tol": self.tol,
         }
-        if mech in ("objective", "objective-2009"):
-            assert loss.smoothness is not None
-            tau = float(self.tol)  # the public tolerance the solver must certify
-            # Approximate minimiser: ε = ε_op + ε_r, the residual charged below
-            # (pure-DP analogue of Iyengar et al. 2019, Thm 1). The non-private
-            # 2009 reading is kept as printed, for reproduction only.
-            eps_op, eps_r = _objective_epsilons(mech, eps)
-            cal = objective_perturbation_calibration(
-                eps_op,
-                n,
-                lam,
-                loss.smoothness,
-                variant="jmlr2011" if mech == "objective" else "sarwate2009",
-            )
-            # ‖b‖ ~ Gamma(d, 2/ε′), uniform direction (CMS11 Alg. 2 step 3).
-            b = sample_gamma_norm(d, cal.noise_scale, rng)
-            strong = lam + cal.extra_regularization
-            res = _solve(
-                Xt,
-                y,
-                loss,
-                strong,
-                tol=tau,
+        plan = self._perturbation(mech, n, d, lam, loss, eps)
+        if isinstance(plan, ObjectivePerturbation):
+            out = plan.perturb(
+                lambda strong, linear: _solve(
+                    Xt,
+                    y,
+                    loss,
+                    strong,
+                    tol=plan.tol,
+                    max_iter=self.max_iter,
+                    linear=linear,
+                ),
+                rng,
                 max_iter=self.max_iter,
-                linear=b / n,
             )
-            if not res.grad_norm <= tau:
-                # No achieved value is quoted: it is computed from the data.
-                raise DPSVMConvergenceError(
-                    "Objective perturbation needs the minimiser to the certified "
-                    f"tolerance tol = {tau:g}, which the solver did not reach within "
-                    f"max_iter = {self.max_iter} iterations. Increase max_iter (a "
-                    "larger tol is also accepted and is paid for with more noise)."
-                )
-            w = res.coef
-            details.update(
-                epsilon_prime=cal.epsilon_prime,
-                extra_regularization=cal.extra_regularization * R * R,
-                noise_norm_scale=cal.noise_scale,
-                variant=cal.variant,
-                smoothness_c=loss.smoothness,
-            )
-            if mech == "objective":
-                # ‖w − w*‖ ≤ τ/(λ + Δ) by strong convexity; Z of density
-                # ∝ exp(−ε_r‖z‖/Δ_r), Δ_r = 2τ/(λ + Δ), makes w + Z
-                # (ε_op + ε_r)-DP (module _calibration).
-                rcal = approximate_minimiser_calibration(eps_r, tau, strong)
-                w = w + sample_gamma_norm(d, rcal.noise_scale, rng)
-                details.update(
-                    epsilon_objective=eps_op,
-                    epsilon_residual=eps_r,
-                    certified_residual=tau,
-                    residual_sensitivity=rcal.sensitivity / R,  # released w/R
-                    residual_noise_scale=rcal.noise_scale,
-                )
-            fields: dict[str, Any] = {
-                "epsilon": eps,
-                "sensitivity": 2.0 * loss.lipschitz,
-                "sensitivity_norm": "gradient-l2",
-                "reference": _REFERENCES[mech],
-                "details": details,
-            }
-            reason = self._non_private_reason()
-            event = (
-                PrivacyEvent(mechanism=_EVENT_NAMES[mech], **fields)
-                if reason is None
-                # The nominal ε is kept as details["nominal_epsilon"].
-                else NonPrivateEvent(
-                    mechanism=_EVENT_NAMES[mech], reason=reason, **fields
-                )
-            )
-        else:
-            cap, scale, reported = _output_calibration(
-                mech, n, lam, loss.lipschitz, eps, d
-            )
-            res = _solve(
-                Xt,
-                y,
-                loss,
-                lam,
-                tol=min(self.tol, lam * cap),
-                max_iter=self.max_iter,
-                target_distance=cap,
-            )
-            if not res.distance_bound <= cap:
-                # No achieved value is quoted: it is computed from the data.
-                raise DPSVMConvergenceError(
-                    "The solver did not certify its distance to the exact minimiser "
-                    f"within the public cap {cap:.3g} that the noise is calibrated "
-                    f"for in max_iter = {self.max_iter} iterations. Increase max_iter."
-                )
-            if mech == "output":
-                w = res.coef + sample_gamma_norm(d, scale, rng)
-                norm_name = "l2"
-            else:
-                # Discretised Laplace release (floating-point safe; its achieved
-                # ε never exceeds Δ₁/λ_L): dpsvm.mechanisms.laplace_release.
-                w = laplace_release(res.coef, scale, rng, sensitivity=reported)
-                norm_name = "l1"
-            details.update(noise_scale_internal=scale, certificate_cap=cap / R)
-            event = PrivacyEvent(
-                mechanism=_EVENT_NAMES[mech],
-                epsilon=eps,
-                sensitivity=reported / R,  # released w/R (module _calibration)
-                sensitivity_norm=norm_name,
+            details.update(plan.details(R))
+            event = plan.event(
+                _EVENT_NAMES[mech],
                 reference=_REFERENCES[mech],
                 details=details,
+                lipschitz=loss.lipschitz,
+                non_private_reason=self._non_private_reason(),
             )
+        else:
+            out = plan.perturb(
+                lambda cap: _solve(
+                    Xt,
+                    y,
+                    loss,
+                    lam,
+                    tol=min(self.tol, lam * cap),
+                    max_iter=self.max_iter,
+                    target_distance=cap,
+                ),
+                rng,
+                max_iter=self.max_iter,
+            )
+            details.update(plan.details(R))
+            event = plan.event(
+                _EVENT_NAMES[mech],
+                reference=_REFERENCES[mech],
+                details=details,
+                data_norm=R,  # released w/R (module dpsvm.perturbation)
+            )
+        w, res = out.value, out.solution
         info = {
             "method": res.method,
             "n_iter": res.n_iter,
@@ -508,46 +447,18 @@ class _DPLinearBase(LinearModelBase):
                         f"event details.{key} is {det.get(key)!r}; the parameters "
                         f"give {want!r}."
                     )
-            eps_k = epsilon / k
-            if self.mechanism in ("objective", "objective-2009"):
-                assert loss.smoothness is not None
-                eps_op, eps_r = _objective_epsilons(self.mechanism, eps_k)
-                cal = objective_perturbation_calibration(
-                    eps_op,
-                    n,
-                    lam,
-                    loss.smoothness,
-                    variant="jmlr2011"
-                    if self.mechanism == "objective"
-                    else "sarwate2009",
-                )
-                expected = {
-                    "epsilon_prime": cal.epsilon_prime,
-                    "noise_norm_scale": cal.noise_scale,
-                    "extra_regularization": cal.extra_regularization * R * R,
-                }
-                if self.mechanism == "objective":
-                    rcal = approximate_minimiser_calibration(
-                        eps_r, float(self.tol), lam + cal.extra_regularization
-                    )
-                    expected.update(
-                        epsilon_objective=eps_op,
-                        epsilon_residual=eps_r,
-                        certified_residual=float(self.tol),
-                        residual_noise_scale=rcal.noise_scale,
-                    )
-            else:
-                cap, scale, reported = _output_calibration(
-                    self.mechanism, n, lam, loss.lipschitz, eps_k, d
-                )
-                expected = {"noise_scale_internal": scale, "certificate_cap": cap / R}
-                if not _close(part.sensitivity, reported / R):
+            plan = self._perturbation(self.mechanism, n, d, lam, loss, epsilon / k)
+            expected = plan.details(R)
+            if isinstance(plan, OutputPerturbation):
+                want_sens = plan.noise.sensitivity / R
+                if not _close(part.sensitivity, want_sens):
                     raise ValueError(
                         f"event sensitivity {part.sensitivity!r}; the parameters "
-                        f"give {reported / R!r}."
+                        f"give {want_sens!r}."
                     )
             for key, want in expected.items():
-                if not _close(det.get(key), want):
+                same = det.get(key) == want if isinstance(want, str) else None
+                if not (same or _close(det.get(key), want)):
                     raise ValueError(
                         f"event details.{key} is {det.get(key)!r}; recomputed from "
                         f"the parameters it is {want!r}."
@@ -599,17 +510,17 @@ class DPLinearSVC(_DPLinearBase):
         ``"objective"``: objective perturbation, corrected form of Chaudhuri,
         Monteleoni & Sarwate (JMLR 2011): ε′ = ε − ln(1 + 2c/(nΛ) + c²/(n²Λ²)),
         the Δ fallback when ε′ ≤ 0, noise density ∝ exp(−(ε′/2)‖b‖) and the term
-        (1/n)bᵀw. ``"objective-2009"``: the self-consistent reading of paper 001
+        (1/n)bᵀw. ``"objective-2009"``: the self-consistent reading of Sarwate et al.
         as printed, **without the Jacobian correction and not private**, for
         reproducing its tables only. ``"output"``: the sensitivity method, L2
-        sensitivity 2LR/(nΛ), Gamma-norm noise. ``"output-laplace"``: paper 000's
-        PRIVATESVM-FINITE, per-coordinate Laplace with scale 4LR√F/(nΛε).
+        sensitivity 2LR/(nΛ), Gamma-norm noise. ``"output-laplace"``: Rubinstein
+        et al.'s PRIVATESVM-FINITE, per-coordinate Laplace with scale 4LR√F/(nΛε).
     loss : {"huber", "hinge", "logistic"}, default="huber"
         The loss. ``"hinge"`` is refused by the objective mechanisms.
     huber_h : float, default=0.5
-        Half-width h of the Huber loss (paper 001 eq. (2)); c = 1/(2h).
+        Half-width h of the Huber loss (Sarwate et al., eq. (2)); c = 1/(2h).
     regularization : float or "auto", default="auto"
-        Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖². Paper 000's C = 1/Λ; scikit-learn's
+        Λ > 0 in (1/n)Σℓ + (Λ/2)‖w‖². Rubinstein et al.'s C = 1/Λ; scikit-learn's
         C_sk = 1/(nΛ). ``"auto"`` (the default) resolves in ``fit``, from public
         quantities only, to Λ = R²·max(c/(n(e^{fε_k/2} − 1)), 1/n) with f = 0.1:
         the Λ at which the objective-perturbation correction of Chaudhuri et al.
@@ -754,7 +665,8 @@ class DPLogisticRegression(_DPLinearBase):
     Solves (1/n)Σ log(1 + e^{−yᵢwᵀxᵢ}) + (Λ/2)‖w‖² privately. With
     ``mechanism="objective"`` this is objective perturbation for the logistic loss
     (Chaudhuri & Monteleoni 2008, in the corrected form of Chaudhuri, Monteleoni &
-    Sarwate 2011 with c = 1/4), the private comparator of paper 001.
+    Sarwate 2011 with c = 1/4), the private comparator of Sarwate et al.
+    (arXiv:0912.0071).
 
     Parameters
     ----------
@@ -898,7 +810,7 @@ class DPLogisticRegression(_DPLinearBase):
         return np.log(self.predict_proba(X))
 
 
-class NonPrivateLinearClassifier(LinearModelBase):
+class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
     """The non-private reference: the same bias-free problem, solved exactly.
 
     Minimises (1/n)Σℓ(yᵢwᵀxᵢ) + (Λ/2)‖w‖² on rows projected onto the ball of
@@ -983,14 +895,7 @@ class NonPrivateLinearClassifier(LinearModelBase):
         self.max_iter = max_iter
 
     def _resolve_classes(self, y: np.ndarray, all_public: bool = False) -> np.ndarray:
-        if self.classes is None:
-            classes = np.unique(y)
-            if classes.size < 2:
-                raise ValueError(
-                    "Classifier needs samples of at least 2 classes; got 1 class."
-                )
-            return classes
-        return super()._resolve_classes(y, all_public)
+        return reference_label_set(self.classes, y, all_public=all_public)
 
     def _resolve_data_norm(self, norms: FloatArray) -> float:
         if self.data_norm is None:
@@ -999,21 +904,7 @@ class NonPrivateLinearClassifier(LinearModelBase):
         return float(self.data_norm)
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateLinearClassifier:
-        """Fit the non-private reference.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
+    def _fit(self, X: Any, y: Any) -> NonPrivateLinearClassifier:
         loss = get_loss(self.loss, huber_h=self.huber_h)
         Xt, targets, lam = self._prepare_fit(X, y)
         W = np.empty((len(targets), Xt.shape[1]))

@@ -1,6 +1,16 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The one perturbation layer of the data path: calibrations and noise steps.
 
+Estimators never draw privacy noise themselves; they call this layer:
+
+* :class:`OutputNoise` — one vector released with Gamma-norm (pure, L2),
+  discretised Laplace (pure, L1) or analytic Gaussian ((ε, δ), L2) noise, and
+  its typed event;
+* :class:`OutputPerturbation` — output perturbation of a certified approximate
+  minimiser (noise calibrated to Δ + 2·cap, :func:`certified_sensitivity`);
+* :class:`ObjectivePerturbation` — objective perturbation with the certified
+  residual charge (ε = ε_op + ε_r).
+
 Every learner's privacy calculation lives here, written once next to the theorem
 it comes from: the objective-perturbation calibration (Chaudhuri, Monteleoni &
 Sarwate 2011, Algorithm 2 and Theorem 9), the certified-residual charge of an
@@ -24,15 +34,33 @@ from ._calibration import (
     output_laplace_scale,
     rubinstein_l2_sensitivity,
 )
+from ._objective import ObjectivePerturbation
+from ._output import (
+    CERTIFICATE_RTOL,
+    NOISE_KINDS,
+    OutputNoise,
+    OutputPerturbation,
+    PerturbedSolution,
+    certified_sensitivity,
+    check_certificate,
+)
 
 __all__ = [
     "AUTO_CORRECTION_SHARE_KERNEL",
     "AUTO_CORRECTION_SHARE_LINEAR",
+    "CERTIFICATE_RTOL",
+    "NOISE_KINDS",
     "RESIDUAL_EPSILON_FRACTION",
     "ObjectiveCalibration",
+    "ObjectivePerturbation",
+    "OutputNoise",
+    "OutputPerturbation",
+    "PerturbedSolution",
     "ResidualCalibration",
     "approximate_minimiser_calibration",
     "auto_regularization",
+    "certified_sensitivity",
+    "check_certificate",
     "objective_perturbation_calibration",
     "output_l2_sensitivity",
     "output_laplace_scale",

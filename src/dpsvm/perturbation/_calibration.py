@@ -70,10 +70,12 @@ def objective_perturbation_calibration(
     4. minimise J(w) + (1/n)bᵀw + (Δ/2)‖w‖².
 
     ``variant="sarwate2009"``: the self-consistent reading of Sarwate, Chaudhuri
-    & Monteleoni, arXiv:0912.0071, Alg. 1 (spec S.1): ε′ = ε, Δ = 0. Its proof
-    omits the Jacobian of b ↦ f_priv (spec S-P3), so it is **not** guaranteed
+    & Monteleoni, arXiv:0912.0071, Alg. 1 with eq. (9)'s (1/n)bᵀf term and
+    density ∝ exp(−(ε/2)‖b‖): ε′ = ε, Δ = 0. The proof of their Theorem 1
+    omits the Jacobian of b ↦ f_priv, so it is **not** guaranteed
     ε-DP; it exists only to reproduce that paper's tables. The literal β = ε·n of
-    the printed Alg. 1 (n times too little noise, spec S-P1) is not offered.
+    the printed Alg. 1 (correction: with the (1/n)bᵀf term it adds n times too
+    little noise) is not offered.
 
     Parameters
     ----------
@@ -100,7 +102,7 @@ def objective_perturbation_calibration(
     (0.1348, 0.0)
     """
     if variant == "sarwate2009":
-        # spec S.1: density ∝ exp(−(ε/2)‖b‖) with the (1/n)bᵀf term, no correction.
+        # Sarwate et al. Alg. 1 + eq. (9): density ∝ exp(−(ε/2)‖b‖), (1/n)bᵀf term.
         return ObjectiveCalibration(epsilon, 0.0, 2.0 / epsilon, variant)
     if variant != "jmlr2011":
         raise ValueError(f"Unknown objective-perturbation variant {variant!r}.")
@@ -204,9 +206,9 @@ def approximate_minimiser_calibration(
 def output_l2_sensitivity(n: int, lam: float, lipschitz: float = 1.0) -> float:
     """L2 sensitivity 2L/(nλ) of the regularised ERM minimiser on the unit ball.
 
-    Chaudhuri, Monteleoni & Sarwate (2011), Corollary 8, and spec S.2 of paper
-    001's "sensitivity method". The strong-convexity argument (sum the two
-    λ-strong-convexity inequalities; the loss difference of the replaced record is
+    Chaudhuri, Monteleoni & Sarwate (2011), Corollary 8 (the "sensitivity method"
+    baseline of Sarwate et al., arXiv:0912.0071). The strong-convexity argument (sum the
+    two λ-strong-convexity inequalities; the loss difference of the replaced record is
     2L-Lipschitz in w) needs only subgradients, so it covers the hinge too. With a
     row-norm bound R the released w/R has sensitivity 2LR/(nΛ).
 
@@ -237,7 +239,7 @@ def rubinstein_l2_sensitivity(n: int, lam: float, lipschitz: float = 1.0) -> flo
 
     Rubinstein, Bartlett, Huang & Taft, arXiv:0911.5708, Lemma 6 (Lemma 21 for
     subgradients). It is a factor 2 looser than :func:`output_l2_sensitivity`; the
-    paper's constant is kept for PRIVATESVM-FINITE (spec R.2).
+    paper's constant is kept for PRIVATESVM-FINITE (their Algorithm 2).
 
     Parameters
     ----------
@@ -264,7 +266,7 @@ def rubinstein_l2_sensitivity(n: int, lam: float, lipschitz: float = 1.0) -> flo
 def output_laplace_scale(
     epsilon: float, n: int, lam: float, n_features: int, lipschitz: float = 1.0
 ) -> float:
-    """Laplace scale λ_L = 4LCκ√F/(εn) of PRIVATESVM-FINITE (paper 000 Thm 7).
+    """Laplace scale λ_L = 4LCκ√F/(εn) of PRIVATESVM-FINITE (Rubinstein et al. Thm 7).
 
     Rubinstein et al., arXiv:0911.5708, Theorem 7: per-coordinate Laplace noise
     with scale λ_L ≥ 4LCκ√F/(βn) gives β-DP, using ‖·‖₁ ≤ √F‖·‖₂ on the Lemma 6

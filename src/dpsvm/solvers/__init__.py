@@ -12,6 +12,8 @@
 * the box-constrained dual solvers of the Nie–Wang estimators
   (:func:`solve_box_erm`, :func:`solve_squared_erm`, :func:`box_loss`,
   :func:`kernel_factor`), with a duality-gap certificate;
+* :func:`solve_kernel_hinge_dual` — the exact bias-free kernel hinge-SVM dual
+  (box constraints, no equality constraint), certified by its duality gap;
 * the chunked Dask driver (:func:`prepare_dask_fit` and friends): the same
   solvers, with each pass a blockwise reduction over a ``dask.array``.
 """
@@ -22,6 +24,7 @@ from ._box import BoxSolution, box_loss, kernel_factor, solve_box_erm, solve_squ
 from ._dask import chunked_predict, chunked_scores, is_dask_array, prepare_dask_fit
 from ._design import clip_factors, row_norms, scaled_design
 from ._erm import RowScaledDesign, SolverResult, as_design, solve_hinge, solve_smooth
+from ._kernel_dual import solve_kernel_hinge_dual
 
 __all__ = [
     "BoxSolution",
@@ -39,6 +42,7 @@ __all__ = [
     "scaled_design",
     "solve_box_erm",
     "solve_hinge",
+    "solve_kernel_hinge_dual",
     "solve_smooth",
     "solve_squared_erm",
 ]
