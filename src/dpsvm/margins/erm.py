@@ -32,7 +32,7 @@ from scipy.stats import binom
 from ..accounting import PrivacyEvent
 from ..losses import Loss
 from ..mechanisms.exponential import ExponentialMechanism
-from ..mechanisms.gaussian import AnalyticGaussian
+from ..perturbation import OutputNoise
 from ..utils._random import RandomStateLike, check_random_state
 from ..validation import check_epsilon, check_positive
 from ._docs import margin_doc
@@ -428,11 +428,11 @@ def phased_sgd(
             g = float(loss.derivative(t)) * ya[j] * Xp[j]
             u = project_to_ball(u - eta_i * g, radius)
             total += u
-        mech = AnalyticGaussian(
-            epsilon=epsilon, delta=delta, sensitivity=2.0 * lip * eta_i
-        )
-        sigmas.append(mech.sigma)
-        w = project_to_ball(total / n_i + mech.sample(k, random_state=gen), radius)
+        # The phase's average iterate moves by ≤ 2Lηᵢ: analytic Gaussian
+        # (Balle & Wang 2018, Thm 8) from the perturbation layer.
+        noise = OutputNoise.gaussian(epsilon, delta, 2.0 * lip * eta_i)
+        sigmas.append(noise.scale)
+        w = project_to_ball(noise.release(total / n_i, gen), radius)
     event = PrivacyEvent(
         "phased-sgd",
         epsilon,

@@ -15,7 +15,8 @@ from .._compat import Interval, StrOptions, _fit_context
 from ..accounting.events import PrivacyEvent
 from ..bounds.prediction import data_independent_parameters
 from ..exceptions import DPSVMConvergenceError
-from ..mechanisms import ExponentialMechanism, laplace_release
+from ..mechanisms import ExponentialMechanism
+from ..perturbation import OutputNoise
 from ..utils._params import store_init_params
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
@@ -338,7 +339,9 @@ default="auto"
         )
         B, sigma, eta = params.n_rounds, params.threshold, params.step
         em = ExponentialMechanism(epsilon=params.em_epsilon, sensitivity=S)
-        lap_scale = S / params.laplace_epsilon
+        # Jain & Thakurta Alg. 3 step 5: the noisy difference is ε_lap-DP
+        # (Laplace mechanism of the perturbation layer, sensitivity S).
+        test_noise = OutputNoise.laplace(params.laplace_epsilon, S)
         pts: list[FloatArray] = []
         coef: list[float] = []
         if cands is not None:
@@ -361,7 +364,7 @@ default="auto"
                 z = spec.project(z[None, :])[0]
                 a, p = np.array([z @ w_star]), float(z @ w_t)
             # d̂ = ⟨w*, φ(z)⟩ + Lap(S/ε_lap) − ⟨w_t, φ(z)⟩ (discretised Laplace).
-            d_hat = float(laplace_release(a, lap_scale, rng, sensitivity=S)[0]) - p
+            d_hat = float(test_noise.release(a, rng)[0]) - p
             if abs(d_hat) > sigma:
                 alpha = eta * (1.0 if d_hat > 0 else -1.0)
                 pts.append(np.array(z, dtype=np.float64))

@@ -18,6 +18,7 @@ from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.events import PrivacyEvent
 from ..bounds.prediction import noisy_label_scale, weight_norm_bound
 from ..mechanisms import laplace_release
+from ..perturbation import OutputNoise
 from ..utils._params import store_init_params
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
@@ -339,7 +340,7 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         by the public 2LR_φ/λ (post-processing).
         """
         eps_radius = float(self.radius_fraction) * eps
-        scale = rkhs_sensitivity / eps_radius
+        noise = OutputNoise.laplace(eps_radius, rkhs_sensitivity)
         model = self._model
         if model.coef is not None:
             norm = float(np.linalg.norm(model.coef))
@@ -349,13 +350,9 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
             norm = math.sqrt(
                 max(0.0, float(c @ model.spec.gram(model.support, model.support) @ c))
             )
-        noisy = float(
-            laplace_release(np.array([norm]), scale, rng, sensitivity=rkhs_sensitivity)[
-                0
-            ]
-        )
-        r = min(r_public, max(noisy + scale * math.log(10.0), scale))
-        return r, eps_radius, scale
+        noisy = float(noise.release(np.array([norm]), rng)[0])
+        r = min(r_public, max(noisy + noise.scale * math.log(10.0), noise.scale))
+        return r, eps_radius, noise.scale
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
