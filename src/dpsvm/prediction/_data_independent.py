@@ -20,7 +20,8 @@ from ..perturbation import OutputNoise
 from ..utils._params import store_init_params
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
-from ._common import JT_REFERENCE, FloatArray, prediction_doc
+from ._common import JT_REFERENCE, FloatArray
+from ._docs import prediction_doc
 from ._test_data import (
     HINGE_CONSTRAINTS,
     PredictionBase,

@@ -31,8 +31,8 @@ from ._common import (
     FloatArray,
     PredictionBase,
     VacuousCalibrationWarning,
-    prediction_doc,
 )
+from ._docs import prediction_doc
 
 __all__ = ["PredictionAnswers", "PrivateInteractivePredictor"]
 

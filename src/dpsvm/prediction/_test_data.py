@@ -22,7 +22,8 @@ from ..perturbation import OutputNoise
 from ..utils._params import store_init_params
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
-from ._common import JT_REFERENCE, FloatArray, PredictionBase, prediction_doc
+from ._common import JT_REFERENCE, FloatArray, PredictionBase
+from ._docs import prediction_doc
 
 __all__ = ["TestDataDependentLearner", "fit_noisy_labels", "uniform_ball_points"]
 
