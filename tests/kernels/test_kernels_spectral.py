@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Spectral samplers, second moments and exact kernels (spec 2.1, corrected Table 1)."""
+"""Spectral samplers, second moments and exact kernels.
+
+The laws are those of Rubinstein et al. (2012), Table 1, corrected as in
+``docs/kernels.md``.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ ALPHA = 1e-3  # significance of the seeded distribution tests
 
 @pytest.mark.parametrize("gamma", [0.5, 2.0])
 def test_rbf_frequencies_are_normal_with_variance_two_gamma(gamma):
-    # exp(−γ‖Δ‖²) = E cos⟨ω,Δ⟩ for ω ~ N(0, 2γI)  (paper 001 §4.2; spec 2.1).
+    # exp(−γ‖Δ‖²) = E cos⟨ω,Δ⟩ for ω ~ N(0, 2γI) (Sarwate et al. 2009, §4.2).
     W = sample_frequencies("rbf", gamma, 4, 2000, random_state=1)
     assert W.shape == (4, 2000)
     assert stats.kstest(W.ravel() / math.sqrt(2 * gamma), "norm").pvalue > ALPHA
@@ -43,8 +47,9 @@ def test_laplacian_frequencies_are_cauchy_with_scale_gamma(gamma):
 
 @pytest.mark.parametrize("gamma", [1.0, 0.25])
 def test_cauchy_frequencies_are_laplace_with_scale_sqrt_gamma(gamma):
-    # 1/(1 + γΔ²) is the characteristic function of Laplace(0, √γ) (spec 2.1:
-    # the normalised Cauchy kernel has Laplace(0, 1) frequencies for γ = 1).
+    # 1/(1 + γΔ²) is the characteristic function of Laplace(0, √γ) (correction of
+    # Rubinstein et al. 2012, Table 1: the normalised Cauchy kernel has
+    # Laplace(0, 1) frequencies for γ = 1).
     W = sample_frequencies("cauchy", gamma, 3, 3000, random_state=4)
     assert stats.kstest(W.ravel() / math.sqrt(gamma), "laplace").pvalue > ALPHA
 

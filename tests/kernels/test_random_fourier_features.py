@@ -21,14 +21,14 @@ def _points(n=40, d=3, seed=0):
 # ---------------------------------------------------------------- norm bounds
 @pytest.mark.parametrize("kernel", ["rbf", "laplacian", "cauchy"])
 def test_cos_sin_features_have_norm_exactly_one(kernel):
-    # paper 000 eq. (4.1): ‖φ̂(x)‖² = (1/d̂)Σ(cos² + sin²) = 1, whatever x (κ = 1).
+    # Rubinstein et al. 2012, eq. (4.1): ‖φ̂(x)‖² = (1/d̂)Σ(cos² + sin²) = 1 (κ = 1).
     X = _points(200) * 50.0  # far outside any ball: the bound is unconditional
     rff = RandomFourierFeatures(kernel, 0.5, 37, random_state=0).fit(X)
     Z = rff.transform(X)
     assert Z.shape == (200, 74) and rff.n_output_features_ == 74
     np.testing.assert_allclose(np.linalg.norm(Z, axis=1), 1.0, rtol=1e-14)
     assert rff.feature_norm_bound_ == 1.0 and rff.phases_ is None
-    # Φ = d̂^{−1/2} bounds every coordinate (paper 000 Thm 8 / Lemma 10).
+    # Φ = d̂^{−1/2} bounds every coordinate (Rubinstein et al. 2012, Thm 8 / Lemma 10).
     assert np.max(np.abs(Z)) <= 1 / math.sqrt(37) * (1 + 1e-15)
 
 
@@ -45,7 +45,8 @@ def test_cos_sin_pairs_are_cosine_and_sine_of_one_frequency():
     "norm_handling,bound", [("bound", math.sqrt(2.0)), ("scale", 1.0)]
 )
 def test_cos_phase_norm_bound(norm_handling, bound):
-    # paper 001 Alg. 2: ‖v‖² = (2/D)Σcos² ≤ 2 (spec S-P6); "scale" divides by √2.
+    # Sarwate, Chaudhuri & Monteleoni 2009, Alg. 2: ‖v‖² = (2/D)Σcos² ≤ 2, not the
+    # unit norm their Thm 3 assumes; "scale" divides by √2.
     D = 3
     X = _points(4000, d=2) * 20.0
     rff = RandomFourierFeatures(
@@ -65,7 +66,8 @@ def test_cos_phase_norm_bound(norm_handling, bound):
 
 
 def test_cos_phase_phases_are_independent_uniform():
-    # spec S-P7: one ψⱼ ~ U[−π, π] per feature, not one shared ψ.
+    # Sarwate, Chaudhuri & Monteleoni 2009, Alg. 2: one ψⱼ ~ U[−π, π] per feature
+    # (correction: not the one shared ψ of their Sec. 4.2).
     rff = RandomFourierFeatures(
         feature_map="cos-phase", n_components=500, random_state=3
     )

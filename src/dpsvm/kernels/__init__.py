@@ -2,10 +2,12 @@
 """Kernels for private learning: spectral samplers and explicit feature maps.
 
 * :func:`sample_frequencies`, :func:`spectral_second_moment` — spectral laws of
-  the RBF (Gaussian), Laplacian and normalised Cauchy kernels (paper 000 Table 1,
-  corrected as in spec 2.1), with σ_p² = E‖ω‖².
-* :class:`RandomFourierFeatures` — paper 000's cos-sin map (norm exactly 1) and
-  paper 001's cos-phase map (norm ≤ √2, with explicit norm handling), chunked.
+  the RBF (Gaussian), Laplacian and normalised Cauchy kernels (Rubinstein et
+  al. 2012, Table 1, with the corrections in ``docs/kernels.md``), with
+  σ_p² = E‖ω‖².
+* :class:`RandomFourierFeatures` — the cos-sin map of Rubinstein et al. (2012),
+  eq. (4.1) (norm exactly 1) and the cos-phase map of Sarwate, Chaudhuri &
+  Monteleoni (2009), Alg. 2 (norm ≤ √2, with explicit norm handling), chunked.
 * :class:`PolynomialFeatureMap` — exact map of (c + xᵀy)^p with the public bound
   (c + R²)^{p/2}.
 * :func:`kernel_matrix` — exact Gram matrices (for the non-private reference

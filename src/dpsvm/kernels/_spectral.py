@@ -3,8 +3,9 @@
 
 Bochner's theorem: a continuous positive-definite k(x, y) = g(x − y) with
 g(0) = 1 is g(Δ) = E_{ω∼p}[cos⟨ω, Δ⟩] for a probability density p, the
-normalised Fourier transform p(ω) = (2π)^{−d} ∫ e^{−j⟨ω,Δ⟩} g(Δ) dΔ (spec 2.1:
-the "2⁻¹ ∫ …" printed in Alg. 3 of paper 000 is wrong). Every kernel here has
+normalised Fourier transform p(ω) = (2π)^{−d} ∫ e^{−j⟨ω,Δ⟩} g(Δ) dΔ (correction:
+the "2⁻¹ ∫ …" printed in Alg. 3 of Rubinstein et al. 2012 is not a probability
+density). Every kernel here has
 one public width parameter ``gamma`` > 0 and g(0) = 1:
 
 ============  ==============================  ==============================  =======
@@ -15,12 +16,13 @@ kernel        k(x, y)                         frequencies ω (iid coordinates)  
 ``"cauchy"``  ∏ᵢ 1/(1 + γ(xᵢ − yᵢ)²)          Laplace(0, √γ)                   2γd
 ============  ==============================  ==============================  =======
 
-``"gaussian"`` is an alias of ``"rbf"``. The RBF of paper 000 Table 1,
-exp(−‖Δ‖²/(2σ²)), is γ = 1/(2σ²); Table 1 prints its density for σ = 1 only
-(spec 2.1). The Laplacian exp(−‖Δ‖₁/s) is γ = 1/s. Paper 000's Cauchy kernel
-∏ 2/(1 + Δᵢ²) has g(0) = 2^d; the normalised ∏ 1/(1 + Δᵢ²) (γ = 1) is used,
-with Laplace(0, 1) frequencies (spec 2.1). σ_p² = E‖ω‖² is the second moment of
-paper 000 Lemma 13.
+``"gaussian"`` is an alias of ``"rbf"``. The RBF of Rubinstein et al. (2012),
+Table 1, exp(−‖Δ‖²/(2σ²)), is γ = 1/(2σ²); correction: Table 1 prints its
+density for σ = 1 only. The Laplacian exp(−‖Δ‖₁/s) is γ = 1/s. Their Cauchy
+kernel ∏ 2/(1 + Δᵢ²) has g(0) = 2^d (correction: not a normalised kernel); the
+normalised ∏ 1/(1 + Δᵢ²) (γ = 1) is used, with Laplace(0, 1) frequencies
+(``docs/kernels.md``, the section on the kernels' spectral laws). σ_p² = E‖ω‖²
+is the second moment of their Lemma 13.
 
 All samplers take a seeded or unseeded :class:`numpy.random.Generator`: the
 frequencies are drawn independently of the data and are released with the
@@ -41,6 +43,7 @@ from sklearn.metrics.pairwise import (
     rbf_kernel,
 )
 
+from ..utils._docs import fill_doc
 from ..utils._random import RandomStateLike, check_random_state
 
 __all__ = [
@@ -53,21 +56,52 @@ __all__ = [
     "spectral_second_moment",
 ]
 
+#: numpydoc fragments shared by the kernel helpers (``%(name)s`` lines).
+DOC_FRAGMENTS = {
+    "fit_reads_width": """Parameters
+----------
+X : array-like of shape (n_samples, n_features)
+    Only its number of columns is used.
+y : None
+    Ignored.
+
+Returns
+-------
+self
+    The fitted transformer.""",
+    "transform_rows": """Parameters
+----------
+X : array-like of shape (n_samples, n_features)
+    Rows to map.
+
+Returns
+-------
+ndarray of shape (n_samples, n_output_features_)""",
+    "trig_arguments": """x : array-like
+    Arguments (converted to float64).
+scale : float, default=1.0
+    Multiplier s, folded into the polynomial coefficients.""",
+    "gamma_owner": """gamma : object
+    The width parameter.
+owner : str, default="kernel"
+    Name used in the error message.""",
+}
+
+kernel_doc = fill_doc(DOC_FRAGMENTS)
+
 #: Kernels with a spectral sampler (random Fourier features).
 SHIFT_INVARIANT_KERNELS = ("rbf", "gaussian", "laplacian", "cauchy")
 #: Kernels that :func:`kernel_matrix` evaluates exactly.
 EXACT_KERNELS = (*SHIFT_INVARIANT_KERNELS, "linear", "poly")
 
 
+@kernel_doc
 def check_gamma(gamma: object, owner: str = "kernel") -> float:
     """Check a public kernel width γ > 0 and refuse data-dependent settings.
 
     Parameters
     ----------
-    gamma : object
-        The width parameter.
-    owner : str, default="kernel"
-        Name used in the error message.
+    %(gamma_owner)s
 
     Returns
     -------
@@ -100,15 +134,13 @@ def check_gamma(gamma: object, owner: str = "kernel") -> float:
     return g
 
 
+@kernel_doc
 def reject_string_gamma(gamma: object, owner: str = "kernel") -> None:
     """Raise a clear error for a string ``gamma`` (a data-dependent bandwidth).
 
     Parameters
     ----------
-    gamma : object
-        The width parameter.
-    owner : str, default="kernel"
-        Name used in the error message.
+    %(gamma_owner)s
 
     Raises
     ------
@@ -169,12 +201,15 @@ def sample_frequencies(
 
     Notes
     -----
-    * RBF exp(−γ‖Δ‖²): ω ∼ N(0, 2γI) (paper 001 Sec. 4.2; paper 000 Table 1
-      corrected to general σ = 1/√(2γ), spec 2.1).
+    * RBF exp(−γ‖Δ‖²): ω ∼ N(0, 2γI) (Sarwate, Chaudhuri & Monteleoni 2009,
+      Sec. 4.2; Rubinstein et al. 2012, Table 1, corrected to a general
+      σ = 1/√(2γ)).
     * Laplacian exp(−γ‖Δ‖₁): ωᵢ ∼ Cauchy(0, γ), since
-      E cos(ωΔ) = e^{−γ|Δ|} for that law (paper 000 Table 1 with bandwidth).
+      E cos(ωΔ) = e^{−γ|Δ|} for that law (Rubinstein et al. 2012, Table 1 with
+      a bandwidth).
     * Cauchy ∏ 1/(1 + γΔᵢ²): ωᵢ ∼ Laplace(0, √γ), since
-      ∫ e^{−|ω|/b}/(2b) cos(ωΔ) dω = 1/(1 + b²Δ²) (spec 2.1 correction).
+      ∫ e^{−|ω|/b}/(2b) cos(ωΔ) dω = 1/(1 + b²Δ²) (correction of Rubinstein et
+      al. 2012, Table 1, which prints an unnormalised kernel and density).
 
     Examples
     --------
@@ -192,17 +227,22 @@ def sample_frequencies(
     rng = check_random_state(random_state, secure=False)
     shape = (int(n_features), int(n_components))
     if name == "rbf":
-        # exp(−γ‖Δ‖²) = E cos⟨ω, Δ⟩ for ω ∼ N(0, 2γ I)  (spec 2.1 / 2.2).
+        # exp(−γ‖Δ‖²) = E cos⟨ω, Δ⟩ for ω ∼ N(0, 2γ I) (Sarwate, Chaudhuri &
+        # Monteleoni 2009, Sec. 4.2).
         return rng.normal(0.0, math.sqrt(2.0 * g), size=shape)
     if name == "laplacian":
-        # exp(−γ|Δ|) is the characteristic function of Cauchy(0, γ) (spec 2.1).
+        # exp(−γ|Δ|) is the characteristic function of Cauchy(0, γ)
+        # (Rubinstein et al. 2012, Table 1, with a bandwidth).
         return g * rng.standard_cauchy(size=shape)
-    # 1/(1 + γΔ²) is the characteristic function of Laplace(0, √γ) (spec 2.1).
+    # 1/(1 + γΔ²) is the characteristic function of Laplace(0, √γ) (correction
+    # of Rubinstein et al. 2012, Table 1: their Cauchy kernel is unnormalised).
     return rng.laplace(0.0, math.sqrt(g), size=shape)
 
 
 def spectral_second_moment(kernel: str, gamma: float, n_features: int) -> float:
-    """Second moment σ_p² = E_p‖ω‖² of the spectral density (paper 000 Lemma 13).
+    """Second moment σ_p² = E_p‖ω‖² of the spectral density p.
+
+    It enters the d̂ bound of Rubinstein et al. (2012), Lemma 13.
 
     Parameters
     ----------
@@ -217,8 +257,8 @@ def spectral_second_moment(kernel: str, gamma: float, n_features: int) -> float:
     -------
     float
         2γd for the RBF and Cauchy kernels; ``math.inf`` for the Laplacian
-        (Cauchy frequencies have no second moment, so the d̂ bounds of paper 000
-        Lemma 13 / Thm 14 are vacuous for it).
+        (Cauchy frequencies have no second moment, so the d̂ bounds of
+        Rubinstein et al. 2012, Lemma 13 and Thm 14 are vacuous for it).
 
     Raises
     ------

@@ -58,6 +58,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ._spectral import kernel_doc
+
 __all__ = ["FAST_ARGUMENT_BOUND", "TILE_SIZE", "cos", "cos_sin"]
 
 #: Values per tile: the tile of x, its outputs and 3 (cos) or 5 (cos_sin)
@@ -157,18 +159,28 @@ def _reduce(xt: Any, a: Any, t: Any, r: Any, checked: bool) -> _Saved | None:
     np.multiply(xt, _INV_PI, out=t)
     np.add(t, _MAGIC, out=t)  # rint(x/π) + 1.5·2⁵²: parity of k in bit 0
     np.subtract(t, _MAGIC, out=a)  # k, exact
-    saved = None
-    if checked and _out_of_range(a.reshape(-1)):
-        mask = ~(np.abs(a) <= _K_MAX)
-        if mask.any():
-            saved = (mask, xt[mask])  # a copy: the output may be xt
+    saved = _huge_arguments(a, xt, checked)
     with _quiet(saved):
-        np.multiply(a, _NEG_PI_1, out=r)  # −k·P1, exact for |k| ≤ 2²⁰
-        np.add(r, xt, out=r)  # x − k·P1, exact (Sterbenz) for k ≠ 0
-        np.multiply(a, _PI_2, out=a)
-        np.subtract(r, a, out=r)  # r = x − k·π ∈ [−π/2, π/2]
+        _subtract_k_pi(a, xt, r)
         np.multiply(r, r, out=a)  # u = r²
     return saved
+
+
+def _huge_arguments(k: Any, x: Any, checked: bool) -> _Saved | None:
+    """``None``, or the mask of |k| > 2²⁰ (or NaN) and a copy of those x."""
+    if checked and _out_of_range(k.reshape(-1)):
+        mask = ~(np.abs(k) <= _K_MAX)
+        if mask.any():
+            return (mask, x[mask])  # a copy: the output may be x
+    return None
+
+
+def _subtract_k_pi(k: Any, x: Any, r: Any) -> None:
+    """r ← x − k·π ∈ [−π/2, π/2] (Cody–Waite, 4 passes); k is overwritten."""
+    np.multiply(k, _NEG_PI_1, out=r)  # −k·P1, exact for |k| ≤ 2²⁰
+    np.add(r, x, out=r)  # x − k·P1, exact (Sterbenz) for k ≠ 0
+    np.multiply(k, _PI_2, out=k)
+    np.subtract(r, k, out=r)
 
 
 def _sign_bits(t: Any) -> NDArray[np.uint64]:
@@ -260,6 +272,7 @@ def _check_shift(shift: ArrayLike | None, n_cols: int) -> Any:
     return sh
 
 
+@kernel_doc
 def cos(
     x: ArrayLike,
     *,
@@ -272,10 +285,7 @@ def cos(
 
     Parameters
     ----------
-    x : array-like
-        Arguments (converted to float64).
-    scale : float, default=1.0
-        Multiplier s, folded into the polynomial coefficients.
+    %(trig_arguments)s
     shift : array-like of shape (x.shape[-1],), optional
         Added to every row of x first (rounded once, as ``x + shift``): the
         phases of a cos-phase feature map, without a separate pass.
@@ -335,16 +345,9 @@ def cos(
         np.add(t, _MAGIC, out=t)  # rint(x/π) + 1.5·2⁵²: parity of k in bit 0
         np.left_shift(t.view(np.uint64), _SIGN_SHIFT, out=ot.view(np.uint64))
         np.subtract(t, _MAGIC, out=t)  # k, exact
-        saved = None
-        if checked and _out_of_range(t.reshape(-1)):
-            mask = ~(np.abs(t) <= _K_MAX)
-            if mask.any():
-                saved = (mask, arg[mask])
+        saved = _huge_arguments(t, arg, checked)
         with _quiet(saved):
-            np.multiply(t, _NEG_PI_1, out=r)  # −k·P1, exact for |k| ≤ 2²⁰
-            np.add(r, arg, out=r)  # x − k·P1, exact (Sterbenz) for k ≠ 0
-            np.multiply(t, _PI_2, out=t)
-            np.subtract(r, t, out=r)  # r = x − k·π ∈ [−π/2, π/2]
+            _subtract_k_pi(t, arg, r)
             np.multiply(r, r, out=r)  # u = r²
             _horner(r, coefs, w)  # s·cos r
             ob = ot.view(np.uint64)
@@ -355,6 +358,7 @@ def cos(
     return res
 
 
+@kernel_doc
 def cos_sin(
     x: ArrayLike,
     *,
@@ -369,10 +373,7 @@ def cos_sin(
 
     Parameters
     ----------
-    x : array-like
-        Arguments (converted to float64).
-    scale : float, default=1.0
-        Multiplier s, folded into the polynomial coefficients.
+    %(trig_arguments)s
     cos_out, sin_out : ndarray of float64, optional
         Outputs of x's shape (any strides, e.g. the two column halves of one
         array; reshapable to 2-D without a copy). One of them may be ``x``

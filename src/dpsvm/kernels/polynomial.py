@@ -9,7 +9,8 @@ with α₀ = p − |α|, so φ(x)_α = √(p!/(α₀!⋯α_d!) · c^{α₀}) · 
 ⟨φ(x), φ(y)⟩ = k(x, y) exactly and ‖φ(x)‖² = (c + ‖x‖²)^p. Rows are projected
 onto the public ball ‖x‖ ≤ R first, so ‖φ(x)‖ ≤ (c + R²)^{p/2} for **every**
 input: a public bound to pass as the ``data_norm`` of a private linear
-estimator (paper 000 Alg. 2, PRIVATESVM-FINITE, with κ = (c + R²)^{p/2}).
+estimator (Rubinstein et al. 2012, Alg. 2, PRIVATESVM-FINITE, with
+κ = (c + R²)^{p/2}).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, _fit_context, validate_data
 from ..validation import check_positive, project_rows_to_ball
+from ._spectral import kernel_doc
 
 __all__ = ["PolynomialFeatureMap", "polynomial_feature_norm_bound"]
 
@@ -121,20 +123,11 @@ class PolynomialFeatureMap(
         self.data_norm = data_norm
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @kernel_doc
     def fit(self, X: ArrayLike, y: object = None) -> PolynomialFeatureMap:
         """Build the monomials and coefficients for X.shape[1] input columns.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Only its number of columns is used.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self
-            The fitted transformer.
+        %(fit_reads_width)s
         """
         d = np.asarray(validate_data(self, X, dtype=np.float64)).shape[1]
         p = int(self.degree)
@@ -164,17 +157,11 @@ class PolynomialFeatureMap(
         )
         return self
 
+    @kernel_doc
     def transform(self, X: ArrayLike) -> NDArray[np.float64]:
         """Map rows (projected onto the ball of radius ``data_norm``).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to map.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_output_features_)
+        %(transform_rows)s
             φ(x) with ⟨φ(x), φ(y)⟩ = (c + xᵀy)^p for the projected rows.
         """
         check_is_fitted(self)

@@ -1,20 +1,22 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Random Fourier features with public norm bounds (papers 000 and 001).
+"""Random Fourier features with public norm bounds.
 
-Two maps, which differ (spec 2.3):
+Two maps, which differ (``docs/kernels.md``, section "Feature maps"):
 
-* ``feature_map="cos-sin"`` — paper 000 (Rubinstein et al.) eq. (4.1):
+* ``feature_map="cos-sin"`` — Rubinstein et al. (2012), eq. (4.1):
   φ̂(x) = d̂^{−1/2}·[cos⟨ρⱼ, x⟩, sin⟨ρⱼ, x⟩]ⱼ₌₁…d̂ ∈ ℝ^{2d̂}. The induced kernel is
   k̂(x, y) = (1/d̂)Σⱼ cos⟨ρⱼ, x − y⟩ and ‖φ̂(x)‖₂ = 1 exactly (κ = 1), every
   coordinate is at most d̂^{−1/2} in absolute value (Φ = d̂^{−1/2}).
-* ``feature_map="cos-phase"`` — paper 001 (Sarwate et al.) Alg. 2:
+* ``feature_map="cos-phase"`` — Sarwate, Chaudhuri & Monteleoni (2009), Alg. 2:
   v(x) = √(2/D)·[cos(ωⱼᵀx + ψⱼ)]ⱼ₌₁…D with ψⱼ ∼ U[−π, π] **independently for
-  each j** (spec S-P7; the shared ψ of its Sec. 4.2 is a typo). Unbiased for k,
-  but ‖v(x)‖₂ can reach √2, not 1 (spec S-P6).
+  each j** (correction: the shared ψ of their Sec. 4.2 is a typo). Unbiased for
+  k, but ‖v(x)‖₂ can reach √2, not 1 (correction: their Thm 3 assumes unit-norm
+  features; ``docs/kernels.md``, section on the cos-phase norm).
 
 Both maps depend on the data only through the number of columns; the
 frequencies (and phases) are drawn independently of the records and are part of
-the released model (paper 000 Cor. 9, paper 001 Thm 3).
+the released model (Rubinstein et al. 2012, Cor. 9; Sarwate, Chaudhuri &
+Monteleoni 2009, Thm 3).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from ..utils._random import check_random_state
 from . import _trig
 from ._spectral import (
     SHIFT_INVARIANT_KERNELS,
+    kernel_doc,
     reject_string_gamma,
     sample_frequencies,
 )
@@ -97,9 +100,10 @@ def fourier_features(
     phases : array-like of shape (n_components,), optional
         ``None``: the cos-sin map, s·[cos(Xω), sin(Xω)] with 2·n_components
         columns (all cosines, then all sines: pair j is columns j and
-        n_components + j, a fixed permutation of paper 000 eq. (4.1) that changes
-        no inner product or norm). Else the cos-phase map s·cos(Xω + ψ) with
-        n_components columns (paper 001 Alg. 2).
+        n_components + j, a fixed permutation of Rubinstein et al. 2012, eq.
+        (4.1), that changes no inner product or norm). Else the cos-phase map
+        s·cos(Xω + ψ) with n_components columns (Sarwate, Chaudhuri &
+        Monteleoni 2009, Alg. 2).
     scale : float
         The output multiplier s (d̂^{−1/2} for cos-sin, √(2/D) or √(1/D) for
         cos-phase).
@@ -254,14 +258,16 @@ class RandomFourierFeatures(
         and ``"auto"``) are refused.
     n_components : int, default=100
         Number of frequencies. ``"cos-sin"`` outputs 2·n_components columns (d̂
-        = n_components in paper 000); ``"cos-phase"`` outputs n_components (D in
-        paper 001).
+        = n_components in Rubinstein et al. 2012); ``"cos-phase"`` outputs
+        n_components (D in Sarwate, Chaudhuri & Monteleoni 2009).
     feature_map : {"cos-sin", "cos-phase"}, default="cos-sin"
-        ``"cos-sin"``: paper 000 eq. (4.1), d̂^{−1/2}[cos, sin] pairs, norm
-        exactly 1. ``"cos-phase"``: paper 001 Alg. 2, √(2/D)·cos(ωᵀx + ψ) with
+        ``"cos-sin"``: Rubinstein et al. (2012), eq. (4.1), d̂^{−1/2}[cos, sin]
+        pairs, norm exactly 1. ``"cos-phase"``: Sarwate, Chaudhuri &
+        Monteleoni (2009), Alg. 2, √(2/D)·cos(ωᵀx + ψ) with
         an independent uniform phase per feature, norm ≤ √2.
     norm_handling : {"scale", "bound"}, default="scale"
-        Only for ``"cos-phase"`` (paper 001 pitfall S-P6). ``"scale"``: multiply
+        Only for ``"cos-phase"``, whose norm can reach √2 (correction of
+        Sarwate, Chaudhuri & Monteleoni 2009, Thm 3). ``"scale"``: multiply
         by 1/√2, so the features are √(1/D)·cos(…) with norm ≤ 1 and
         ⟨z(x), z(y)⟩ ≈ k(x, y)/2; ``feature_norm_bound_`` = 1. ``"bound"``: keep
         √(2/D) (unbiased for k) and report the true bound
@@ -372,20 +378,11 @@ class RandomFourierFeatures(
         self.n_jobs = n_jobs
         self.random_state = random_state
 
+    @kernel_doc
     def fit(self, X: ArrayLike, y: object = None) -> RandomFourierFeatures:
         """Draw the frequencies (and phases) for inputs with X.shape[1] columns.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Only its number of columns is used.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self
-            The fitted transformer.
+        %(fit_reads_width)s
 
         Raises
         ------
@@ -407,35 +404,32 @@ class RandomFourierFeatures(
         self.frequencies_ = sample_frequencies(self.kernel, self.gamma, d, m, rng)
         if self.feature_map == "cos-sin":
             self.phases_ = None
-            # paper 000 eq. (4.1): d̂^{−1/2} per coordinate ⇒ ‖φ̂(x)‖ = 1 (κ = 1).
+            # Rubinstein et al. (2012), eq. (4.1): d̂^{−1/2} per coordinate ⇒
+            # ‖φ̂(x)‖ = 1 (κ = 1).
             self.scale_ = 1.0 / math.sqrt(m)
             self.feature_norm_bound_ = 1.0
             self.n_output_features_ = 2 * m
         else:
-            # paper 001 Alg. 2: ψⱼ ∼ U[−π, π] independently per feature (S-P7).
+            # Sarwate, Chaudhuri & Monteleoni (2009), Alg. 2: ψⱼ ∼ U[−π, π]
+            # independently per feature (correction: not one shared ψ, Sec. 4.2).
             self.phases_ = rng.uniform(-math.pi, math.pi, size=m)
             if self.norm_handling == "scale":
-                # S-P6 option (a): √(2/D)/√2 = √(1/D) ⇒ ‖v(x)‖ ≤ 1.
+                # Rescaled (correction of their Thm 3's unit-norm assumption):
+                # √(2/D)/√2 = √(1/D) ⇒ ‖v(x)‖ ≤ 1.
                 self.scale_ = 1.0 / math.sqrt(m)
                 self.feature_norm_bound_ = 1.0
             else:
-                # S-P6 option (b): keep √(2/D); ‖v(x)‖² ≤ D·(2/D) = 2.
+                # Declared bound instead: keep √(2/D); ‖v(x)‖² ≤ D·(2/D) = 2.
                 self.scale_ = math.sqrt(2.0 / m)
                 self.feature_norm_bound_ = math.sqrt(2.0)
             self.n_output_features_ = m
         return self
 
+    @kernel_doc
     def transform(self, X: ArrayLike) -> NDArray[np.floating[Any]]:
         """Map rows to random Fourier features (chunked).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to map.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_output_features_)
+        %(transform_rows)s
             Features of dtype ``dtype``; each row has norm at most
             ``feature_norm_bound_``.
         """

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import math
-import warnings
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import gammaln
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -16,11 +16,14 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, validate_data
-from ..accounting.accountant import BudgetAccountant, resolve_accountant
-from ..accounting.charge import Charge, charge
-from ..exceptions import PrivacyLeakWarning
-from ..models.base import ScorePredictMixin
+from ..accounting import BudgetAccountant, PrivacyEvent
+from ..accounting.accountant import resolve_accountant
+from ..accounting.charge import charge
+from ..models.base import ScorePredictMixin, resolve_label_set
+from ..solvers import clip_factors, row_norms
 from ..utils._random import check_random_state
+from .projections import project_to_ball
+from .selection import private_argmax
 
 FloatArray = NDArray[np.float64]
 
@@ -36,14 +39,6 @@ COMMON_CONSTRAINTS: dict[str, list[Any]] = {
 }
 
 
-# The text of dpsvm.models' warning for classes=None (after the merge with
-# main, resolve_label_set / mark_label_set of dpsvm.models.base replace this).
-CLASSES_FROM_DATA_WARNING = (
-    "The label set was read from the private data (classes=None): which "
-    "labels occur is then released through classes_ and is not covered "
-    "by the privacy guarantee. Pass the public label set as classes=[...]."
-)
-
 #: Constraints of the learners that select from a finite candidate set.
 CANDIDATE_CONSTRAINTS: dict[str, list[Any]] = {
     "jl_constant": [Interval(Real, 0, None, closed="neither")],
@@ -53,6 +48,7 @@ CANDIDATE_CONSTRAINTS: dict[str, list[Any]] = {
     "selection": [StrOptions({"exponential", "permute-and-flip"})],
     "beta": [Interval(Real, 0, 1, closed="neither")],
 }
+
 
 REFERENCE = (
     "Bassily, Mohri & Suresh (2022), 'Differentially private learning with margin "
@@ -162,21 +158,237 @@ def empirical_covering_radius(candidates: FloatArray, probes: FloatArray) -> flo
     return float(np.sqrt(max(0.0, float(np.max(best + p2)))))
 
 
+def rows_in_ball(X: Any, radius: float) -> Any:
+    """Project each row onto B(radius) (a public per-row map); sparse stays sparse.
+
+    Dense rows use :func:`~dpsvm.margins.projections.project_to_ball`; sparse
+    rows are scaled by :func:`dpsvm.solvers.clip_factors` (the same map as a
+    per-row factor, without densifying).
+    """
+    if not sp.issparse(X):
+        return project_to_ball(X, radius)
+    X = sp.csr_matrix(X, dtype=np.float64)
+    factors = clip_factors(row_norms(X), radius)
+    return X if factors is None else sp.diags(factors) @ X
+
+
+class CandidateSet:
+    """A data-independent finite candidate set, stored per weight block.
+
+    ``product=True``: every combination of the blocks' rows (a product of
+    lattice covers, indexed in mixed radix); ``product=False``: candidate i is
+    row i of every block (independent random draws).
+    """
+
+    def __init__(
+        self,
+        blocks: list[FloatArray],
+        shapes: list[tuple[int, ...]],
+        *,
+        product: bool,
+        covering_radius: float,
+    ) -> None:
+        self.blocks = blocks
+        self.shapes = shapes
+        self.product = product
+        self.covering_radius = covering_radius
+        counts = [b.shape[0] for b in blocks]
+        self.n_candidates = (
+            int(np.prod(counts, dtype=np.float64)) if product else counts[0]
+        )
+
+    def take(self, idx: np.ndarray) -> list[FloatArray]:
+        """The weight blocks of candidates ``idx``, each with a leading batch axis."""
+        if not self.product:
+            return [
+                b[idx].reshape((-1, *shp))
+                for b, shp in zip(self.blocks, self.shapes, strict=True)
+            ]
+        out, rest = [], idx
+        for b, shp in zip(self.blocks[::-1], self.shapes[::-1], strict=True):
+            out.append(b[rest % b.shape[0]].reshape((-1, *shp)))
+            rest = rest // b.shape[0]
+        return out[::-1]
+
+
+def check_grid_cover(
+    sizes: list[int],
+    radius: float,
+    gamma: float,
+    max_candidates: int,
+    *,
+    describe: str,
+    remedy: str,
+) -> None:
+    """Refuse a γ-cover of the product of balls B^s(radius) above ``max_candidates``.
+
+    The cover is the lattice of spacing 2γ/√P (P = Σ sizes) inside
+    B^s(radius + γ), block by block (:func:`check_cover_size`); checked from
+    public values only, before any candidate is built.
+    """
+    spacing = 2.0 * gamma / math.sqrt(sum(sizes))
+    check_cover_size(
+        sizes,
+        radius + gamma,
+        spacing,
+        max_candidates,
+        describe=describe,
+        remedy=remedy,
+    )
+
+
+def build_candidates(
+    kind: str,
+    shapes: list[tuple[int, ...]],
+    radius: float,
+    gamma: float,
+    *,
+    n_random: int,
+    max_candidates: int,
+    public: np.random.Generator,
+    remedy: str,
+) -> CandidateSet:
+    """The candidate set of the pure-DP selection learners (no data read).
+
+    ``kind="grid"``: per block, the lattice of spacing 2γ/√P inside
+    B(radius + γ), an exact γ-cover of B(radius); the product is refused above
+    ``max_candidates``. ``kind="random"``: ``n_random`` candidates with every
+    block uniform in B(radius), drawn from the public generator, with a
+    probe-based estimate of the covering radius.
+    """
+    sizes = [int(np.prod(s)) for s in shapes]
+    if kind == "grid":
+        spacing = 2.0 * gamma / math.sqrt(sum(sizes))
+        grids = [ball_grid(s, radius + gamma, spacing) for s in sizes]
+        cands = CandidateSet(grids, shapes, product=True, covering_radius=gamma)
+        if cands.n_candidates > max_candidates:
+            raise ValueError(
+                f"The cover has {cands.n_candidates} points, more than "
+                f"max_candidates={max_candidates}; {remedy}"
+            )
+        return cands
+    flat = [uniform_ball(public, n_random, s, radius) for s in sizes]
+    probes = np.hstack([uniform_ball(public, 2000, s, radius) for s in sizes])
+    cover = empirical_covering_radius(np.hstack(flat), probes)
+    return CandidateSet(flat, shapes, product=False, covering_radius=cover)
+
+
+def count_candidate_errors(
+    cands: CandidateSet,
+    scores: Any,
+    y: FloatArray,
+    chunk: int,
+) -> FloatArray:
+    """#{i : yᵢ·h_c(xᵢ) ≤ 0} per candidate c (a tie is an error), ``chunk`` at once.
+
+    ``scores(blocks)`` maps a batch of candidates (:meth:`CandidateSet.take`)
+    to their (batch, n_samples) scores on the training rows.
+    """
+    n = cands.n_candidates
+    errors = np.empty(n)
+    for start in range(0, n, chunk):
+        idx = np.arange(start, min(n, start + chunk))
+        errors[idx] = np.count_nonzero(
+            scores(cands.take(idx)) * y[None, :] <= 0.0, axis=1
+        )
+    return errors
+
+
+def select_fewest_errors(
+    errors: FloatArray,
+    n_samples: int,
+    *,
+    epsilon: float,
+    method: str,
+    random_state: np.random.Generator,
+    mechanism: str,
+    reference: str,
+    details: dict[str, Any],
+    argmax: Any = private_argmax,
+) -> tuple[int, PrivacyEvent]:
+    """Pure ε-DP choice of a candidate with few training errors, and its event.
+
+    Bassily, Mohri & Suresh (2022), Alg. 1 step 5 and §5 step 5:
+    P(c) ∝ exp(−(ε/2)·#errors(c)), i.e. utility −#errors/m with replace-one
+    sensitivity 1/m (one replaced example changes each count by at most 1).
+    ``argmax`` is the selection primitive (:func:`~dpsvm.margins.selection.
+    private_argmax`); audits pass a deliberately flawed one to test the test.
+    """
+    idx, em_event = argmax(
+        -errors / n_samples,
+        epsilon=epsilon,
+        sensitivity=1.0 / n_samples,
+        method=method,
+        random_state=random_state,
+    )
+    event = PrivacyEvent(
+        mechanism,
+        epsilon,
+        0.0,
+        sensitivity=1.0 / n_samples,
+        sensitivity_norm="utility",
+        reference=reference,
+        details={"selection": em_event.mechanism, **details},
+    )
+    return idx, event
+
+
 class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     """Binary classifier plumbing: public label set, ±1 targets, linear scores."""
 
+    epsilon: float
+    margin: float
+    norm_bound: float
+    data_norm: float
+    beta: float
     classes: Any
-    accountant: Any
+    random_state: Any
     coef_: FloatArray
+    privacy_event_: PrivacyEvent
     _accept_sparse: bool = True
 
-    def _check_budget(self, epsilon: float, delta: float) -> Charge:
-        """Check the accountant (if any) before any data are read.
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Any:
+        """Fit the private classifier (its guarantee: the class docstring).
 
-        :func:`dpsvm.accounting.charge` (check now, spend on success); the fit
-        calls ``.spend(event)`` on the returned plan once the model is computed.
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Binary labels in ``classes``.
+
+        Returns
+        -------
+        self
+            The fitted classifier.
+
+        Raises
+        ------
+        ValueError
+            For labels outside a public binary label set, and for the public
+            parameters the learner refuses (listed in its Notes), before the
+            data are read where the check needs only public values.
         """
-        return charge(resolve_accountant(self.accountant), epsilon, delta)
+        self._check_public_params()
+        self._validate_params()
+        # dpsvm.accounting.charge: check now (before the data are read), spend
+        # the released event once the model is computed.
+        plan = charge(
+            resolve_accountant(getattr(self, "accountant", None)),
+            self.epsilon,
+            float(getattr(self, "delta", 0.0)),
+        )
+        Xv, ys = self._validate_binary(X, y)
+        self._fit_binary(Xv, ys, y)
+        plan.spend(self.privacy_event_)
+        return self
+
+    def _check_public_params(self) -> None:
+        """Refusals of public settings that must come before validation."""
+
+    def _fit_binary(self, X: Any, y: FloatArray, labels: ArrayLike) -> None:
+        """Fit on validated rows and ±1 targets; set ``privacy_event_``."""
+        raise NotImplementedError
 
     def _validate_binary(self, X: ArrayLike, y: ArrayLike) -> tuple[Any, FloatArray]:
         Xv, yv = validate_data(
@@ -188,28 +400,27 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         )
         yv = np.asarray(yv)
         check_classification_targets(yv)
-        if self.classes is None:
-            warnings.warn(CLASSES_FROM_DATA_WARNING, PrivacyLeakWarning, stacklevel=3)
-            classes = np.unique(yv)
-        else:
-            classes = np.unique(np.asarray(self.classes))
-            if classes.size != len(np.asarray(self.classes)):
-                raise ValueError("classes must be a list of distinct labels.")
-            if not np.all(np.isin(yv, classes)):
-                raise ValueError(
-                    "y contains labels that are not in the public label set classes."
-                )
+        # Messages quote only public values (and the wording scikit-learn's
+        # checks match): with classes=None, y with one class gets "one class"
+        # (no more than the refusal itself says) and y with more than 2 classes
+        # is not counted.
+        classes = resolve_label_set(self.classes, yv)
         if classes.size != 2:
+            got = (
+                "y holds more than 2 classes and classes=None"
+                if self.classes is None
+                else f"got classes={classes.tolist()}"
+            )
             raise ValueError(
-                f"Only binary classification is supported. {type(self).__name__} "
-                "needs exactly 2 classes (a public label set of 2 labels); got "
-                f"{classes.size} class(es)."
+                "Only binary classification is supported. "
+                f"{type(self).__name__} needs a public label set of exactly 2 "
+                f"classes; {got}."
             )
         self.classes_ = classes
         return Xv, np.where(yv == classes[1], 1.0, -1.0)
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Linear scores ⟨w, x⟩ (positive means ``classes_[1]``).
+        """Scores of the released model (positive means ``classes_[1]``).
 
         Parameters
         ----------
@@ -222,8 +433,12 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             The scores.
         """
         return np.asarray(
-            self._validated_input(X) @ self.coef_, dtype=np.float64
+            self._scores(self._validated_input(X)), dtype=np.float64
         ).ravel()
+
+    def _scores(self, X: Any) -> Any:
+        """Scores of validated rows: ⟨w, x⟩ for the linear learners."""
+        return X @ self.coef_
 
     def _validated_input(self, X: ArrayLike) -> Any:
         """``X`` checked against the fitted width (sparse kept when accepted)."""

@@ -32,9 +32,10 @@ from scipy.stats import binom
 from ..accounting import PrivacyEvent
 from ..losses import Loss
 from ..mechanisms.exponential import ExponentialMechanism
-from ..mechanisms.gaussian import AnalyticGaussian
+from ..perturbation import OutputNoise
 from ..utils._random import RandomStateLike, check_random_state
 from ..validation import check_epsilon, check_positive
+from ._docs import margin_doc
 from .losses import RhoHingeLoss, SmoothedRhoHingeLoss
 from .projections import project_to_ball
 
@@ -88,8 +89,20 @@ class ERMResult:
 
 
 def _prepare(
-    X: ArrayLike, y: ArrayLike, data_norm: float
-) -> tuple[FloatArray, FloatArray]:
+    X: ArrayLike,
+    y: ArrayLike,
+    data_norm: float,
+    radius: float,
+    epsilon: float,
+    delta: float,
+    *,
+    strict: bool,
+) -> tuple[FloatArray, FloatArray, float, float, float]:
+    """Checked (rows in B(r̃), ±1 labels, Λ_W, ε, δ) of the three solvers.
+
+    ``strict``: also require δ < 1/m (Bassily, Mohri & Suresh 2022, Lemma 3.1).
+    """
+    data_norm = check_positive(data_norm, "data_norm")
     Xa = np.asarray(X, dtype=np.float64)
     ya = np.asarray(y, dtype=np.float64)
     if Xa.ndim != 2 or ya.shape != (Xa.shape[0],) or Xa.shape[0] == 0:
@@ -99,7 +112,13 @@ def _prepare(
     # The privacy proofs need every row in B(r̃); projecting each row onto the
     # public ball enforces it whatever the data (Bassily, Mohri & Suresh 2022,
     # Alg. 2 step 3).
-    return project_to_ball(Xa, data_norm), ya
+    return (
+        project_to_ball(Xa, data_norm),
+        ya,
+        check_positive(radius, "radius"),
+        check_epsilon(epsilon),
+        _check_delta(delta, Xa.shape[0], strict=strict),
+    )
 
 
 def _check_delta(delta: float, m: int, *, strict: bool) -> float:
@@ -210,6 +229,7 @@ def _noise_multiplier(epsilon: float, delta: float, n_steps: int) -> float:
     return hi
 
 
+@margin_doc
 def noisy_projected_gd(
     X: ArrayLike,
     y: ArrayLike,
@@ -229,25 +249,17 @@ def noisy_projected_gd(
 
     Parameters
     ----------
-    X : array-like of shape (m, k)
-        Rows; each is projected onto the ball of radius ``data_norm``.
-    y : array-like of shape (m,)
-        Labels in {−1, +1}.
+    %(erm_rows)s
     loss : Loss
         A convex margin loss with finite ``lipschitz`` (e.g. the ρ-hinge).
-    radius : float
-        Λ_W, the radius of the constraint ball.
-    data_norm : float
-        r̃, the public row-norm bound.
+    %(erm_ball)s
     epsilon : float
         ε > 0.
     delta : float
         δ ∈ (0, 1).
     n_steps : int, default=200
         T, the number of gradient steps.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-        documentation only.
+    %(random_state)s
 
     Returns
     -------
@@ -272,11 +284,10 @@ def noisy_projected_gd(
     >>> res.privacy_event.epsilon <= 5.0
     True
     """
-    Xp, ya = _prepare(X, y, check_positive(data_norm, "data_norm"))
-    radius = check_positive(radius, "radius")
-    epsilon = check_epsilon(epsilon)
+    Xp, ya, radius, epsilon, delta = _prepare(
+        X, y, data_norm, radius, epsilon, delta, strict=False
+    )
     m, k = Xp.shape
-    delta = _check_delta(delta, m, strict=False)
     n_steps = int(n_steps)
     if n_steps < 1:
         raise ValueError(f"n_steps must be >= 1, got {n_steps}.")
@@ -328,6 +339,7 @@ def noisy_projected_gd(
     return ERMResult(coef, event, details)
 
 
+@margin_doc
 def phased_sgd(
     X: ArrayLike,
     y: ArrayLike,
@@ -347,23 +359,15 @@ def phased_sgd(
 
     Parameters
     ----------
-    X : array-like of shape (n, k)
-        Rows; each is projected onto the ball of radius ``data_norm``.
-    y : array-like of shape (n,)
-        Labels in {−1, +1}.
+    %(erm_rows)s
     rho : float
         The margin ρ > 0 of the ρ-hinge.
-    radius : float
-        Λ_W, the radius of the constraint ball.
-    data_norm : float
-        r̃, the public row-norm bound.
+    %(erm_ball)s
     epsilon : float
         ε > 0.
     delta : float
         δ ∈ (0, 1).
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-        documentation only.
+    %(random_state)s
 
     Returns
     -------
@@ -390,12 +394,11 @@ def phased_sgd(
     >>> res.coef.shape
     (2,)
     """
-    Xp, ya = _prepare(X, y, check_positive(data_norm, "data_norm"))
+    Xp, ya, radius, epsilon, delta = _prepare(
+        X, y, data_norm, radius, epsilon, delta, strict=False
+    )
     rho = check_positive(rho, "rho")
-    radius = check_positive(radius, "radius")
-    epsilon = check_epsilon(epsilon)
     n, k = Xp.shape
-    delta = _check_delta(delta, n, strict=False)
     lip = data_norm / rho  # L = G r̃ with G = 1/ρ
     diameter = 2.0 * radius
     # Reconstructed step of Bassily, Guzman & Menart (2021), Alg. 2 / Feldman,
@@ -425,11 +428,11 @@ def phased_sgd(
             g = float(loss.derivative(t)) * ya[j] * Xp[j]
             u = project_to_ball(u - eta_i * g, radius)
             total += u
-        mech = AnalyticGaussian(
-            epsilon=epsilon, delta=delta, sensitivity=2.0 * lip * eta_i
-        )
-        sigmas.append(mech.sigma)
-        w = project_to_ball(total / n_i + mech.sample(k, random_state=gen), radius)
+        # The phase's average iterate moves by ≤ 2Lηᵢ: analytic Gaussian
+        # (Balle & Wang 2018, Thm 8) from the perturbation layer.
+        noise = OutputNoise.gaussian(epsilon, delta, 2.0 * lip * eta_i)
+        sigmas.append(noise.scale)
+        w = project_to_ball(noise.release(total / n_i, gen), radius)
     event = PrivacyEvent(
         "phased-sgd",
         epsilon,
@@ -495,6 +498,7 @@ def _bootstrap_group_size(m: int, tail: float) -> int:
     return k
 
 
+@margin_doc
 def boosted_phased_sgd(
     X: ArrayLike,
     y: ArrayLike,
@@ -511,25 +515,17 @@ def boosted_phased_sgd(
 
     Parameters
     ----------
-    X : array-like of shape (m, k)
-        Rows; each is projected onto the ball of radius ``data_norm``.
-    y : array-like of shape (m,)
-        Labels in {−1, +1}.
+    %(erm_rows)s
     rho : float
         The margin ρ > 0 of the ρ-hinge.
-    radius : float
-        Λ_W, the radius of the constraint ball.
-    data_norm : float
-        r̃, the public row-norm bound.
+    %(erm_ball)s
     epsilon : float
         ε, with 0 < ε ≤ ln(1/δ).
     delta : float
         δ, with 0 < δ < 1/m.
     beta : float, default=0.05
         The confidence β ∈ (0, 1); M = ⌈ln(2/β)⌉ runs.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-        documentation only.
+    %(random_state)s
 
     Returns
     -------
@@ -563,12 +559,11 @@ def boosted_phased_sgd(
     >>> res.privacy_event.epsilon, len(res.privacy_event.children)
     (1.0, 5)
     """
-    Xp, ya = _prepare(X, y, check_positive(data_norm, "data_norm"))
+    Xp, ya, radius, epsilon, delta = _prepare(
+        X, y, data_norm, radius, epsilon, delta, strict=True
+    )
     rho = check_positive(rho, "rho")
-    radius = check_positive(radius, "radius")
-    epsilon = check_epsilon(epsilon)
     m = Xp.shape[0]
-    delta = _check_delta(delta, m, strict=True)
     if epsilon > math.log(1.0 / delta):
         raise ValueError(
             f"epsilon must be <= ln(1/delta) = {math.log(1.0 / delta):.3g} "

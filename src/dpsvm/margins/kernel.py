@@ -22,9 +22,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from sklearn.utils.validation import check_is_fitted
 
-from .._compat import Interval, StrOptions, _fit_context, validate_data
+from .._compat import Interval, StrOptions
 from ..accounting.events import PrivacyEvent
 from ..kernels import (
     SHIFT_INVARIANT_KERNELS,
@@ -33,6 +32,7 @@ from ..kernels import (
     polynomial_feature_norm_bound,
     reject_string_gamma,
 )
+from ..utils._params import store_init_params
 from ._base import (
     COMMON_CONSTRAINTS,
     REFERENCE,
@@ -40,6 +40,7 @@ from ._base import (
     child_seed,
     split_random_state,
 )
+from ._docs import margin_doc
 from .bounds import (
     jl_erm_dimension,
     rff_approximation_penalty,
@@ -110,6 +111,7 @@ class _StreamedFeatures:
         return out
 
 
+@margin_doc
 class KernelMarginClassifier(MarginClassifierBase):
     """(ε, δ)-DP kernel classifier with margin guarantees (Algorithm 3).
 
@@ -172,9 +174,7 @@ class KernelMarginClassifier(MarginClassifierBase):
     chunk_size : int, default=4096
         Frequencies per streamed chunk (raised to k when smaller, so that each
         Rademacher block is a genuine k × 2D_c block).
-    classes : array-like of 2 labels, default=None
-        The public label set; ``None`` reads it from the data and emits a
-        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    %(classes)s
     random_state : None, int or numpy.random.Generator, default=None
         ``None`` uses a fresh CSPRNG for the noise (real releases); an int
         makes the fit reproducible — **for tests and documentation only**. The
@@ -209,10 +209,7 @@ class KernelMarginClassifier(MarginClassifierBase):
         keep w̃ in ``estimator_.compressed_coef_``).
     privacy_event_ : PrivacyEvent
         The (ε, δ) event (its child is Algorithm 2's event).
-    classes_ : ndarray of shape (2,)
-        The labels.
-    n_features_in_ : int
-        Input width.
+    %(label_attributes)s
 
     See Also
     --------
@@ -310,54 +307,13 @@ class KernelMarginClassifier(MarginClassifierBase):
         classes: ArrayLike | None = None,
         random_state: Any = None,
     ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.margin = margin
-        self.norm_bound = norm_bound
-        self.data_norm = data_norm
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.n_random_features = n_random_features
-        self.n_components = n_components
-        self.norm_scaling = norm_scaling
-        self.projection = projection
-        self.solver = solver
-        self.max_iter = max_iter
-        self.beta = beta
-        self.feature_mode = feature_mode
-        self.chunk_size = chunk_size
-        self.classes = classes
-        self.random_state = random_state
+        store_init_params(self, locals())
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> KernelMarginClassifier:
-        """Fit the (ε, δ)-DP kernel classifier.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Binary labels in ``classes``.
-
-        Returns
-        -------
-        self
-            The fitted classifier.
-
-        Raises
-        ------
-        ValueError
-            If ``gamma`` is a string (data-dependent bandwidth), δ ≥ 1/n_samples,
-            or (boosted solver) ε > ln(1/δ).
-        """
+    def _check_public_params(self) -> None:
+        # A string gamma would be a data-dependent bandwidth: refused first.
         reject_string_gamma(self.gamma, type(self).__name__)
-        return self._fit(X, y)
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def _fit(self, X: ArrayLike, y: ArrayLike) -> KernelMarginClassifier:
-        Xv, ys = self._validate_binary(X, y)
+    def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         Xv = np.asarray(Xv, dtype=np.float64)
         m, d = Xv.shape
         beta = float(self.beta)
@@ -476,7 +432,6 @@ class KernelMarginClassifier(MarginClassifierBase):
             },
             children=(inner.privacy_event_,),
         )
-        return self
 
     def _features(self, X: FloatArray) -> FloatArray:
         if self.streamed_:
@@ -484,19 +439,8 @@ class KernelMarginClassifier(MarginClassifierBase):
         assert self.feature_map_ is not None
         return np.asarray(self.feature_map_.transform(X), dtype=np.float64)
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Scores ⟨w̃, Φψ̂(x)⟩ (positive means ``classes_[1]``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            The scores.
-        """
-        check_is_fitted(self)
-        Xv = np.asarray(validate_data(self, X, dtype=np.float64, reset=False))
-        return self.estimator_.decision_function(self._features(Xv))
+    def _scores(self, Xv: Any) -> FloatArray:
+        """Scores ⟨w̃, Φψ̂(x)⟩ of validated rows."""
+        return np.asarray(
+            self.estimator_.decision_function(self._features(Xv)), dtype=np.float64
+        )

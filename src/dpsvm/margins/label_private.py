@@ -18,12 +18,16 @@ import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 from sklearn.utils.extmath import randomized_svd
 
-from .._compat import Interval, StrOptions, _fit_context
+from .._compat import Interval, StrOptions
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import ExponentialMechanism
+from ..utils._params import store_init_params
 from ..utils._random import check_random_state
-from ..validation import check_epsilon
-from ._base import COMMON_CONSTRAINTS, MarginClassifierBase
+from ._base import (
+    COMMON_CONSTRAINTS,
+    MarginClassifierBase,
+    rows_in_ball,
+)
 
 __all__ = ["LabelPrivateMarginClassifier", "greedy_linf_net"]
 
@@ -270,17 +274,7 @@ class LabelPrivateMarginClassifier(MarginClassifierBase):
         classes: ArrayLike | None = None,
         random_state: int | np.random.Generator | None = None,
     ) -> None:
-        self.epsilon = epsilon
-        self.margin = margin
-        self.norm_bound = norm_bound
-        self.data_norm = data_norm
-        self.candidates = candidates
-        self.n_candidates = n_candidates
-        self.n_directions = n_directions
-        self.cover = cover
-        self.n_rounds = n_rounds
-        self.classes = classes
-        self.random_state = random_state
+        store_init_params(self, locals())
 
     # -- helpers ---------------------------------------------------------------
     def _directions(
@@ -344,37 +338,13 @@ class LabelPrivateMarginClassifier(MarginClassifierBase):
         chosen = em.select(-np.asarray(errors, dtype=np.float64), random_state=rng)
         return np.asarray(W[:, chosen], dtype=np.float64), mode, radius, W.shape[1]
 
-    # -- fit / predict ---------------------------------------------------------
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> LabelPrivateMarginClassifier:
-        """Select a linear classifier with ε-label-DP.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Features (public under label DP: they are not protected); rows
-            longer than ``data_norm`` are projected onto that ball.
-        y : array-like of shape (n_samples,)
-            Labels (protected), two classes.
-
-        Returns
-        -------
-        self
-            The fitted estimator.
-        """
-        epsilon = check_epsilon(self.epsilon)
-        Xv: Any
-        Xv, t_labels = self._validate_binary(X, y)
+    # -- fit -----------------------------------------------------------------
+    def _fit_binary(self, Xv: Any, t_labels: FloatArray, labels: ArrayLike) -> None:
+        # Features are public under label DP; rows longer than r are projected
+        # onto B(r) (a public per-row map).
+        epsilon = float(self.epsilon)
         r = float(self.data_norm)
-        sparse = sp.issparse(Xv)
-        norms = (
-            np.sqrt(np.asarray(Xv.multiply(Xv).sum(axis=1)).ravel())
-            if sparse
-            else np.linalg.norm(Xv, axis=1)
-        )
-        # Rows longer than r are scaled onto the ball (a per-row public map).
-        shrink = np.where(norms > r, r / np.maximum(norms, 1e-300), 1.0)
-        Xp: Any = sp.diags(shrink) @ Xv if sparse else Xv * shrink[:, None]
+        Xp = rows_in_ball(Xv, r)
         rng = check_random_state(self.random_state)
         lam, rho = float(self.norm_bound), float(self.margin)
         n_rounds = int(self.n_rounds)
@@ -448,4 +418,3 @@ class LabelPrivateMarginClassifier(MarginClassifierBase):
             },
             children=tuple(children) if n_rounds > 1 else (),
         )
-        return self

@@ -12,19 +12,22 @@ from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
 from ..accounting import BudgetAccountant, PrivacyEvent
+from ..utils._params import store_init_params
 from ..validation import project_rows_to_ball
 from ._base import (
     CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
     REFERENCE,
+    CandidateSet,
     FloatArray,
     MarginClassifierBase,
-    ball_grid,
-    check_cover_size,
-    empirical_covering_radius,
+    build_candidates,
+    check_grid_cover,
+    count_candidate_errors,
+    select_fewest_errors,
     split_random_state,
-    uniform_ball,
 )
+from ._docs import margin_doc
 from .bounds import jl_distortion, jl_em_dimension, jl_erm_dimension
 from .erm import boosted_phased_sgd, noisy_projected_gd, phased_sgd
 from .losses import RhoHingeLoss
@@ -37,16 +40,19 @@ _SCORE_CHUNK = 1 << 22  # candidates × rows scored per block
 
 
 def count_errors(candidates: FloatArray, Z: FloatArray, y: FloatArray) -> FloatArray:
-    """#{i : yᵢ⟨c, zᵢ⟩ ≤ 0} for each candidate c (a tie is an error)."""
-    Zy = Z * y[:, None]
-    out = np.empty(candidates.shape[0])
-    block = max(1, _SCORE_CHUNK // max(Z.shape[0], 1))
-    for start in range(0, candidates.shape[0], block):
-        margins = candidates[start : start + block] @ Zy.T
-        out[start : start + block] = np.count_nonzero(margins <= 0.0, axis=1)
-    return out
+    """#{i : yᵢ⟨c, zᵢ⟩ ≤ 0} for each candidate row c (a tie is an error)."""
+    cands = CandidateSet(
+        [candidates], [candidates.shape[1:]], product=False, covering_radius=0.0
+    )
+    return _count_linear_errors(cands, Z, y)
 
 
+def _count_linear_errors(cands: CandidateSet, Z: FloatArray, y: FloatArray) -> Any:
+    chunk = max(1, _SCORE_CHUNK // max(Z.shape[0], 1))
+    return count_candidate_errors(cands, lambda w: w[0] @ Z.T, y, chunk)
+
+
+@margin_doc
 class JLExponentialMarginClassifier(MarginClassifierBase):
     """Pure ε-DP linear classifier: JL projection + exponential mechanism.
 
@@ -79,22 +85,12 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         empirical covering radius is reported).
     n_candidates : int, default=10000
         Size of the random candidate set.
-    max_candidates : int, default=200000
-        Largest cover built; a larger one is refused before the data are read.
-    selection : {"exponential", "permute-and-flip"}, default="exponential"
-        The pure-DP selection mechanism.
-    beta : float, default=0.05
-        β of the theory dimension.
-    classes : array-like of 2 labels, default=None
-        The public label set; ``None`` reads it from the data and emits a
-        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
-    accountant : BudgetAccountant or None, default=None
-        Budget to check before the data are read and charge after a successful
-        fit. Shared by clones (it is not copied).
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-        documentation only. The JL map and candidates come from a public seed
-        drawn from it before the data are read.
+    %(selection_params)s
+    %(classes)s
+    %(accountant)s
+    %(random_state)s
+        The JL map and candidates come from a public seed drawn from it before
+        the data are read.
 
     Attributes
     ----------
@@ -121,10 +117,7 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         the utility of Thm 3.1 is claimed (up to c′).
     privacy_event_ : PrivacyEvent
         Pure ε-DP exponential-mechanism event.
-    classes_ : ndarray of shape (2,)
-        The labels.
-    n_features_in_ : int
-        Input width.
+    %(label_attributes)s
 
     Notes
     -----
@@ -186,132 +179,76 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
-        self.epsilon = epsilon
-        self.margin = margin
-        self.norm_bound = norm_bound
-        self.data_norm = data_norm
-        self.n_components = n_components
-        self.jl_constant = jl_constant
-        self.candidates = candidates
-        self.n_candidates = n_candidates
-        self.max_candidates = max_candidates
-        self.selection = selection
-        self.beta = beta
-        self.classes = classes
-        self.accountant = accountant
-        self.random_state = random_state
+        store_init_params(self, locals())
 
-    def _cover_plan(self, k: int, theory_k: int) -> tuple[float, float]:
-        """(scale γ, spacing) of the grid cover; refuses an intractable size."""
-        gamma = self.margin / (10.0 * self.data_norm)
-        spacing = 2.0 * gamma / math.sqrt(k)
-        where = (
-            f"n_components='theory' (k={k}, Algorithm 1's value for this n_samples)"
-            if self.n_components == "theory"
-            else f"k={k}, theory value {theory_k}"
-        )
-        check_cover_size(
-            [k],
-            2.0 * self.norm_bound + gamma,
-            spacing,
-            self.max_candidates,
-            describe="exact cover of B^k(2*norm_bound) at scale "
-            f"margin/(10*data_norm) ({where})",
-            remedy="Lower n_components, or raise margin (or lower "
-            "norm_bound*data_norm).",
-        )
-        return gamma, spacing
-
-    def fit(self, X: ArrayLike, y: ArrayLike) -> JLExponentialMarginClassifier:
-        """Fit the pure ε-DP classifier.
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Binary labels in ``classes``.
-
-        Returns
-        -------
-        self
-            The fitted classifier.
-
-        Raises
-        ------
-        ValueError
-            If the grid cover is larger than ``max_candidates`` (checked before
-            any candidate is built or scored), or for invalid labels.
-        """
-        self._validate_params()
-        accountant = self._check_budget(self.epsilon, 0.0)
-        Xv, ys = self._validate_binary(X, y)
+    def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m, d = Xv.shape
         theory_k = jl_em_dimension(
             m, self.beta, self.norm_bound, self.data_norm, self.margin, self.jl_constant
         )
         k = theory_k if self.n_components == "theory" else int(self.n_components)
         k = min(k, d)
+        gamma = self.margin / (10.0 * self.data_norm)
         if self.candidates == "grid":
-            gamma, spacing = self._cover_plan(k, theory_k)
-        gen, public_seed = split_random_state(self.random_state)
-        public = np.random.default_rng(public_seed)
-        proj = RademacherJL(k, random_state=public_seed).fit(Xv[:1])
-        if self.candidates == "grid":
-            cand = ball_grid(k, 2.0 * self.norm_bound + gamma, spacing)
-            if cand.shape[0] > self.max_candidates:
-                raise ValueError(
-                    f"The cover has {cand.shape[0]} points, more than max_candidates="
-                    f"{self.max_candidates}; lower n_components or raise margin."
-                )
-            cover = gamma
-        else:
-            cand = uniform_ball(
-                public, int(self.n_candidates), k, 2.0 * self.norm_bound
+            where = (
+                f"n_components='theory' (k={k}, Algorithm 1's value for this n_samples)"
+                if self.n_components == "theory"
+                else f"k={k}, theory value {theory_k}"
             )
-            probes = uniform_ball(public, 2000, k, 2.0 * self.norm_bound)
-            cover = empirical_covering_radius(cand, probes)
-        Z = proj.transform(Xv)
-        errors = count_errors(cand, Z, ys)
-        # Bassily, Mohri & Suresh (2022), Alg. 1 step 5: P(w) ∝ exp(−(ε/2)·#errors),
-        # i.e. utility −#errors/m with sensitivity 1/m.
-        idx, em_event = private_argmax(
-            -errors / m,
-            epsilon=self.epsilon,
-            sensitivity=1.0 / m,
-            method=self.selection,
-            random_state=gen,
+            check_grid_cover(
+                [k],
+                2.0 * self.norm_bound,
+                gamma,
+                self.max_candidates,
+                describe="exact cover of B^k(2*norm_bound) at scale "
+                f"margin/(10*data_norm) ({where})",
+                remedy="Lower n_components, or raise margin (or lower "
+                "norm_bound*data_norm).",
+            )
+        gen, public_seed = split_random_state(self.random_state)
+        proj = RademacherJL(k, random_state=public_seed).fit(Xv[:1])
+        cands = build_candidates(
+            self.candidates,
+            [(k,)],
+            2.0 * self.norm_bound,
+            gamma,
+            n_random=int(self.n_candidates),
+            max_candidates=self.max_candidates,
+            public=np.random.default_rng(public_seed),
+            remedy="lower n_components or raise margin.",
         )
+        errors = _count_linear_errors(cands, proj.transform(Xv), ys)
         self.projection_ = proj
         self.n_components_ = proj.n_components_
         self.theory_n_components_ = theory_k
         self.jl_distortion_ = 0.0 if proj.identity_ else jl_distortion(k, m, self.beta)
-        self.n_candidates_ = int(cand.shape[0])
-        self.covering_radius_ = float(cover)
+        self.n_candidates_ = cands.n_candidates
+        self.covering_radius_ = float(cands.covering_radius)
         self.theorem_applies_ = bool(
             self.candidates == "grid" and (k >= theory_k or proj.identity_)
         )
-        self.compressed_coef_ = cand[idx].copy()
-        self.coef_ = proj.adjoint_transform(self.compressed_coef_)
-        self.privacy_event_ = PrivacyEvent(
-            "jl-exponential-mechanism",
-            self.epsilon,
-            0.0,
-            sensitivity=1.0 / m,
-            sensitivity_norm="utility",
+        idx, self.privacy_event_ = select_fewest_errors(
+            errors,
+            m,
+            epsilon=self.epsilon,
+            method=self.selection,
+            random_state=gen,
+            mechanism="jl-exponential-mechanism",
             reference=f"{REFERENCE}, Alg. 1 and Thm 3.1",
             details={
-                "selection": em_event.mechanism,
                 "n_components": self.n_components_,
                 "n_candidates": self.n_candidates_,
                 "candidates": self.candidates,
                 "theorem_applies": self.theorem_applies_,
             },
+            # Looked up here so that an audit can substitute a flawed variant.
+            argmax=private_argmax,
         )
-        accountant.spend(self.privacy_event_)
-        return self
+        self.compressed_coef_ = cands.take(np.array([idx]))[0][0].copy()
+        self.coef_ = proj.adjoint_transform(self.compressed_coef_)
 
 
+@margin_doc
 class JLMarginClassifier(MarginClassifierBase):
     """(ε, δ)-DP linear classifier: fast JL projection + private ERM on the ρ-hinge.
 
@@ -345,15 +282,9 @@ class JLMarginClassifier(MarginClassifierBase):
         Gradient steps of ``"noisy-gd"``.
     beta : float, default=0.05
         β of k and of Algorithm 5 (M = ⌈ln(2/β)⌉).
-    classes : array-like of 2 labels, default=None
-        The public label set; ``None`` reads it from the data and emits a
-        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
-    accountant : BudgetAccountant or None, default=None
-        Budget to check before the data are read and charge after a successful
-        fit. Shared by clones (it is not copied).
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-        documentation only.
+    %(classes)s
+    %(accountant)s
+    %(random_state)s
 
     Attributes
     ----------
@@ -375,10 +306,7 @@ class JLMarginClassifier(MarginClassifierBase):
         Gradient steps (``"noisy-gd"``) or SGD phases of the (selected) run.
     privacy_event_ : PrivacyEvent
         The (ε, δ) event of the solver.
-    classes_ : ndarray of shape (2,)
-        The labels.
-    n_features_in_ : int
-        Input width.
+    %(label_attributes)s
 
     Notes
     -----
@@ -457,43 +385,9 @@ class JLMarginClassifier(MarginClassifierBase):
         accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.margin = margin
-        self.norm_bound = norm_bound
-        self.data_norm = data_norm
-        self.n_components = n_components
-        self.projection = projection
-        self.solver = solver
-        self.max_iter = max_iter
-        self.beta = beta
-        self.classes = classes
-        self.accountant = accountant
-        self.random_state = random_state
+        store_init_params(self, locals())
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> JLMarginClassifier:
-        """Fit the (ε, δ)-DP classifier.
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            Training rows (sparse input stays sparse until projected).
-        y : array-like of shape (n_samples,)
-            Binary labels in ``classes``.
-
-        Returns
-        -------
-        self
-            The fitted classifier.
-
-        Raises
-        ------
-        ValueError
-            If δ ≥ 1/n_samples, or (paper solver) ε > ln(1/δ).
-        """
-        self._validate_params()
-        accountant = self._check_budget(self.epsilon, self.delta)
-        Xv, ys = self._validate_binary(X, y)
+    def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m = Xv.shape[0]
         if not self.delta < 1.0 / m:
             raise ValueError(
@@ -576,5 +470,3 @@ class JLMarginClassifier(MarginClassifierBase):
             },
             children=(res.privacy_event,),
         )
-        accountant.spend(self.privacy_event_)
-        return self

@@ -14,6 +14,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..losses import Loss, RhoHingeLoss
 from ..validation import check_positive
+from ._docs import margin_doc
 
 __all__ = ["RhoHingeLoss", "SmoothedRhoHingeLoss", "margin_error", "zero_one_error"]
 
@@ -99,15 +100,13 @@ class SmoothedRhoHingeLoss(Loss):
         return f"SmoothedRhoHingeLoss(rho={self.rho!r}, smoothing={self.smoothing!r})"
 
 
+@margin_doc
 def margin_error(scores: ArrayLike, y: ArrayLike, rho: float) -> float:
     """Empirical ρ-margin error (1/m)·#{i : yᵢ·scoreᵢ ≤ ρ}.
 
     Parameters
     ----------
-    scores : array-like of shape (m,)
-        Real scores h(xᵢ).
-    y : array-like of shape (m,)
-        Labels in {−1, +1}.
+    %(scores_labels)s
     rho : float
         The margin ρ ≥ 0 (ρ = 0 gives :func:`zero_one_error`).
 
@@ -125,15 +124,13 @@ def margin_error(scores: ArrayLike, y: ArrayLike, rho: float) -> float:
     return float(np.mean(t <= rho))
 
 
+@margin_doc
 def zero_one_error(scores: ArrayLike, y: ArrayLike) -> float:
     """Empirical zero-one error (1/m)·#{i : yᵢ·scoreᵢ ≤ 0}; a tie is an error.
 
     Parameters
     ----------
-    scores : array-like of shape (m,)
-        Real scores h(xᵢ).
-    y : array-like of shape (m,)
-        Labels in {−1, +1}.
+    %(scores_labels)s
 
     Returns
     -------

@@ -8,20 +8,21 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 from numpy.typing import ArrayLike
 from sklearn.base import clone
-from sklearn.utils.validation import check_is_fitted
 
 from .._compat import HasMethods, Interval
 from ..accounting import BudgetAccountant, PrivacyEvent
+from ..utils._params import store_init_params
 from ._base import (
     REFERENCE,
     FloatArray,
     MarginClassifierBase,
     child_seed,
+    rows_in_ball,
     split_random_state,
 )
+from ._docs import margin_doc
 from .bounds import jl_erm_risk_bound, margin_grid
 from .linear import JLMarginClassifier
 from .losses import SmoothedRhoHingeLoss
@@ -67,19 +68,11 @@ def smoothed_hinge_minimum(
     return value, accuracy
 
 
-def _rows_to_ball(X: Any, radius: float) -> Any:
-    """Project each row onto B(radius); sparse input stays sparse."""
-    if not sp.issparse(X):
-        return project_to_ball(X, radius)
-    X = sp.csr_matrix(X, dtype=np.float64)
-    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-    scale = np.minimum(1.0, radius / np.maximum(norms, 1e-300))
-    # A positive per-row rescaling, as project_rows_to_ball does for dense rows;
-    # the 1 − 1e-12 factor keeps rounding from leaving a row above the radius.
-    scale = np.where(norms > radius, scale * (1.0 - 1e-12), 1.0)
-    return sp.diags(scale) @ X
+#: Kept for callers of the former private helper (same map).
+_rows_to_ball = rows_in_ball
 
 
+@margin_doc
 class PrivateMarginSelection(MarginClassifierBase):
     """Choose the margin ρ privately, then fit a margin learner with it.
 
@@ -119,15 +112,9 @@ class PrivateMarginSelection(MarginClassifierBase):
         If set, the scores are computed on a data-independent fast JL sketch of
         the rows to this dimension (clipped to B(r)): cheaper for wide data and
         still a fixed function of the data, so equally private.
-    classes : array-like of 2 labels, default=None
-        The public label set; ``None`` reads it from the data and emits a
-        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
-    accountant : BudgetAccountant or None, default=None
-        Budget to check before the data are read and charge after a successful
-        fit. Shared by clones (it is not copied).
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-        documentation only.
+    %(classes)s
+    %(accountant)s
+    %(random_state)s
 
     Attributes
     ----------
@@ -143,10 +130,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         The base learner's ``coef_``.
     privacy_event_ : PrivacyEvent
         Composition of the GEM (pure) and the base learner's event.
-    classes_ : ndarray of shape (2,)
-        The labels.
-    n_features_in_ : int
-        Input width.
+    %(label_attributes)s
 
     Notes
     -----
@@ -214,39 +198,9 @@ class PrivateMarginSelection(MarginClassifierBase):
         accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
-        self.estimator = estimator
-        self.epsilon = epsilon
-        self.delta = delta
-        self.norm_bound = norm_bound
-        self.data_norm = data_norm
-        self.selection_fraction = selection_fraction
-        self.beta = beta
-        self.bound_constant = bound_constant
-        self.smoothing = smoothing
-        self.solver_max_iter = solver_max_iter
-        self.score_components = score_components
-        self.classes = classes
-        self.accountant = accountant
-        self.random_state = random_state
+        store_init_params(self, locals())
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> PrivateMarginSelection:
-        """Select ρ privately and fit the base learner with it.
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Binary labels in ``classes``.
-
-        Returns
-        -------
-        self
-            The fitted selector.
-        """
-        self._validate_params()
-        accountant = self._check_budget(self.epsilon, self.delta)
-        Xv, ys = self._validate_binary(X, y)
+    def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m = Xv.shape[0]
         base = (
             clone(self.estimator)
@@ -263,7 +217,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         if self.score_components is not None:
             sketch = FastJL(self.score_components, random_state=public_seed)
             rows = sketch.fit(Xv[:1]).transform(Xv)
-        rows = _rows_to_ball(rows, r)
+        rows = rows_in_ball(rows, r)
         margins = margin_grid(lam * r, m)
         scores = np.empty(margins.size)
         sens = np.empty(margins.size)
@@ -311,7 +265,7 @@ class PrivateMarginSelection(MarginClassifierBase):
             if name in available:
                 params[name] = value
         base.set_params(**params)
-        base.fit(X, y)
+        base.fit(Xv, labels)
         self.margins_ = margins
         self.sensitivities_ = sens
         self.selected_margin_ = rho_star
@@ -328,21 +282,7 @@ class PrivateMarginSelection(MarginClassifierBase):
             details={"selected_margin": rho_star, "composition": "basic"},
             children=(gem_event, base_event),
         )
-        accountant.spend(self.privacy_event_)
-        return self
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Scores of the fitted base learner.
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            The base learner's scores.
-        """
-        check_is_fitted(self)
-        return np.asarray(self.estimator_.decision_function(X), dtype=np.float64)
+    def _scores(self, Xv: Any) -> FloatArray:
+        """Scores of the fitted base learner."""
+        return np.asarray(self.estimator_.decision_function(Xv), dtype=np.float64)

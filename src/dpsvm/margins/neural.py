@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import math
 from numbers import Integral, Real
 from typing import Any
 
@@ -11,22 +10,23 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
-from ..accounting import BudgetAccountant, PrivacyEvent
+from ..accounting import BudgetAccountant
+from ..utils._params import store_init_params
 from ._base import (
     CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
     REFERENCE,
     FloatArray,
     MarginClassifierBase,
-    ball_grid,
-    check_cover_size,
-    empirical_covering_radius,
+    build_candidates,
+    check_grid_cover,
+    count_candidate_errors,
+    select_fewest_errors,
     split_random_state,
-    uniform_ball,
 )
+from ._docs import margin_doc
 from .bounds import neural_cover_scale, neural_jl_dimension
 from .projections import RademacherJL
-from .selection import private_argmax
 
 __all__ = ["NeuralMarginClassifier"]
 
@@ -39,6 +39,7 @@ def _activation(a: FloatArray, eta: float) -> FloatArray:
     return np.tanh(0.25 * eta * a)
 
 
+@margin_doc
 class NeuralMarginClassifier(MarginClassifierBase):
     """Pure ε-DP classifier over JL-compressed tiny networks (exponential mechanism).
 
@@ -79,23 +80,12 @@ class NeuralMarginClassifier(MarginClassifierBase):
         reported).
     n_candidates : int, default=2000
         Size of the random candidate set.
-    max_candidates : int, default=200000
-        Largest cover built; a larger one is refused before any score is
-        computed.
-    selection : {"exponential", "permute-and-flip"}, default="exponential"
-        The pure-DP selection mechanism.
-    beta : float, default=0.05
-        β of the theory dimension.
-    classes : array-like of 2 labels, default=None
-        The public label set; ``None`` reads it from the data and emits a
-        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
-    accountant : BudgetAccountant or None, default=None
-        Budget to check before the data are read and charge after a successful
-        fit. Shared by clones (it is not copied).
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-        documentation only. The JL maps and candidates come from a public seed
-        drawn from it before the data are read.
+    %(selection_params)s
+    %(classes)s
+    %(accountant)s
+    %(random_state)s
+        The JL maps and candidates come from a public seed drawn from it before
+        the data are read.
 
     Attributes
     ----------
@@ -115,10 +105,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
         Whether the set is a γ-cover and k ≥ the theory value (Thm 5.1).
     privacy_event_ : PrivacyEvent
         Pure ε-DP event.
-    classes_ : ndarray of shape (2,)
-        The labels.
-    n_features_in_ : int
-        Input width.
+    %(label_attributes)s
 
     Notes
     -----
@@ -187,23 +174,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
         accountant: BudgetAccountant | None = None,
         random_state: Any = None,
     ) -> None:
-        self.epsilon = epsilon
-        self.margin = margin
-        self.norm_bound = norm_bound
-        self.data_norm = data_norm
-        self.n_layers = n_layers
-        self.width = width
-        self.n_components = n_components
-        self.jl_constant = jl_constant
-        self.activation_scale = activation_scale
-        self.candidates = candidates
-        self.n_candidates = n_candidates
-        self.max_candidates = max_candidates
-        self.selection = selection
-        self.beta = beta
-        self.classes = classes
-        self.accountant = accountant
-        self.random_state = random_state
+        store_init_params(self, locals())
 
     def _block_shapes(self, k: int, d: int) -> list[tuple[int, ...]]:
         n, lay = int(self.width), int(self.n_layers)
@@ -230,29 +201,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
             A = _activation(np.einsum("cmk,ckn->cmn", Z, weights[j]), eta)
         raise AssertionError("unreachable")
 
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NeuralMarginClassifier:
-        """Fit the pure ε-DP network classifier.
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Binary labels in ``classes``.
-
-        Returns
-        -------
-        self
-            The fitted classifier.
-
-        Raises
-        ------
-        ValueError
-            If the cover is larger than ``max_candidates``.
-        """
-        self._validate_params()
-        accountant = self._check_budget(self.epsilon, 0.0)
-        Xv, ys = self._validate_binary(X, y)
+    def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m, d = Xv.shape
         lay = int(self.n_layers)
         theory_k = neural_jl_dimension(
@@ -267,18 +216,16 @@ class NeuralMarginClassifier(MarginClassifierBase):
         )
         k = theory_k if self.n_components == "theory" else int(self.n_components)
         shapes = self._block_shapes(k, d)
-        sizes = [int(np.prod(s)) for s in shapes]
-        n_params = sum(sizes)
+        n_params = sum(int(np.prod(s)) for s in shapes)
         radius = 2.0 * self.norm_bound
         gamma = neural_cover_scale(
             self.margin, self.data_norm, self.norm_bound, lay, self.activation_scale
         )
         if self.candidates == "grid":
-            spacing = 2.0 * gamma / math.sqrt(n_params)
-            check_cover_size(
-                sizes,
-                radius + gamma,
-                spacing,
+            check_grid_cover(
+                [int(np.prod(s)) for s in shapes],
+                radius,
+                gamma,
                 self.max_candidates,
                 describe=f"cover of the compressed network weights at scale "
                 f"gamma={gamma:.3g} ({n_params} parameters: n_layers={lay}, "
@@ -293,96 +240,50 @@ class NeuralMarginClassifier(MarginClassifierBase):
             phis.append(
                 RademacherJL(k, random_state=seed).fit(np.zeros((1, self.width)))
             )
-        if self.candidates == "grid":
-            grids = [ball_grid(s, radius + gamma, spacing) for s in sizes]
-            counts = [g.shape[0] for g in grids]
-            n_cand = int(np.prod(counts, dtype=np.float64))
-            if n_cand > self.max_candidates:
-                raise ValueError(
-                    f"The cover has {n_cand} points, more than max_candidates="
-                    f"{self.max_candidates}; lower n_components or width."
-                )
-
-            def block(idx: np.ndarray) -> list[FloatArray]:
-                out, rest = [], idx
-                for g, c, shp in zip(
-                    grids[::-1], counts[::-1], shapes[::-1], strict=True
-                ):
-                    out.append(g[rest % c].reshape((-1, *shp)))
-                    rest = rest // c
-                return out[::-1]
-
-            cover = gamma
-        else:
-            n_cand = int(self.n_candidates)
-            flat = [uniform_ball(public, n_cand, s, radius) for s in sizes]
-
-            def block(idx: np.ndarray) -> list[FloatArray]:
-                return [
-                    f[idx].reshape((-1, *shp))
-                    for f, shp in zip(flat, shapes, strict=True)
-                ]
-
-            probes = np.hstack([uniform_ball(public, 2000, s, radius) for s in sizes])
-            cover = empirical_covering_radius(np.hstack(flat), probes)
+        cands = build_candidates(
+            self.candidates,
+            shapes,
+            radius,
+            gamma,
+            n_random=int(self.n_candidates),
+            max_candidates=self.max_candidates,
+            public=public,
+            remedy="lower n_components or width.",
+        )
         Z0 = phis[0].transform(Xv)
-        errors = np.empty(n_cand)
         chunk = max(1, _BLOCK_ELEMENTS // (m * max(k, int(self.width))))
-        for start in range(0, n_cand, chunk):
-            idx = np.arange(start, min(n_cand, start + chunk))
-            scores = self._forward(block(idx), Z0, phis)
-            errors[idx] = np.count_nonzero(scores * ys[None, :] <= 0.0, axis=1)
-        # Bassily, Mohri & Suresh (2022), §5 step 5: P(h) ∝ exp(−(ε/2)·#errors(h)).
-        chosen, em_event = private_argmax(
-            -errors / m,
-            epsilon=self.epsilon,
-            sensitivity=1.0 / m,
-            method=self.selection,
-            random_state=gen,
+        errors = count_candidate_errors(
+            cands, lambda w: self._forward(w, Z0, phis), ys, chunk
         )
         self.projections_ = phis
-        self.compressed_weights_ = [w[0] for w in block(np.array([chosen]))]
         self.n_parameters_ = n_params
-        self.n_candidates_ = n_cand
-        self.covering_radius_ = float(cover)
+        self.n_candidates_ = cands.n_candidates
+        self.covering_radius_ = float(cands.covering_radius)
         self.theory_n_components_ = theory_k
         self.theorem_applies_ = bool(self.candidates == "grid" and k >= theory_k)
-        self.privacy_event_ = PrivacyEvent(
-            "jl-network-exponential-mechanism",
-            self.epsilon,
-            0.0,
-            sensitivity=1.0 / m,
-            sensitivity_norm="utility",
+        # Bassily, Mohri & Suresh (2022), §5 step 5: P(h) ∝ exp(−(ε/2)·#errors(h)).
+        chosen, self.privacy_event_ = select_fewest_errors(
+            errors,
+            m,
+            epsilon=self.epsilon,
+            method=self.selection,
+            random_state=gen,
+            mechanism="jl-network-exponential-mechanism",
             reference=f"{REFERENCE}, §5 and Thm 5.1",
             details={
-                "selection": em_event.mechanism,
                 "n_parameters": n_params,
-                "n_candidates": n_cand,
+                "n_candidates": self.n_candidates_,
                 "candidates": self.candidates,
                 "theorem_applies": self.theorem_applies_,
             },
         )
-        accountant.spend(self.privacy_event_)
-        return self
+        self.compressed_weights_ = [w[0] for w in cands.take(np.array([chosen]))]
 
-    def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Network scores h(x) (positive means ``classes_[1]``).
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            The scores.
-        """
-        Xv = self._validated_input(X)  # raises NotFittedError first
+    def _scores(self, Xv: Any) -> FloatArray:
+        """Network scores h(x) of validated rows."""
         Z0 = self.projections_[0].transform(Xv)
         weights = [w[None] for w in self.compressed_weights_]
-        scores = self._forward(weights, Z0, self.projections_)
-        return np.asarray(scores[0], dtype=np.float64)
+        return self._forward(weights, Z0, self.projections_)[0]
 
 
 def _apply_batch(jl: RademacherJL, A: FloatArray) -> FloatArray:

@@ -32,6 +32,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, validate_data
 from ..utils._random import RandomStateLike, check_random_state
 from ..validation import project_rows_to_ball
+from ._docs import margin_doc
 
 __all__ = ["FastJL", "RademacherJL", "project_to_ball"]
 
@@ -84,6 +85,7 @@ class _JLBase(TransformerMixin, BaseEstimator):
         self.n_components = n_components
         self.random_state = random_state
 
+    @margin_doc
     def fit(self, X: ArrayLike, y: object = None) -> _JLBase:
         """Draw the projection for the width of ``X`` (its values are not read).
 
@@ -91,13 +93,7 @@ class _JLBase(TransformerMixin, BaseEstimator):
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
             Only ``n_features`` is used.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self
-            The fitted transformer.
+        %(fit_y_ignored_returns_self)s
         """
         self._validate_params()
         Xv: Any = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64)
@@ -107,8 +103,15 @@ class _JLBase(TransformerMixin, BaseEstimator):
         # The projection protects nothing (it is independent of the data), so an
         # ordinary seeded generator is fine (Bassily, Mohri & Suresh 2022, §3).
         gen = check_random_state(self.random_state, secure=False)
-        self._draw(d, gen)
+        if self.identity_:
+            for name in self._drawn:
+                setattr(self, name, None)
+        else:
+            self._draw(d, gen)
         return self
+
+    #: Fitted attributes that ``_draw`` sets (``None`` for the identity).
+    _drawn: tuple[str, ...] = ()
 
     def _draw(self, d: int, gen: np.random.Generator) -> None:
         raise NotImplementedError
@@ -174,6 +177,7 @@ class _JLBase(TransformerMixin, BaseEstimator):
         return tags
 
 
+@margin_doc
 class RademacherJL(_JLBase):
     """Dense Rademacher JL projection Φ ∈ ℝ^{k×d}, entries ±1/√k i.i.d.
 
@@ -189,12 +193,7 @@ class RademacherJL(_JLBase):
     ----------
     components_ : ndarray of shape (n_components_, n_features_in_) or None
         Φ (``None`` for the identity).
-    n_components_ : int
-        The dimension actually used, min(k, d).
-    identity_ : bool
-        Whether Φ is the identity.
-    n_features_in_ : int
-        The input width d.
+    %(jl_fitted)s
 
     Notes
     -----
@@ -216,10 +215,9 @@ class RademacherJL(_JLBase):
     (2, 10)
     """
 
+    _drawn = ("components_",)
+
     def _draw(self, d: int, gen: np.random.Generator) -> None:
-        if self.identity_:
-            self.components_ = None
-            return
         k = self.n_components_
         # Bassily, Mohri & Suresh (2022), Alg. 1 step 2: entries uniform on ±1/√k.
         signs = gen.integers(0, 2, size=(k, d), dtype=np.int8) * 2 - 1
@@ -235,6 +233,7 @@ class RademacherJL(_JLBase):
         return np.asarray(W @ self.components_, dtype=np.float64)
 
 
+@margin_doc
 class FastJL(_JLBase):
     """Fast JL: subsampled randomized DCT, Φx = √(d/k)·R·C·D·x.
 
@@ -252,12 +251,7 @@ class FastJL(_JLBase):
         The diagonal D of ±1 (``None`` for the identity).
     rows_ : ndarray of shape (n_components_,) or None
         The DCT coordinates kept by R.
-    n_components_ : int
-        The dimension actually used, min(k, d).
-    identity_ : bool
-        Whether Φ is the identity.
-    n_features_in_ : int
-        The input width d.
+    %(jl_fitted)s
 
     Notes
     -----
@@ -286,11 +280,9 @@ class FastJL(_JLBase):
     (3, 8)
     """
 
+    _drawn = ("signs_", "rows_")
+
     def _draw(self, d: int, gen: np.random.Generator) -> None:
-        if self.identity_:
-            self.signs_ = None
-            self.rows_ = None
-            return
         self.signs_ = (gen.integers(0, 2, size=d) * 2 - 1).astype(np.float64)
         self.rows_ = np.sort(gen.choice(d, size=self.n_components_, replace=False))
 

@@ -17,6 +17,7 @@ from ..accounting import PrivacyEvent
 from ..mechanisms.exponential import ExponentialMechanism
 from ..utils._random import RandomStateLike, check_random_state
 from ..validation import check_epsilon, check_positive
+from ._docs import margin_doc
 
 __all__ = [
     "ExponentialMechanism",
@@ -52,7 +53,39 @@ def _as_scores(values: ArrayLike, name: str) -> FloatArray:
     return out
 
 
-class GeneralizedExponentialMechanism:
+class _PureSelection:
+    """The event of the pure ε-DP selection mechanisms of this module."""
+
+    epsilon: float
+    _mechanism: str
+    _reference: str
+
+    def _event_facts(self) -> tuple[float, dict[str, Any]]:
+        """(utility sensitivity, public details) of the event."""
+        raise NotImplementedError
+
+    def privacy_event(self) -> PrivacyEvent:
+        """The pure ε-DP event of one selection.
+
+        Returns
+        -------
+        PrivacyEvent
+            Mechanism ``"generalized-exponential"`` or ``"permute-and-flip"``,
+            with ε and δ = 0.
+        """
+        sensitivity, details = self._event_facts()
+        return PrivacyEvent(
+            self._mechanism,
+            self.epsilon,
+            0.0,
+            sensitivity=sensitivity,
+            sensitivity_norm="utility",
+            reference=self._reference,
+            details=details,
+        )
+
+
+class GeneralizedExponentialMechanism(_PureSelection):
     """ε-DP selection of a minimizer among scores with unequal sensitivities.
 
     For candidates j = 1..K with scores qⱼ (lower is better) whose sensitivities
@@ -109,6 +142,9 @@ class GeneralizedExponentialMechanism:
     1
     """
 
+    _mechanism = "generalized-exponential"
+    _reference = _GEM_REFERENCE
+
     def __init__(
         self, *, epsilon: float, sensitivities: ArrayLike, beta: float = 0.05
     ) -> None:
@@ -124,17 +160,11 @@ class GeneralizedExponentialMechanism:
         # Raskhodnikova & Smith (2016), Alg. 1: t = 2 ln(K/β)/ε.
         self.threshold = 2.0 * math.log(sens.size / beta) / self.epsilon
 
+    @margin_doc
     def normalized_scores(self, scores: ArrayLike) -> FloatArray:
         """Return the normalized scores sⱼ ≥ 0 (sensitivity ≤ 1 each).
 
-        Parameters
-        ----------
-        scores : array-like of shape (K,)
-            The scores qⱼ to minimize.
-
-        Returns
-        -------
-        ndarray of shape (K,)
+        %(gem_scores_to_array)s
             sⱼ = max_l [(qⱼ + tΔⱼ) − (q_l + tΔ_l)]/(Δⱼ + Δ_l).
         """
         q = _as_scores(scores, "scores")
@@ -148,32 +178,24 @@ class GeneralizedExponentialMechanism:
         diff = shifted[:, None] - shifted[None, :]
         return np.asarray(np.max(diff / (sens[:, None] + sens[None, :]), axis=1))
 
+    @margin_doc
     def probabilities(self, scores: ArrayLike) -> FloatArray:
         """Selection probabilities P(j) ∝ exp(−ε·sⱼ/2).
 
-        Parameters
-        ----------
-        scores : array-like of shape (K,)
-            The scores qⱼ to minimize.
-
-        Returns
-        -------
-        ndarray of shape (K,)
+        %(gem_scores_to_array)s
             Probabilities summing to 1.
         """
         em = ExponentialMechanism(epsilon=self.epsilon, sensitivity=1.0)
         return em.probabilities(-self.normalized_scores(scores))
 
+    @margin_doc
     def select(self, scores: ArrayLike, random_state: RandomStateLike = None) -> int:
         """Sample the index of one candidate.
 
         Parameters
         ----------
-        scores : array-like of shape (K,)
-            The scores qⱼ to minimize.
-        random_state : None, int or numpy.random.Generator, default=None
-            ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-            documentation only.
+        %(gem_scores)s
+        %(random_state)s
 
         Returns
         -------
@@ -193,29 +215,13 @@ class GeneralizedExponentialMechanism:
         """
         return 2.0 * self.threshold * self.sensitivities
 
-    def privacy_event(self) -> PrivacyEvent:
-        """The pure ε-DP event of one selection.
-
-        Returns
-        -------
-        PrivacyEvent
-            Mechanism ``"generalized-exponential"`` with ε, δ = 0.
-        """
-        return PrivacyEvent(
-            "generalized-exponential",
-            self.epsilon,
-            0.0,
-            sensitivity=1.0,
-            sensitivity_norm="utility",
-            reference=_GEM_REFERENCE,
-            details={
-                "threshold": self.threshold,
-                "n_candidates": self.sensitivities.size,
-            },
-        )
+    def _event_facts(self) -> tuple[float, dict[str, Any]]:
+        # The exponential mechanism runs on normalized scores of sensitivity 1.
+        details = {"threshold": self.threshold, "n_candidates": self.sensitivities.size}
+        return 1.0, details
 
 
-class PermuteAndFlip:
+class PermuteAndFlip(_PureSelection):
     """ε-DP permute-and-flip selection of a maximizer (McKenna & Sheldon 2020).
 
     Visit the candidates in a uniformly random order and stop at the first r
@@ -249,10 +255,14 @@ class PermuteAndFlip:
     1
     """
 
+    _mechanism = "permute-and-flip"
+    _reference = _PF_REFERENCE
+
     def __init__(self, *, epsilon: float, sensitivity: float) -> None:
         self.epsilon = check_epsilon(epsilon)
         self.sensitivity = check_positive(sensitivity, "sensitivity")
 
+    @margin_doc
     def select(self, utilities: ArrayLike, random_state: RandomStateLike = None) -> int:
         """Sample the index of one candidate (higher utility is better).
 
@@ -260,9 +270,7 @@ class PermuteAndFlip:
         ----------
         utilities : array-like of shape (n_candidates,)
             Finite utilities.
-        random_state : None, int or numpy.random.Generator, default=None
-            ``None`` uses a fresh CSPRNG (real releases); an int is for tests
-            and documentation only.
+        %(random_state)s
 
         Returns
         -------
@@ -282,24 +290,11 @@ class PermuteAndFlip:
                 return int(r)
         raise AssertionError("unreachable: the maximizer always stops the walk")
 
-    def privacy_event(self) -> PrivacyEvent:
-        """The pure ε-DP event of one selection.
-
-        Returns
-        -------
-        PrivacyEvent
-            Mechanism ``"permute-and-flip"`` with ε, δ = 0.
-        """
-        return PrivacyEvent(
-            "permute-and-flip",
-            self.epsilon,
-            0.0,
-            sensitivity=self.sensitivity,
-            sensitivity_norm="utility",
-            reference=_PF_REFERENCE,
-        )
+    def _event_facts(self) -> tuple[float, dict[str, Any]]:
+        return self.sensitivity, {}
 
 
+@margin_doc
 def private_argmax(
     utilities: ArrayLike,
     *,
@@ -320,9 +315,7 @@ def private_argmax(
         Public utility sensitivity Δu > 0.
     method : {"exponential", "permute-and-flip"}, default="exponential"
         The exponential mechanism (Gumbel-max) or permute-and-flip.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-        documentation only.
+    %(random_state)s
 
     Returns
     -------

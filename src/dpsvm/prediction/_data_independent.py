@@ -15,12 +15,14 @@ from .._compat import Interval, StrOptions, _fit_context
 from ..accounting.events import PrivacyEvent
 from ..bounds.prediction import data_independent_parameters
 from ..exceptions import DPSVMConvergenceError
-from ..mechanisms import ExponentialMechanism, laplace_release
+from ..mechanisms import ExponentialMechanism
+from ..perturbation import OutputNoise
+from ..utils._params import store_init_params
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
 from ._common import JT_REFERENCE, FloatArray
+from ._docs import prediction_doc
 from ._test_data import (
-    _KERNEL_DOC,
     HINGE_CONSTRAINTS,
     PredictionBase,
     _PublicModelMixin,
@@ -130,6 +132,7 @@ def _grid_points(n_points: int, d: int, radius: float) -> FloatArray:
     return G[np.linalg.norm(G, axis=1) <= radius * (1 + 1e-12)]
 
 
+@prediction_doc
 class TestDataIndependentLearner(_PublicModelMixin, PredictionBase):
     """Release a kernel classifier built from privately selected points.
 
@@ -169,18 +172,20 @@ default="auto"
         linear kernel, else uniform.
     n_candidates : int, default=1000
         Size of the uniform or grid candidate set.
-    {kernel}
+    kernel : {"linear", "rbf", "poly"} or callable, default="linear"
+    %(kernel_family)s
+    data_norm : float or None, default=1.0
+        Radius of the declared input domain; training rows, candidate points
+        and prediction inputs are projected onto it and R_φ is computed from it.
+    %(kernel_bound)s
+    %(regularization)s
+    %(public_model_tail)s
 
     Attributes
     ----------
-    classes_ : ndarray
-        The label set.
-    kappa_ : float
-        R_φ on the declared domain.
+    %(model_attributes)s
     lipschitz_ : float
         L = 1 (hinge).
-    prediction_sensitivity_ : float
-        S = 2LR_φ²/(λn) plus the solver-certificate margin.
     n_rounds_ : int
         B.
     threshold_ : float
@@ -265,22 +270,7 @@ default="auto"
         classes: ArrayLike | None = None,
         random_state: int | np.random.Generator | None = None,
     ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.n_rounds = n_rounds
-        self.beta = beta
-        self.em_fraction = em_fraction
-        self.candidates = candidates
-        self.n_candidates = n_candidates
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.data_norm = data_norm
-        self.kernel_bound = kernel_bound
-        self.regularization = regularization
-        self.classes = classes
-        self.random_state = random_state
+        store_init_params(self, locals())
 
     def _candidate_set(self, d: int, radius: float, rng: np.random.Generator) -> Any:
         """The data-independent candidates, or None for the continuous sampler."""
@@ -350,7 +340,9 @@ default="auto"
         )
         B, sigma, eta = params.n_rounds, params.threshold, params.step
         em = ExponentialMechanism(epsilon=params.em_epsilon, sensitivity=S)
-        lap_scale = S / params.laplace_epsilon
+        # Jain & Thakurta Alg. 3 step 5: the noisy difference is ε_lap-DP
+        # (Laplace mechanism of the perturbation layer, sensitivity S).
+        test_noise = OutputNoise.laplace(params.laplace_epsilon, S)
         pts: list[FloatArray] = []
         coef: list[float] = []
         if cands is not None:
@@ -373,7 +365,7 @@ default="auto"
                 z = spec.project(z[None, :])[0]
                 a, p = np.array([z @ w_star]), float(z @ w_t)
             # d̂ = ⟨w*, φ(z)⟩ + Lap(S/ε_lap) − ⟨w_t, φ(z)⟩ (discretised Laplace).
-            d_hat = float(laplace_release(a, lap_scale, rng, sensitivity=S)[0]) - p
+            d_hat = float(test_noise.release(a, rng)[0]) - p
             if abs(d_hat) > sigma:
                 alpha = eta * (1.0 if d_hat > 0 else -1.0)
                 pts.append(np.array(z, dtype=np.float64))
@@ -412,8 +404,3 @@ default="auto"
             },
         )
         return self
-
-
-TestDataIndependentLearner.__doc__ = (TestDataIndependentLearner.__doc__ or "").replace(
-    "{kernel}", _KERNEL_DOC.replace('default="poly"', 'default="linear"')
-)

@@ -24,8 +24,15 @@ from ..bounds.prediction import (
 )
 from ..exceptions import BudgetExceededError
 from ..mechanisms import laplace_release, sample_laplace
+from ..utils._params import store_init_params
 from ..validation import check_delta, check_epsilon
-from ._common import JT_REFERENCE, FloatArray, PredictionBase, VacuousCalibrationWarning
+from ._common import (
+    JT_REFERENCE,
+    FloatArray,
+    PredictionBase,
+    VacuousCalibrationWarning,
+)
+from ._docs import prediction_doc
 
 __all__ = ["PredictionAnswers", "PrivateInteractivePredictor"]
 
@@ -95,6 +102,7 @@ class PredictionAnswers:
         }
 
 
+@prediction_doc
 class PrivateInteractivePredictor(PredictionBase):
     """Answer prediction queries privately, one at a time, within a fixed (ε, δ).
 
@@ -121,7 +129,7 @@ class PrivateInteractivePredictor(PredictionBase):
         by the sparse vector technique (pure ε-DP, proof in
         ``docs/prediction.md``); ``"laplace"``: every answer is
         ⟨w*, φ(z)⟩ + Lap(S/ε_q) (the per-query baseline of
-        :class:`~dpsvm.models.PerQueryLaplacePredictor`, with ε_q from composing T
+        :class:`~dpsvm.models.NWPrivatePredictor`, with ε_q from composing T
         answers).
     beta : float, default=0.05
         Failure probability β of the utility statement (enters σ and B).
@@ -147,27 +155,18 @@ class PrivateInteractivePredictor(PredictionBase):
         rest of the batch that reached the cap is still answered from the
         released state).
     kernel : {"linear", "rbf", "poly"} or callable, default="rbf"
-        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (⟨x, y⟩ + c₀)^p, or a callable
-        ``K(A, B) -> gram`` with ``kernel_bound`` declared.
-    gamma : float, default=1.0
-        γ > 0 of rbf, fixed before seeing the data (must stay 1 for poly).
-    degree : int, default=3
-        p (poly).
-    coef0 : float, default=1.0
-        c₀ ≥ 0 (poly).
+    %(kernel_family)s
     data_norm : float or None, default=1.0
         Radius of the declared input domain; training rows and every query are
         projected onto it and R_φ is computed from it.
-    kernel_bound : float or None, default=None
-        R_φ of a callable kernel (required for one, refused otherwise).
+    %(kernel_bound)s
     loss : {"hinge", "pinball", "absolute", "squared"}, default="hinge"
         The loss of w* (hinge: classification, L = 1).
     quantile : float, default=0.5
         τ of the pinball loss.
     y_bound : float or None, default=None
         M for the squared loss.
-    regularization : float, default=0.01
-        λ > 0 of (λ/2)‖w‖² (public, not tuned on the data).
+    %(regularization)s
     classes : array-like or None, default=None
         The public label set; ``None`` reads it from y with a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
@@ -181,14 +180,9 @@ class PrivateInteractivePredictor(PredictionBase):
 
     Attributes
     ----------
-    classes_ : ndarray
-        The label set.
-    kappa_ : float
-        R_φ on the declared domain.
+    %(model_attributes)s
     lipschitz_ : float
         L of the loss.
-    prediction_sensitivity_ : float
-        S = 2LR_φ²/(λn) plus the solver-certificate margin.
     w_norm_bound_ : float
         C.
     max_updates_ : int
@@ -208,7 +202,7 @@ class PrivateInteractivePredictor(PredictionBase):
 
     See Also
     --------
-    dpsvm.models.PerQueryLaplacePredictor : Per-query Laplace with an accountant.
+    dpsvm.models.NWPrivatePredictor : Per-query Laplace with an accountant.
 
     Notes
     -----
@@ -296,29 +290,7 @@ class PrivateInteractivePredictor(PredictionBase):
         classes: ArrayLike | None = None,
         random_state: int | np.random.Generator | None = None,
     ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.n_queries = n_queries
-        self.mechanism = mechanism
-        self.beta = beta
-        self.constants = constants
-        self.B_rule = B_rule
-        self.w_norm_bound = w_norm_bound
-        self.threshold = threshold
-        self.svt_split = svt_split
-        self.after_cap = after_cap
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.data_norm = data_norm
-        self.kernel_bound = kernel_bound
-        self.loss = loss
-        self.quantile = quantile
-        self.y_bound = y_bound
-        self.regularization = regularization
-        self.classes = classes
-        self.random_state = random_state
+        store_init_params(self, locals())
 
     # ------------------------------------------------------------------ fit
     def _check_split(self) -> tuple[float, float, float]:
@@ -623,8 +595,8 @@ class PrivateInteractivePredictor(PredictionBase):
             )
         before = self._spent
         if self.mechanism == "laplace":
-            # Per-coordinate discretised Laplace, as PerQueryLaplacePredictor:
-            # each answer moves by at most S between neighbours and is ε_q-DP.
+            # Per-coordinate discretised Laplace, as NWPrivatePredictor: each
+            # answer moves by at most S between neighbours and is ε_q-DP.
             exact = self._model.decision(Z)
             scores = laplace_release(
                 exact,
@@ -651,17 +623,11 @@ class PrivateInteractivePredictor(PredictionBase):
             budget_exhausted=self.budget_exhausted,
         )
 
+    @prediction_doc
     def predict(self, X: ArrayLike) -> np.ndarray:
         """The labels of :meth:`answer` (spends budget exactly as ``answer``).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_queries, n_features)
-            Query points.
-
-        Returns
-        -------
-        ndarray of shape (n_queries,)
+        %(queries_to_array)s
             ``answer(X).labels``.
         """
         return self.answer(X).labels

@@ -18,9 +18,12 @@ from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.events import PrivacyEvent
 from ..bounds.prediction import noisy_label_scale, weight_norm_bound
 from ..mechanisms import laplace_release
+from ..perturbation import OutputNoise
+from ..utils._params import store_init_params
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
 from ._common import JT_REFERENCE, FloatArray, PredictionBase
+from ._docs import prediction_doc
 
 __all__ = ["TestDataDependentLearner", "fit_noisy_labels", "uniform_ball_points"]
 
@@ -136,17 +139,11 @@ class _PublicModelMixin(ClassifierMixin):
     quantile = 0.5
     y_bound = None
 
+    @prediction_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """⟨ŵ, φ(x)⟩ = Σ_t β_t K(z_t, x) from the released model (free).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_queries, n_features)
-            Points (projected onto the declared domain).
-
-        Returns
-        -------
-        ndarray of shape (n_queries,)
+        %(queries_to_array)s
             The scores.
         """
         check_is_fitted(self)
@@ -156,17 +153,11 @@ class _PublicModelMixin(ClassifierMixin):
             return np.zeros(Xp.shape[0])
         return np.asarray(self._spec.gram(Xp, self.support_) @ self.dual_coef_)
 
+    @prediction_doc
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Labels sign(⟨ŵ, φ(x)⟩) in ``classes_`` (post-processing: free).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_queries, n_features)
-            Points.
-
-        Returns
-        -------
-        ndarray of shape (n_queries,)
+        %(queries_to_array)s
             The labels.
         """
         check_is_fitted(self)
@@ -201,30 +192,7 @@ class _PublicModelMixin(ClassifierMixin):
                 delattr(self, name)
 
 
-_KERNEL_DOC = """kernel : {"linear", "rbf", "poly"} or callable, default="poly"
-        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (⟨x, y⟩ + c₀)^p, or a callable
-        ``K(A, B) -> gram`` with ``kernel_bound`` declared.
-    gamma : float, default=1.0
-        γ > 0 of rbf, fixed before seeing the data (must stay 1 for poly).
-    degree : int, default=3
-        p (poly).
-    coef0 : float, default=1.0
-        c₀ ≥ 0 (poly).
-    data_norm : float or None, default=1.0
-        Radius of the declared input domain; training rows, public points and
-        prediction inputs are projected onto it and R_φ is computed from it
-        (e.g. R_φ = (R² + 1)^{3/2} for (⟨x, y⟩ + 1)³).
-    kernel_bound : float or None, default=None
-        R_φ of a callable kernel (required for one, refused otherwise).
-    regularization : float, default=0.01
-        λ > 0 of (λ/2)‖w‖² (public, not tuned on the data).
-    classes : array-like or None, default=None
-        The public label set (two labels); ``None`` reads it from y with a
-        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG noise (real use). An int: **tests and docs only**."""
-
-
+@prediction_doc
 class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
     """Release a kernel classifier fitted to noisy labels of public test points.
 
@@ -262,18 +230,21 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
     radius_fraction : float, default=0.1
         Share of ε spent on the private radius (``"private"`` only); the labels
         get the rest (basic composition).
-    {kernel}
+    kernel : {"linear", "rbf", "poly"} or callable, default="poly"
+    %(kernel_family)s
+    data_norm : float or None, default=1.0
+        Radius of the declared input domain; training rows, public points and
+        prediction inputs are projected onto it and R_φ is computed from it
+        (e.g. R_φ = (R² + 1)^{3/2} for (⟨x, y⟩ + 1)³).
+    %(kernel_bound)s
+    %(regularization)s
+    %(public_model_tail)s
 
     Attributes
     ----------
-    classes_ : ndarray
-        The label set.
-    kappa_ : float
-        R_φ on the declared domain.
+    %(model_attributes)s
     lipschitz_ : float
         L = 1 (hinge).
-    prediction_sensitivity_ : float
-        S = 2LR_φ²/(λn) plus the solver-certificate margin.
     noise_scale_ : float
         ν = S/ε_q.
     constraint_radius_ : float
@@ -353,20 +324,7 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         classes: ArrayLike | None = None,
         random_state: int | np.random.Generator | None = None,
     ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.n_test_points = n_test_points
-        self.constraint_radius = constraint_radius
-        self.radius_fraction = radius_fraction
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.data_norm = data_norm
-        self.kernel_bound = kernel_bound
-        self.regularization = regularization
-        self.classes = classes
-        self.random_state = random_state
+        store_init_params(self, locals())
 
     def _private_radius(
         self,
@@ -383,7 +341,7 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         by the public 2LR_φ/λ (post-processing).
         """
         eps_radius = float(self.radius_fraction) * eps
-        scale = rkhs_sensitivity / eps_radius
+        noise = OutputNoise.laplace(eps_radius, rkhs_sensitivity)
         model = self._model
         if model.coef is not None:
             norm = float(np.linalg.norm(model.coef))
@@ -393,13 +351,9 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
             norm = math.sqrt(
                 max(0.0, float(c @ model.spec.gram(model.support, model.support) @ c))
             )
-        noisy = float(
-            laplace_release(np.array([norm]), scale, rng, sensitivity=rkhs_sensitivity)[
-                0
-            ]
-        )
-        r = min(r_public, max(noisy + scale * math.log(10.0), scale))
-        return r, eps_radius, scale
+        noisy = float(noise.release(np.array([norm]), rng)[0])
+        r = min(r_public, max(noisy + noise.scale * math.log(10.0), noise.scale))
+        return r, eps_radius, noise.scale
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
@@ -500,8 +454,3 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
             },
         )
         return self
-
-
-TestDataDependentLearner.__doc__ = (TestDataDependentLearner.__doc__ or "").replace(
-    "{kernel}", _KERNEL_DOC
-)

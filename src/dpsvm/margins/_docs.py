@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""numpydoc fragments shared by the margin learners' docstrings."""
+
+from __future__ import annotations
+
+from ..utils._docs import COMMON_FRAGMENTS, fill_doc
+
+#: numpydoc fragments shared by the margin learners' docstrings
+#: (``%(name)s`` lines, filled by :func:`margin_doc`).
+DOC_FRAGMENTS = {
+    **COMMON_FRAGMENTS,
+    "jl_fitted": """n_components_ : int
+    The dimension actually used, min(k, d).
+identity_ : bool
+    Whether Φ is the identity.
+n_features_in_ : int
+    The input width d.""",
+    "gem_scores": """scores : array-like of shape (K,)
+    The scores qⱼ to minimize.""",
+    "gem_scores_to_array": """Parameters
+----------
+scores : array-like of shape (K,)
+    The scores qⱼ to minimize.
+
+Returns
+-------
+ndarray of shape (K,)""",
+    "scores_labels": """scores : array-like of shape (m,)
+    Real scores h(xᵢ).
+y : array-like of shape (m,)
+    Labels in {−1, +1}.""",
+    "classes": """classes : array-like of 2 labels, default=None
+    The public label set; ``None`` reads it from the data and emits a
+    :class:`~dpsvm.exceptions.PrivacyLeakWarning`.""",
+    "accountant": """accountant : BudgetAccountant or None, default=None
+    Budget to check before the data are read and charge after a successful
+    fit. Shared by clones (it is not copied).""",
+    "random_state": """random_state : None, int or numpy.random.Generator, default=None
+    ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+    documentation only.""",
+    "selection_params": """max_candidates : int, default=200000
+    Largest cover built; a larger one is refused before the data are read.
+selection : {"exponential", "permute-and-flip"}, default="exponential"
+    The pure-DP selection mechanism.
+beta : float, default=0.05
+    β of the theory dimension.""",
+    "erm_rows": """X : array-like of shape (m, k)
+    Rows; each is projected onto the ball of radius ``data_norm``.
+y : array-like of shape (m,)
+    Labels in {−1, +1}.""",
+    "erm_ball": """radius : float
+    Λ_W, the radius of the constraint ball.
+data_norm : float
+    r̃, the public row-norm bound.""",
+    "label_attributes": """classes_ : ndarray of shape (2,)
+    The labels.
+n_features_in_ : int
+    Input width.""",
+}
+
+margin_doc = fill_doc(DOC_FRAGMENTS)

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""numpydoc fragments shared by the private prediction learners' docstrings."""
+
+from __future__ import annotations
+
+from ..utils._docs import fill_doc
+
+#: numpydoc fragments shared by the prediction learners (``%(name)s`` lines).
+DOC_FRAGMENTS = {
+    "kernel_family": """    K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (γ⟨x, y⟩ + c₀)^p, or a
+    callable ``K(A, B) -> gram`` with ``kernel_bound`` declared.
+gamma : float, default=1.0
+    γ > 0 (rbf, poly), fixed before seeing the data.
+degree : int, default=3
+    p (poly).
+coef0 : float, default=1.0
+    c₀ ≥ 0 (poly).""",
+    "kernel_bound": """kernel_bound : float or None, default=None
+    R_φ of a callable kernel (required for one, refused otherwise).""",
+    "regularization": """regularization : float, default=0.01
+    λ > 0 of (λ/2)‖w‖² (public, not tuned on the data).""",
+    "public_model_tail": """classes : array-like or None, default=None
+    The public label set (two labels); ``None`` reads it from y with a
+    :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+random_state : None, int or numpy.random.Generator, default=None
+    ``None``: CSPRNG noise (real use). An int: **tests and docs only**.""",
+    "model_attributes": """classes_ : ndarray
+    The label set.
+kappa_ : float
+    R_φ on the declared domain.
+prediction_sensitivity_ : float
+    S = 2LR_φ²/(λn) plus the solver-certificate margin.""",
+    "queries_to_array": """Parameters
+----------
+X : array-like of shape (n_queries, n_features)
+    Query points (projected onto the declared domain).
+
+Returns
+-------
+ndarray of shape (n_queries,)""",
+}
+
+prediction_doc = fill_doc(DOC_FRAGMENTS)
