@@ -126,8 +126,8 @@ def test_known_row_transform(tmp_path: Path) -> None:
     np.testing.assert_allclose(b.X_train[2], expected, rtol=0, atol=1e-15)
 
 
-def test_feature_name_layout() -> None:
-    names = adult._feature_names(add_constant=True)
+def test_feature_name_layout(tmp_path: Path) -> None:
+    names = list(load_adult(write_adult(tmp_path), add_constant=True).feature_names)
     assert names[:6] == [
         "age",
         "fnlwgt",

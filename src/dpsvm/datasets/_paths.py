@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
@@ -130,17 +131,27 @@ def resolve_data_dir(data_dir: str | os.PathLike[str] | None = None) -> Path | N
     return None
 
 
+def _candidates(directory: Path, subfolder: str, name: str) -> list[Path]:
+    # A file may sit in the data set's subfolder or directly in the directory,
+    # plain or gzipped.
+    return [
+        directory / subfolder / name,
+        directory / subfolder / f"{name}.gz",
+        directory / name,
+        directory / f"{name}.gz",
+    ]
+
+
 def locate_files(
     data_dir: str | os.PathLike[str] | None,
     names: Sequence[str],
-    candidates: Callable[[Path, str], list[Path]],
     subfolder: str,
 ) -> tuple[dict[str, Path | None], list[Path], Path]:
     """Find each named file; return them, the paths tried and the download dir.
 
     Looks in ``data_dir`` (or the resolved default) and, when no directory was
-    named, in the download cache; ``candidates(directory, name)`` lists the
-    paths a file may have below one directory.
+    named, in the download cache; below each directory a file may be in
+    ``subfolder`` or directly in the directory, plain or gzipped.
     """
     resolved = resolve_data_dir(data_dir)
     dirs: list[Path] = [] if resolved is None else [resolved]
@@ -154,7 +165,7 @@ def locate_files(
     for name in names:
         found[name] = None
         for d in dirs:
-            for p in candidates(d, name):
+            for p in _candidates(d, subfolder, name):
                 tried.append(p)
                 if found[name] is None and p.is_file():
                     found[name] = p
@@ -162,22 +173,75 @@ def locate_files(
     return found, tried, target
 
 
-def missing_files_message(
-    what: str,
-    data_dir: str | os.PathLike[str] | None,
-    missing: list[str],
-    tried: list[Path],
-    how_to_fix: str,
-) -> str:
-    """The error text for data files that were not found: where, and what to do."""
-    searched = "\n".join(f"  - {p}" for p in tried)
-    order = "\n".join(f"  - {p} ({note})" for p, note in data_dir_candidates(data_dir))
-    return (
-        f"{what} file(s) not found: {', '.join(missing)}.\n"
-        f"Searched:\n{searched}\n"
-        f"Data-directory candidates, in order of preference:\n{order}\n"
-        f"To fix this, do one of:\n{how_to_fix}"
-    )
+@dataclass(frozen=True)
+class DataFiles:
+    """The files of one data set and how a loader finds or downloads them.
+
+    Attributes
+    ----------
+    title : str
+        The data set's name in error messages (``"UCI Adult"``).
+    names : tuple of str
+        The file names, plain (a ``.gz`` copy is accepted too).
+    subfolder : str
+        The data set's folder below a data directory; downloads go there.
+    loader : str
+        The public loader's name, for the message on missing files.
+    download_note : str
+        Where a download comes from and how it is verified, for that message.
+    fetch : callable
+        ``fetch(name, target_dir)`` downloads one file, verifies it and returns
+        its path.
+    """
+
+    title: str
+    names: tuple[str, ...]
+    subfolder: str
+    loader: str
+    download_note: str
+    fetch: Callable[[str, Path], Path]
+
+    def missing_message(
+        self,
+        data_dir: str | os.PathLike[str] | None,
+        missing: list[str],
+        tried: list[Path],
+    ) -> str:
+        """The error text for files that were not found: where, and what to do."""
+        searched = "\n".join(f"  - {p}" for p in tried)
+        order = "\n".join(
+            f"  - {p} ({note})" for p, note in data_dir_candidates(data_dir)
+        )
+        article = "an" if self.subfolder[:1] in tuple("aeiou") else "a"
+        return (
+            f"{self.title} file(s) not found: {', '.join(missing)}.\n"
+            f"Searched:\n{searched}\n"
+            f"Data-directory candidates, in order of preference:\n{order}\n"
+            "To fix this, do one of:\n"
+            f"  - pass data_dir=<directory containing {' and '.join(self.names)} "
+            f"(plain or .gz, directly or in {article} '{self.subfolder}/' "
+            "subfolder)>;\n"
+            f"  - set the environment variable {DATA_ENV_VAR} to such a directory;\n"
+            f"  - call {self.loader}(download=True) where a network is available "
+            f"({self.download_note})."
+        )
+
+    def resolve(
+        self, data_dir: str | os.PathLike[str] | None, download: bool
+    ) -> dict[str, Path]:
+        """Every file's path, downloading the missing ones if ``download``.
+
+        Raises :class:`FileNotFoundError` (naming the places searched and the
+        remedies) when a file is missing and ``download`` is false.
+        """
+        found, tried, target = locate_files(data_dir, self.names, self.subfolder)
+        missing = [name for name, p in found.items() if p is None]
+        if missing and not download:
+            raise FileNotFoundError(self.missing_message(data_dir, missing, tried))
+        return {
+            name: self.fetch(name, target) if p is None else p
+            for name, p in found.items()
+        }
 
 
 def merge_unknown_categories(

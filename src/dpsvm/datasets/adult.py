@@ -35,21 +35,26 @@ import re
 import warnings
 from itertools import repeat
 from pathlib import Path
-from typing import Literal, TypeAlias, overload
+from typing import Literal, TypeAlias, TypedDict, Unpack, overload
 
 import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import Bunch
 
-from dpsvm.datasets._download import download_file
-from dpsvm.datasets._paths import (
-    DATA_ENV_VAR,
-    locate_files,
-    merge_unknown_categories,
-    missing_files_message,
+from dpsvm.datasets._common import (
+    ParsedRecords,
+    Split,
+    category_codes,
+    normalise_rows,
+    numeric_columns,
+    one_hot_design,
+    one_hot_feature_names,
+    scale_to_public_ranges,
+    split_bunch,
 )
+from dpsvm.datasets._download import download_file
+from dpsvm.datasets._paths import DataFiles, merge_unknown_categories
 from dpsvm.exceptions import PrivacyLeakWarning
-from dpsvm.validation import project_rows_to_ball
 
 __all__ = [
     "ADULT_CATEGORIES",
@@ -257,24 +262,6 @@ _CAT_LOOKUP = {
 _FILES = ("adult.data", "adult.test")
 
 
-def _feature_names(add_constant: bool) -> list[str]:
-    names = list(_NUMERIC)
-    for c in _CATEGORICAL:
-        names.extend(f"{c}={v}" for v in ADULT_CATEGORIES[c])
-    if add_constant:
-        names.append("constant")
-    return names
-
-
-def _file_candidates(directory: Path, name: str) -> list[Path]:
-    return [
-        directory / "adult" / name,
-        directory / "adult" / f"{name}.gz",
-        directory / name,
-        directory / f"{name}.gz",
-    ]
-
-
 def _read_text(path: Path) -> str:
     if path.suffix == ".gz":
         with gzip.open(path, "rt", encoding="utf-8", newline="") as f:
@@ -288,25 +275,7 @@ def _read_text(path: Path) -> str:
 _SEP = re.compile(r"[ \t]*,[ \t]*")
 
 
-class _Parsed:
-    """Records of one file: numeric values, category codes (-1 = unknown), labels."""
-
-    def __init__(
-        self,
-        numeric: NDArray[np.float64],
-        codes: NDArray[np.int64],
-        labels: NDArray[np.int64],
-        n_dropped_missing: int,
-        unknown: dict[str, dict[str, int]],
-    ) -> None:
-        self.numeric = numeric
-        self.codes = codes
-        self.labels = labels
-        self.n_dropped_missing = n_dropped_missing
-        self.unknown = unknown
-
-
-def _parse(path: Path) -> _Parsed:
+def _parse(path: Path) -> ParsedRecords[NDArray[np.int64]]:
     n_cols = len(ADULT_COLUMNS)
     text = _read_text(path).replace(", ", ",")
     if " ," in text or ", " in text or "\t" in text:
@@ -347,65 +316,12 @@ def _parse(path: Path) -> _Parsed:
             "(expected '>50K' or '<=50K', optionally with a trailing period)."
         )
 
-    numeric = np.empty((n, len(_NUMERIC)), dtype=np.float64)
-    for j, idx in enumerate(_NUM_IDX):
-        try:
-            numeric[:, j] = np.fromiter(map(float, columns[idx]), np.float64, n)
-        except ValueError:
-            i = next(k for k, v in enumerate(columns[idx]) if not _is_number(v))
-            raise ValueError(
-                f"{path}:{linenos[i]}: {ADULT_COLUMNS[idx]} is not a number: "
-                f"{columns[idx][i]!r}."
-            ) from None
-
-    codes = np.empty((n, len(_CATEGORICAL)), dtype=np.int64)
+    numeric = numeric_columns([columns[i] for i in _NUM_IDX], _NUMERIC, path, linenos)
     unknown: dict[str, dict[str, int]] = {}
+    codes = np.empty((n, len(_CATEGORICAL)), dtype=np.int64)
     for j, (col, idx) in enumerate(zip(_CATEGORICAL, _CAT_IDX, strict=True)):
-        lookup = _CAT_LOOKUP[col]
-        codes[:, j] = np.fromiter(
-            map(lookup.get, columns[idx], repeat(-1, n)), dtype=np.int64, count=n
-        )
-        for i in np.flatnonzero(codes[:, j] < 0).tolist():
-            per_col = unknown.setdefault(col, {})
-            per_col[columns[idx][i]] = per_col.get(columns[idx][i], 0) + 1
-    return _Parsed(numeric, codes, labels, n_missing, unknown)
-
-
-def _is_number(v: str) -> bool:
-    try:
-        float(v)
-    except ValueError:
-        return False
-    return True
-
-
-def _encode(parsed: _Parsed, add_constant: bool) -> NDArray[np.float64]:
-    """Return the unscaled design matrix (raw numeric block, then one-hots)."""
-    n = parsed.labels.size
-    n_onehot = sum(len(v) for v in ADULT_CATEGORIES.values())
-    d = len(_NUMERIC) + n_onehot + int(add_constant)
-    X = np.zeros((n, d), dtype=np.float64)
-    X[:, : len(_NUMERIC)] = parsed.numeric
-    offset = len(_NUMERIC)
-    rows = np.arange(n)
-    for j, c in enumerate(_CATEGORICAL):
-        known = parsed.codes[:, j] >= 0
-        X[rows[known], offset + parsed.codes[known, j]] = 1.0
-        offset += len(ADULT_CATEGORIES[c])
-    if add_constant:
-        X[:, -1] = 1.0
-    return X
-
-
-def _scale_public(X: NDArray[np.float64]) -> dict[str, int]:
-    """Clip and scale the numeric block of ``X`` in place to public ranges."""
-    n_clipped = {}
-    for j, c in enumerate(_NUMERIC):
-        lo, hi = ADULT_NUMERIC_BOUNDS[c]
-        col = X[:, j]
-        n_clipped[c] = int(np.count_nonzero((col < lo) | (col > hi)))
-        X[:, j] = (np.clip(col, lo, hi) - lo) / (hi - lo)
-    return n_clipped
+        codes[:, j] = category_codes(columns[idx], _CAT_LOOKUP[col], col, unknown)
+    return ParsedRecords(numeric, codes, labels, unknown, n_missing)
 
 
 #: Columns dropped by ``feature_set="compact"`` (name prefixes).
@@ -422,7 +338,8 @@ def _compact(
     for c in _COMPACT_LOG:
         j = names.index(c)
         lo, hi = ADULT_NUMERIC_BOUNDS[c]
-        # X[:, j] = (t − lo)/(hi − lo) after _scale_public; map to log scale.
+        # X[:, j] = (t − lo)/(hi − lo) after scale_to_public_ranges; map to log
+        # scale.
         X[:, j] = np.log1p(X[:, j] * (hi - lo)) / np.log1p(hi - lo)
     us = names.index("native-country=United-States")
     keep = [i for i, n in enumerate(names) if not n.startswith(_COMPACT_DROP)]
@@ -430,82 +347,59 @@ def _compact(
     return out, [names[i] for i in keep] + ["native-country=United-States"]
 
 
-def _normalise_rows(X: NDArray[np.float64]) -> NDArray[np.float64]:
-    # Per-record map: each row is divided by its own L2 norm, reading no other
-    # row, so it is data-independent in the DP sense (a fixed function applied to
-    # each record). A zero row (possible only if every attribute is unknown and
-    # every numeric value sits at its lower bound) stays zero. The projection
-    # afterwards only removes rounding excess of a few ulps above 1.
-    norms = np.sqrt(np.einsum("ij,ij->i", X, X))
-    nz = norms > 0
-    X[nz] /= norms[nz, None]
-    return np.asarray(project_rows_to_ball(X, 1.0), dtype=np.float64)
-
-
-def _locate(
-    data_dir: str | os.PathLike[str] | None,
-) -> tuple[dict[str, Path | None], list[Path], Path]:
-    """Find the files; return them, the paths tried and the download dir."""
-    return locate_files(data_dir, _FILES, _file_candidates, "adult")
-
-
-def _missing_message(
-    data_dir: str | os.PathLike[str] | None, missing: list[str], tried: list[Path]
-) -> str:
-    return missing_files_message(
-        "UCI Adult",
-        data_dir,
-        missing,
-        tried,
-        (
-            "  - pass data_dir=<directory containing adult.data and adult.test "
-            "(plain or .gz, directly or in an 'adult/' subfolder)>;\n"
-            f"  - set the environment variable {DATA_ENV_VAR} to such a directory;\n"
-            "  - call load_adult(download=True) where a network is available "
-            "(downloads from the UCI repository and verifies checksums)."
-        ),
+def _fetch(name: str, target: Path) -> Path:
+    """Download one official file into ``target``, verifying both checksums."""
+    return download_file(
+        ADULT_URLS[name],
+        target / name,
+        md5=ADULT_CHECKSUMS[name]["md5"],
+        sha256=ADULT_CHECKSUMS[name]["sha256"],
     )
 
 
-_XyXy: TypeAlias = tuple[
-    NDArray[np.float64], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]
-]
+_DATA_FILES = DataFiles(
+    title="UCI Adult",
+    names=_FILES,
+    subfolder="adult",
+    loader="load_adult",
+    download_note="downloads from the UCI repository and verifies checksums",
+    fetch=_fetch,
+)
+
+
+class _AdultOptions(TypedDict, total=False):
+    # The keyword options of load_adult other than return_X_y, for its overloads.
+    download: bool
+    add_constant: bool
+    column_scaling: Literal["public", "data-max"]
+    feature_set: Literal["full", "compact"]
+
+
+_DataDir: TypeAlias = str | os.PathLike[str] | None
 
 
 @overload
 def load_adult(
-    data_dir: str | os.PathLike[str] | None = ...,
+    data_dir: _DataDir = ...,
     *,
-    download: bool = ...,
-    add_constant: bool = ...,
-    column_scaling: Literal["public", "data-max"] = ...,
-    feature_set: Literal["full", "compact"] = ...,
     return_X_y: Literal[False] = ...,
+    **options: Unpack[_AdultOptions],
 ) -> Bunch: ...
 
 
 @overload
 def load_adult(
-    data_dir: str | os.PathLike[str] | None = ...,
+    data_dir: _DataDir = ...,
     *,
-    download: bool = ...,
-    add_constant: bool = ...,
-    column_scaling: Literal["public", "data-max"] = ...,
-    feature_set: Literal["full", "compact"] = ...,
     return_X_y: Literal[True],
-) -> _XyXy: ...
+    **options: Unpack[_AdultOptions],
+) -> Split: ...
 
 
 @overload
 def load_adult(
-    data_dir: str | os.PathLike[str] | None = ...,
-    *,
-    download: bool = ...,
-    add_constant: bool = ...,
-    column_scaling: Literal["public", "data-max"] = ...,
-    feature_set: Literal["full", "compact"] = ...,
-    return_X_y: bool,
-) -> Bunch | _XyXy: ...
+    data_dir: _DataDir = ..., *, return_X_y: bool, **options: Unpack[_AdultOptions]
+) -> Bunch | Split: ...
 
 
 def load_adult(
@@ -516,7 +410,7 @@ def load_adult(
     column_scaling: Literal["public", "data-max"] = "public",
     feature_set: Literal["full", "compact"] = "full",
     return_X_y: bool = False,
-) -> Bunch | _XyXy:
+) -> Bunch | Split:
     """Load UCI Adult with its official train/test split, rows in the unit ball.
 
     Parameters
@@ -623,30 +517,22 @@ def load_adult(
         )
     if feature_set == "compact" and column_scaling != "public":
         raise ValueError("feature_set='compact' needs column_scaling='public'.")
-    found, tried, target = _locate(data_dir)
-    missing = [name for name, p in found.items() if p is None]
-    if missing and download:
-        for name in missing:
-            found[name] = download_file(
-                ADULT_URLS[name],
-                target / name,
-                md5=ADULT_CHECKSUMS[name]["md5"],
-                sha256=ADULT_CHECKSUMS[name]["sha256"],
-            )
-    elif missing:
-        raise FileNotFoundError(_missing_message(data_dir, missing, tried))
-    paths = {name: p for name, p in found.items() if p is not None}
-
+    paths = _DATA_FILES.resolve(data_dir, download)
     train, test = _parse(paths["adult.data"]), _parse(paths["adult.test"])
-    X_train = _encode(train, add_constant)
-    X_test = _encode(test, add_constant)
     y_train, y_test = train.labels, test.labels
+    categories = ADULT_CATEGORIES.values()
 
     n_clipped: dict[str, int] = {}
     if column_scaling == "public":
-        c_train = _scale_public(X_train)
-        c_test = _scale_public(X_test)
+        num_train, c_train = scale_to_public_ranges(
+            train.numeric, _NUMERIC, ADULT_NUMERIC_BOUNDS
+        )
+        num_test, c_test = scale_to_public_ranges(
+            test.numeric, _NUMERIC, ADULT_NUMERIC_BOUNDS
+        )
         n_clipped = {c: c_train[c] + c_test[c] for c in _NUMERIC}
+        X_train = one_hot_design(num_train, train.codes, categories, add_constant)
+        X_test = one_hot_design(num_test, test.codes, categories, add_constant)
     else:
         warnings.warn(
             "column_scaling='data-max' divides each column by its maximum over the "
@@ -657,6 +543,8 @@ def load_adult(
             PrivacyLeakWarning,
             stacklevel=2,
         )
+        X_train = one_hot_design(train.numeric, train.codes, categories, add_constant)
+        X_test = one_hot_design(test.numeric, test.codes, categories, add_constant)
         col_max = np.maximum(
             X_train.max(axis=0, initial=0.0), X_test.max(axis=0, initial=0.0)
         )
@@ -664,21 +552,20 @@ def load_adult(
         scale = np.where(col_max > 0, col_max, 1.0)
         X_train /= scale
         X_test /= scale
-    names = _feature_names(add_constant)
+    names = one_hot_feature_names(_NUMERIC, ADULT_CATEGORIES, add_constant)
     if feature_set == "compact":
-        X_train, names = _compact(X_train, names)
-        X_test, _ = _compact(X_test, _feature_names(add_constant))
+        X_train, compact_names = _compact(X_train, names)
+        X_test, _ = _compact(X_test, names)
+        names = compact_names
     # Row-major, as scikit-learn's loaders return: solvers read rows in chunks.
-    X_train = np.ascontiguousarray(_normalise_rows(X_train))
-    X_test = np.ascontiguousarray(_normalise_rows(X_test))
-
+    X_train = np.ascontiguousarray(normalise_rows(X_train))
+    X_test = np.ascontiguousarray(normalise_rows(X_test))
+    split = (X_train, y_train, X_test, y_test)
     if return_X_y:
-        return X_train, y_train, X_test, y_test
+        return split
 
     unknown = merge_unknown_categories([train.unknown, test.unknown])
     n_unknown = sum(sum(v.values()) for v in unknown.values())
-    n_total = y_train.size + y_test.size
-    n_pos = int(np.count_nonzero(y_train == 1) + np.count_nonzero(y_test == 1))
     d = X_train.shape[1]
     description = (
         "UCI Adult (Census Income; Becker & Kohavi 1996), official split: "
@@ -701,18 +588,14 @@ def load_adult(
         + (" + a constant 1" if add_constant else "")
         + "; each row then divided by its own L2 norm (||x|| = 1)."
     )
-    return Bunch(
-        X_train=X_train,
-        y_train=y_train,
-        X_test=X_test,
-        y_test=y_test,
-        feature_names=np.asarray(names, dtype=object),
+    return split_bunch(
+        split,
+        names,
         feature_set=feature_set,
         n_dropped_missing=train.n_dropped_missing + test.n_dropped_missing,
         n_unknown_categories=n_unknown,
         unknown_categories=unknown,
         n_clipped=n_clipped,
-        positive_rate=n_pos / n_total if n_total else float("nan"),
         column_scaling=column_scaling,
         files={name: str(p) for name, p in paths.items()},
         description=description,

@@ -13,7 +13,7 @@ from sklearn.datasets import load_breast_cancer as _sk_load_breast_cancer
 from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch
 
-from dpsvm.validation import project_rows_to_ball
+from dpsvm.datasets._common import normalise_rows, split_bunch
 
 __all__ = ["BREAST_CANCER_UPPER_BOUNDS", "load_breast_cancer"]
 
@@ -43,16 +43,12 @@ BREAST_CANCER_UPPER_BOUNDS: tuple[float, ...] = (
 def _preprocess(X: NDArray[np.float64], add_constant: bool) -> NDArray[np.float64]:
     # Per-record map with public constants only: clip each feature to
     # [0, public bound], divide by the bound, optionally append a constant 1,
-    # then divide the row by its own L2 norm (the projection only removes a few
-    # ulps of rounding above 1).
+    # then divide the row by its own L2 norm.
     bounds = np.asarray(BREAST_CANCER_UPPER_BOUNDS)
     Z = np.clip(X, 0.0, bounds) / bounds
     if add_constant:
         Z = np.hstack([Z, np.ones((Z.shape[0], 1))])
-    norms = np.sqrt(np.einsum("ij,ij->i", Z, Z))
-    nz = norms > 0
-    Z[nz] /= norms[nz, None]
-    return np.asarray(project_rows_to_ball(Z, 1.0), dtype=np.float64)
+    return normalise_rows(Z)
 
 
 def load_breast_cancer(
@@ -117,16 +113,13 @@ def load_breast_cancer(
     X_train, X_test, y_train, y_test = train_test_split(
         X, y, test_size=test_size, random_state=random_state, stratify=y
     )
-    return Bunch(
-        X_train=X_train,
-        y_train=y_train,
-        X_test=X_test,
-        y_test=y_test,
-        feature_names=np.asarray(names, dtype=object),
+    split = (X_train, y_train, X_test, y_test)
+    return split_bunch(
+        split,
+        names,
         n_dropped_missing=0,
         n_unknown_categories=0,
         n_clipped=n_clipped,
-        positive_rate=float(np.mean(y == 1)),
         description=(
             "Breast Cancer Wisconsin (Diagnostic), 569 rows (scikit-learn bundle). "
             "Labels: +1 = benign, -1 = malignant. Each of the 30 features clipped "

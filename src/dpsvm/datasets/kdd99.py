@@ -42,7 +42,6 @@ confirmed.
 from __future__ import annotations
 
 import gzip
-import math
 import os
 from pathlib import Path
 from typing import Literal
@@ -51,14 +50,19 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.utils import Bunch
 
-from dpsvm.datasets._download import download_file
-from dpsvm.datasets._paths import (
-    DATA_ENV_VAR,
-    locate_files,
-    merge_unknown_categories,
-    missing_files_message,
+from dpsvm.datasets._common import (
+    ParsedRecords,
+    Split,
+    category_codes,
+    normalise_rows,
+    numeric_columns,
+    one_hot_design,
+    one_hot_feature_names,
+    scale_to_public_ranges,
+    split_bunch,
 )
-from dpsvm.datasets.adult import _normalise_rows
+from dpsvm.datasets._download import download_file
+from dpsvm.datasets._paths import DataFiles, merge_unknown_categories
 
 __all__ = [
     "KDDCUP99_CATEGORIES",
@@ -310,27 +314,13 @@ _LOOKUP = {
 _CHUNK = 50_000
 
 
-class _Parsed:
-    def __init__(
-        self,
-        numeric: NDArray[np.float64],
-        codes: NDArray[np.int64],
-        labels: list[str],
-        unknown: dict[str, dict[str, int]],
-    ) -> None:
-        self.numeric = numeric
-        self.codes = codes
-        self.labels = labels
-        self.unknown = unknown
-
-
 def _open_text(path: Path):  # type: ignore[no-untyped-def]
     if path.suffix == ".gz":
         return gzip.open(path, "rt", encoding="ascii", newline="")
     return open(path, encoding="ascii", newline="")
 
 
-def _parse(path: Path) -> _Parsed:
+def _parse(path: Path) -> ParsedRecords[list[str]]:
     numeric_blocks: list[NDArray[np.float64]] = []
     code_blocks: list[NDArray[np.int64]] = []
     labels: list[str] = []
@@ -341,29 +331,15 @@ def _parse(path: Path) -> _Parsed:
     def flush() -> None:
         if not rows:
             return
-        try:
-            block = np.array([[r[i] for i in _NUM_IDX] for r in rows], dtype=np.float64)
-        except ValueError:
-            for lineno, r in zip(linenos, rows, strict=True):
-                for i in _NUM_IDX:
-                    try:
-                        float(r[i])
-                    except ValueError:
-                        raise ValueError(
-                            f"{path}:{lineno}: {KDDCUP99_COLUMNS[i]} is not a "
-                            f"number: {r[i]!r}."
-                        ) from None
-            raise  # pragma: no cover - the loop above always finds the culprit
-        numeric_blocks.append(block)
+        numeric_blocks.append(
+            numeric_columns(
+                [[r[i] for r in rows] for i in _NUM_IDX], _NUMERIC, path, linenos
+            )
+        )
         codes = np.empty((len(rows), len(_SYMBOLIC)), dtype=np.int64)
         for j, (col, idx) in enumerate(zip(_SYMBOLIC, _SYM_IDX, strict=True)):
-            lookup = _LOOKUP[col]
-            for k, r in enumerate(rows):
-                code = lookup.get(r[idx], -1)
-                codes[k, j] = code
-                if code < 0:
-                    per = unknown.setdefault(col, {})
-                    per[r[idx]] = per.get(r[idx], 0) + 1
+            values = [r[idx] for r in rows]
+            codes[:, j] = category_codes(values, _LOOKUP[col], col, unknown)
         code_blocks.append(codes)
         labels.extend(r[-1] for r in rows)
         rows.clear()
@@ -391,7 +367,7 @@ def _parse(path: Path) -> _Parsed:
     else:
         numeric = np.empty((0, len(_NUMERIC)))
         codes_all = np.empty((0, len(_SYMBOLIC)), dtype=np.int64)
-    return _Parsed(numeric, codes_all, labels, unknown)
+    return ParsedRecords(numeric, codes_all, labels, unknown)
 
 
 def _labels(raw: list[str], target: str) -> NDArray[np.int64]:
@@ -406,75 +382,19 @@ def _labels(raw: list[str], target: str) -> NDArray[np.int64]:
 
 
 def _design(
-    parsed: _Parsed, log_scale: bool, add_constant: bool
+    parsed: ParsedRecords[list[str]], log_scale: bool, add_constant: bool
 ) -> tuple[NDArray[np.float64], dict[str, int]]:
-    n = parsed.numeric.shape[0]
-    n_onehot = sum(len(v) for v in KDDCUP99_CATEGORIES.values())
-    X = np.zeros((n, len(_NUMERIC) + n_onehot + int(add_constant)))
-    n_clipped: dict[str, int] = {}
-    for j, c in enumerate(_NUMERIC):
-        lo, hi = KDDCUP99_NUMERIC_BOUNDS[c]
-        col = parsed.numeric[:, j]
-        n_clipped[c] = int(np.count_nonzero((col < lo) | (col > hi)))
-        t = np.clip(col, lo, hi) - lo
-        if log_scale and c in _LOG_COLUMNS:
-            # t ↦ log(1 + t)/log(1 + (hi − lo)): a fixed per-value map to [0, 1].
-            X[:, j] = np.log1p(t) / math.log1p(hi - lo)
-        else:
-            X[:, j] = t / (hi - lo)
-    offset = len(_NUMERIC)
-    rows = np.arange(n)
-    for j, c in enumerate(_SYMBOLIC):
-        known = parsed.codes[:, j] >= 0
-        X[rows[known], offset + parsed.codes[known, j]] = 1.0
-        offset += len(KDDCUP99_CATEGORIES[c])
-    if add_constant:
-        X[:, -1] = 1.0
-    # Per-record map: each row divided by its own L2 norm (reads no other row).
-    return _normalise_rows(X), n_clipped
-
-
-def _feature_names(add_constant: bool) -> list[str]:
-    names = list(_NUMERIC)
-    for c in _SYMBOLIC:
-        names.extend(f"{c}={v}" for v in KDDCUP99_CATEGORIES[c])
-    if add_constant:
-        names.append("constant")
-    return names
-
-
-def _candidates(directory: Path, name: str) -> list[Path]:
-    return [
-        directory / "kddcup99" / name,
-        directory / "kddcup99" / f"{name}.gz",
-        directory / name,
-        directory / f"{name}.gz",
-    ]
-
-
-def _locate(
-    data_dir: str | os.PathLike[str] | None,
-) -> tuple[dict[str, Path | None], list[Path], Path]:
-    """Find the files; return them, the paths tried and the download dir."""
-    return locate_files(data_dir, _FILES, _candidates, "kddcup99")
-
-
-def _missing_message(
-    data_dir: str | os.PathLike[str] | None, missing: list[str], tried: list[Path]
-) -> str:
-    return missing_files_message(
-        "KDD Cup 99",
-        data_dir,
-        missing,
-        tried,
-        (
-            "  - pass data_dir=<directory containing kddcup.data_10_percent and "
-            "corrected (plain or .gz, directly or in a 'kddcup99/' subfolder)>;\n"
-            f"  - set the environment variable {DATA_ENV_VAR} to such a directory;\n"
-            "  - call load_kddcup99(download=True) where a network is available "
-            "(downloads from the UCI KDD archive and checks the record counts)."
-        ),
+    numeric, n_clipped = scale_to_public_ranges(
+        parsed.numeric,
+        _NUMERIC,
+        KDDCUP99_NUMERIC_BOUNDS,
+        _LOG_COLUMNS if log_scale else (),
     )
+    X = one_hot_design(
+        numeric, parsed.codes, KDDCUP99_CATEGORIES.values(), add_constant
+    )
+    # Per-record map: each row divided by its own L2 norm (reads no other row).
+    return normalise_rows(X), n_clipped
 
 
 def _download(name: str, target: Path) -> Path:
@@ -498,6 +418,16 @@ def _download(name: str, target: Path) -> Path:
     return dest
 
 
+_DATA_FILES = DataFiles(
+    title="KDD Cup 99",
+    names=_FILES,
+    subfolder="kddcup99",
+    loader="load_kddcup99",
+    download_note="downloads from the UCI KDD archive and checks the record counts",
+    fetch=_download,
+)
+
+
 def load_kddcup99(
     data_dir: str | os.PathLike[str] | None = None,
     *,
@@ -508,7 +438,7 @@ def load_kddcup99(
     log_scale: bool = False,
     add_constant: bool = False,
     return_X_y: bool = False,
-) -> Bunch | tuple[NDArray[np.float64], ...]:
+) -> Bunch | Split:
     """Load KDD Cup 1999 (10 % file, corrected test set), rows in the unit ball.
 
     Parameters
@@ -592,15 +522,7 @@ def load_kddcup99(
         raise TypeError(f"subset must be an int or None, got {subset!r}.")
     if subset is not None and subset < 1:
         raise ValueError(f"subset must be >= 1, got {subset}.")
-    found, tried, target_dir = _locate(data_dir)
-    missing = [name for name, p in found.items() if p is None]
-    if missing and download:
-        for name in missing:
-            found[name] = _download(name, target_dir)
-    elif missing:
-        raise FileNotFoundError(_missing_message(data_dir, missing, tried))
-    paths = {name: p for name, p in found.items() if p is not None}
-
+    paths = _DATA_FILES.resolve(data_dir, download)
     train = _parse(paths["kddcup.data_10_percent"])
     test = _parse(paths["corrected"])
     subset_idx = None
@@ -617,22 +539,16 @@ def load_kddcup99(
             else np.random.default_rng(random_state)
         )
         subset_idx = np.sort(rng.permutation(n_train)[:subset])
-        train = _Parsed(
-            train.numeric[subset_idx],
-            train.codes[subset_idx],
-            [train.labels[i] for i in subset_idx.tolist()],
-            train.unknown,
-        )
+        train = train.take(subset_idx)
     X_train, clip_train = _design(train, log_scale, add_constant)
     X_test, clip_test = _design(test, log_scale, add_constant)
     y_train = _labels(train.labels, target)
     y_test = _labels(test.labels, target)
+    split = (X_train, y_train, X_test, y_test)
     if return_X_y:
-        return X_train, y_train, X_test, y_test
+        return split
 
     unknown = merge_unknown_categories([train.unknown, test.unknown])
-    n_total = y_train.size + y_test.size
-    n_pos = int(np.count_nonzero(y_train == 1) + np.count_nonzero(y_test == 1))
     d = X_train.shape[1]
     description = (
         "KDD Cup 1999 (UCI): kddcup.data_10_percent -> "
@@ -647,15 +563,11 @@ def load_kddcup99(
         + (" + a constant 1" if add_constant else "")
         + "; each row divided by its own L2 norm."
     )
-    return Bunch(
-        X_train=X_train,
-        y_train=y_train,
-        X_test=X_test,
-        y_test=y_test,
-        feature_names=np.asarray(_feature_names(add_constant), dtype=object),
+    return split_bunch(
+        split,
+        one_hot_feature_names(_NUMERIC, KDDCUP99_CATEGORIES, add_constant),
         n_clipped={c: clip_train[c] + clip_test[c] for c in _NUMERIC},
         unknown_categories=unknown,
-        positive_rate=n_pos / n_total if n_total else float("nan"),
         subset_indices=subset_idx,
         target=target,
         files={name: str(p) for name, p in paths.items()},

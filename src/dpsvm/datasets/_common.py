@@ -1,0 +1,220 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The skeleton shared by the tabular loaders: parse, encode, scale, release.
+
+Every step here is a fixed per-record map built from public constants (category
+lists, numeric ranges) or reads one record at a time, so a loader assembled from
+them keeps the data-independence argument of its docstring: each released row
+has ``||x||_2 <= 1`` without any quantity estimated from other records.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import repeat
+from typing import Any, Generic, TypeAlias, TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+from sklearn.utils import Bunch
+
+from dpsvm.validation import project_rows_to_ball
+
+LabelsT = TypeVar("LabelsT", NDArray[np.int64], list[str])
+
+
+@dataclass(frozen=True)
+class ParsedRecords(Generic[LabelsT]):
+    """Records of one file: numeric block, category codes (-1 = unknown), labels.
+
+    ``unknown`` counts, per categorical column, the values outside the published
+    list (encoded as all zeros); ``n_dropped_missing`` the records dropped for a
+    missing value.
+    """
+
+    numeric: NDArray[np.float64]
+    codes: NDArray[np.int64]
+    labels: LabelsT
+    unknown: dict[str, dict[str, int]]
+    n_dropped_missing: int = 0
+
+    def take(self, idx: NDArray[np.intp]) -> ParsedRecords[Any]:
+        """The records at positions ``idx`` (unknown counts kept as parsed)."""
+        labels = self.labels
+        kept = (
+            labels[idx]
+            if isinstance(labels, np.ndarray)
+            else [labels[i] for i in idx.tolist()]
+        )
+        return dataclasses.replace(
+            self, numeric=self.numeric[idx], codes=self.codes[idx], labels=kept
+        )
+
+
+def _is_number(v: str) -> bool:
+    try:
+        float(v)
+    except ValueError:
+        return False
+    return True
+
+
+def numeric_columns(
+    columns: Sequence[Sequence[str]],
+    names: Sequence[str],
+    path: os.PathLike[str],
+    linenos: Sequence[int],
+) -> NDArray[np.float64]:
+    """Parse text fields into an ``(n_records, len(columns))`` float block.
+
+    ``columns[j]`` holds column ``names[j]`` of every record; ``linenos`` the
+    records' line numbers in ``path``. A field that is not a number raises
+    :class:`ValueError` naming the file, the line of the first such record and
+    the column.
+    """
+    n = len(linenos)
+    numeric = np.empty((n, len(columns)), dtype=np.float64)
+    for j, values in enumerate(columns):
+        try:
+            numeric[:, j] = np.fromiter(map(float, values), np.float64, n)
+        except ValueError:
+            i, k = min(
+                (i, k)
+                for k, col in enumerate(columns)
+                for i, v in enumerate(col)
+                if not _is_number(v)
+            )
+            raise ValueError(
+                f"{path}:{linenos[i]}: {names[k]} is not a number: {columns[k][i]!r}."
+            ) from None
+    return numeric
+
+
+def category_codes(
+    values: Sequence[str],
+    lookup: Mapping[str, int],
+    column: str,
+    unknown: dict[str, dict[str, int]],
+) -> NDArray[np.int64]:
+    """Codes of ``values`` in a published category list; -1 for a value not in it.
+
+    Each value outside the list is counted in ``unknown[column]`` (updated in
+    place).
+    """
+    n = len(values)
+    codes = np.fromiter(map(lookup.get, values, repeat(-1, n)), np.int64, count=n)
+    for i in np.flatnonzero(codes < 0).tolist():
+        per_col = unknown.setdefault(column, {})
+        per_col[values[i]] = per_col.get(values[i], 0) + 1
+    return codes
+
+
+def scale_to_public_ranges(
+    numeric: NDArray[np.float64],
+    columns: Sequence[str],
+    bounds: Mapping[str, tuple[float, float]],
+    log_columns: Collection[str] = (),
+) -> tuple[NDArray[np.float64], dict[str, int]]:
+    """Clip each column to its public range ``[lo, hi]`` and map it onto [0, 1].
+
+    A value t becomes ``(clip(t) - lo) / (hi - lo)``, or, for a column in
+    ``log_columns``, ``log(1 + clip(t) - lo) / log(1 + hi - lo)``: fixed
+    per-value maps with public constants. Returns the scaled block and, per
+    column, how many values were clipped.
+    """
+    scaled = np.empty_like(numeric, dtype=np.float64)
+    n_clipped: dict[str, int] = {}
+    for j, c in enumerate(columns):
+        lo, hi = bounds[c]
+        col = numeric[:, j]
+        n_clipped[c] = int(np.count_nonzero((col < lo) | (col > hi)))
+        t = np.clip(col, lo, hi) - lo
+        if c in log_columns:
+            scaled[:, j] = np.log1p(t) / math.log1p(hi - lo)
+        else:
+            scaled[:, j] = t / (hi - lo)
+    return scaled, n_clipped
+
+
+def one_hot_design(
+    numeric: NDArray[np.float64],
+    codes: NDArray[np.int64],
+    categories: Iterable[Sequence[str]],
+    add_constant: bool,
+) -> NDArray[np.float64]:
+    """The design matrix: ``numeric``, then one one-hot block per category list.
+
+    Column ``j`` of ``codes`` indexes the ``j``-th list of ``categories``; an
+    unknown value (code -1) leaves its block all zeros. With ``add_constant`` a
+    last column equal to 1 is appended.
+    """
+    sizes = [len(c) for c in categories]
+    n, n_numeric = numeric.shape
+    X = np.zeros((n, n_numeric + sum(sizes) + int(add_constant)), dtype=np.float64)
+    X[:, :n_numeric] = numeric
+    offset = n_numeric
+    rows = np.arange(n)
+    for j, size in enumerate(sizes):
+        known = codes[:, j] >= 0
+        X[rows[known], offset + codes[known, j]] = 1.0
+        offset += size
+    if add_constant:
+        X[:, -1] = 1.0
+    return X
+
+
+def one_hot_feature_names(
+    numeric: Iterable[str],
+    categories: Mapping[str, Sequence[str]],
+    add_constant: bool,
+) -> list[str]:
+    """Column names of :func:`one_hot_design`: numeric, ``col=value``, constant."""
+    names = list(numeric)
+    for c, values in categories.items():
+        names.extend(f"{c}={v}" for v in values)
+    if add_constant:
+        names.append("constant")
+    return names
+
+
+def normalise_rows(X: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Divide each row by its own L2 norm (a zero row stays zero).
+
+    Per-record map: it reads no other row, so it is data-independent in the DP
+    sense (a fixed function applied to each record). The projection afterwards
+    only removes rounding excess of a few ulps above 1. ``X`` is modified in
+    place.
+    """
+    norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+    nz = norms > 0
+    X[nz] /= norms[nz, None]
+    return np.asarray(project_rows_to_ball(X, 1.0), dtype=np.float64)
+
+
+#: ``(X_train, y_train, X_test, y_test)``, as the loaders return with ``return_X_y``.
+Split: TypeAlias = tuple[
+    NDArray[np.float64], NDArray[np.int64], NDArray[np.float64], NDArray[np.int64]
+]
+
+
+def split_bunch(split: Split, feature_names: Sequence[str], **fields: Any) -> Bunch:
+    """The loaders' Bunch: the split, the feature names, ``positive_rate``, ``fields``.
+
+    ``positive_rate`` is the fraction of +1 labels over train and test (a
+    descriptive statistic of the data; it must not feed a private computation).
+    """
+    X_train, y_train, X_test, y_test = split
+    n_total = y_train.size + y_test.size
+    n_pos = int(np.count_nonzero(y_train == 1) + np.count_nonzero(y_test == 1))
+    return Bunch(
+        X_train=X_train,
+        y_train=y_train,
+        X_test=X_test,
+        y_test=y_test,
+        feature_names=np.asarray(feature_names, dtype=object),
+        positive_rate=n_pos / n_total if n_total else float("nan"),
+        **fields,
+    )
