@@ -250,6 +250,7 @@ from . import __version__
 from ._compat import validate_params
 from .accounting.events import PrivacyEvent
 from .models.base import MODEL_FILE_REGISTRY, SavedAttribute
+from .utils._json import strict_json_loads
 
 #: What :func:`load_model` returns: an estimator of a class registered with
 #: :func:`dpsvm.models.base.model_file` (see "Which estimators" above).
@@ -751,24 +752,11 @@ def _fail(message: str) -> ValueError:
     return ValueError(_FAIL_PREFIX + message)
 
 
-def _reject_constant(token: str) -> Any:
-    raise _fail(f"non-finite number {token} (NaN and Infinity are not allowed).")
-
-
 def _parse_float(token: str) -> float:
     value = float(token)
     if not math.isfinite(value):
         raise _fail(f"number {token[:30]} overflows a double.")
     return value
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _fail(f"duplicate key {key!r}.")
-        out[key] = value
-    return out
 
 
 def _is_number(value: Any) -> bool:
@@ -909,11 +897,13 @@ def _parse(raw: bytes) -> Any:
     except UnicodeDecodeError as exc:
         raise _fail(f"not UTF-8 text (byte {exc.start}).") from None
     try:
-        return json.loads(
+        return strict_json_loads(
             text,
-            parse_constant=_reject_constant,
+            constant_error=lambda token: _fail(
+                f"non-finite number {token} (NaN and Infinity are not allowed)."
+            ),
+            duplicate_key_error=lambda key: _fail(f"duplicate key {key!r}."),
             parse_float=_parse_float,
-            object_pairs_hook=_no_duplicates,
         )
     except json.JSONDecodeError as exc:
         raise _fail(

@@ -26,13 +26,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = [
-    "CategoricalFeature",
-    "LabelSpec",
-    "NumericFeature",
-    "PublicSchema",
-    "SchemaError",
-]
+from ..utils._json import strict_json_loads
+
+# The public names are listed once, in the package's ``__all__``.
 
 #: A declared class or category: a string or a finite number.
 Value = str | int | float
@@ -423,20 +419,15 @@ class PublicSchema:
             except UnicodeDecodeError:
                 raise SchemaError(f"{where}: not UTF-8 text") from None
 
-        def no_constants(token: str) -> Any:
-            raise SchemaError(f"{where}: {token} is not allowed in a schema")
-
-        def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-            out: dict[str, Any] = {}
-            for key, value in pairs:
-                if key in out:
-                    raise SchemaError(f"{where}: duplicate key {key!r}")
-                out[key] = value
-            return out
-
         try:
-            obj = json.loads(
-                text, parse_constant=no_constants, object_pairs_hook=no_duplicates
+            obj = strict_json_loads(
+                text,
+                constant_error=lambda token: SchemaError(
+                    f"{where}: {token} is not allowed in a schema"
+                ),
+                duplicate_key_error=lambda key: SchemaError(
+                    f"{where}: duplicate key {key!r}"
+                ),
             )
         except json.JSONDecodeError as exc:
             raise SchemaError(
