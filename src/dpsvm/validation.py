@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 import sys
+from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -45,6 +46,20 @@ def _as_real(value: float, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}.")
     return float(value)
+
+
+def _check_real(
+    value: float, name: str, valid: Callable[[float], bool], must_be: str
+) -> float:
+    """``value`` as a float if it is a real number, not NaN, with ``valid`` true.
+
+    Raises TypeError for a non-real (see :func:`_as_real`) and otherwise
+    ``ValueError("<name> must be <must_be>, got <value>.")``.
+    """
+    v = _as_real(value, name)
+    if math.isnan(v) or not valid(v):
+        raise ValueError(f"{name} must be {must_be}, got {v}.")
+    return v
 
 
 @_params
@@ -139,10 +154,9 @@ def check_open_unit(value: float, name: str) -> float:
     >>> check_open_unit(0.05, "delta")
     0.05
     """
-    v = _as_real(value, name)
-    if math.isnan(v) or not 0.0 < v < 1.0:
-        raise ValueError(f"{name} must be in the open interval (0, 1), got {v}.")
-    return v
+    return _check_real(
+        value, name, lambda v: 0.0 < v < 1.0, "in the open interval (0, 1)"
+    )
 
 
 @_params
@@ -164,10 +178,7 @@ def check_nonnegative(value: float, name: str) -> float:
     >>> check_nonnegative(0, "Omega0")
     0.0
     """
-    v = _as_real(value, name)
-    if math.isnan(v) or v < 0 or math.isinf(v):
-        raise ValueError(f"{name} must be a finite number >= 0, got {v}.")
-    return v
+    return _check_real(value, name, lambda v: 0 <= v < math.inf, "a finite number >= 0")
 
 
 def check_epsilon(epsilon: float, *, allow_inf: bool = False) -> float:
@@ -218,9 +229,7 @@ def check_delta(delta: float, *, allow_zero: bool = True) -> float:
     >>> check_delta(1e-5)
     1e-05
     """
-    d = _as_real(delta, "delta")
-    if math.isnan(d) or d < 0 or d >= 1:
-        raise ValueError(f"delta must be in [0, 1), got {d}.")
+    d = _check_real(delta, "delta", lambda d: 0 <= d < 1, "in [0, 1)")
     if d == 0 and not allow_zero:
         raise ValueError("delta must be > 0 for this mechanism, got 0.")
     return d
