@@ -331,17 +331,15 @@ def _parse(path: Path) -> ParsedRecords[list[str]]:
     def flush() -> None:
         if not rows:
             return
+        columns = list(zip(*rows, strict=True))  # field-major view of the chunk
         numeric_blocks.append(
-            numeric_columns(
-                [[r[i] for r in rows] for i in _NUM_IDX], _NUMERIC, path, linenos
-            )
+            numeric_columns([columns[i] for i in _NUM_IDX], _NUMERIC, path, linenos)
         )
         codes = np.empty((len(rows), len(_SYMBOLIC)), dtype=np.int64)
         for j, (col, idx) in enumerate(zip(_SYMBOLIC, _SYM_IDX, strict=True)):
-            values = [r[idx] for r in rows]
-            codes[:, j] = category_codes(values, _LOOKUP[col], col, unknown)
+            codes[:, j] = category_codes(columns[idx], _LOOKUP[col], col, unknown)
         code_blocks.append(codes)
-        labels.extend(r[-1] for r in rows)
+        labels.extend(columns[-1])
         rows.clear()
         linenos.clear()
 
