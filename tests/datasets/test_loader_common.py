@@ -10,6 +10,7 @@ import pytest
 
 from dpsvm.datasets._common import (
     ParsedRecords,
+    PublicLayout,
     category_codes,
     normalise_rows,
     numeric_columns,
@@ -87,3 +88,20 @@ def test_resolve_downloads_only_the_missing_files(tmp_path: Path) -> None:
     paths = files.resolve(tmp_path, download=True)
     assert paths == {"a.csv": tmp_path / "a.csv", "b.csv": tmp_path / "demo" / "b.csv"}
     assert fetched == [("b.csv", tmp_path / "demo")]
+
+
+def test_public_layout_reads_encodes_and_names() -> None:
+    layout = PublicLayout(
+        ("c", "n", "label"), ("n",), {"n": (0.0, 4.0)}, {"c": ("u", "v")}
+    )
+    unknown: dict[str, dict[str, int]] = {}
+    fields = [("v", "w"), ("2", "9"), ("+", "-")]
+    numeric, codes = layout.read_fields(fields, Path("f"), [1, 2], unknown)
+    np.testing.assert_array_equal(numeric, [[2.0], [9.0]])
+    np.testing.assert_array_equal(codes, [[1], [-1]])
+    assert unknown == {"c": {"w": 1}}
+    parts = [ParsedRecords(numeric, codes, ["+", "-"], unknown)] * 2
+    (X, _), clipped = layout.encode(parts, add_constant=False)
+    np.testing.assert_array_equal(X, [[0.5, 0.0, 1.0], [1.0, 0.0, 0.0]])
+    assert clipped == {"n": 2}  # 9 > 4 once in each part
+    assert layout.feature_names(False) == ["n", "c=u", "c=v"]

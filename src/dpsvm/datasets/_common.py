@@ -14,6 +14,7 @@ import math
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import repeat
 from typing import Any, Generic, TypeAlias, TypeVar
 
@@ -178,6 +179,92 @@ def one_hot_feature_names(
     if add_constant:
         names.append("constant")
     return names
+
+
+@dataclass(frozen=True)
+class PublicLayout:
+    """The public encoding of a tabular data set, fixed before any record is read.
+
+    Attributes
+    ----------
+    file_columns : tuple of str
+        The fields of a record, in file order.
+    numeric : tuple of str
+        The numeric columns, in design order.
+    bounds : mapping
+        Each numeric column's public range ``(lo, hi)``.
+    categories : mapping
+        Each categorical column's published list of values, in design order.
+    """
+
+    file_columns: tuple[str, ...]
+    numeric: tuple[str, ...]
+    bounds: Mapping[str, tuple[float, float]]
+    categories: Mapping[str, tuple[str, ...]]
+
+    @cached_property
+    def _lookups(self) -> dict[str, dict[str, int]]:
+        return {
+            c: {v: i for i, v in enumerate(vs)} for c, vs in self.categories.items()
+        }
+
+    def read_fields(
+        self,
+        fields: Sequence[Sequence[str]],
+        path: os.PathLike[str],
+        linenos: Sequence[int],
+        unknown: dict[str, dict[str, int]],
+    ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+        """The numeric block and category codes of records given field-major.
+
+        ``fields[i]`` holds field ``file_columns[i]`` of every record (line
+        numbers ``linenos`` of ``path``, for errors); values outside a published
+        list get code -1 and are counted in ``unknown``.
+        """
+        at = self.file_columns.index
+        numeric = numeric_columns(
+            [fields[at(c)] for c in self.numeric], self.numeric, path, linenos
+        )
+        codes = np.empty((len(linenos), len(self.categories)), dtype=np.int64)
+        for j, (c, lookup) in enumerate(self._lookups.items()):
+            codes[:, j] = category_codes(fields[at(c)], lookup, c, unknown)
+        return numeric, codes
+
+    def design(
+        self,
+        numeric: NDArray[np.float64],
+        codes: NDArray[np.int64],
+        add_constant: bool,
+    ) -> NDArray[np.float64]:
+        """:func:`one_hot_design` over this layout's category lists."""
+        return one_hot_design(numeric, codes, self.categories.values(), add_constant)
+
+    def encode(
+        self,
+        parts: Sequence[ParsedRecords[Any]],
+        add_constant: bool,
+        log_columns: Collection[str] = (),
+    ) -> tuple[list[NDArray[np.float64]], dict[str, int]]:
+        """The design matrix of each part, numeric block scaled to the public ranges.
+
+        Applies :func:`scale_to_public_ranges` then :meth:`design` to every part
+        (train, test); returns the matrices (rows not yet normalised) and, per
+        numeric column, how many values were clipped over all parts.
+        """
+        designs: list[NDArray[np.float64]] = []
+        n_clipped = dict.fromkeys(self.numeric, 0)
+        for part in parts:
+            numeric, clipped = scale_to_public_ranges(
+                part.numeric, self.numeric, self.bounds, log_columns
+            )
+            designs.append(self.design(numeric, part.codes, add_constant))
+            for c, k in clipped.items():
+                n_clipped[c] += k
+        return designs, n_clipped
+
+    def feature_names(self, add_constant: bool) -> list[str]:
+        """Column names of :meth:`design`: numeric, ``col=value``, constant."""
+        return one_hot_feature_names(self.numeric, self.categories, add_constant)
 
 
 def normalise_rows(X: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -45,13 +45,9 @@ from sklearn.utils import Bunch
 
 from dpsvm.datasets._common import (
     ParsedRecords,
+    PublicLayout,
     Split,
-    category_codes,
     normalise_rows,
-    numeric_columns,
-    one_hot_design,
-    one_hot_feature_names,
-    scale_to_public_ranges,
     split_bunch,
 )
 from dpsvm.datasets._download import download_file
@@ -255,12 +251,7 @@ ADULT_CHECKSUMS: dict[str, dict[str, str]] = {
 }
 
 _NUMERIC = tuple(ADULT_NUMERIC_BOUNDS)
-_CATEGORICAL = tuple(ADULT_CATEGORIES)
-_NUM_IDX = tuple(ADULT_COLUMNS.index(c) for c in _NUMERIC)
-_CAT_IDX = tuple(ADULT_COLUMNS.index(c) for c in _CATEGORICAL)
-_CAT_LOOKUP = {
-    c: {v: i for i, v in enumerate(vals)} for c, vals in ADULT_CATEGORIES.items()
-}
+_LAYOUT = PublicLayout(ADULT_COLUMNS, _NUMERIC, ADULT_NUMERIC_BOUNDS, ADULT_CATEGORIES)
 _FILES = ("adult.data", "adult.test")
 
 
@@ -318,11 +309,8 @@ def _parse(path: Path) -> ParsedRecords[NDArray[np.int64]]:
             "(expected '>50K' or '<=50K', optionally with a trailing period)."
         )
 
-    numeric = numeric_columns([columns[i] for i in _NUM_IDX], _NUMERIC, path, linenos)
     unknown: dict[str, dict[str, int]] = {}
-    codes = np.empty((n, len(_CATEGORICAL)), dtype=np.int64)
-    for j, (col, idx) in enumerate(zip(_CATEGORICAL, _CAT_IDX, strict=True)):
-        codes[:, j] = category_codes(columns[idx], _CAT_LOOKUP[col], col, unknown)
+    numeric, codes = _LAYOUT.read_fields(columns, path, linenos, unknown)
     return ParsedRecords(numeric, codes, labels, unknown, n_missing)
 
 
@@ -340,7 +328,7 @@ def _compact(
     for c in _COMPACT_LOG:
         j = names.index(c)
         lo, hi = ADULT_NUMERIC_BOUNDS[c]
-        # X[:, j] = (t − lo)/(hi − lo) after scale_to_public_ranges; map to log
+        # X[:, j] = (t − lo)/(hi − lo) after the public-range scaling; map to log
         # scale.
         X[:, j] = np.log1p(X[:, j] * (hi - lo)) / np.log1p(hi - lo)
     us = names.index("native-country=United-States")
@@ -522,19 +510,10 @@ def load_adult(
     paths = _DATA_FILES.resolve(data_dir, download)
     train, test = _parse(paths["adult.data"]), _parse(paths["adult.test"])
     y_train, y_test = train.labels, test.labels
-    categories = ADULT_CATEGORIES.values()
 
     n_clipped: dict[str, int] = {}
     if column_scaling == "public":
-        num_train, c_train = scale_to_public_ranges(
-            train.numeric, _NUMERIC, ADULT_NUMERIC_BOUNDS
-        )
-        num_test, c_test = scale_to_public_ranges(
-            test.numeric, _NUMERIC, ADULT_NUMERIC_BOUNDS
-        )
-        n_clipped = {c: c_train[c] + c_test[c] for c in _NUMERIC}
-        X_train = one_hot_design(num_train, train.codes, categories, add_constant)
-        X_test = one_hot_design(num_test, test.codes, categories, add_constant)
+        (X_train, X_test), n_clipped = _LAYOUT.encode([train, test], add_constant)
     else:
         warnings.warn(
             "column_scaling='data-max' divides each column by its maximum over the "
@@ -545,8 +524,8 @@ def load_adult(
             PrivacyLeakWarning,
             stacklevel=2,
         )
-        X_train = one_hot_design(train.numeric, train.codes, categories, add_constant)
-        X_test = one_hot_design(test.numeric, test.codes, categories, add_constant)
+        X_train = _LAYOUT.design(train.numeric, train.codes, add_constant)
+        X_test = _LAYOUT.design(test.numeric, test.codes, add_constant)
         col_max = np.maximum(
             X_train.max(axis=0, initial=0.0), X_test.max(axis=0, initial=0.0)
         )
@@ -554,7 +533,7 @@ def load_adult(
         scale = np.where(col_max > 0, col_max, 1.0)
         X_train /= scale
         X_test /= scale
-    names = one_hot_feature_names(_NUMERIC, ADULT_CATEGORIES, add_constant)
+    names = _LAYOUT.feature_names(add_constant)
     if feature_set == "compact":
         X_train, compact_names = _compact(X_train, names)
         X_test, _ = _compact(X_test, names)

@@ -52,13 +52,9 @@ from sklearn.utils import Bunch
 
 from dpsvm.datasets._common import (
     ParsedRecords,
+    PublicLayout,
     Split,
-    category_codes,
     normalise_rows,
-    numeric_columns,
-    one_hot_design,
-    one_hot_feature_names,
-    scale_to_public_ranges,
     split_bunch,
 )
 from dpsvm.datasets._download import download_file
@@ -302,15 +298,12 @@ KDDCUP99_RECORD_COUNTS: dict[str, int] = {
 }
 
 _FILES = ("kddcup.data_10_percent", "corrected")
-_SYMBOLIC = ("protocol_type", "service", "flag")
-_SYM_IDX = tuple(KDDCUP99_COLUMNS.index(c) for c in _SYMBOLIC)
-_NUMERIC = tuple(c for c in KDDCUP99_COLUMNS if c not in _SYMBOLIC)
-_NUM_IDX = tuple(KDDCUP99_COLUMNS.index(c) for c in _NUMERIC)
+_NUMERIC = tuple(c for c in KDDCUP99_COLUMNS if c not in KDDCUP99_CATEGORIES)
+_LAYOUT = PublicLayout(
+    KDDCUP99_COLUMNS, _NUMERIC, KDDCUP99_NUMERIC_BOUNDS, KDDCUP99_CATEGORIES
+)
 _LOG_COLUMNS = ("duration", "src_bytes", "dst_bytes")
 _N_FIELDS = len(KDDCUP99_COLUMNS) + 1
-_LOOKUP = {
-    c: {v: i for i, v in enumerate(vals)} for c, vals in KDDCUP99_CATEGORIES.items()
-}
 _CHUNK = 50_000
 
 
@@ -332,12 +325,8 @@ def _parse(path: Path) -> ParsedRecords[list[str]]:
         if not rows:
             return
         columns = list(zip(*rows, strict=True))  # field-major view of the chunk
-        numeric_blocks.append(
-            numeric_columns([columns[i] for i in _NUM_IDX], _NUMERIC, path, linenos)
-        )
-        codes = np.empty((len(rows), len(_SYMBOLIC)), dtype=np.int64)
-        for j, (col, idx) in enumerate(zip(_SYMBOLIC, _SYM_IDX, strict=True)):
-            codes[:, j] = category_codes(columns[idx], _LOOKUP[col], col, unknown)
+        numeric, codes = _LAYOUT.read_fields(columns, path, linenos, unknown)
+        numeric_blocks.append(numeric)
         code_blocks.append(codes)
         labels.extend(columns[-1])
         rows.clear()
@@ -364,7 +353,7 @@ def _parse(path: Path) -> ParsedRecords[list[str]]:
         codes_all = np.vstack(code_blocks)
     else:
         numeric = np.empty((0, len(_NUMERIC)))
-        codes_all = np.empty((0, len(_SYMBOLIC)), dtype=np.int64)
+        codes_all = np.empty((0, len(KDDCUP99_CATEGORIES)), dtype=np.int64)
     return ParsedRecords(numeric, codes_all, labels, unknown)
 
 
@@ -377,22 +366,6 @@ def _labels(raw: list[str], target: str) -> NDArray[np.int64]:
             (s in KDDCUP99_DOS_ATTACKS for s in names), dtype=bool, count=len(names)
         )
     return np.where(pos, 1, -1).astype(np.int64)
-
-
-def _design(
-    parsed: ParsedRecords[list[str]], log_scale: bool, add_constant: bool
-) -> tuple[NDArray[np.float64], dict[str, int]]:
-    numeric, n_clipped = scale_to_public_ranges(
-        parsed.numeric,
-        _NUMERIC,
-        KDDCUP99_NUMERIC_BOUNDS,
-        _LOG_COLUMNS if log_scale else (),
-    )
-    X = one_hot_design(
-        numeric, parsed.codes, KDDCUP99_CATEGORIES.values(), add_constant
-    )
-    # Per-record map: each row divided by its own L2 norm (reads no other row).
-    return normalise_rows(X), n_clipped
 
 
 def _download(name: str, target: Path) -> Path:
@@ -538,8 +511,11 @@ def load_kddcup99(
         )
         subset_idx = np.sort(rng.permutation(n_train)[:subset])
         train = train.take(subset_idx)
-    X_train, clip_train = _design(train, log_scale, add_constant)
-    X_test, clip_test = _design(test, log_scale, add_constant)
+    (X_train, X_test), n_clipped = _LAYOUT.encode(
+        [train, test], add_constant, _LOG_COLUMNS if log_scale else ()
+    )
+    # Per-record map: each row divided by its own L2 norm (reads no other row).
+    X_train, X_test = normalise_rows(X_train), normalise_rows(X_test)
     y_train = _labels(train.labels, target)
     y_test = _labels(test.labels, target)
     split = (X_train, y_train, X_test, y_test)
@@ -563,8 +539,8 @@ def load_kddcup99(
     )
     return split_bunch(
         split,
-        one_hot_feature_names(_NUMERIC, KDDCUP99_CATEGORIES, add_constant),
-        n_clipped={c: clip_train[c] + clip_test[c] for c in _NUMERIC},
+        _LAYOUT.feature_names(add_constant),
+        n_clipped=n_clipped,
         unknown_categories=unknown,
         subset_indices=subset_idx,
         target=target,
