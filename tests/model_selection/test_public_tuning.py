@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Tuning on public data (paper 001, §5): no privacy cost, one private fit."""
+"""Tuning on public data (Sarwate et al., §5): no privacy cost, one private fit."""
 
 from __future__ import annotations
 
