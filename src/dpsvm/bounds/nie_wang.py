@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Calculators for Nie & Wang, "Perturbation of convex risk minimization and its
-application in differential private learning algorithms" (J. Inequal. Appl.,
-SpringerOpen).
+"""Calculators for [NW]: W. Nie, C. Wang, "Perturbation of convex risk minimization
+and its application in differential private learning algorithms", Journal of
+Inequalities and Applications (SpringerOpen).
 
 Setting: f_z = argmin_{f ∈ H_K} (1/m)Σ L(f(xᵢ), yᵢ) + λΩ(f), with Ω γ-strongly
 convex w.r.t. ‖·‖_K (Ω = ‖f‖²_K has γ = 2), the loss C_L-Lipschitz in its first
@@ -28,12 +28,6 @@ Corrections to the printed paper handled here (see also ``docs/nie_wang.md``,
   answers, vector output perturbation in a finite feature space).
 * The parameter rules make ε a decreasing function of m: a theoretical device,
   not a way to choose the privacy level.
-
-References
-----------
-.. [NW] W. Nie, C. Wang, "Perturbation of convex risk minimization and its
-   application in differential private learning algorithms", Journal of
-   Inequalities and Applications (SpringerOpen).
 """
 
 from __future__ import annotations

@@ -349,6 +349,7 @@ def _volume(d: int, volume: float | None) -> float:
 
 def _feature_bound_sample_complexity(
     norm: float,
+    norm_name: str,
     power: int,
     zeta: float,
     d: int,
@@ -358,11 +359,12 @@ def _feature_bound_sample_complexity(
     constant: float,
     volume: float | None,
 ) -> float:
-    """The common form of [S] Theorems 4 and 5, eqs. (38)-(39) (``norm`` checked).
+    """The common form of [S] Theorems 4 and 5, eqs. (38)-(39), arguments checked.
 
     constant · norm^p ζ² Vol² √log(1/δ)/(ε_p ε_g^p)
     · log(norm · Vol · ζ · log(1/δ)/(ε_g δ Γ(d/2 + 1))), p = ``power``.
     """
+    norm = check_positive(norm, norm_name)
     zeta = check_positive(zeta, "zeta")
     d = check_int(d, "d")
     eps_p, eps_g, delta, constant = _check_rates(eps_p, eps_g, delta, constant)
@@ -425,11 +427,10 @@ def thm4_sample_complexity(
     >>> f"{thm4_sample_complexity(1.0, math.sqrt(2), 2, 1.0, 0.1, 0.01):.6g}"
     '42047.2'
     """
-    f_inf_norm = check_positive(f_inf_norm, "f_inf_norm")
     # [S] Thm 4, eq. (38): n = Ω(‖f*‖²_∞ζ²Vol²√log(1/δ)/(ε_p ε_g²)
     #                          · log(‖f*‖_∞ Vol ζ log(1/δ)/(ε_g δ Γ(d/2+1)))).
     return _feature_bound_sample_complexity(
-        f_inf_norm, 2, zeta, d, eps_p, eps_g, delta, constant, volume
+        f_inf_norm, "f_inf_norm", 2, zeta, d, eps_p, eps_g, delta, constant, volume
     )
 
 
@@ -475,11 +476,10 @@ def thm5_sample_complexity(
     >>> f"{thm5_sample_complexity(1.0, math.sqrt(2), 2, 1.0, 0.1, 0.01):.6g}"
     '4.20472e+06'
     """
-    f_h_norm = check_positive(f_h_norm, "f_h_norm")
     # [S] Thm 5, eq. (39): n = Ω(‖f*‖⁴_H ζ² Vol² √log(1/δ)/(ε_p ε_g⁴)
     #                          · log(‖f*‖_H Vol ζ log(1/δ)/(ε_g δ Γ(d/2+1)))).
     return _feature_bound_sample_complexity(
-        f_h_norm, 4, zeta, d, eps_p, eps_g, delta, constant, volume
+        f_h_norm, "f_h_norm", 4, zeta, d, eps_p, eps_g, delta, constant, volume
     )
 
 
