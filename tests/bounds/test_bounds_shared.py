@@ -199,6 +199,13 @@ def test_fill_and_check_params_checks_named_arguments_in_docstring_order():
         (lambda: sw.cor2_sample_complexity(1.0, 2, 1.0, 0.0, 0.1), "eps_g"),
         (lambda: sw.thm5_sample_complexity(1.0, 0.0, 2, 1.0, 0.1, 0.01), "zeta"),
         (lambda: sw.output_perturbation_l2_sensitivity(0, 0.1), "n"),
+        (lambda: mb.jl_erm_dimension(100, 0.0, 0.1, 0.1), "epsilon"),
+        (lambda: mb.rff_approximation_penalty(1, 1, 0.0, 100, 0.1, 10), "margin"),
+        (lambda: mb.rff_norm_inflation(100, 0.1, 0), "n_features"),
+        (lambda: mb.label_dp_risk_bound(1.5, 100, 1.0, 0.1, 2.0), "error rate"),
+        (lambda: mb.neural_cover_scale(1.0, 1.0, 1.0, 2, 0.0), "activation_scale"),
+        (lambda: mb.neural_jl_dimension(100, 0.1, 1, 1, 1, 2, 0.0), "activation"),
+        (lambda: mb.margin_selection_bound([1.0], [0.1], 1.0, 100, 1.0), "beta"),
     ],
 )
 def test_table_checks_reject_out_of_range_arguments(call, message):
