@@ -33,6 +33,7 @@ Corrections to the printed paper handled here (see also ``docs/nie_wang.md``,
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Literal
 
 from ..utils._checks import (
@@ -128,10 +129,6 @@ def _check_lam_at_most_one(lam: float, name: str) -> float:
     return lam
 
 
-def _check_m_at_least_two(m: int, name: str) -> int:
-    return check_int(m, name, minimum=2)
-
-
 _CHECKS: dict[str, Check] = {
     "B0": check_nonnegative,
     "beta": _check_beta,
@@ -143,7 +140,7 @@ _CHECKS: dict[str, Check] = {
     "lam": check_positive,
     "lam@at_most_one": _check_lam_at_most_one,
     "m": check_int,
-    "m@at_least_two": _check_m_at_least_two,
+    "m@at_least_two": partial(check_int, minimum=2),
     "noise_convention": _check_convention,
     "Omega0": check_nonnegative,
 }

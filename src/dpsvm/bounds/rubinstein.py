@@ -49,6 +49,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from numpy.typing import NDArray
@@ -167,10 +168,6 @@ def _check_rbf_sigma(sigma: float, name: str = "sigma") -> float:
     return sigma
 
 
-def _check_at_least_two(n: int, name: str) -> int:
-    return check_int(n, name, minimum=2)
-
-
 _CHECKS: dict[str, Check] = {
     "beta": check_positive,
     "C": check_positive,
@@ -183,7 +180,7 @@ _CHECKS: dict[str, Check] = {
     "L": check_positive,
     "Lam": check_positive,
     "n": check_int,
-    "n@at_least_two": _check_at_least_two,
+    "n@at_least_two": partial(check_int, minimum=2),
     "sigma": _check_rbf_sigma,
     "sigma_p": _check_sigma_p,
 }
