@@ -173,6 +173,12 @@ def test_fill_and_check_params_checks_named_arguments_in_docstring_order():
         f(1, 0, b=5)
     with pytest.raises(ValueError, match="b must be > 0"):
         f(1, 1, b=0)
+    # By keyword, too; a missing argument is still the call's TypeError.
+    assert f(c=1, a=2, b=3) == (1, 2.0, 3.0)
+    with pytest.raises(ValueError, match="a must be > 0"):
+        f(c=1, a=-2)
+    with pytest.raises(TypeError):
+        f(1)
     assert "a : int\n            First." in f.__doc__
     assert list(inspect.signature(f).parameters) == ["c", "a", "b"]
 

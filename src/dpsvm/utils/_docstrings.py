@@ -186,15 +186,34 @@ def fill_and_check_params(
         plan = [(key.partition("@")[0], checks[key]) for key in keys if key in checks]
         if not plan:
             return func
-        signature = inspect.signature(func)
+        parameters = inspect.signature(func).parameters
+        # (name, position if it can be passed by position, default, check).
+        steps = [
+            (
+                name,
+                list(parameters).index(name)
+                if parameters[name].kind is not inspect.Parameter.KEYWORD_ONLY
+                else None,
+                parameters[name].default,
+                check,
+            )
+            for name, check in plan
+        ]
 
         @functools.wraps(func)
         def checked(*args: Any, **kwargs: Any) -> Any:
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            for name, check in plan:
-                bound.arguments[name] = check(bound.arguments[name], name)
-            return func(*bound.args, **bound.kwargs)
+            # A plain loop rather than Signature.bind: these formulas are cheap and
+            # some are called once per query.
+            values = list(args)
+            for name, position, default, check in steps:
+                if position is not None and position < len(values):
+                    values[position] = check(values[position], name)
+                elif name in kwargs:
+                    kwargs[name] = check(kwargs[name], name)
+                elif default is not inspect.Parameter.empty:
+                    kwargs[name] = check(default, name)
+            # A missing or doubled argument: the call below raises the TypeError.
+            return func(*values, **kwargs)
 
         return cast(F, checked)
 
