@@ -151,7 +151,7 @@ def fill_and_check_params(
     Raises
     ------
     KeyError
-        If a docstring names a parameter that the table does not have.
+        As for :func:`fill_params` (a docstring names a key that ``table`` lacks).
 
     Examples
     --------
@@ -159,19 +159,20 @@ def fill_and_check_params(
     ...     if not value > 0:
     ...         raise ValueError(f"{name} must be > 0, got {value}.")
     ...     return float(value)
-    >>> @fill_and_check_params({"n": "int\\n    Sample size."}, {"n": positive})
-    ... def f(n):
-    ...     '''Do.
+    >>> table = {"n": "int\\n    Records.", "eps": "float, default=1.0\\n    ε > 0."}
+    >>> @fill_and_check_params(table, {"n": positive, "eps": positive})
+    ... def records_per_epsilon(n, eps=1.0):
+    ...     '''Divide the record count by ε.
     ...
-    ...     {params: n}
+    ...     {params: n eps}
     ...     '''
-    ...     return n
-    >>> f(2)
-    2.0
-    >>> f(0)
+    ...     return n / eps
+    >>> records_per_epsilon(4)
+    4.0
+    >>> records_per_epsilon(4, eps=0)
     Traceback (most recent call last):
     ...
-    ValueError: n must be > 0, got 0.
+    ValueError: eps must be > 0, got 0.
     """
     fill = fill_params(table)
 
