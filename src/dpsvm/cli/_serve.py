@@ -140,6 +140,14 @@ def _check_args(args: argparse.Namespace) -> None:
                 f"{', '.join(extra)} do not apply to --model: a released model's "
                 "budget was spent when it was trained"
             )
+    if args.kernel == "poly" and args.gamma != 1.0:
+        # One polynomial kernel in the library, (<x, y> + c0)^p, without a width
+        # (dpsvm.kernels.kernel_matrix; models.kernel_erm.KernelSpec refuses γ ≠ 1).
+        raise UsageError(
+            "--kernel poly is (<x, y> + coef0)^degree, as in "
+            "dpsvm.kernels.kernel_matrix: it has no width, so --gamma must be 1 "
+            f"(the default) with --kernel poly, got --gamma {args.gamma:g}"
+        )
 
 
 def _sha256_file(path: str, h: Any) -> None:
@@ -293,6 +301,7 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     int
         The exit status.
     """
+    _check_args(args)  # usage errors first, before the service extra is needed
     try:
         import uvicorn
 
@@ -304,7 +313,6 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         ) from None
     import sqlalchemy
 
-    _check_args(args)
     # Answers are serialised and their matrices small: multi-threaded BLAS only
     # adds thread hand-offs (tens of ms on a busy machine). One thread each.
     from threadpoolctl import threadpool_limits
