@@ -29,10 +29,15 @@ import numpy as np
 
 from .. import __version__
 from ..exceptions import DPSVMConvergenceError, PrivacyLeakWarning
-from ..utils._cli import PROG, UsageError, delta_option
+from ..utils._cli import (
+    PROG,
+    UsageError,
+    add_integer_argument,
+    add_positive_argument,
+    add_seed_argument,
+    delta_option,
+)
 from ..utils._cli import RaisingParser as _Parser
-from ..utils._cli import integer_option as _count
-from ..utils._cli import number as _number
 from ..utils._cli import positive_option as _positive
 from ._data import (
     DATASETS,
@@ -99,12 +104,7 @@ def _gamma(text: str) -> float:
             f"--gamma {text!r} would be computed from the data, which the privacy "
             "guarantee does not cover; give the public kernel width as a number > 0"
         )
-    v = _number(text, "--gamma")
-    if not (math.isfinite(v) and v > 0):
-        raise argparse.ArgumentTypeError(
-            f"--gamma must be a finite number > 0, got {text}"
-        )
-    return v
+    return _positive("--gamma")(text)
 
 
 def _classes(text: str) -> list[int] | list[float]:
@@ -173,9 +173,11 @@ def _add_data_options(p: argparse.ArgumentParser, *, part: str, labels: str) -> 
         "header, and a first row of numbers only is refused as ambiguous)",
     )
     if part == "training":
-        p.add_argument(
+        add_integer_argument(
+            p,
             "--n-features",
-            type=_count("--n-features", 1, 10**8),
+            1,
+            10**8,
             metavar="N",
             help="LibSVM: the public number of features (required: the width is "
             "never read from the private file; an index above N is refused)",
@@ -226,21 +228,21 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         choices=_LOSSES,
         help="loss of --model svm and of the kernel models (default huber)",
     )
-    p.add_argument(
+    add_positive_argument(
+        p,
         "--huber-h",
-        type=_positive("--huber-h"),
         help="Huber half-width (default 0.5 linear, 1 with a kernel)",
     )
-    p.add_argument(
+    add_positive_argument(
+        p,
         "--regularization",
-        type=_positive("--regularization"),
         help="Λ in (1/n)Σℓ + (Λ/2)‖w‖² (default: the public a-priori rule "
         "regularization='auto', ≈ 20/(nε) linear, ≈ 4/(nε) kernel; "
         "docs/defaults.md; train --tune chooses it privately)",
     )
-    p.add_argument(
+    add_positive_argument(
+        p,
         "--data-norm",
-        type=_positive("--data-norm"),
         help="public bound R on the row norm; longer rows are projected (default "
         "1; --kernel linear only)",
     )
@@ -268,9 +270,11 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         help="public kernel width γ > 0 (required with a kernel; data-dependent "
         "values such as 'scale' are refused)",
     )
-    kern.add_argument(
+    add_integer_argument(
+        kern,
         "--n-components",
-        type=_count("--n-components", 1, _MAX_N_COMPONENTS),
+        1,
+        _MAX_N_COMPONENTS,
         metavar="N",
         help="number of random frequencies: 2N features for cos-sin, N for "
         f"cos-phase (default {_DEFAULT_N_COMPONENTS})",
@@ -288,16 +292,16 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         help="cos-phase only: scale the features to norm <= 1, calibrate the noise "
         "for their bound √2, or project them onto the unit ball (default clip)",
     )
-    kern.add_argument(
+    add_seed_argument(
+        kern,
         "--feature-seed",
-        type=_count("--feature-seed", 0, 2**63 - 1),
         help="seed the random frequencies (they are public and written into the "
         "model, so seeding them is allowed; the seed is not written; default: "
         "fresh OS entropy)",
     )
-    p.add_argument(
+    add_seed_argument(
+        p,
         "--random-state",
-        type=_count("--random-state", 0, 2**63 - 1),
         help="seed the noise: tests only, never for a real release",
     )
 
@@ -328,14 +332,16 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--epsilon", type=_epsilon, default=1.0, help="ε per model (default 1)"
     )
-    demo.add_argument(
+    add_seed_argument(
+        demo,
         "--random-state",
-        type=_count("--random-state", 0, 2**63 - 1),
         help="seed the noise (reproducible output; tests and docs only)",
     )
-    demo.add_argument(
+    add_integer_argument(
+        demo,
         "--draws",
-        type=_count("--draws", 1, 1000),
+        1,
+        1000,
         default=10,
         help="number of private models (noise draws) to average (default 10)",
     )
@@ -442,9 +448,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="E",
         help="the ε values, e.g. --epsilons 0.1 0.5 1 2",
     )
-    sweep.add_argument(
+    add_integer_argument(
+        sweep,
         "--seeds",
-        type=_count("--seeds", 1, 1000),
+        1,
+        1000,
         default=3,
         metavar="K",
         help="noise draws (and splits) per ε (default 3)",

@@ -19,7 +19,8 @@ import json
 import warnings
 from typing import Any, TextIO
 
-from ._main import _count, _delta, _epsilon, _positive
+from ..utils._cli import add_integer_argument, add_positive_argument
+from ._main import _delta, _epsilon
 
 __all__ = ["add_serve_subparser", "run_serve_command"]
 
@@ -67,9 +68,7 @@ def add_serve_subparser(sub: Any) -> None:
         help="accepted API keys, one per line (optionally 'KEY MAX_ANSWERS')",
     )
     p.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1")
-    p.add_argument(
-        "--port", type=_count("--port", 0, 65535), default=8080, help="default 8080"
-    )
+    add_integer_argument(p, "--port", 0, 65535, default=8080, help="default 8080")
     p.add_argument(
         "--mechanism",
         choices=MECHANISMS,
@@ -79,18 +78,20 @@ def add_serve_subparser(sub: Any) -> None:
         "Laplace answers, ε/--max-queries each (default pinp)",
     )
     p.add_argument("--name", default="dpsvm", help="model name in the URLs")
-    p.add_argument(
+    add_integer_argument(
+        p,
         "--max-queries",
-        type=_count("--max-queries", 1, 10**9),
+        1,
+        10**9,
         default=DEFAULT_MAX_QUERIES,
         help="T, the number of query rows the budget is planned for "
         f"(default {DEFAULT_MAX_QUERIES})",
     )
     p.add_argument("--kernel", choices=_KERNELS, default="rbf", help="default rbf")
-    p.add_argument("--gamma", type=_positive("--gamma"), default=1.0, help="default 1")
-    p.add_argument(
+    add_positive_argument(p, "--gamma", default=1.0, help="default 1")
+    add_positive_argument(
+        p,
         "--regularization",
-        type=_positive("--regularization"),
         default=0.01,
         help="Λ (default 0.01)",
     )
@@ -102,9 +103,11 @@ def add_serve_subparser(sub: Any) -> None:
         "(survives power loss); normal survives a crash of the server process but "
         "not of the machine, and is faster (default full)",
     )
-    p.add_argument(
+    add_integer_argument(
+        p,
         "--max-batch",
-        type=_count("--max-batch", 1, 100_000),
+        1,
+        100_000,
         default=1024,
         help="most query rows per request (default 1024)",
     )
@@ -156,6 +159,15 @@ def _sha256_file(path: str, h: Any) -> None:
             h.update(chunk)
 
 
+#: The options of ``dpsvm serve`` that the answers depend on: fingerprinted (a
+#: ledger guards one setting) and shown in the model's metadata.
+_ANSWER_OPTIONS = ("kernel", "gamma", "regularization", "max_queries")
+
+
+def _answer_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {name: getattr(args, name) for name in _ANSWER_OPTIONS}
+
+
 def _fingerprint(args: argparse.Namespace, schema_json: str | None) -> str:
     """Digest of the data/model file and every setting the answers depend on."""
     h = hashlib.sha256()
@@ -163,10 +175,7 @@ def _fingerprint(args: argparse.Namespace, schema_json: str | None) -> str:
     settings = {
         "schema": schema_json,
         "mechanism": args.mechanism if args.data is not None else "released",
-        "kernel": args.kernel,
-        "gamma": args.gamma,
-        "regularization": args.regularization,
-        "max_queries": args.max_queries,
+        **_answer_options(args),
     }
     h.update(json.dumps(settings, sort_keys=True).encode())
     return h.hexdigest()
@@ -201,10 +210,7 @@ def _build_predictor(
     )
     predictor.fit(X, y)
     details = {
-        "kernel": args.kernel,
-        "gamma": args.gamma,
-        "regularization": args.regularization,
-        "max_queries": args.max_queries,
+        **_answer_options(args),
         "data_norm": 1.0,
         "noise_scale": float(predictor.noise_scale_),
     }
