@@ -756,6 +756,18 @@ def _given(args: argparse.Namespace, *names: str) -> dict[str, Any]:
     }
 
 
+def _privacy_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """What every estimator of ``train`` and ``sweep`` takes: the budget, the
+    mechanism, the public label set and the noise seed."""
+    return {
+        "epsilon": args.epsilon,
+        "delta": args.delta,
+        "mechanism": args.mechanism,
+        "classes": args.classes,
+        "random_state": args.random_state,
+    }
+
+
 def _build_linear(args: argparse.Namespace) -> Any:
     from ..models import DPLinearSVC, DPLogisticRegression
 
@@ -772,12 +784,8 @@ def _build_linear(args: argparse.Namespace) -> Any:
             "output-laplace (their Alg. 2) for a linear model"
         )
     common: dict[str, Any] = {
-        "epsilon": args.epsilon,
-        "delta": args.delta,
-        "mechanism": args.mechanism,
+        **_privacy_kwargs(args),
         "data_norm": 1.0 if args.data_norm is None else args.data_norm,
-        "classes": args.classes,
-        "random_state": args.random_state,
     }
     # Options left out keep the estimator's documented defaults.
     common.update(_given(args, "regularization", "fit_intercept"))
@@ -834,13 +842,9 @@ def _build_kernel(args: argparse.Namespace) -> Any:
         gamma=args.gamma,
         n_components=_DEFAULT_N_COMPONENTS if n_components is None else n_components,
         feature_map=feature_map,
-        mechanism=args.mechanism,
         loss=loss,
-        epsilon=args.epsilon,
-        delta=args.delta,
-        classes=args.classes,
         feature_random_state=args.feature_seed,
-        random_state=args.random_state,
+        **_privacy_kwargs(args),
         # Options left out keep DPKernelSVC's documented defaults.
         **_given(args, "norm_handling", "huber_h", "regularization"),
     )
