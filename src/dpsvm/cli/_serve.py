@@ -220,11 +220,23 @@ def _build_predictor(
     return predictor, details
 
 
+def _schema_inputs(schema: Any, encode: Any) -> Any:
+    """The raw columns of a public schema as query inputs, encoded by ``encode``."""
+    from ..preprocessing import CategoricalFeature
+    from ..serving import InputSpec
+
+    return InputSpec(
+        list(schema.columns),
+        [isinstance(f, CategoricalFeature) for f in schema.features],
+        encode,
+    )
+
+
 def _served_from_data(args: argparse.Namespace) -> Any:
     import pandas as pd
 
-    from ..preprocessing import CategoricalFeature, PublicSchema, SchemaTransformer
-    from ..serving import InputSpec, ServedModel
+    from ..preprocessing import PublicSchema, SchemaTransformer
+    from ..serving import ServedModel
 
     schema = PublicSchema.from_json(args.schema)
     frame = pd.read_csv(args.data, dtype=str, keep_default_na=False)
@@ -238,15 +250,10 @@ def _served_from_data(args: argparse.Namespace) -> Any:
     X = transformer.transform(frame)
     classes = list(schema.classes)
     predictor, details = _build_predictor(args, X, y, classes)
-    spec = InputSpec(
-        list(schema.columns),
-        [isinstance(f, CategoricalFeature) for f in schema.features],
-        transformer.transform,
-    )
     return ServedModel(
         name=args.name,
         predictor=predictor,
-        inputs=spec,
+        inputs=_schema_inputs(schema, transformer.transform),
         classes=classes,
         mechanism=args.mechanism,
         free=False,
@@ -264,14 +271,10 @@ def _served_from_model(args: argparse.Namespace) -> Any:
     if schema is not None:  # trained with --schema: clients send raw columns
         import pandas as pd
 
-        from ..preprocessing import CategoricalFeature, SchemaTransformer
+        from ..preprocessing import SchemaTransformer
 
         encoder = SchemaTransformer(schema).fit(pd.DataFrame(columns=schema.columns))
-        spec = InputSpec(
-            list(schema.columns),
-            [isinstance(f, CategoricalFeature) for f in schema.features],
-            encoder.transform,
-        )
+        spec = _schema_inputs(schema, encoder.transform)
     else:
         d = int(model.n_features_in_)
         names = getattr(model, "feature_names_in_", None)
