@@ -205,6 +205,11 @@ def format_results(
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(row) + " |" for row in rows]
         return "\n".join(lines)
+    return _aligned(header, rows)
+
+
+def _aligned(header: list[str], rows: list[list[str]]) -> str:
+    """``header`` and ``rows`` as left-aligned text columns, two spaces apart."""
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))]
     lines += [
@@ -240,12 +245,7 @@ def format_entries() -> str:
         ]
         for e in list_entries()
     ]
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))]
-    lines += [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows
-    ]
-    return "\n".join(line.rstrip() for line in lines)
+    return _aligned(header, rows)
 
 
 # ------------------------------------------------------------------- running

@@ -12,6 +12,7 @@ and ``train`` removes its model file when writing the report fails.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
@@ -20,7 +21,7 @@ import os
 import stat
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -526,6 +527,23 @@ def _is_regular_output(path: Path) -> bool:
     return str(path) != "-" and Path(os.path.realpath(path)).is_file()
 
 
+@contextlib.contextmanager
+def _removed_on_failure(path: Path, err: TextIO) -> Iterator[None]:
+    """Remove the already written ``path`` when the block fails: no partial output.
+
+    Only a regular file is removed: never a device, a FIFO or standard output.
+    """
+    try:
+        yield
+    except BaseException:
+        if _is_regular_output(path):
+            try:
+                os.unlink(os.path.realpath(path))
+            except OSError:  # pragma: no cover - the file stays; say so
+                err.write(f"{PROG}: warning: could not remove {path}\n")
+        raise
+
+
 def _same_file(a: str | Path, b: str | Path) -> bool:
     if "-" in (str(a), str(b)):
         return False  # standard input or output
@@ -993,17 +1011,8 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         report_text = json.dumps(report, indent=2, allow_nan=False) + "\n"
     save_model(estimator, os.fspath(model_path))
     if report_path is not None and report_text is not None:
-        try:
+        with _removed_on_failure(model_path, err):
             atomic_write_text(os.fspath(report_path), report_text)
-        except BaseException:
-            # Remove the model only where a regular file was written: never a
-            # device, a FIFO or standard output.
-            if _is_regular_output(model_path):
-                try:
-                    os.unlink(os.path.realpath(model_path))
-                except OSError:  # pragma: no cover - the model stays; say so
-                    err.write(f"{PROG}: warning: could not remove {model_path}\n")
-            raise
     for note in notes:
         _warn(note, err)
     # With --out - or --report - the status line must not mix into the output.
@@ -1315,12 +1324,8 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     atomic_write_text(os.fspath(csv_path), table)
     if png_path is not None and image is not None:
-        try:
+        with _removed_on_failure(csv_path, err):
             atomic_write_bytes(os.fspath(png_path), image)
-        except BaseException:
-            if _is_regular_output(csv_path):
-                os.unlink(os.path.realpath(csv_path))
-            raise
     for note in sorted(notes):
         _warn(note, err)
     _warn(
