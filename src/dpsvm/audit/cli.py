@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from ..utils._cli import (
+    add_integer_argument,
     add_run_options,
     delta_option,
     integer_option,
@@ -96,9 +97,10 @@ def add_audit_subparser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--list", action="store_true", help="list the registered mechanisms and exit"
     )
-    p.add_argument(
+    add_integer_argument(
+        p,
         "--runs",
-        type=integer_option("--runs", 8),
+        8,
         metavar="N",
         help="runs per dataset (default: the mechanism's fast setting)",
     )
