@@ -48,9 +48,13 @@ __all__ = [
 #: Mohri & Suresh ("Differentially private learning with margin guarantees").
 NEIGHBOURING_RELATIONS = ("replace-one", "replace-one-label")
 
-#: The numpydoc entries of the fields after ``delta`` that the private event
-#: types share.
+#: The numpydoc entries of the fields that the private event types share.
 _FIELD_DOCS = {
+    "private_event_head": """\
+mechanism : str
+    Name of the mechanism.
+epsilon : float
+    The ε of the release, finite and ≥ 0.""",
     "private_event_fields": """\
 sensitivity : float or None, default=None
     The sensitivity the noise was calibrated to.
@@ -233,6 +237,16 @@ class PrivacyEvent:
     def _check_guarantee(self) -> None:
         """Refuse fields that contradict the subclass's guarantee."""
 
+    def _require_finite(self, delta_ok: bool, delta_rule: str) -> None:
+        """Refuse an infinite ε, or a δ that breaks the subclass's ``delta_rule``."""
+        if not math.isfinite(self.epsilon) or not delta_ok:
+            name = type(self).__name__
+            article = "An" if name[0] in "AEIOU" else "A"
+            raise ValueError(
+                f"{article} {name} needs a finite epsilon and {delta_rule}, got "
+                f"epsilon={self.epsilon}, delta={self.delta}."
+            )
+
     def _fields_but_details(self) -> tuple[Any, ...]:
         return tuple(getattr(self, f.name) for f in fields(self) if f.name != "details")
 
@@ -359,10 +373,7 @@ class PureDpEvent(PrivacyEvent):
 
     Parameters
     ----------
-    mechanism : str
-        Name of the mechanism.
-    epsilon : float
-        The ε of the release, finite and ≥ 0.
+    %(private_event_head)s
     delta : float, default=0.0
         Must be 0.
     %(private_event_fields)s
@@ -376,11 +387,7 @@ class PureDpEvent(PrivacyEvent):
     guarantee: ClassVar[str] = "pure"
 
     def _check_guarantee(self) -> None:
-        if not math.isfinite(self.epsilon) or self.delta != 0:
-            raise ValueError(
-                "A PureDpEvent needs a finite epsilon and delta = 0, got "
-                f"epsilon={self.epsilon}, delta={self.delta}."
-            )
+        self._require_finite(self.delta == 0, "delta = 0")
 
 
 @fill_doc(_FIELD_DOCS)
@@ -390,10 +397,7 @@ class ApproximateDpEvent(PrivacyEvent):
 
     Parameters
     ----------
-    mechanism : str
-        Name of the mechanism.
-    epsilon : float
-        The ε of the release, finite and ≥ 0.
+    %(private_event_head)s
     delta : float, default=0.0
         The δ of the release, in (0, 1] (the default 0 is refused).
     %(private_event_fields)s
@@ -407,11 +411,7 @@ class ApproximateDpEvent(PrivacyEvent):
     guarantee: ClassVar[str] = "approximate"
 
     def _check_guarantee(self) -> None:
-        if not math.isfinite(self.epsilon) or not self.delta > 0:
-            raise ValueError(
-                "An ApproximateDpEvent needs a finite epsilon and delta > 0, got "
-                f"epsilon={self.epsilon}, delta={self.delta}."
-            )
+        self._require_finite(self.delta > 0, "delta > 0")
 
 
 @dataclass(frozen=True, eq=False)
