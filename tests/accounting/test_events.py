@@ -211,3 +211,10 @@ def test_equal_events_are_still_each_spent_by_an_accountant():
     acc.spend(e2)
     assert len(acc) == 2
     assert acc.total()[0] == pytest.approx(0.5)
+
+
+def test_an_event_equals_itself_even_with_nan_details():
+    # Reflexive like the identity equality it replaced (a NaN detail is != NaN).
+    e = PureDpEvent("m", 0.5, details={"gap": math.nan})
+    assert e == e
+    assert e in [e] and {e: 1}[e] == 1

@@ -93,6 +93,8 @@ def _thaw(value: Any) -> Any:
 
 def _same(a: Any, b: Any) -> bool:
     """Value equality of frozen ``details`` (mappings, tuples, arrays, scalars)."""
+    if a is b:
+        return True
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, tuple) and isinstance(b, tuple):
@@ -258,7 +260,7 @@ class PrivacyEvent:
         """
         if not isinstance(other, PrivacyEvent):
             return NotImplemented
-        return (
+        return self is other or (
             type(self) is type(other)
             and self._fields_but_details() == other._fields_but_details()
             and _same(self.details, other.details)
