@@ -31,6 +31,7 @@ from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
 from ..accounting.events import PrivacyEvent
 from ..perturbation import OutputPerturbation
+from ..utils._params import estimator_init
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from .base import (
@@ -89,6 +90,23 @@ _PRIVACY_NOTES = """
     data: do not publish it. Floating-point caveat: see
     :mod:`dpsvm.mechanisms.base`.
 """
+
+
+#: The parameters (with their defaults) that both explicit-feature estimators take.
+_EXPLICIT_OUTPUT_PARAMETERS: dict[str, Any] = {
+    "epsilon": 1.0,
+    "delta": 0.0,
+    "noise": "gamma-norm",
+    "regularization": 0.01,
+    "l1_regularization": 0.0,
+    "data_norm": 1.0,
+    "feature_map": None,
+    "feature_norm": None,
+    "fit_intercept": False,
+    "intercept_scaling": 0.5,
+    "accountant": None,
+    "random_state": None,
+}
 
 
 class _ExplicitOutputBase(BaseEstimator):
@@ -478,36 +496,7 @@ class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutpu
     def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
         self._read_feature_state(state, codec)
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 0.0,
-        noise: str = "gamma-norm",
-        regularization: float = 0.01,
-        l1_regularization: float = 0.0,
-        data_norm: float | None = 1.0,
-        feature_map: Any = None,
-        feature_norm: float | None = None,
-        fit_intercept: bool = False,
-        intercept_scaling: float = 0.5,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.noise = noise
-        self.regularization = regularization
-        self.l1_regularization = l1_regularization
-        self.data_norm = data_norm
-        self.feature_map = feature_map
-        self.feature_norm = feature_norm
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.classes = classes
-        self.accountant = accountant
-        self.random_state = random_state
+    __init__ = estimator_init(_EXPLICIT_OUTPUT_PARAMETERS, {"classes": None})
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
@@ -672,40 +661,10 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         y_bound = None if self.y_bound is None else float(self.y_bound)
         return self.loss, float(self.quantile), y_bound
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 0.0,
-        noise: str = "gamma-norm",
-        loss: str = "pinball",
-        quantile: float = 0.5,
-        y_bound: float | None = None,
-        regularization: float = 0.01,
-        l1_regularization: float = 0.0,
-        data_norm: float | None = 1.0,
-        feature_map: Any = None,
-        feature_norm: float | None = None,
-        fit_intercept: bool = False,
-        intercept_scaling: float = 0.5,
-        accountant: BudgetAccountant | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.noise = noise
-        self.loss = loss
-        self.quantile = quantile
-        self.y_bound = y_bound
-        self.regularization = regularization
-        self.l1_regularization = l1_regularization
-        self.data_norm = data_norm
-        self.feature_map = feature_map
-        self.feature_norm = feature_norm
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.accountant = accountant
-        self.random_state = random_state
+    __init__ = estimator_init(
+        _EXPLICIT_OUTPUT_PARAMETERS,
+        {"loss": "pinball", "quantile": 0.5, "y_bound": None},
+    )
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()

@@ -65,6 +65,7 @@ from ..losses import get_loss
 from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ..solvers import RowScaledDesign
 from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
+from ..utils._params import estimator_init
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from .base import (
     PublicParameterFitMixin,
@@ -153,6 +154,23 @@ class _PublicGammaFitMixin(PublicParameterFitMixin):
 
     def _check_public_parameters(self) -> None:
         reject_string_gamma(self.gamma, type(self).__name__)  # type: ignore[attr-defined]
+
+
+#: The parameters (with their defaults) of the random-feature classifiers.
+_RANDOM_FEATURE_PARAMETERS: dict[str, Any] = {
+    "kernel": "rbf",
+    "gamma": 1.0,
+    "n_components": 100,
+    "feature_map": "auto",
+    "norm_handling": "scale",
+    "loss": "auto",
+    "huber_h": 0.5,
+    "regularization": 0.01,
+    "classes": None,
+    "tol": 1e-10,
+    "max_iter": 200,
+    "feature_random_state": None,
+}
 
 
 class _RandomFeatureClassifierBase(
@@ -564,44 +582,19 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         "random_state": ["random_state", np.random.Generator],
     }
 
-    def __init__(
-        self,
-        *,
-        kernel: str = "rbf",
-        gamma: float = 1.0,
-        n_components: int = 100,
-        feature_map: str = "auto",
-        norm_handling: str = "clip",
-        mechanism: str = "objective",
-        loss: str = "auto",
-        huber_h: float = 1.0,
-        regularization: float | str = "auto",
-        epsilon: float = 1.0,
-        delta: float = 0.0,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        tol: float = 1e-10,
-        max_iter: int = 200,
-        feature_random_state: int | np.random.Generator | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.n_components = n_components
-        self.feature_map = feature_map
-        self.norm_handling = norm_handling
-        self.mechanism = mechanism
-        self.loss = loss
-        self.huber_h = huber_h
-        self.regularization = regularization
-        self.epsilon = epsilon
-        self.delta = delta
-        self.classes = classes
-        self.accountant = accountant
-        self.tol = tol
-        self.max_iter = max_iter
-        self.feature_random_state = feature_random_state
-        self.random_state = random_state
+    __init__ = estimator_init(
+        _RANDOM_FEATURE_PARAMETERS,
+        {
+            "norm_handling": "clip",
+            "mechanism": "objective",
+            "huber_h": 1.0,
+            "regularization": "auto",
+            "epsilon": 1.0,
+            "delta": 0.0,
+            "accountant": None,
+            "random_state": None,
+        },
+    )
 
     def _resolved_feature_map(self) -> str:
         if self.feature_map != "auto":
@@ -885,34 +878,7 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     True
     """
 
-    def __init__(
-        self,
-        *,
-        kernel: str = "rbf",
-        gamma: float = 1.0,
-        n_components: int = 100,
-        feature_map: str = "auto",
-        norm_handling: str = "scale",
-        loss: str = "auto",
-        huber_h: float = 0.5,
-        regularization: float = 0.01,
-        classes: ArrayLike | None = None,
-        tol: float = 1e-10,
-        max_iter: int = 200,
-        feature_random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.n_components = n_components
-        self.feature_map = feature_map
-        self.norm_handling = norm_handling
-        self.loss = loss
-        self.huber_h = huber_h
-        self.regularization = regularization
-        self.classes = classes
-        self.tol = tol
-        self.max_iter = max_iter
-        self.feature_random_state = feature_random_state
+    __init__ = estimator_init(_RANDOM_FEATURE_PARAMETERS)
 
     def _resolved_feature_map(self) -> str:
         return "cos-sin" if self.feature_map == "auto" else str(self.feature_map)

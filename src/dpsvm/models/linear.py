@@ -39,9 +39,11 @@ from ..perturbation import (
     rubinstein_l2_sensitivity,
 )
 from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
+from ..utils._params import estimator_init
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
 from .base import (
+    LINEAR_PARAMETERS,
     LinearModelBase,
     PublicParameterFitMixin,
     fit_one_vs_rest,
@@ -116,6 +118,22 @@ def _solve(
             res.method,
         )
     return solve_hinge(Xt, y, lam, tol=tol, target_distance=target_distance)
+
+
+#: The smooth-loss choice of the hinge-family classifiers.
+HUBER_LOSS_PARAMETERS: dict[str, Any] = {"loss": "huber", "huber_h": 0.5}
+
+#: The parameters (with their defaults) of the private linear classifiers.
+DP_LINEAR_PARAMETERS: dict[str, Any] = {
+    "epsilon": 1.0,
+    "delta": 0.0,
+    "mechanism": "objective",
+    **LINEAR_PARAMETERS,
+    "regularization": "auto",
+    "fit_intercept": True,
+    "accountant": None,
+    "random_state": None,
+}
 
 
 class _DPLinearBase(LinearModelBase):
@@ -612,38 +630,7 @@ class DPLinearSVC(_DPLinearBase):
         "huber_h": [Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 0.0,
-        mechanism: str = "objective",
-        loss: str = "huber",
-        huber_h: float = 0.5,
-        regularization: float | str = "auto",
-        data_norm: float | None = 1.0,
-        fit_intercept: bool = True,
-        intercept_scaling: float = 0.5,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        tol: float = 1e-10,
-        max_iter: int = 200,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.mechanism = mechanism
-        self.loss = loss
-        self.huber_h = huber_h
-        self.regularization = regularization
-        self.data_norm = data_norm
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.classes = classes
-        self.accountant = accountant
-        self.tol = tol
-        self.max_iter = max_iter
-        self.random_state = random_state
+    __init__ = estimator_init(DP_LINEAR_PARAMETERS, HUBER_LOSS_PARAMETERS)
 
     def _get_loss(self) -> Loss:
         return get_loss(self.loss, huber_h=self.huber_h)
@@ -738,34 +725,7 @@ class DPLogisticRegression(_DPLinearBase):
     (2, 2)
     """
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 0.0,
-        mechanism: str = "objective",
-        regularization: float | str = "auto",
-        data_norm: float | None = 1.0,
-        fit_intercept: bool = True,
-        intercept_scaling: float = 0.5,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        tol: float = 1e-10,
-        max_iter: int = 200,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.mechanism = mechanism
-        self.regularization = regularization
-        self.data_norm = data_norm
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.classes = classes
-        self.accountant = accountant
-        self.tol = tol
-        self.max_iter = max_iter
-        self.random_state = random_state
+    __init__ = estimator_init(DP_LINEAR_PARAMETERS)
 
     def _get_loss(self) -> Loss:
         return get_loss("logistic")
@@ -863,28 +823,7 @@ class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
         "huber_h": [Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(
-        self,
-        *,
-        loss: str = "huber",
-        huber_h: float = 0.5,
-        regularization: float = 0.01,
-        data_norm: float | None = 1.0,
-        fit_intercept: bool = False,
-        intercept_scaling: float = 0.5,
-        classes: ArrayLike | None = None,
-        tol: float = 1e-10,
-        max_iter: int = 200,
-    ) -> None:
-        self.loss = loss
-        self.huber_h = huber_h
-        self.regularization = regularization
-        self.data_norm = data_norm
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.classes = classes
-        self.tol = tol
-        self.max_iter = max_iter
+    __init__ = estimator_init(HUBER_LOSS_PARAMETERS, LINEAR_PARAMETERS)
 
     def _resolve_classes(self, y: np.ndarray, all_public: bool = False) -> np.ndarray:
         return reference_label_set(self.classes, y, all_public=all_public)
