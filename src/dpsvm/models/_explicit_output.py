@@ -34,6 +34,7 @@ from ..perturbation import OutputPerturbation
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
+from ._docs import model_doc
 from .base import (
     SavedAttribute,
     ScoreColumnsMixin,
@@ -505,21 +506,16 @@ class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutpu
         tags.classifier_tags.poor_score = True
         return tags
 
+    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> DPOutputPerturbationSVC:
         """Fit and release the private SVM.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
+        %(fit_training_rows)s
         y : array-like of shape (n_samples,)
             Labels from the public set ``classes``.
 
-        Returns
-        -------
-        self
-            The fitted estimator.
+        %(returns_fitted_estimator)s
         """
         epsilon, delta, ticket = self._begin_fit()
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -672,21 +668,16 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         tags.regressor_tags.poor_score = True
         return tags
 
+    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> DPOutputPerturbationRegressor:
         """Fit and release the private regressor.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
+        %(fit_training_rows)s
         y : array-like of shape (n_samples,)
             Real targets (clipped to [−M, M] for the squared loss).
 
-        Returns
-        -------
-        self
-            The fitted estimator.
+        %(returns_fitted_estimator)s
         """
         if self.loss == "squared":
             if self.y_bound is None:
@@ -715,16 +706,11 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         ticket.spend(event)
         return self
 
+    @model_doc
     def predict(self, X: ArrayLike) -> FloatArray:
         """Predictions ⟨coef_, φ(x)⟩ + intercept_.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-
-        Returns
-        -------
+        %(rows_to)s
         ndarray of shape (n_samples,)
             Predicted values (the τ-quantile for the pinball loss).
         """

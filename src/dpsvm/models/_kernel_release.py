@@ -41,6 +41,7 @@ from ..exceptions import NotPrivateWarning
 from ..perturbation import OutputNoise
 from ..utils._params import estimator_init
 from ..validation import check_delta, check_epsilon
+from ._docs import model_doc
 from .kernel_erm import KERNEL_ERM_PARAMETERS, SENSITIVITY_REFERENCE, KernelERMBase
 
 __all__ = [
@@ -102,20 +103,14 @@ class ScalarOffsetNotPrivateWarning(NotPrivateWarning):
 class _KernelRelease(KernelERMBase):
     """``predict`` of the kernel releases: labels (hinge) or values."""
 
+    @model_doc
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Labels (hinge loss) or values from ``decision_function``.
 
         Costs what ``decision_function`` costs (ε per row for
         :class:`PerQueryLaplacePredictor`, nothing for the released functions).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Points (projected onto the domain).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
+        %(domain_points_to_values)s
             sign of the released score mapped to ``classes_``, or the value.
         """
         return self._labels(self.decision_function(X))  # type: ignore[attr-defined]
@@ -217,20 +212,12 @@ class PerQueryLaplacePredictor(_KernelRelease):
         {"epsilon": 0.1, "accountant": None}, KERNEL_ERM_PARAMETERS
     )
 
+    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> PerQueryLaplacePredictor:
         """Fit the private model (spends nothing; nothing is released).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows (projected onto the domain).
-        y : array-like of shape (n_samples,)
-            Labels (hinge) or real targets.
-
-        Returns
-        -------
-        self
+        %(fit_kernel_release)s
             The fitted predictor.
 
         Raises
@@ -403,20 +390,12 @@ class DPGaussianProcessRelease(_KernelRelease):
         KERNEL_ERM_PARAMETERS,
     )
 
+    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> DPGaussianProcessRelease:
         """Fit f_z and fix the released random function (spends (ε, δ)).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows (projected onto the domain).
-        y : array-like of shape (n_samples,)
-            Labels (hinge) or real targets.
-
-        Returns
-        -------
-        self
+        %(fit_kernel_release)s
             The fitted release.
         """
         epsilon = check_epsilon(self.epsilon)
@@ -498,17 +477,11 @@ class DPGaussianProcessRelease(_KernelRelease):
         idx = np.array([self._gp_index[key] for key in keys], dtype=int)
         return np.asarray(self._gp_values[idx], dtype=np.float64)
 
+    @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """Evaluate the released function f_z + σ(G + W) (free; consistent).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Points (projected onto the domain).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
+        %(domain_points_to_values)s
             The released values.
         """
         scores, Xp = self._exact_scores(X)
@@ -604,20 +577,12 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
             "DPGaussianProcessRelease."
         )
 
+    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateScalarOffsetRelease:
         """Fit f_z and draw the scalar offset (warns: not DP).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels (hinge) or real targets.
-
-        Returns
-        -------
-        self
+        %(fit_kernel_release)s
             The fitted model.
         """
         epsilon = check_epsilon(self.epsilon)
@@ -667,17 +632,11 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
         )
         return self
 
+    @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """f_z(x) + b (the paper's released function).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Points (projected onto the domain).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
+        %(domain_points_to_values)s
             The values.
         """
         scores, _ = self._exact_scores(X)

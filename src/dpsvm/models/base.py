@@ -34,6 +34,7 @@ from ..solvers import (
     scaled_design,
 )
 from ..validation import project_rows_to_ball
+from ._docs import model_doc
 
 __all__ = ["LinearModelBase", "ScorePredictMixin"]
 
@@ -423,21 +424,14 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             self.intercept_ = np.zeros(W.shape[0])
 
     # -- prediction ------------------------------------------------------------
+    @model_doc
     def decision_function(self, X: Any) -> FloatArray:
         """Signed scores ⟨coef_, proj(x)⟩ + intercept_.
 
         Rows are projected onto the same public ball as in ``fit``, so a row's
         score depends on that row alone.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Scores; one column per class for more than two classes.
+        %(rows_to_scores)s
         """
         check_is_fitted(self)
         if is_dask_array(X):  # a lazy dask array of scores, chunk by chunk
@@ -526,6 +520,7 @@ class PublicParameterFitMixin:
     def _fit(self, X: Any, y: Any) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    @model_doc
     def fit(self, X: ArrayLike, y: ArrayLike) -> Any:
         """Fit the estimator.
 
@@ -533,17 +528,11 @@ class PublicParameterFitMixin:
         charge it only after the model is computed (a failed fit spends
         nothing).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
+        %(fit_training_rows)s
         y : array-like of shape (n_samples,)
             Labels.
 
-        Returns
-        -------
-        self
-            The fitted estimator.
+        %(returns_fitted_estimator)s
         """
         self._check_public_parameters()
         return self._fit(X, y)
@@ -555,18 +544,11 @@ class ScoreColumnsMixin(ScorePredictMixin):
     def _scores(self, X: ArrayLike) -> FloatArray:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """Signed scores of the released model (post-processing, no privacy cost).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows to score.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) or (n_samples, n_classes)
-            Scores; one column per class for more than two classes.
+        %(rows_to_scores)s
         """
         scores = self._scores(X)
         return scores.ravel() if scores.shape[1] == 1 else scores

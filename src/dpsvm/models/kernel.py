@@ -67,6 +67,7 @@ from ..solvers import RowScaledDesign
 from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
 from ..utils._params import estimator_init
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
+from ._docs import model_doc
 from .base import (
     PublicParameterFitMixin,
     SavedAttribute,
@@ -236,16 +237,11 @@ class _RandomFeatureClassifierBase(
         unprojected = self.norm_handling == "paper" and self.feature_map_ == "cos-phase"
         self.projection_radius_ = None if unprojected else float(R)
 
+    @model_doc
     def transform_features(self, X: ArrayLike) -> FloatArray:
         """Random features of ``X`` from the released frequencies, as used in fit.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-
-        Returns
-        -------
+        %(rows_to)s
         ndarray of shape (n_samples, n_random_features)
             z(x), projected onto the ball of radius ``projection_radius_`` (a
             no-op except for ``norm_handling="clip"`` and rounding).

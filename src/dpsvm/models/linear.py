@@ -42,6 +42,7 @@ from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
+from ._docs import model_doc
 from .base import (
     LINEAR_PARAMETERS,
     LinearModelBase,
@@ -730,31 +731,21 @@ class DPLogisticRegression(_DPLinearBase):
     def _get_loss(self) -> Loss:
         return get_loss("logistic")
 
+    @model_doc
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Class probabilities σ(score) (one-vs-rest, normalised, for K > 2).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-
-        Returns
-        -------
+        %(rows_to)s
         ndarray of shape (n_samples, n_classes)
             Probabilities in the order of ``classes_``.
         """
         return self._predict_proba_from_scores(self.decision_function(X))
 
+    @model_doc
     def predict_log_proba(self, X: ArrayLike) -> FloatArray:
         """Logarithm of :meth:`predict_proba`.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-
-        Returns
-        -------
+        %(rows_to)s
         ndarray of shape (n_samples, n_classes)
             Log-probabilities.
         """

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""numpydoc fragments shared by the estimators' method docstrings.
+
+A method docstring names a fragment on a line of its own, ``%(name)s``, and
+:data:`model_doc` (:func:`dpsvm.utils._docs.fill_doc`) substitutes it at
+import time, indented like the marker.
+"""
+
+from __future__ import annotations
+
+from ..utils._docs import fill_doc
+
+_ROWS = """Parameters
+----------
+X : array-like of shape (n_samples, n_features)"""
+
+#: numpydoc fragments of the model family (``%(name)s`` lines).
+DOC_FRAGMENTS = {
+    # fit of the estimators that release explicit weights.
+    "fit_training_rows": _ROWS + "\n    Training rows.",
+    "returns_fitted_estimator": """Returns
+-------
+self
+    The fitted estimator.""",
+    # fit of the kernel releases (dpsvm.models.kernel_erm.KernelERMBase).
+    "fit_kernel_release": _ROWS
+    + """
+    Training rows (projected onto the domain).
+y : array-like of shape (n_samples,)
+    Labels (hinge) or real targets.
+
+Returns
+-------
+self""",
+    # evaluation of a released kernel function at points of the domain.
+    "domain_points_to_values": _ROWS
+    + """
+    Points (projected onto the domain).
+
+Returns
+-------
+ndarray of shape (n_samples,)""",
+    # decision_function of a released linear model.
+    "rows_to_scores": _ROWS
+    + """
+    Rows to score.
+
+Returns
+-------
+ndarray of shape (n_samples,) or (n_samples, n_classes)
+    Scores; one column per class for more than two classes.""",
+    # any other per-row map of the released model.
+    "rows_to": _ROWS
+    + """
+    Rows.
+
+Returns
+-------""",
+}
+
+model_doc = fill_doc(DOC_FRAGMENTS)
