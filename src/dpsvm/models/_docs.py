@@ -56,6 +56,30 @@ ndarray of shape (n_samples,) or (n_samples, n_classes)
 
 Returns
 -------""",
+    # --- class docstrings -------------------------------------------------
+    "random_state_noise": """random_state : None, int or numpy.random.Generator, \
+default=None
+    ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
+    only**.""",
+    # the end of the Attributes of an estimator that solved on the data.
+    "solver_attributes": """solver_info_ : dict
+    Solver diagnostics. Reads the data: do not publish.
+n_features_in_ : int
+    Number of input features.""",
+    # the first Attributes of a kernel release (KernelERMBase).
+    "kernel_release_attributes": """classes_ : ndarray
+    The label set (hinge loss).
+kappa_ : float
+    κ of the kernel on the declared domain.
+lipschitz_ : float
+    C_L of the loss.""",
+    # the last Attributes of the non-private classifiers.
+    "non_private_attributes": """classes_ : ndarray
+    The label set.
+n_iter_ : ndarray
+    Solver iterations per binary problem.
+n_features_in_ : int
+    Number of input columns.""",
 }
 
 model_doc = fill_doc(DOC_FRAGMENTS)

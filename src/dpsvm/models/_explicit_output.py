@@ -36,6 +36,7 @@ from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._docs import model_doc
 from .base import (
+    NoisyFitTagsMixin,
     SavedAttribute,
     ScoreColumnsMixin,
     fit_one_vs_rest,
@@ -112,6 +113,9 @@ _EXPLICIT_OUTPUT_PARAMETERS: dict[str, Any] = {
 
 class _ExplicitOutputBase(BaseEstimator):
     """Shared ``fit`` of the explicit-feature output perturbation estimators."""
+
+    # scikit-learn's determinism checks run on these (seeded) estimators.
+    _non_deterministic_fit: ClassVar[bool] = False
 
     _parameter_constraints: dict[str, Any] = {
         "epsilon": [Interval(Real, 0, None, closed="neither")],
@@ -368,8 +372,11 @@ class _ExplicitOutputBase(BaseEstimator):
         return self._features(X)
 
 
+@model_doc
 @_model_file("DPOutputPerturbationSVC")
-class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutputBase):
+class DPOutputPerturbationSVC(
+    NoisyFitTagsMixin, ScoreColumnsMixin, ClassifierMixin, _ExplicitOutputBase
+):
     """Private bias-free hinge SVM by Nie–Wang vector output perturbation.
 
     Solves (1/n)Σ max(0, 1 − yᵢ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ exactly (to a
@@ -422,9 +429,7 @@ class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutpu
         with (ε/K, δ/K) per class.
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged after a successful fit.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
-        only**.
+    %(random_state_noise)s
 
     Attributes
     ----------
@@ -499,13 +504,6 @@ class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutpu
 
     __init__ = estimator_init(_EXPLICIT_OUTPUT_PARAMETERS, {"classes": None})
 
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
-        tags = super().__sklearn_tags__()
-        # At the default ε the few hundred rows of scikit-learn's contract tests
-        # are dominated by noise; accuracy is tested in tests/models instead.
-        tags.classifier_tags.poor_score = True
-        return tags
-
     @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> DPOutputPerturbationSVC:
@@ -539,8 +537,11 @@ class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutpu
         return self
 
 
+@model_doc
 @_model_file("DPOutputPerturbationRegressor")
-class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
+class DPOutputPerturbationRegressor(
+    NoisyFitTagsMixin, RegressorMixin, _ExplicitOutputBase
+):
     """Private bias-free quantile / median / bounded least-squares regression.
 
     Solves (1/n)Σℓ(yᵢ − ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ with a certified solver
@@ -583,8 +584,7 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         s/κ, in (0, 1).
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged after a successful fit.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG noise. An int: **tests and docs only**.
+    %(random_state_noise)s
 
     Attributes
     ----------
@@ -598,10 +598,7 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         κ used.
     privacy_event_ : PrivacyEvent
         Frozen record of the release.
-    solver_info_ : dict
-        Solver diagnostics. Reads the data: do not publish.
-    n_features_in_ : int
-        Number of input features.
+    %(solver_attributes)s
 
     See Also
     --------
@@ -661,12 +658,6 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         _EXPLICIT_OUTPUT_PARAMETERS,
         {"loss": "pinball", "quantile": 0.5, "y_bound": None},
     )
-
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
-        tags = super().__sklearn_tags__()
-        # Noise dominates on the tiny data of scikit-learn's contract tests.
-        tags.regressor_tags.poor_score = True
-        return tags
 
     @model_doc
     @_fit_context(prefer_skip_nested_validation=True)

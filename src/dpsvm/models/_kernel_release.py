@@ -116,6 +116,7 @@ class _KernelRelease(KernelERMBase):
         return self._labels(self.decision_function(X))  # type: ignore[attr-defined]
 
 
+@model_doc
 class PerQueryLaplacePredictor(_KernelRelease):
     """Per-query private predictions of a non-private kernel ERM model.
 
@@ -136,27 +137,18 @@ class PerQueryLaplacePredictor(_KernelRelease):
         (If another release sharing the accountant spends between the check and
         the charges, the batch's answers are discarded, not returned.)
     {common}
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG noise. An int: **tests and docs only**.
+    %(random_state_noise)s
 
     Attributes
     ----------
-    classes_ : ndarray
-        The label set (hinge loss).
-    kappa_ : float
-        κ of the kernel on the declared domain.
-    lipschitz_ : float
-        C_L of the loss.
+    %(kernel_release_attributes)s
     prediction_sensitivity_ : float
         S_eff = κ(Δ_H + 2·cap), the sensitivity each answer is calibrated to.
     noise_scale_ : float
         The Laplace scale S_eff/ε of each answer.
     privacy_event_ : PrivacyEvent
         The record of **one** answer (each answer spends one such event).
-    solver_info_ : dict
-        Solver diagnostics. Reads the data: do not publish.
-    n_features_in_ : int
-        Number of input features.
+    %(solver_attributes)s
 
     See Also
     --------
@@ -290,6 +282,7 @@ class PerQueryLaplacePredictor(_KernelRelease):
         return np.asarray(answers, dtype=np.float64)
 
 
+@model_doc
 class DPGaussianProcessRelease(_KernelRelease):
     """Release the function f_z + σ·G with G a Gaussian process ((ε, δ)-DP).
 
@@ -316,25 +309,16 @@ class DPGaussianProcessRelease(_KernelRelease):
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged (ε, δ) after the fit.
     {common}
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG noise. An int: **tests and docs only**.
+    %(random_state_noise)s
 
     Attributes
     ----------
-    classes_ : ndarray
-        The label set (hinge loss).
-    kappa_ : float
-        κ.
-    lipschitz_ : float
-        C_L.
+    %(kernel_release_attributes)s
     sigma_ : float
         The GP scale σ.
     privacy_event_ : PrivacyEvent
         Frozen record of the release.
-    solver_info_ : dict
-        Solver diagnostics. Reads the data: do not publish.
-    n_features_in_ : int
-        Number of input features.
+    %(solver_attributes)s
 
     See Also
     --------
@@ -488,6 +472,7 @@ class DPGaussianProcessRelease(_KernelRelease):
         return np.asarray(scores + self._gp_draw(Xp), dtype=np.float64)
 
 
+@model_doc
 class NonPrivateScalarOffsetRelease(_KernelRelease):
     """Nie & Wang's printed algorithm f_z + b with a *scalar* b — NOT private.
 
@@ -516,22 +501,14 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
 
     Attributes
     ----------
-    classes_ : ndarray
-        The label set (hinge loss).
+    %(kernel_release_attributes)s
     offset_ : float
         The scalar b.
     noise_scale_ : float
         Its Laplace scale.
-    kappa_ : float
-        κ.
-    lipschitz_ : float
-        C_L.
     privacy_event_ : PrivacyEvent
         Record with ε = ∞ (no guarantee); details give the claimed ε.
-    solver_info_ : dict
-        Solver diagnostics.
-    n_features_in_ : int
-        Number of input features.
+    %(solver_attributes)s
 
     Notes
     -----

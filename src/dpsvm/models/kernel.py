@@ -69,6 +69,7 @@ from ..utils._params import estimator_init
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._docs import model_doc
 from .base import (
+    NoisyFitTagsMixin,
     PublicParameterFitMixin,
     SavedAttribute,
     ScoreColumnsMixin,
@@ -402,7 +403,7 @@ _PRIVACY_NOTES = """
 
 
 @_model_file("DPKernelSVC")
-class DPKernelSVC(_RandomFeatureClassifierBase):
+class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
     """Differentially private kernel SVM on random Fourier features.
 
     Draws public random frequencies for a translation-invariant kernel, maps the
@@ -627,14 +628,6 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         ]
         return " ".join(reasons) if reasons else None
 
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
-        tags = super().__sklearn_tags__()
-        # As for the linear estimators: noise dominates on the few hundred rows
-        # of the contract tests, and the noise is random unless seeded.
-        tags.classifier_tags.poor_score = True
-        tags.non_deterministic = True
-        return tags
-
     @_fit_context(prefer_skip_nested_validation=True)
     def _fit(self, X: Any, y: Any) -> DPKernelSVC:
         loss_name = self._resolved_loss()
@@ -800,6 +793,7 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         self._check_privacy_event(event, float(self.data_norm_))
 
 
+@model_doc
 @_model_file("NonPrivateRandomFeatureSVC")
 class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     """Non-private linear SVM on random Fourier features (the "RR" baseline).
@@ -855,12 +849,7 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
         Norm bound of the internal problem.
     projection_radius_ : float or None
         Projection radius of the features (``None`` for ``"paper"``).
-    classes_ : ndarray
-        The label set.
-    n_iter_ : ndarray
-        Solver iterations per binary problem.
-    n_features_in_ : int
-        Number of input columns.
+    %(non_private_attributes)s
 
     Examples
     --------
@@ -912,6 +901,7 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
 # ---------------------------------------------------------------------------
 
 
+@model_doc
 class NonPrivateKernelSVC(
     _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
 ):
@@ -959,12 +949,7 @@ class NonPrivateKernelSVC(
     distance_bound_ : ndarray of shape (1,) or (n_classes,)
         Certified ‖f − f*‖_H ≤ √(2·gap/Λ); for a kernel with k(x, x) ≤ 1 it also
         bounds sup_x |f(x) − f*(x)|.
-    classes_ : ndarray
-        The label set.
-    n_iter_ : ndarray
-        Iterations per binary problem.
-    n_features_in_ : int
-        Number of input columns.
+    %(non_private_attributes)s
 
     Examples
     --------

@@ -46,6 +46,7 @@ from ._docs import model_doc
 from .base import (
     LINEAR_PARAMETERS,
     LinearModelBase,
+    NoisyFitTagsMixin,
     PublicParameterFitMixin,
     fit_one_vs_rest,
     reference_label_set,
@@ -137,7 +138,7 @@ DP_LINEAR_PARAMETERS: dict[str, Any] = {
 }
 
 
-class _DPLinearBase(LinearModelBase):
+class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
     """Common ``fit`` of the private linear classifiers."""
 
     _parameter_constraints: dict[str, list[Any]] = {
@@ -186,16 +187,6 @@ class _DPLinearBase(LinearModelBase):
         eps_k = float(self.epsilon) / n_problems
         lam = auto_regularization(eps_k, n, self._get_loss().smoothness)
         return lam * R * R
-
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
-        tags = super().__sklearn_tags__()
-        # Private fits on the few hundred rows of scikit-learn's contract tests
-        # are dominated by noise at the default ε; accuracy is checked on real
-        # data in tests/models instead of by the 0.83 bar of the contract.
-        tags.classifier_tags.poor_score = True
-        # Noise is random unless random_state is fixed.
-        tags.non_deterministic = True
-        return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> _DPLinearBase:
@@ -637,6 +628,7 @@ class DPLinearSVC(_DPLinearBase):
         return get_loss(self.loss, huber_h=self.huber_h)
 
 
+@model_doc
 @_model_file("DPLogisticRegression")
 class DPLogisticRegression(_DPLinearBase):
     """Differentially private logistic regression.
@@ -676,9 +668,7 @@ class DPLogisticRegression(_DPLinearBase):
         :class:`DPLinearSVC`).
     max_iter : int, default=200
         Solver iteration cap.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
-        only**.
+    %(random_state_noise)s
 
     Attributes
     ----------
