@@ -39,8 +39,8 @@ from .base import (
     NoisyFitTagsMixin,
     SavedAttribute,
     ScoreColumnsMixin,
-    fit_one_vs_rest,
     one_vs_rest_targets,
+    release_one_vs_rest,
     resolve_label_set,
 )
 from .base import model_file as _model_file
@@ -523,17 +523,14 @@ class DPOutputPerturbationSVC(
         self.classes_ = resolve_label_set(self.classes, y)
         Phi = self._prepare_features(X)
         rng = check_random_state(self.random_state)
-        W, event, infos = fit_one_vs_rest(
+        release_one_vs_rest(
+            self,
             lambda r, eps_k, delta_k: self._release(Phi, r, eps_k, delta_k, rng),
             one_vs_rest_targets(y, self.classes_),
             epsilon,
             delta,
-            self.classes,
+            ticket,
         )
-        self._set_coef(W)
-        self.privacy_event_ = event
-        self.solver_info_ = infos
-        ticket.spend(event)
         return self
 
 

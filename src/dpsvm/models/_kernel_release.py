@@ -123,8 +123,8 @@ class PerQueryLaplacePredictor(_KernelRelease):
     ``fit`` computes the exact bias-free kernel ERM f_z of Nie & Wang eq. (1)
     and keeps it **private**: it is never released, and ``fit`` spends nothing.
     Each answer to a query x is f_z(x) + Lap(S/ε), with S = κ·Δ_H the sup-norm
-    sensitivity of Nie & Wang (Def. 2 / Prop. 1, = Jain & Thakurta's S, spec
-    0.5), and costs ε from the required ``accountant``.
+    sensitivity of Nie & Wang (Def. 2 / Prop. 1, B_Δ; = Jain & Thakurta's S,
+    ICML 2013, Theorem 9), and costs ε from the required ``accountant``.
 
     Parameters
     ----------

@@ -21,6 +21,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, validate_data
+from ..accounting.charge import Charge
 from ..accounting.events import PrivacyEvent
 from ..exceptions import PrivacyLeakWarning
 from ..solvers import (
@@ -152,6 +153,35 @@ def fit_one_vs_rest(
         )
     W = np.asarray(np.vstack(rows), dtype=np.float64)
     return W, mark_label_set(event, classes), infos
+
+
+def release_one_vs_rest(
+    estimator: Any,
+    fit_binary: BinaryRelease,
+    targets: Sequence[FloatArray],
+    epsilon: float,
+    delta: float,
+    ticket: Charge,
+) -> list[dict[str, Any]]:
+    """:func:`fit_one_vs_rest`, then publish the release and pay for it.
+
+    Sets ``coef_`` / ``intercept_`` (the estimator's ``_set_coef``),
+    ``privacy_event_`` and ``solver_info_``, then spends the composed event on
+    ``ticket`` (the accountant checked before the data were read).
+
+    Returns
+    -------
+    list of dict
+        The solver diagnostics of each binary release (they read the data).
+    """
+    W, event, infos = fit_one_vs_rest(
+        fit_binary, targets, epsilon, delta, estimator.classes
+    )
+    estimator._set_coef(W)
+    estimator.privacy_event_ = event
+    estimator.solver_info_ = infos
+    ticket.spend(event)
+    return infos
 
 
 # -- model files (dpsvm.io) ----------------------------------------------------

@@ -65,7 +65,7 @@ from ..losses import get_loss
 from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ..solvers import RowScaledDesign
 from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
-from ..utils._params import estimator_init
+from ..utils._params import estimator_init, store_init_params
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._docs import model_doc
 from .base import (
@@ -984,14 +984,7 @@ class NonPrivateKernelSVC(
         tol: float = 1e-12,
         max_iter: int = 100,
     ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.regularization = regularization
-        self.classes = classes
-        self.tol = tol
-        self.max_iter = max_iter
+        store_init_params(self, locals())
 
     def _kernel(self, A: FloatArray, B: FloatArray) -> FloatArray:
         return kernel_matrix(

@@ -48,8 +48,8 @@ from .base import (
     LinearModelBase,
     NoisyFitTagsMixin,
     PublicParameterFitMixin,
-    fit_one_vs_rest,
     reference_label_set,
+    release_one_vs_rest,
 )
 from .base import model_file as _model_file
 
@@ -235,20 +235,17 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             warn_not_private(not_private, stacklevel=4)
         Xt, targets, lam = self._prepare_fit(X, y)
         rng = check_random_state(self.random_state)
-        W, event, infos = fit_one_vs_rest(
+        infos = release_one_vs_rest(
+            self,
             lambda yk, eps_k, delta_k: self._fit_binary(
                 Xt, yk, lam, loss, eps_k, delta_k, rng
             ),
             targets,
             epsilon,
             delta,
-            self.classes,
+            ticket,
         )
-        self._set_coef(W)
-        self.privacy_event_ = event
-        self.solver_info_ = infos
         self.n_iter_ = np.array([i["n_iter"] for i in infos])
-        ticket.spend(event)
         return self
 
     def _perturbation(
