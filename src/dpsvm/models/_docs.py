@@ -66,6 +66,13 @@ default=None
     Solver diagnostics. Reads the data: do not publish.
 n_features_in_ : int
     Number of input features.""",
+    # the feature map and release record of the explicit-feature estimators.
+    "explicit_feature_attributes": """feature_map_ : transformer or None
+    The (copied) feature map.
+feature_norm_ : float
+    κ used.
+privacy_event_ : PrivacyEvent
+    Frozen record of the release.""",
     # the first Attributes of a kernel release (KernelERMBase).
     "kernel_release_attributes": """classes_ : ndarray
     The label set (hinge loss).

@@ -439,12 +439,7 @@ class DPOutputPerturbationSVC(
         Released intercepts (zeros without ``fit_intercept``).
     classes_ : ndarray
         The label set.
-    feature_map_ : transformer or None
-        The (copied) feature map.
-    feature_norm_ : float
-        κ used.
-    privacy_event_ : PrivacyEvent
-        Frozen record of the release.
+    %(explicit_feature_attributes)s
     solver_info_ : list of dict
         Solver diagnostics. Reads the data: do not publish.
     n_features_in_ : int
@@ -589,12 +584,7 @@ class DPOutputPerturbationRegressor(
         Released weights on φ(x).
     intercept_ : float
         Released intercept (0 without ``fit_intercept``).
-    feature_map_ : transformer or None
-        The (copied) feature map.
-    feature_norm_ : float
-        κ used.
-    privacy_event_ : PrivacyEvent
-        Frozen record of the release.
+    %(explicit_feature_attributes)s
     %(solver_attributes)s
 
     See Also
