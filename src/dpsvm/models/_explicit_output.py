@@ -114,9 +114,6 @@ _EXPLICIT_OUTPUT_PARAMETERS: dict[str, Any] = {
 class _ExplicitOutputBase(BaseEstimator):
     """Shared ``fit`` of the explicit-feature output perturbation estimators."""
 
-    # scikit-learn's determinism checks run on these (seeded) estimators.
-    _non_deterministic_fit: ClassVar[bool] = False
-
     _parameter_constraints: dict[str, Any] = {
         "epsilon": [Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, 1, closed="left")],
@@ -207,12 +204,6 @@ class _ExplicitOutputBase(BaseEstimator):
                     and math.isclose(got, float(want), rel_tol=1e-12, abs_tol=0.0)
                 ):
                     raise ValueError(f"{what} is {got!r}; the parameters give {want}.")
-
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
-        tags = super().__sklearn_tags__()
-        # The noise is random unless random_state is fixed.
-        tags.non_deterministic = True
-        return tags
 
     # -- feature space -----------------------------------------------------
     def _prepare_map(self, n_features: int) -> None:

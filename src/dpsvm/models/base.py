@@ -589,10 +589,9 @@ class NoisyFitTagsMixin:
 
     Private fits on the few hundred rows of scikit-learn's contract tests are
     dominated by noise at the default ε: ``poor_score`` lifts the contract's
-    accuracy bar (accuracy is checked on real data in tests/models instead).
-    The contract tests treat a fit as random (its noise is, unless
-    ``random_state`` is fixed) unless a base class sets the class attribute
-    ``_non_deterministic_fit = False``.
+    accuracy bar (accuracy is checked on real data in tests/models instead),
+    and ``non_deterministic``: the noise is random unless ``random_state`` is
+    fixed.
     """
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
@@ -600,6 +599,5 @@ class NoisyFitTagsMixin:
         for kind in (tags.classifier_tags, tags.regressor_tags):
             if kind is not None:
                 kind.poor_score = True
-        if getattr(self, "_non_deterministic_fit", True):
-            tags.non_deterministic = True
+        tags.non_deterministic = True
         return tags
