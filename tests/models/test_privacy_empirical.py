@@ -5,9 +5,9 @@ Each test fits the estimator many times on two neighbouring datasets (replace-on
 the same n rows except the last, whose label is flipped), reduces every released
 model to its weight, and lower-bounds the privacy loss with Clopper–Pearson
 confidence (dpsvm.audit.epsilon_lower_bound: threshold chosen on one half of the
-runs, rates measured on the other). A private mechanism must give a bound ≤ ε;
-the literal β = ε·n reading of Sarwate et al. 2009 (n times too little noise)
-must give a bound far above ε, which shows that the test can fail.
+runs, rates measured on the other). A private mechanism must give a bound ≤ ε; the
+literal β = ε·n reading of paper 001 (n times too little noise) must give a bound
+far above ε, which shows that the test can fail.
 
 The pair is the worst case of the 1-D analyses: all rows x = 1 (‖x‖ at the bound),
 labels +1, and D′ flips the last label. For the hinge with Λ = 1, n = 10 the two
