@@ -1,8 +1,18 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Common prediction methods of the private selectors (delegation only)."""
+"""The base of the private selectors: one fit prologue/epilogue, delegation.
+
+Every selector follows the same order (STYLE.md, "Privacy parameters and
+budget"): validate the public grid, clone the candidates, check the budget
+through :func:`dpsvm.accounting.charge` before any data are read, select, then
+record one event and spend it (:meth:`SelectorBase._begin_selection` and
+:meth:`SelectorBase._finish_selection`). The numpydoc entries the selectors
+share are :data:`DOC_FRAGMENTS` (``%(name)s`` lines, see
+:func:`dpsvm.utils._docs.fill_doc`).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -11,7 +21,85 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from ..accounting.charge import Charge
+from ..accounting.events import PrivacyEvent
+from ..utils._docs import fill_doc
+from ..utils._random import check_random_state
+from ..validation import check_epsilon
+from ._common import (
+    candidate_delta,
+    charge_candidates,
+    check_param_grid,
+    prepare_candidates,
+    validated_rows,
+)
+
 __all__ = ["SelectorBase"]
+
+#: numpydoc entries shared by the selectors' docstrings (``%(name)s`` lines).
+DOC_FRAGMENTS = {
+    "estimator": """estimator : estimator object
+    A differentially private classifier with an ``epsilon`` parameter (and
+    ``accountant`` / ``random_state`` parameters, which the selector sets),
+    e.g. :class:`~dpsvm.models.DPLinearSVC`. It must record a
+    ``privacy_event_`` when fitted. Its own ``accountant`` must be None.""",
+    "budget_and_randomness": """accountant : BudgetAccountant or None, default=None
+    Checked for (ε, δ) before the data are read and charged once, with one
+    :class:`~dpsvm.accounting.PrivacyEvent`, after a successful fit; a
+    failed fit spends nothing.
+random_state : None, int or numpy.random.Generator, default=None
+    Drives the split, the candidates' noise and the selection. ``None``
+    uses a ChaCha20 CSPRNG keyed by the OS. An int makes everything
+    reproducible — **for tests and documentation only, never for a real
+    release**.
+split_random_state : None, int or numpy.random.Generator, default=None
+    Seed of the data split alone (it reads no record, so a seed is fine
+    here, e.g. for a reproducible, publishable split while the noise comes
+    from the CSPRNG). ``None``: drawn from ``random_state``'s generator.""",
+    "event_and_features": """privacy_event_ : PrivacyEvent
+    One event for the whole procedure (ε, δ end to end); its children are
+    the component releases (candidate fits, noisy scores, the selection).
+n_features_in_ : int
+    Number of features seen in ``fit``.""",
+    "example_data": """>>> from dpsvm.datasets import make_nested_balls
+>>> from dpsvm.models import DPLinearSVC
+>>> X, y = make_nested_balls(4000, random_state=0)
+>>> grid = {"regularization": [1e-2, 1e-1]}""",
+}
+
+#: Class decorator expanding the ``%(name)s`` lines of :data:`DOC_FRAGMENTS`.
+selector_doc = fill_doc(DOC_FRAGMENTS)
+
+
+@dataclass(frozen=True)
+class SelectionStart:
+    """What every selector has once the budget is checked, before selecting.
+
+    Attributes
+    ----------
+    epsilon : float
+        The validated end-to-end ε.
+    candidates : list of dict
+        The expanded public grid.
+    rng : numpy.random.Generator
+        The selector's generator (split, candidate noise, selection).
+    estimators : list of estimators
+        Unfitted candidate clones with ``epsilon`` set (one per candidate).
+    ticket : Charge
+        The checked budget; spent once by :meth:`SelectorBase._finish_selection`.
+    X : ndarray or sparse matrix
+        The validated rows.
+    y : ndarray
+        Their labels.
+    """
+
+    epsilon: float
+    candidates: list[dict[str, Any]]
+    rng: np.random.Generator
+    estimators: list[Any]
+    ticket: Charge
+    X: Any
+    y: np.ndarray
 
 
 def _best_has(name: str):  # type: ignore[no-untyped-def]
@@ -29,6 +117,81 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Prediction by the selected estimator (``best_estimator_``)."""
 
     estimator: Any
+    param_grid: Any
+    epsilon: float
+    accountant: Any
+    random_state: Any
+
+    def _begin_selection(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        candidate_epsilon: float | None = None,
+        delta: float | None = None,
+    ) -> SelectionStart:
+        """Validate, clone the candidates and check the budget; then read the data.
+
+        Parameters
+        ----------
+        X, y
+            The rows and labels given to ``fit``.
+        candidate_epsilon : float or None
+            ε of each candidate fit (``None``: the end-to-end ε).
+        delta : float or None
+            The end-to-end δ to check; ``None``: the largest ``delta`` of the
+            candidates. When given, every candidate must be pure (δ = 0).
+
+        Returns
+        -------
+        SelectionStart
+            The validated inputs and the checked budget.
+        """
+        epsilon = check_epsilon(self.epsilon)
+        candidates = check_param_grid(self.param_grid)
+        rng = check_random_state(self.random_state)
+        estimators = prepare_candidates(
+            self.estimator,
+            candidates,
+            epsilon if candidate_epsilon is None else candidate_epsilon,
+        )
+        if delta is None:
+            delta = max(candidate_delta(e) for e in estimators)
+        elif any(candidate_delta(e) > 0 for e in estimators):
+            raise ValueError(
+                f"{type(self).__name__} composes pure-DP candidates only (delta = 0)."
+            )
+        ticket = charge_candidates(self.accountant, epsilon, delta, estimators)
+        Xd, yv = validated_rows(self, X, y)
+        return SelectionStart(epsilon, candidates, rng, estimators, ticket, Xd, yv)
+
+    def _finish_selection(
+        self, start: SelectionStart, best: int, estimator: Any, event: PrivacyEvent
+    ) -> Any:
+        """Store the selected candidate and its event, then spend the budget once.
+
+        Parameters
+        ----------
+        start : SelectionStart
+            From :meth:`_begin_selection`.
+        best : int
+            Index of the selected candidate in ``start.candidates``.
+        estimator : estimator
+            The released, fitted model.
+        event : PrivacyEvent
+            The one event of the whole procedure.
+
+        Returns
+        -------
+        self
+            The fitted selector.
+        """
+        self.best_index_ = int(best)
+        self.best_params_ = dict(start.candidates[best])
+        self.best_estimator_ = estimator
+        self.privacy_event_ = event
+        start.ticket.spend(event)
+        return self
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
