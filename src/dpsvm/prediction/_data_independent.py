@@ -12,22 +12,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions, _fit_context
-from ..accounting.events import PrivacyEvent
 from ..bounds.prediction import data_independent_parameters
 from ..exceptions import DPSVMConvergenceError
 from ..mechanisms import ExponentialMechanism
 from ..perturbation import OutputNoise
 from ..utils._params import store_init_params
-from ..utils._random import check_random_state
-from ..validation import check_delta, check_epsilon
-from ._common import JT_REFERENCE, FloatArray
+from ._common import FloatArray
 from ._docs import prediction_doc
-from ._test_data import (
-    HINGE_CONSTRAINTS,
-    PredictionBase,
-    _PublicModelMixin,
-    uniform_ball_points,
-)
+from ._test_data import HINGE_CONSTRAINTS, _PublicModelLearner, uniform_ball_points
 
 __all__ = ["TestDataIndependentLearner", "sample_linear_exponential"]
 
@@ -133,7 +125,7 @@ def _grid_points(n_points: int, d: int, radius: float) -> FloatArray:
 
 
 @prediction_doc
-class TestDataIndependentLearner(_PublicModelMixin, PredictionBase):
+class TestDataIndependentLearner(_PublicModelLearner):
     """Release a kernel classifier built from privately selected points.
 
     Jain & Thakurta's Alg. 3, honestly recalibrated: for B rounds, the
@@ -184,8 +176,7 @@ default="auto"
     Attributes
     ----------
     %(model_attributes)s
-    lipschitz_ : float
-        L = 1 (hinge).
+    %(hinge_release_attributes)s
     n_rounds_ : int
         B.
     threshold_ : float
@@ -196,10 +187,6 @@ default="auto"
         The released points z_τ of the update rounds.
     dual_coef_ : ndarray of shape (n_updates,)
         The released steps α_τ.
-    privacy_event_ : PrivacyEvent
-        The record of the release.
-    n_features_in_ : int
-        Number of input features.
 
     Notes
     -----
@@ -226,10 +213,7 @@ default="auto"
 
     Examples
     --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
-    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    %(example_data)s
     >>> clf = TestDataIndependentLearner(kernel="linear", n_rounds=5,
     ...     regularization=0.1, classes=[-1, 1], random_state=0).fit(X, y)
     >>> clf.predict(X[:4]).shape
@@ -295,27 +279,16 @@ default="auto"
             raise ValueError("candidates must be finite (no NaN or inf).")
         return C
 
+    @prediction_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> TestDataIndependentLearner:
         """Fit w* and release B rounds of private point selection.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Private training rows.
-        y : array-like of shape (n_samples,)
-            Private labels (two classes).
+        %(fit_private_rows)s
 
-        Returns
-        -------
-        self
-            The released classifier.
+        %(returns_released)s
         """
-        eps = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta, allow_zero=False)
-        self._check_binary(y)
-        rng = check_random_state(self.random_state)
-        cal, n = self._fit_model(X, y)
+        eps, delta, rng, cal, n = self._fit_private_model(X, y, allow_zero_delta=False)
         spec, model = self._model.spec, self._model
         d = int(self.n_features_in_)
         radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
@@ -374,25 +347,22 @@ default="auto"
                     public = public + alpha * spec.gram(cands, z[None, :])[:, 0]
                 else:
                     w_t = w_t + alpha * z
-        self._release(spec)
-        self.prediction_sensitivity_ = S
         self.n_rounds_ = B
         self.threshold_ = sigma
         self.step_ = eta
         self.support_ = np.asarray(pts, dtype=np.float64).reshape(-1, d)
         self.dual_coef_ = np.asarray(coef, dtype=np.float64)
-        self.privacy_event_ = PrivacyEvent(
-            mechanism="test-data-independent-learner",
-            epsilon=eps,
-            delta=delta if B * params.round_epsilon > eps * (1 + 1e-12) else 0.0,
-            sensitivity=S,
-            sensitivity_norm="sup",
-            reference=(
-                f"{JT_REFERENCE}, Alg. 3 recalibrated: B rounds of the exponential "
+        self._record_release(
+            S,
+            "test-data-independent-learner",
+            eps,
+            delta if B * params.round_epsilon > eps * (1 + 1e-12) else 0.0,
+            (
+                "Alg. 3 recalibrated: B rounds of the exponential "
                 "mechanism (ε_em) and a Laplace test (ε_lap), S from eq. (3), "
                 "composed by Thm 11"
             ),
-            details={
+            {
                 "n_rounds": B,
                 "round_epsilon": params.round_epsilon,
                 "em_epsilon": params.em_epsilon,

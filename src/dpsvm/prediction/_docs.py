@@ -30,6 +30,26 @@ kappa_ : float
     R_φ on the declared domain.
 prediction_sensitivity_ : float
     S = 2LR_φ²/(λn) plus the solver-certificate margin.""",
+    "hinge_release_attributes": """lipschitz_ : float
+    L = 1 (hinge).
+privacy_event_ : PrivacyEvent
+    The record of the release.
+n_features_in_ : int
+    Number of input features.""",
+    "fit_private_rows": """Parameters
+----------
+X : array-like of shape (n_samples, n_features)
+    Private training rows (projected onto the declared domain).
+y : array-like of shape (n_samples,)
+    Private labels (two classes).""",
+    "returns_released": """Returns
+-------
+self
+    The released classifier.""",
+    "example_data": """>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
+>>> y = np.where(X[:, 0] > 0, 1, -1)""",
     "queries_to_array": """Parameters
 ----------
 X : array-like of shape (n_queries, n_features)

@@ -15,7 +15,6 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
-from ..accounting.events import PrivacyEvent
 from ..bounds.prediction import noisy_label_scale, weight_norm_bound
 from ..mechanisms import laplace_release
 from ..perturbation import OutputNoise
@@ -130,8 +129,14 @@ HINGE_CONSTRAINTS: dict[str, Any] = {
 }
 
 
-class _PublicModelMixin(ClassifierMixin):
-    """Prediction from the released (public) points and coefficients."""
+class _PublicModelLearner(ClassifierMixin, PredictionBase):
+    """A binary learner that releases a kernel model on public points.
+
+    The base of Jain & Thakurta's Alg. 2 and Alg. 3: one fit prologue
+    (:meth:`_fit_private_model`), one release epilogue
+    (:meth:`_record_release`) and prediction from the released points and
+    coefficients only (free post-processing).
+    """
 
     _estimator_type = "classifier"
     __test__ = False  # not a pytest test class despite the learners' names
@@ -184,16 +189,48 @@ class _PublicModelMixin(ClassifierMixin):
                 "one kernel model sign(⟨w, φ(x)⟩); pass two classes."
             )
 
-    def _release(self, spec: Any) -> None:
-        """Drop everything computed from the training data but the release."""
-        self._spec = spec
+    def _fit_private_model(
+        self, X: ArrayLike, y: ArrayLike, *, allow_zero_delta: bool
+    ) -> tuple[float, float, np.random.Generator, Any, int]:
+        """Check the budget and the labels, then fit the certified w* (eq. (2)).
+
+        Returns ``(ε, δ, generator, calibration, n)``; w* stays in ``_model``
+        until :meth:`_record_release` drops it.
+        """
+        eps = check_epsilon(self.epsilon)
+        delta = check_delta(self.delta, allow_zero=allow_zero_delta)
+        self._check_binary(y)
+        rng = check_random_state(self.random_state)
+        cal, n = self._fit_model(X, y)
+        return eps, delta, rng, cal, n
+
+    def _record_release(
+        self,
+        sensitivity: float,
+        mechanism: str,
+        epsilon: float,
+        delta: float,
+        reference: str,
+        details: dict[str, Any],
+    ) -> None:
+        """Drop everything computed from the training data but the release.
+
+        Keeps the kernel (public) for prediction, removes w* and the solver
+        diagnostics, and records the release's event (sensitivity S of Jain
+        & Thakurta eq. (3), sup norm).
+        """
+        self._spec = self._model.spec
         for name in ("_model", "solver_info_"):
             if hasattr(self, name):
                 delattr(self, name)
+        self.prediction_sensitivity_ = sensitivity
+        self.privacy_event_ = self._prediction_event(
+            mechanism, epsilon, delta, f"{JT_REFERENCE}, {reference}", details
+        )
 
 
 @prediction_doc
-class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
+class TestDataDependentLearner(_PublicModelLearner):
     """Release a kernel classifier fitted to noisy labels of public test points.
 
     Jain & Thakurta's Alg. 2: the exact kernel SVM w* (hinge loss, no bias)
@@ -243,8 +280,7 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
     Attributes
     ----------
     %(model_attributes)s
-    lipschitz_ : float
-        L = 1 (hinge).
+    %(hinge_release_attributes)s
     noise_scale_ : float
         ν = S/ε_q.
     constraint_radius_ : float
@@ -255,10 +291,6 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         The released ỹ_t.
     dual_coef_ : ndarray of shape (T,)
         β.
-    privacy_event_ : PrivacyEvent
-        The record of the release.
-    n_features_in_ : int
-        Number of input features.
 
     Notes
     -----
@@ -282,10 +314,7 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
-    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    %(example_data)s
     >>> Q = rng.uniform(-1, 1, size=(100, 2)) / 2
     >>> clf = TestDataDependentLearner(epsilon=1.0, n_test_points=50,
     ...     regularization=0.1, classes=[-1, 1], random_state=0)
@@ -355,35 +384,22 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         r = min(r_public, max(noisy + noise.scale * math.log(10.0), noise.scale))
         return r, eps_radius, noise.scale
 
+    @prediction_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
         self, X: ArrayLike, y: ArrayLike, test_points: ArrayLike | None = None
     ) -> TestDataDependentLearner:
         """Fit w*, release noisy labels of T public points, fit ŵ to them.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Private training rows.
-        y : array-like of shape (n_samples,)
-            Private labels (two classes).
+        %(fit_private_rows)s
         test_points : array-like of shape (n_points, n_features) or None
             The user's public test sample Q (not used to choose anything about
             the training data); ``None``: uniform points of the domain.
 
-        Returns
-        -------
-        self
-            The released classifier.
+        %(returns_released)s
         """
-        eps = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta)
-        self._check_binary(y)
-        rng = check_random_state(self.random_state)
-        Q = None
-        if test_points is not None:
-            Q = np.asarray(test_points, dtype=np.float64)
-        cal, n = self._fit_model(X, y)
+        eps, delta, rng, cal, n = self._fit_private_model(X, y, allow_zero_delta=True)
+        Q = None if test_points is None else np.asarray(test_points, np.float64)
         spec = self._model.spec
         d = int(self.n_features_in_)
         T = int(self.n_test_points)
@@ -423,26 +439,23 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         # ỹ_t = ⟨w*, φ(z_t)⟩ + Lap(ν): per-coordinate discretised Laplace, each
         # ε_q-DP (the only access to the training data besides the radius).
         noisy = laplace_release(self._model.decision(Z), nu, rng, sensitivity=S)
-        self._release(spec)
-        self.prediction_sensitivity_ = S
         self.noise_scale_ = nu
         self.constraint_radius_ = r
         self.support_ = Z
         self.noisy_labels_ = np.asarray(noisy, dtype=np.float64)
         self.dual_coef_ = fit_noisy_labels(spec.gram(Z, Z), self.noisy_labels_, r)
-        self.privacy_event_ = PrivacyEvent(
-            mechanism="test-data-dependent-learner",
-            epsilon=eps,
-            delta=delta if T * eps_q > eps_labels * (1 + 1e-12) else 0.0,
-            sensitivity=S,
-            sensitivity_norm="sup",
-            reference=(
-                f"{JT_REFERENCE}, Alg. 2 and Thm 4: T Laplace labels of "
+        self._record_release(
+            S,
+            "test-data-dependent-learner",
+            eps,
+            delta if T * eps_q > eps_labels * (1 + 1e-12) else 0.0,
+            (
+                "Alg. 2 and Thm 4: T Laplace labels of "
                 "sensitivity S (eq. (3)) composed by Thm 11 (plus, for a private "
                 "radius, ‖w*‖ + Laplace of sensitivity 2LR_φ/(λn), basic "
                 "composition)"
             ),
-            details={
+            {
                 "n_test_points": T,
                 "per_label_epsilon": eps_q,
                 "noise_scale": nu,
