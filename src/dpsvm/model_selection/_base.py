@@ -1,19 +1,19 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The base of the private selectors: one fit prologue/epilogue, delegation.
+"""The base of the private selectors: one ``fit``, prediction by delegation.
 
 Every selector follows the same order (STYLE.md, "Privacy parameters and
-budget"): validate the public grid, clone the candidates, check the budget
-through :func:`dpsvm.accounting.charge` before any data are read, select, then
-record one event and spend it (:meth:`SelectorBase._begin_selection` and
-:meth:`SelectorBase._finish_selection`). The numpydoc entries the selectors
-share are :data:`DOC_FRAGMENTS` (``%(name)s`` lines, see
+budget"), written once in :meth:`SelectorBase.fit`: validate the public grid,
+clone the candidates, check the budget through :func:`dpsvm.accounting.charge`
+before any data are read, run the selector's own procedure
+(``_select``), then record its one event and spend it. The numpydoc entries
+the selectors share are :data:`DOC_FRAGMENTS` (``%(name)s`` lines, see
 :func:`dpsvm.utils._docs.fill_doc`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -21,6 +21,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from .._compat import _fit_context
 from ..accounting.charge import Charge
 from ..accounting.events import PrivacyEvent
 from ..utils._docs import fill_doc
@@ -79,6 +80,10 @@ class SelectionStart:
     ----------
     epsilon : float
         The validated end-to-end ε.
+    candidate_epsilon : float
+        ε of each candidate fit.
+    delta : float
+        The end-to-end δ that was checked.
     candidates : list of dict
         The expanded public grid.
     rng : numpy.random.Generator
@@ -86,7 +91,7 @@ class SelectionStart:
     estimators : list of estimators
         Unfitted candidate clones with ``epsilon`` set (one per candidate).
     ticket : Charge
-        The checked budget; spent once by :meth:`SelectorBase._finish_selection`.
+        The checked budget; spent once by :meth:`SelectorBase.fit`.
     X : ndarray or sparse matrix
         The validated rows.
     y : ndarray
@@ -94,6 +99,8 @@ class SelectionStart:
     """
 
     epsilon: float
+    candidate_epsilon: float
+    delta: float
     candidates: list[dict[str, Any]]
     rng: np.random.Generator
     estimators: list[Any]
@@ -114,13 +121,68 @@ def _best_has(name: str):  # type: ignore[no-untyped-def]
 
 
 class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
-    """Prediction by the selected estimator (``best_estimator_``)."""
+    """One ``fit`` for the private selectors; prediction by ``best_estimator_``.
+
+    A subclass implements ``_select(start)`` (its own procedure on the
+    validated data, returning the selected index, the released model and the
+    one event) and, if its candidates get another ε than the end-to-end one,
+    ``_selection_budget()``.
+    """
 
     estimator: Any
     param_grid: Any
     epsilon: float
     accountant: Any
     random_state: Any
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
+        """Select privately among the public candidates; release one model.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            All rows; cut data-independently into the parts the selector
+            needs (see the class description).
+        y : array-like of shape (n_samples,)
+            Labels of X.
+
+        Returns
+        -------
+        self
+            The fitted selector.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For a data-derived grid, an estimator without ``epsilon`` or bad
+            parameters.
+        BudgetExceededError
+            If the accountant cannot afford (ε, δ); nothing is read or spent.
+        """
+        candidate_epsilon, delta = self._selection_budget()
+        start = self._begin_selection(
+            X, y, candidate_epsilon=candidate_epsilon, delta=delta
+        )
+        best, estimator, event = self._select(start)
+        self.best_index_ = int(best)
+        self.best_params_ = dict(start.candidates[best])
+        self.best_estimator_ = estimator
+        self.privacy_event_ = event
+        start.ticket.spend(event)
+        return self
+
+    def _selection_budget(self) -> tuple[float | None, float | None]:
+        """(ε of each candidate, end-to-end δ); ``None``: the defaults.
+
+        The defaults are the end-to-end ε for every candidate and, for δ, the
+        largest ``delta`` of the candidates (see :meth:`_begin_selection`).
+        """
+        return None, None
+
+    def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
+        """Run the selector's procedure: (selected index, model, one event)."""
+        raise NotImplementedError
 
     def _begin_selection(
         self,
@@ -150,11 +212,9 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         epsilon = check_epsilon(self.epsilon)
         candidates = check_param_grid(self.param_grid)
         rng = check_random_state(self.random_state)
-        estimators = prepare_candidates(
-            self.estimator,
-            candidates,
-            epsilon if candidate_epsilon is None else candidate_epsilon,
-        )
+        if candidate_epsilon is None:
+            candidate_epsilon = epsilon
+        estimators = prepare_candidates(self.estimator, candidates, candidate_epsilon)
         if delta is None:
             delta = max(candidate_delta(e) for e in estimators)
         elif any(candidate_delta(e) > 0 for e in estimators):
@@ -163,35 +223,17 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             )
         ticket = charge_candidates(self.accountant, epsilon, delta, estimators)
         Xd, yv = validated_rows(self, X, y)
-        return SelectionStart(epsilon, candidates, rng, estimators, ticket, Xd, yv)
-
-    def _finish_selection(
-        self, start: SelectionStart, best: int, estimator: Any, event: PrivacyEvent
-    ) -> Any:
-        """Store the selected candidate and its event, then spend the budget once.
-
-        Parameters
-        ----------
-        start : SelectionStart
-            From :meth:`_begin_selection`.
-        best : int
-            Index of the selected candidate in ``start.candidates``.
-        estimator : estimator
-            The released, fitted model.
-        event : PrivacyEvent
-            The one event of the whole procedure.
-
-        Returns
-        -------
-        self
-            The fitted selector.
-        """
-        self.best_index_ = int(best)
-        self.best_params_ = dict(start.candidates[best])
-        self.best_estimator_ = estimator
-        self.privacy_event_ = event
-        start.ticket.spend(event)
-        return self
+        return SelectionStart(
+            epsilon,
+            candidate_epsilon,
+            delta,
+            candidates,
+            rng,
+            estimators,
+            ticket,
+            Xd,
+            yv,
+        )
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()

@@ -8,15 +8,14 @@ from numbers import Real
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 from sklearn.base import clone
 
-from .._compat import Interval, StrOptions, _fit_context
+from .._compat import Interval, StrOptions
 from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
 from ..utils._params import store_init_params
-from ._base import SelectorBase, selector_doc
+from ._base import SelectionStart, SelectorBase, selector_doc
 from ._common import (
     SELECTOR_CONSTRAINTS,
     fit_with_child_stream,
@@ -154,30 +153,8 @@ class PrivateSelectThenFit(SelectorBase):
             out.append(c2)
         return out
 
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> PrivateSelectThenFit:
-        """Select on S, then fit the final model on F.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            All rows; cut once into the selection part S and the final part F.
-        y : array-like of shape (n_samples,)
-            Labels of X.
-
-        Returns
-        -------
-        self
-            The fitted pipeline.
-
-        Raises
-        ------
-        TypeError, ValueError
-            For a data-derived grid or bad parameters.
-        BudgetExceededError
-            If the accountant cannot afford the budget; nothing is spent.
-        """
-        start = self._begin_selection(X, y)
+    def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
+        """Select on S, then fit the final model on F."""
         epsilon, rng, Xd, y = start.epsilon, start.rng, start.X, start.y
         sel, fin = holdout_split(
             y.shape[0],
@@ -240,4 +217,4 @@ class PrivateSelectThenFit(SelectorBase):
         )
         self.selector_ = selector
         self.partition_ = (sel, fin)
-        return self._finish_selection(start, best, final, event)
+        return int(best), final, event

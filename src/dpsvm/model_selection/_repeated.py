@@ -22,15 +22,14 @@ from numbers import Real
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 
-from .._compat import Interval, StrOptions, _fit_context
+from .._compat import Interval, StrOptions
 from ..accounting.accountant import BudgetAccountant
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import LaplaceVector, laplace_release
 from ..utils._params import store_init_params
 from ..validation import check_delta, check_epsilon
-from ._base import SelectorBase, selector_doc
+from ._base import SelectionStart, SelectorBase, selector_doc
 from ._common import (
     SELECTOR_CONSTRAINTS,
     fit_with_child_stream,
@@ -453,40 +452,24 @@ class PrivateRandomSearch(SelectorBase):
     ) -> None:
         store_init_params(self, locals())
 
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> PrivateRandomSearch:
-        """Run the random-stopping selection and keep the best run.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            All rows; cut once into a training and a validation part.
-        y : array-like of shape (n_samples,)
-            Labels of X.
-
-        Returns
-        -------
-        self
-            The fitted selector.
-
-        Raises
-        ------
-        TypeError, ValueError
-            For a data-derived grid or bad parameters.
-        BudgetExceededError
-            If the accountant cannot afford (ε, δ); nothing is read or spent.
-        """
+    def _selection_budget(self) -> tuple[float | None, float | None]:
+        """ε₀ of one run, calibrated to the end-to-end (ε, δ), and that δ."""
         epsilon = check_epsilon(self.epsilon)
         delta = check_delta(self.delta)
-        eta = _shape_of(self.repetitions, self.shape)
+        _shape_of(self.repetitions, self.shape)  # refuses a bad law or shape
         if self.repetitions != "negative-binomial" and self.shape is not None:
             raise ValueError("shape is only used with repetitions='negative-binomial'.")
         mean = _check_mean(self.mean_repetitions)
         eps0 = _calibrate_base_epsilon(
             epsilon, delta, self.repetitions, self.shape, mean
         )
-        # Validate the estimator and the grid once, before any data are read.
-        start = self._begin_selection(X, y, candidate_epsilon=eps0, delta=delta)
+        return eps0, delta
+
+    def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
+        """Run the random-stopping selection and keep the best run."""
+        eps0, delta, epsilon = start.candidate_epsilon, start.delta, start.epsilon
+        eta = _shape_of(self.repetitions, self.shape)
+        mean = _check_mean(self.mean_repetitions)
         rng, Xd, y, candidates = start.rng, start.X, start.y, start.candidates
         val, train = holdout_split(
             y.shape[0],
@@ -550,4 +533,4 @@ class PrivateRandomSearch(SelectorBase):
         self.partition_ = (train, val)
         self.base_epsilon_ = eps0
         self.best_noisy_mistakes_ = noisy
-        return self._finish_selection(start, i, est, event)
+        return i, est, event

@@ -6,15 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 
-from .._compat import _fit_context
 from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import ExponentialMechanism
 from ..utils._params import store_init_params
-from ._base import SelectorBase, selector_doc
+from ._base import SelectionStart, SelectorBase, selector_doc
 from ._common import (
     SELECTOR_CONSTRAINTS,
     fit_with_child_stream,
@@ -146,32 +144,11 @@ class PrivateParameterTuning(SelectorBase):
     ) -> None:
         store_init_params(self, locals())
 
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> PrivateParameterTuning:
-        """Run Algorithm 3: fit the candidates on disjoint parts, select one.
+    def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
+        """Algorithm 3: fit the candidates on disjoint parts, select one.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            All rows; cut into m + 1 disjoint parts (m candidates, validation).
-        y : array-like of shape (n_samples,)
-            Labels of X.
-
-        Returns
-        -------
-        self
-            The fitted selector.
-
-        Raises
-        ------
-        TypeError
-            For a data-derived grid or an estimator without ``epsilon``.
-        ValueError
-            For fewer rows than m + 1 parts, or a bad grid.
-        BudgetExceededError
-            If the accountant cannot afford (ε, δ); nothing is read or spent.
+        ``fit`` raises ``ValueError`` here for fewer rows than m + 1 parts.
         """
-        start = self._begin_selection(X, y)
         epsilon, rng, Xd, y = start.epsilon, start.rng, start.X, start.y
         m = len(start.estimators)
         n = y.shape[0]
@@ -230,4 +207,4 @@ class PrivateParameterTuning(SelectorBase):
             "selected": np.arange(m) == best,
             "n_validation_samples": int(val.size),
         }
-        return self._finish_selection(start, best, start.estimators[best], event)
+        return int(best), start.estimators[best], event
