@@ -62,6 +62,13 @@ split_random_state : None, int or numpy.random.Generator, default=None
     the component releases (candidate fits, noisy scores, the selection).
 n_features_in_ : int
     Number of features seen in ``fit``.""",
+    "rows_for_best_estimator": """Parameters
+----------
+X : {array-like, sparse matrix} of shape (n_samples, n_features)
+    Rows for ``best_estimator_``.
+
+Returns
+-------""",
     "example_data": """>>> from dpsvm.datasets import make_nested_balls
 >>> from dpsvm.models import DPLinearSVC
 >>> X, y = make_nested_balls(4000, random_state=0)
@@ -246,55 +253,42 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "best_estimator_")
         return np.asarray(self.best_estimator_.classes_)
 
+    def _delegate(self, method: str, X: ArrayLike) -> np.ndarray:
+        """``best_estimator_.<method>(X)`` as an array (post-processing)."""
+        check_is_fitted(self, "best_estimator_")
+        return np.asarray(getattr(self.best_estimator_, method)(X))
+
+    @selector_doc
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Predict with the selected estimator.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Rows for ``best_estimator_`` to classify.
-
-        Returns
-        -------
+        %(rows_for_best_estimator)s
         ndarray of shape (n_samples,)
             The labels ``best_estimator_.predict(X)``.
         """
-        check_is_fitted(self, "best_estimator_")
-        return np.asarray(self.best_estimator_.predict(X))
+        return self._delegate("predict", X)
 
     @available_if(_best_has("decision_function"))
+    @selector_doc
     def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Scores of the selected estimator.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Rows for ``best_estimator_`` to score.
-
-        Returns
-        -------
+        %(rows_for_best_estimator)s
         ndarray
             The selected estimator's ``decision_function(X)``.
         """
-        check_is_fitted(self, "best_estimator_")
-        return np.asarray(self.best_estimator_.decision_function(X))
+        return self._delegate("decision_function", X)
 
     @available_if(_best_has("predict_proba"))
+    @selector_doc
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities of the selected estimator.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Rows for ``best_estimator_``.
-
-        Returns
-        -------
+        %(rows_for_best_estimator)s
         ndarray of shape (n_samples, n_classes)
             The selected estimator's ``predict_proba(X)``.
         """
-        check_is_fitted(self, "best_estimator_")
-        return np.asarray(self.best_estimator_.predict_proba(X))
+        return self._delegate("predict_proba", X)
 
     def score(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
