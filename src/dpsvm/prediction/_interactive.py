@@ -131,7 +131,7 @@ class PrivateInteractivePredictor(PredictionBase):
         by the sparse vector technique (pure ε-DP, proof in
         ``docs/prediction.md``); ``"laplace"``: every answer is
         ⟨w*, φ(z)⟩ + Lap(S/ε_q) (the per-query baseline of
-        :class:`~dpsvm.models.NWPrivatePredictor`, with ε_q from composing T
+        :class:`~dpsvm.models.PerQueryLaplacePredictor`, with ε_q from composing T
         answers).
     beta : float, default=0.05
         Failure probability β of the utility statement (enters σ and B).
@@ -216,7 +216,7 @@ class PrivateInteractivePredictor(PredictionBase):
 
     See Also
     --------
-    dpsvm.models.NWPrivatePredictor : Per-query Laplace with an accountant.
+    dpsvm.models.PerQueryLaplacePredictor : Per-query Laplace with an accountant.
 
     Notes
     -----
@@ -656,7 +656,7 @@ class PrivateInteractivePredictor(PredictionBase):
         ticket = self._check_batch(k)  # before any answer is computed
         saved = (self._n_answers, self._points, self._coef)
         if self.mechanism == "laplace":
-            # Per-coordinate discretised Laplace, as NWPrivatePredictor: each
+            # Per-coordinate discretised Laplace, as PerQueryLaplacePredictor: each
             # answer moves by at most S between neighbours and is ε_q-DP.
             exact = self._model.decision(Z)
             scores = laplace_release(
