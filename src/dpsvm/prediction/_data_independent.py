@@ -12,6 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions, _fit_context
+from ..accounting.accountant import BudgetAccountant
 from ..bounds.prediction import data_independent_parameters
 from ..exceptions import DPSVMConvergenceError
 from ..mechanisms import ExponentialMechanism
@@ -244,6 +245,7 @@ default="auto"
         em_fraction: float = 0.5,
         candidates: Any = "auto",
         n_candidates: int = 1000,
+        accountant: BudgetAccountant | None = None,
         kernel: Any = "linear",
         gamma: float = 1.0,
         degree: int = 3,
@@ -288,7 +290,9 @@ default="auto"
 
         %(returns_released)s
         """
-        eps, delta, rng, cal, n = self._fit_private_model(X, y, allow_zero_delta=False)
+        eps, delta, rng, cal, n, ticket = self._fit_private_model(
+            X, y, allow_zero_delta=False
+        )
         spec, model = self._model.spec, self._model
         d = int(self.n_features_in_)
         radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
@@ -353,6 +357,7 @@ default="auto"
         self.support_ = np.asarray(pts, dtype=np.float64).reshape(-1, d)
         self.dual_coef_ = np.asarray(coef, dtype=np.float64)
         self._record_release(
+            ticket,
             S,
             "test-data-independent-learner",
             eps,

@@ -19,7 +19,11 @@ coef0 : float, default=1.0
     R_φ of a callable kernel (required for one, refused otherwise).""",
     "regularization": """regularization : float, default=0.01
     λ > 0 of (λ/2)‖w‖² (public, not tuned on the data).""",
-    "public_model_tail": """classes : array-like or None, default=None
+    "public_model_tail": """accountant : BudgetAccountant or None, default=None
+    Checked for (ε, δ) before the training data are read
+    (:func:`dpsvm.accounting.charge`) and charged ``privacy_event_`` once,
+    after a successful fit; a failed fit spends nothing.
+classes : array-like or None, default=None
     The public label set (two labels); ``None`` reads it from y with a
     :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
 random_state : None, int or numpy.random.Generator, default=None

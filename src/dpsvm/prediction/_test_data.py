@@ -15,6 +15,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
+from ..accounting.accountant import BudgetAccountant
+from ..accounting.charge import Charge, charge
 from ..bounds.prediction import noisy_label_scale, weight_norm_bound
 from ..mechanisms import laplace_release
 from ..perturbation import OutputNoise
@@ -123,9 +125,12 @@ def fit_noisy_labels(gram: ArrayLike, labels: ArrayLike, radius: float) -> Float
 
 #: The learners are binary hinge-loss classifiers: no loss parameters.
 HINGE_CONSTRAINTS: dict[str, Any] = {
-    k: v
-    for k, v in PredictionBase._parameter_constraints.items()
-    if k not in ("loss", "quantile", "y_bound")
+    **{
+        k: v
+        for k, v in PredictionBase._parameter_constraints.items()
+        if k not in ("loss", "quantile", "y_bound")
+    },
+    "accountant": [BudgetAccountant, None],
 }
 
 
@@ -191,21 +196,24 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
 
     def _fit_private_model(
         self, X: ArrayLike, y: ArrayLike, *, allow_zero_delta: bool
-    ) -> tuple[float, float, np.random.Generator, Any, int]:
+    ) -> tuple[float, float, np.random.Generator, Any, int, Charge]:
         """Check the budget and the labels, then fit the certified w* (eq. (2)).
 
-        Returns ``(ε, δ, generator, calibration, n)``; w* stays in ``_model``
-        until :meth:`_record_release` drops it.
+        Returns ``(ε, δ, generator, calibration, n, ticket)``: the accountant is
+        checked for (ε, δ) before any data are read and the ticket is spent by
+        :meth:`_record_release`; w* stays in ``_model`` until then.
         """
         eps = check_epsilon(self.epsilon)
         delta = check_delta(self.delta, allow_zero=allow_zero_delta)
+        ticket = charge(self.accountant, eps, delta)
         self._check_binary(y)
         rng = check_random_state(self.random_state)
         cal, n = self._fit_model(X, y)
-        return eps, delta, rng, cal, n
+        return eps, delta, rng, cal, n, ticket
 
     def _record_release(
         self,
+        ticket: Charge,
         sensitivity: float,
         mechanism: str,
         epsilon: float,
@@ -216,8 +224,8 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
         """Drop everything computed from the training data but the release.
 
         Keeps the kernel (public) for prediction, removes w* and the solver
-        diagnostics, and records the release's event (sensitivity S of Jain
-        & Thakurta eq. (3), sup norm).
+        diagnostics, records the release's event (sensitivity S of Jain &
+        Thakurta eq. (3), sup norm) and spends it on ``ticket``.
         """
         self._spec = self._model.spec
         for name in ("_model", "solver_info_"):
@@ -227,6 +235,7 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
         self.privacy_event_ = self._prediction_event(
             mechanism, epsilon, delta, f"{JT_REFERENCE}, {reference}", details
         )
+        ticket.spend(self.privacy_event_)
 
 
 @prediction_doc
@@ -343,6 +352,7 @@ class TestDataDependentLearner(_PublicModelLearner):
         n_test_points: int = 200,
         constraint_radius: float | str | None = None,
         radius_fraction: float = 0.1,
+        accountant: BudgetAccountant | None = None,
         kernel: Any = "poly",
         gamma: float = 1.0,
         degree: int = 3,
@@ -398,7 +408,9 @@ class TestDataDependentLearner(_PublicModelLearner):
 
         %(returns_released)s
         """
-        eps, delta, rng, cal, n = self._fit_private_model(X, y, allow_zero_delta=True)
+        eps, delta, rng, cal, n, ticket = self._fit_private_model(
+            X, y, allow_zero_delta=True
+        )
         Q = None if test_points is None else np.asarray(test_points, np.float64)
         spec = self._model.spec
         d = int(self.n_features_in_)
@@ -445,6 +457,7 @@ class TestDataDependentLearner(_PublicModelLearner):
         self.noisy_labels_ = np.asarray(noisy, dtype=np.float64)
         self.dual_coef_ = fit_noisy_labels(spec.gram(Z, Z), self.noisy_labels_, r)
         self._record_release(
+            ticket,
             S,
             "test-data-dependent-learner",
             eps,
