@@ -139,6 +139,31 @@ def test_failed_fit_spends_nothing():
     assert len(acc) == 0
 
 
+@pytest.mark.parametrize(
+    ("make", "fit_kw"),
+    [
+        (
+            lambda: TestDataDependentLearner(classes=[-1, 1]),
+            {"test_points": np.zeros((3, 5))},
+        ),
+        (
+            lambda: TestDataIndependentLearner(
+                classes=[-1, 1], candidates=np.zeros((3, 5))
+            ),
+            {},
+        ),
+    ],
+    ids=["TDDL-bad-test-points", "TDIL-bad-candidates"],
+)
+def test_failed_fit_keeps_no_private_model(make, fit_kw):
+    # Regression: a fit that failed after w* was computed kept it in _model.
+    X, y = _data()
+    clf = make()
+    with pytest.raises(ValueError, match="columns"):
+        clf.fit(X, y, **fit_kw)
+    assert not hasattr(clf, "_model") and not hasattr(clf, "solver_info_")
+
+
 def test_accountant_does_not_change_the_release():
     X, y = _data()
     plain = _learners(None)

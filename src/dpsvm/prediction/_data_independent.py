@@ -290,92 +290,93 @@ default="auto"
 
         %(returns_released)s
         """
-        eps, delta, rng, cal, n, ticket = self._fit_private_model(
-            X, y, allow_zero_delta=False
-        )
-        spec, model = self._model.spec, self._model
-        d = int(self.n_features_in_)
-        radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
-        cands = self._candidate_set(d, radius, rng)
-        if cands is not None:
-            cands = spec.project(cands)
-        S = cal.prediction_effective
-        R = self.kappa_
-        params = data_independent_parameters(
-            n,
-            eps,
-            delta,
-            self.beta,
-            float(self.regularization),
-            self.lipschitz_,
-            R,
-            d,
-            1.0,
-            n_rounds=self.n_rounds,
-            em_fraction=self.em_fraction,
-            sensitivity=S,
-        )
-        B, sigma, eta = params.n_rounds, params.threshold, params.step
-        em = ExponentialMechanism(epsilon=params.em_epsilon, sensitivity=S)
-        # Jain & Thakurta Alg. 3 step 5: the noisy difference is ε_lap-DP
-        # (Laplace mechanism of the perturbation layer, sensitivity S).
-        test_noise = OutputNoise.laplace(params.laplace_epsilon, S)
-        pts: list[FloatArray] = []
-        coef: list[float] = []
-        if cands is not None:
-            exact = model.decision(cands)  # ⟨w*, φ(z)⟩ on the candidates (private)
-            public = np.zeros(cands.shape[0])  # ⟨w_t, φ(z)⟩ (public)
-        else:
-            assert model.coef is not None
-            w_star = model.coef
-            w_t = np.zeros(d)
-        for _ in range(B):
+        with self._private_model(X, y, allow_zero_delta=False) as private:
+            eps, delta, rng, cal, n, ticket = private
+            spec, model = self._model.spec, self._model
+            d = int(self.n_features_in_)
+            radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
+            cands = self._candidate_set(d, radius, rng)
             if cands is not None:
-                # Exponential mechanism, utility |⟨φ(z), w_t − w*⟩|, sensitivity S.
-                i = em.select(np.abs(exact - public), rng)
-                z, a, p = cands[i], exact[i : i + 1], float(public[i])
+                cands = spec.project(cands)
+            S = cal.prediction_effective
+            R = self.kappa_
+            params = data_independent_parameters(
+                n,
+                eps,
+                delta,
+                self.beta,
+                float(self.regularization),
+                self.lipschitz_,
+                R,
+                d,
+                1.0,
+                n_rounds=self.n_rounds,
+                em_fraction=self.em_fraction,
+                sensitivity=S,
+            )
+            B, sigma, eta = params.n_rounds, params.threshold, params.step
+            em = ExponentialMechanism(epsilon=params.em_epsilon, sensitivity=S)
+            # Jain & Thakurta Alg. 3 step 5: the noisy difference is ε_lap-DP
+            # (Laplace mechanism of the perturbation layer, sensitivity S).
+            test_noise = OutputNoise.laplace(params.laplace_epsilon, S)
+            pts: list[FloatArray] = []
+            coef: list[float] = []
+            if cands is not None:
+                exact = model.decision(cands)  # ⟨w*, φ(z)⟩ on the candidates (private)
+                public = np.zeros(cands.shape[0])  # ⟨w_t, φ(z)⟩ (public)
             else:
-                # Continuous exponential mechanism on the ball: exp(ε_em·u/(2S)).
-                z = sample_linear_exponential(
-                    w_t - w_star, params.em_epsilon / (2.0 * S), radius, rng
-                )
-                z = spec.project(z[None, :])[0]
-                a, p = np.array([z @ w_star]), float(z @ w_t)
-            # d̂ = ⟨w*, φ(z)⟩ + Lap(S/ε_lap) − ⟨w_t, φ(z)⟩ (discretised Laplace).
-            d_hat = float(test_noise.release(a, rng)[0]) - p
-            if abs(d_hat) > sigma:
-                alpha = eta * (1.0 if d_hat > 0 else -1.0)
-                pts.append(np.array(z, dtype=np.float64))
-                coef.append(alpha)
+                assert model.coef is not None
+                w_star = model.coef
+                w_t = np.zeros(d)
+            for _ in range(B):
                 if cands is not None:
-                    public = public + alpha * spec.gram(cands, z[None, :])[:, 0]
+                    # Exponential mechanism, utility |⟨φ(z), w_t − w*⟩|, sensitivity S.
+                    i = em.select(np.abs(exact - public), rng)
+                    z, a, p = cands[i], exact[i : i + 1], float(public[i])
                 else:
-                    w_t = w_t + alpha * z
-        self.n_rounds_ = B
-        self.threshold_ = sigma
-        self.step_ = eta
-        self.support_ = np.asarray(pts, dtype=np.float64).reshape(-1, d)
-        self.dual_coef_ = np.asarray(coef, dtype=np.float64)
-        self._record_release(
-            ticket,
-            S,
-            "test-data-independent-learner",
-            eps,
-            delta if B * params.round_epsilon > eps * (1 + 1e-12) else 0.0,
-            (
-                "Alg. 3 recalibrated: B rounds of the exponential "
-                "mechanism (ε_em) and a Laplace test (ε_lap), S from eq. (3), "
-                "composed by Thm 11"
-            ),
-            {
-                "n_rounds": B,
-                "round_epsilon": params.round_epsilon,
-                "em_epsilon": params.em_epsilon,
-                "laplace_epsilon": params.laplace_epsilon,
-                "threshold": sigma,
-                "step": eta,
-                "candidates": "continuous" if cands is None else int(cands.shape[0]),
-                "n_samples": n,
-            },
-        )
+                    # Continuous exponential mechanism on the ball: exp(ε_em·u/(2S)).
+                    z = sample_linear_exponential(
+                        w_t - w_star, params.em_epsilon / (2.0 * S), radius, rng
+                    )
+                    z = spec.project(z[None, :])[0]
+                    a, p = np.array([z @ w_star]), float(z @ w_t)
+                # d̂ = ⟨w*, φ(z)⟩ + Lap(S/ε_lap) − ⟨w_t, φ(z)⟩ (discretised Laplace).
+                d_hat = float(test_noise.release(a, rng)[0]) - p
+                if abs(d_hat) > sigma:
+                    alpha = eta * (1.0 if d_hat > 0 else -1.0)
+                    pts.append(np.array(z, dtype=np.float64))
+                    coef.append(alpha)
+                    if cands is not None:
+                        public = public + alpha * spec.gram(cands, z[None, :])[:, 0]
+                    else:
+                        w_t = w_t + alpha * z
+            self.n_rounds_ = B
+            self.threshold_ = sigma
+            self.step_ = eta
+            self.support_ = np.asarray(pts, dtype=np.float64).reshape(-1, d)
+            self.dual_coef_ = np.asarray(coef, dtype=np.float64)
+            self._record_release(
+                ticket,
+                S,
+                "test-data-independent-learner",
+                eps,
+                delta if B * params.round_epsilon > eps * (1 + 1e-12) else 0.0,
+                (
+                    "Alg. 3 recalibrated: B rounds of the exponential "
+                    "mechanism (ε_em) and a Laplace test (ε_lap), S from eq. (3), "
+                    "composed by Thm 11"
+                ),
+                {
+                    "n_rounds": B,
+                    "round_epsilon": params.round_epsilon,
+                    "em_epsilon": params.em_epsilon,
+                    "laplace_epsilon": params.laplace_epsilon,
+                    "threshold": sigma,
+                    "step": eta,
+                    "candidates": "continuous"
+                    if cands is None
+                    else int(cands.shape[0]),
+                    "n_samples": n,
+                },
+            )
         return self

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from numbers import Integral, Real
 from typing import Any
 
@@ -137,8 +139,8 @@ HINGE_CONSTRAINTS: dict[str, Any] = {
 class _PublicModelLearner(ClassifierMixin, PredictionBase):
     """A binary learner that releases a kernel model on public points.
 
-    The base of Jain & Thakurta's Alg. 2 and Alg. 3: one fit prologue
-    (:meth:`_fit_private_model`), one release epilogue
+    The base of Jain & Thakurta's Alg. 2 and Alg. 3: one block that holds the
+    private w* (:meth:`_private_model`), one release epilogue
     (:meth:`_record_release`) and prediction from the released points and
     coefficients only (free post-processing).
     """
@@ -194,22 +196,30 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
                 "one kernel model sign(⟨w, φ(x)⟩); pass two classes."
             )
 
-    def _fit_private_model(
+    @contextmanager
+    def _private_model(
         self, X: ArrayLike, y: ArrayLike, *, allow_zero_delta: bool
-    ) -> tuple[float, float, np.random.Generator, Any, int, Charge]:
-        """Check the budget and the labels, then fit the certified w* (eq. (2)).
+    ) -> Iterator[tuple[float, float, np.random.Generator, Any, int, Charge]]:
+        """Check the budget and the labels, fit the certified w* (eq. (2)) for a block.
 
-        Returns ``(ε, δ, generator, calibration, n, ticket)``: the accountant is
-        checked for (ε, δ) before any data are read and the ticket is spent by
-        :meth:`_record_release`; w* stays in ``_model`` until then.
+        Yields ``(ε, δ, generator, calibration, n, ticket)``: the accountant is
+        checked for (ε, δ) before any data are read, and the ticket is spent
+        by :meth:`_record_release`. w* (``_model``) and the solver diagnostics
+        exist only inside the block: they are dropped when it ends, also when
+        the release fails.
         """
         eps = check_epsilon(self.epsilon)
         delta = check_delta(self.delta, allow_zero=allow_zero_delta)
         ticket = charge(self.accountant, eps, delta)
         self._check_binary(y)
         rng = check_random_state(self.random_state)
-        cal, n = self._fit_model(X, y)
-        return eps, delta, rng, cal, n, ticket
+        try:
+            cal, n = self._fit_model(X, y)
+            yield eps, delta, rng, cal, n, ticket
+        finally:
+            for name in ("_model", "solver_info_"):
+                if hasattr(self, name):
+                    delattr(self, name)
 
     def _record_release(
         self,
@@ -221,16 +231,12 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
         reference: str,
         details: dict[str, Any],
     ) -> None:
-        """Drop everything computed from the training data but the release.
+        """Record the release's event and spend it on ``ticket``.
 
-        Keeps the kernel (public) for prediction, removes w* and the solver
-        diagnostics, records the release's event (sensitivity S of Jain &
-        Thakurta eq. (3), sup norm) and spends it on ``ticket``.
+        Keeps the kernel (public) for prediction; the event records the
+        sensitivity S of Jain & Thakurta eq. (3) in the sup norm.
         """
         self._spec = self._model.spec
-        for name in ("_model", "solver_info_"):
-            if hasattr(self, name):
-                delattr(self, name)
         self.prediction_sensitivity_ = sensitivity
         self.privacy_event_ = self._prediction_event(
             mechanism, epsilon, delta, f"{JT_REFERENCE}, {reference}", details
@@ -408,75 +414,74 @@ class TestDataDependentLearner(_PublicModelLearner):
 
         %(returns_released)s
         """
-        eps, delta, rng, cal, n, ticket = self._fit_private_model(
-            X, y, allow_zero_delta=True
-        )
-        Q = None if test_points is None else np.asarray(test_points, np.float64)
-        spec = self._model.spec
-        d = int(self.n_features_in_)
-        T = int(self.n_test_points)
-        if Q is not None:
-            if Q.ndim != 2 or Q.shape[1] != d or Q.shape[0] == 0:
-                raise ValueError(
-                    f"test_points must be a non-empty 2-D array with {d} columns."
-                )
-            if not np.all(np.isfinite(Q)):
-                raise ValueError("test_points must be finite (no NaN or inf).")
-            # i.i.d. sample of T public points (Jain & Thakurta Alg. 2 input Z).
-            Z = spec.project(Q[rng.integers(0, Q.shape[0], size=T)])
-        else:
-            radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
-            Z = uniform_ball_points(T, d, radius, rng)
-        S = cal.prediction_effective
-        r_public = weight_norm_bound(
-            self.lipschitz_, self.kappa_, float(self.regularization)
-        )
-        eps_labels, radius_details = eps, {}
-        if isinstance(self.constraint_radius, str):  # "private"
-            r, eps_radius, radius_scale = self._private_radius(
-                cal.rkhs_effective, eps, r_public, rng
+        with self._private_model(X, y, allow_zero_delta=True) as private:
+            eps, delta, rng, cal, n, ticket = private
+            Q = None if test_points is None else np.asarray(test_points, np.float64)
+            spec = self._model.spec
+            d = int(self.n_features_in_)
+            T = int(self.n_test_points)
+            if Q is not None:
+                if Q.ndim != 2 or Q.shape[1] != d or Q.shape[0] == 0:
+                    raise ValueError(
+                        f"test_points must be a non-empty 2-D array with {d} columns."
+                    )
+                if not np.all(np.isfinite(Q)):
+                    raise ValueError("test_points must be finite (no NaN or inf).")
+                # i.i.d. sample of T public points (Jain & Thakurta Alg. 2 input Z).
+                Z = spec.project(Q[rng.integers(0, Q.shape[0], size=T)])
+            else:
+                radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
+                Z = uniform_ball_points(T, d, radius, rng)
+            S = cal.prediction_effective
+            r_public = weight_norm_bound(
+                self.lipschitz_, self.kappa_, float(self.regularization)
             )
-            eps_labels = eps - eps_radius
-            radius_details = {
-                "radius_epsilon": eps_radius,
-                "radius_scale": radius_scale,
-            }
-        elif self.constraint_radius is None:
-            r = r_public  # Jain & Thakurta Cor. 6: 𝒞 = {‖w‖ ≤ 2LR_φ/λ}
-        else:
-            r = float(self.constraint_radius)
-        # ν = S/ε_q with ε_q from Thm 11 (k = T, δ′ = δ), or ε/T (δ = 0).
-        nu = noisy_label_scale(T, eps_labels, delta, S)
-        eps_q = S / nu
-        # ỹ_t = ⟨w*, φ(z_t)⟩ + Lap(ν): per-coordinate discretised Laplace, each
-        # ε_q-DP (the only access to the training data besides the radius).
-        noisy = laplace_release(self._model.decision(Z), nu, rng, sensitivity=S)
-        self.noise_scale_ = nu
-        self.constraint_radius_ = r
-        self.support_ = Z
-        self.noisy_labels_ = np.asarray(noisy, dtype=np.float64)
-        self.dual_coef_ = fit_noisy_labels(spec.gram(Z, Z), self.noisy_labels_, r)
-        self._record_release(
-            ticket,
-            S,
-            "test-data-dependent-learner",
-            eps,
-            delta if T * eps_q > eps_labels * (1 + 1e-12) else 0.0,
-            (
-                "Alg. 2 and Thm 4: T Laplace labels of "
-                "sensitivity S (eq. (3)) composed by Thm 11 (plus, for a private "
-                "radius, ‖w*‖ + Laplace of sensitivity 2LR_φ/(λn), basic "
-                "composition)"
-            ),
-            {
-                "n_test_points": T,
-                "per_label_epsilon": eps_q,
-                "noise_scale": nu,
-                "constraint_radius": r,
-                **radius_details,
-                "n_samples": n,
-                "kernel_bound": self.kappa_,
-                "regularization": float(self.regularization),
-            },
-        )
+            eps_labels, radius_details = eps, {}
+            if isinstance(self.constraint_radius, str):  # "private"
+                r, eps_radius, radius_scale = self._private_radius(
+                    cal.rkhs_effective, eps, r_public, rng
+                )
+                eps_labels = eps - eps_radius
+                radius_details = {
+                    "radius_epsilon": eps_radius,
+                    "radius_scale": radius_scale,
+                }
+            elif self.constraint_radius is None:
+                r = r_public  # Jain & Thakurta Cor. 6: 𝒞 = {‖w‖ ≤ 2LR_φ/λ}
+            else:
+                r = float(self.constraint_radius)
+            # ν = S/ε_q with ε_q from Thm 11 (k = T, δ′ = δ), or ε/T (δ = 0).
+            nu = noisy_label_scale(T, eps_labels, delta, S)
+            eps_q = S / nu
+            # ỹ_t = ⟨w*, φ(z_t)⟩ + Lap(ν): per-coordinate discretised Laplace, each
+            # ε_q-DP (the only access to the training data besides the radius).
+            noisy = laplace_release(self._model.decision(Z), nu, rng, sensitivity=S)
+            self.noise_scale_ = nu
+            self.constraint_radius_ = r
+            self.support_ = Z
+            self.noisy_labels_ = np.asarray(noisy, dtype=np.float64)
+            self.dual_coef_ = fit_noisy_labels(spec.gram(Z, Z), self.noisy_labels_, r)
+            self._record_release(
+                ticket,
+                S,
+                "test-data-dependent-learner",
+                eps,
+                delta if T * eps_q > eps_labels * (1 + 1e-12) else 0.0,
+                (
+                    "Alg. 2 and Thm 4: T Laplace labels of "
+                    "sensitivity S (eq. (3)) composed by Thm 11 (plus, for a private "
+                    "radius, ‖w*‖ + Laplace of sensitivity 2LR_φ/(λn), basic "
+                    "composition)"
+                ),
+                {
+                    "n_test_points": T,
+                    "per_label_epsilon": eps_q,
+                    "noise_scale": nu,
+                    "constraint_radius": r,
+                    **radius_details,
+                    "n_samples": n,
+                    "kernel_bound": self.kappa_,
+                    "regularization": float(self.regularization),
+                },
+            )
         return self
