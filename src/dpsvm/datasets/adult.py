@@ -23,9 +23,9 @@ Sarwate, Chaudhuri & Monteleoni (2009, Appendix F) report 105 dimensions after
 one-hot encoding without listing them (correction: counting workclass as 7
 values gives only 6 + 98 = 104). The published list has 8 workclass values (it
 includes both ``Without-pay`` and ``Never-worked``), which gives exactly 6 + 99
-= 105 columns. After the rows with missing values are dropped no ``Never-
-worked`` row remains (all of them have occupation ``?``), so that column is
-identically zero in the cleaned data; it is kept so that the layout does not
+= 105 columns. After the rows with missing values are dropped no
+``Never-worked`` row remains (all of them have occupation ``?``), so that column
+is identically zero in the cleaned data; it is kept so that the layout does not
 depend on the data.
 """
 
