@@ -168,7 +168,7 @@ def test_report_of_rubinstein_has_the_corollary_9_scale(run, files, tmp_path):
     assert "Algorithm 3 (PRIVATESVM) and Corollary 9" in rep["reference"]
     assert rep["n_samples"] == 200 and rep["label_set_public"] is True
     details = rep["privacy_event"]["details"]
-    # Paper 000 Cor. 9: λ = 2^{2.5}·L·C·√d̂/(βn) with the hinge's L = 1,
+    # Rubinstein et al. Cor. 9: λ = 2^{2.5}·L·C·√d̂/(βn) with the hinge's L = 1,
     # C = 1/Λ = 50, d̂ = 16, β = 0.5, n = 200: 5.656854…·50·4/100 = 11.3137….
     assert details["laplace_scale_cor9"] == pytest.approx(
         2**2.5 * 1 * 50 * 4 / (0.5 * 200), rel=1e-12
