@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
@@ -46,6 +47,73 @@ CANDIDATE_CONSTRAINTS: dict[str, list[Any]] = {
     "n_candidates": [Interval(Integral, 1, None, closed="left")],
     "max_candidates": [Interval(Integral, 1, None, closed="left")],
     "selection": [StrOptions({"exponential", "permute-and-flip"})],
+    "beta": [Interval(Real, 0, 1, closed="neither")],
+}
+
+
+# The parameter records below are keyword-only dataclasses: the generated
+# ``__init__`` stores every argument unchanged (scikit-learn's convention;
+# nothing is validated or derived before ``fit``), and ``repr=False, eq=False``
+# keep scikit-learn's ``repr`` and identity equality.
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
+class MarginParams:
+    """The parameters of every margin learner, declared once with their defaults.
+
+    A learner declares its own parameters in a subclass decorated the same way
+    (a field declared again there overrides the default); the constraints are
+    :data:`COMMON_CONSTRAINTS` and the learner's own.
+    """
+
+    epsilon: float = 1.0
+    margin: float = 0.5
+    norm_bound: float = 1.0
+    data_norm: float = 1.0
+    classes: ArrayLike | None = None
+    random_state: Any = None
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
+class CandidateSelectionParams(MarginParams):
+    """Parameters of the pure-DP learners that select from a finite candidate set.
+
+    Bassily, Mohri & Suresh (2022), Alg. 1 and §5: JL dimension, candidate set
+    and selection primitive (constraints: :data:`CANDIDATE_CONSTRAINTS`).
+    """
+
+    n_components: int | str = 2
+    jl_constant: float = 1.0
+    candidates: str = "grid"
+    n_candidates: int = 10_000
+    max_candidates: int = 200_000
+    selection: str = "exponential"
+    beta: float = 0.05
+    accountant: BudgetAccountant | None = None
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
+class JLERMParams(MarginParams):
+    """Parameters of the (ε, δ) JL + private-ERM learners (Alg. 2 and Alg. 3)."""
+
+    delta: float = 1e-5
+    n_components: int | str = "auto"
+    projection: str = "fast"
+    solver: str = "noisy-gd"
+    max_iter: int = 200
+    beta: float = 0.05
+
+
+#: Constraints of :class:`JLERMParams` beyond :data:`COMMON_CONSTRAINTS`.
+JL_ERM_CONSTRAINTS: dict[str, list[Any]] = {
+    "delta": [Interval(Real, 0, 1, closed="neither")],
+    "n_components": [
+        Interval(Integral, 1, None, closed="left"),
+        StrOptions({"auto"}),
+    ],
+    "projection": [StrOptions({"fast", "rademacher"})],
+    "solver": [StrOptions({"noisy-gd", "phased-sgd", "boosted-phased-sgd"})],
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
     "beta": [Interval(Real, 0, 1, closed="neither")],
 }
 

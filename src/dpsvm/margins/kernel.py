@@ -17,8 +17,9 @@ n × 2D feature matrix nor the k × 2D projection is ever held in memory.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -32,10 +33,11 @@ from ..kernels import (
     polynomial_feature_norm_bound,
     reject_string_gamma,
 )
-from ..utils._params import store_init_params
 from ._base import (
     COMMON_CONSTRAINTS,
+    JL_ERM_CONSTRAINTS,
     REFERENCE,
+    JLERMParams,
     MarginClassifierBase,
     child_seed,
     split_random_state,
@@ -112,7 +114,8 @@ class _StreamedFeatures:
 
 
 @margin_doc
-class KernelMarginClassifier(MarginClassifierBase):
+@dataclass(kw_only=True, eq=False, repr=False)
+class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
     """(ε, δ)-DP kernel classifier with margin guarantees (Algorithm 3).
 
     Random Fourier features ψ̂ (or the exact polynomial feature map) followed by
@@ -259,9 +262,9 @@ class KernelMarginClassifier(MarginClassifierBase):
 
     _accept_sparse = False  # the feature maps take dense rows
 
-    _parameter_constraints: dict[str, list[Any]] = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         **COMMON_CONSTRAINTS,
-        "delta": [Interval(Real, 0, 1, closed="neither")],
+        **JL_ERM_CONSTRAINTS,
         "kernel": [StrOptions({*SHIFT_INVARIANT_KERNELS, "poly"})],
         "gamma": [Interval(Real, 0, None, closed="neither")],
         "degree": [Interval(Integral, 1, None, closed="left")],
@@ -270,44 +273,19 @@ class KernelMarginClassifier(MarginClassifierBase):
             Interval(Integral, 1, None, closed="left"),
             StrOptions({"paper"}),
         ],
-        "n_components": [
-            Interval(Integral, 1, None, closed="left"),
-            StrOptions({"auto"}),
-        ],
         "norm_scaling": [StrOptions({"paper", "inflated"})],
-        "projection": [StrOptions({"fast", "rademacher"})],
-        "solver": [StrOptions({"noisy-gd", "phased-sgd", "boosted-phased-sgd"})],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "beta": [Interval(Real, 0, 1, closed="neither")],
         "feature_mode": [StrOptions({"auto", "materialize", "stream"})],
         "chunk_size": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 1e-5,
-        margin: float = 0.5,
-        norm_bound: float = 1.0,
-        data_norm: float = 1.0,
-        kernel: str = "rbf",
-        gamma: float = 1.0,
-        degree: int = 2,
-        coef0: float = 1.0,
-        n_random_features: int | str = 1000,
-        n_components: int | str = "auto",
-        norm_scaling: str = "paper",
-        projection: str = "fast",
-        solver: str = "noisy-gd",
-        max_iter: int = 200,
-        beta: float = 0.05,
-        feature_mode: str = "auto",
-        chunk_size: int = 4096,
-        classes: ArrayLike | None = None,
-        random_state: Any = None,
-    ) -> None:
-        store_init_params(self, locals())
+    kernel: str = "rbf"
+    gamma: float = 1.0
+    degree: int = 2
+    coef0: float = 1.0
+    n_random_features: int | str = 1000
+    norm_scaling: str = "paper"
+    feature_mode: str = "auto"
+    chunk_size: int = 4096
 
     def _check_public_params(self) -> None:
         # A string gamma would be a data-dependent bandwidth: refused first.

@@ -4,22 +4,25 @@
 from __future__ import annotations
 
 import math
-from numbers import Integral, Real
-from typing import Any
+from dataclasses import dataclass
+from numbers import Integral
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
 from ..accounting import BudgetAccountant, PrivacyEvent
-from ..utils._params import store_init_params
 from ..validation import project_rows_to_ball
 from ._base import (
     CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
+    JL_ERM_CONSTRAINTS,
     REFERENCE,
+    CandidateSelectionParams,
     CandidateSet,
     FloatArray,
+    JLERMParams,
     MarginClassifierBase,
     build_candidates,
     check_grid_cover,
@@ -53,7 +56,7 @@ def _count_linear_errors(cands: CandidateSet, Z: FloatArray, y: FloatArray) -> A
 
 
 @margin_doc
-class JLExponentialMarginClassifier(MarginClassifierBase):
+class JLExponentialMarginClassifier(CandidateSelectionParams, MarginClassifierBase):
     """Pure ε-DP linear classifier: JL projection + exponential mechanism.
 
     Algorithm 1 (A_PrivMrg) of Bassily, Mohri & Suresh (2022): project the rows
@@ -161,26 +164,6 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         **CANDIDATE_CONSTRAINTS,
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        margin: float = 0.5,
-        norm_bound: float = 1.0,
-        data_norm: float = 1.0,
-        n_components: int | str = 2,
-        jl_constant: float = 1.0,
-        candidates: str = "grid",
-        n_candidates: int = 10_000,
-        max_candidates: int = 200_000,
-        selection: str = "exponential",
-        beta: float = 0.05,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        random_state: Any = None,
-    ) -> None:
-        store_init_params(self, locals())
-
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m, d = Xv.shape
         theory_k = jl_em_dimension(
@@ -249,7 +232,8 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
 
 
 @margin_doc
-class JLMarginClassifier(MarginClassifierBase):
+@dataclass(kw_only=True, eq=False, repr=False)
+class JLMarginClassifier(JLERMParams, MarginClassifierBase):
     """(ε, δ)-DP linear classifier: fast JL projection + private ERM on the ρ-hinge.
 
     Algorithm 2 (A_EffPrivMrg) of Bassily, Mohri & Suresh (2022): project the rows
@@ -348,44 +332,19 @@ class JLMarginClassifier(MarginClassifierBase):
     ((50,), 0.0001)
     """
 
-    _parameter_constraints: dict[str, list[Any]] = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         **COMMON_CONSTRAINTS,
-        "delta": [Interval(Real, 0, 1, closed="neither")],
-        "n_components": [
-            Interval(Integral, 1, None, closed="left"),
-            StrOptions({"auto"}),
-        ],
-        "projection": [StrOptions({"fast", "rademacher"})],
-        "solver": [StrOptions({"noisy-gd", "phased-sgd", "boosted-phased-sgd"})],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "beta": [Interval(Real, 0, 1, closed="neither")],
+        **JL_ERM_CONSTRAINTS,
     }
 
-    _GUARANTEES = {
+    accountant: BudgetAccountant | None = None
+
+    _GUARANTEES: ClassVar[dict[str, str]] = {
         "boosted-phased-sgd": "Lemma 3.1 / Thm 3.2 (paper construction: Alg. 2, 5)",
         "phased-sgd": "substitute: single phased-SGD run (DP-SCO, in expectation)",
         "noisy-gd": "substitute: noisy projected GD with RDP accounting (no utility "
         "theorem of the paper)",
     }
-
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 1e-5,
-        margin: float = 0.5,
-        norm_bound: float = 1.0,
-        data_norm: float = 1.0,
-        n_components: int | str = "auto",
-        projection: str = "fast",
-        solver: str = "noisy-gd",
-        max_iter: int = 200,
-        beta: float = 0.05,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        random_state: Any = None,
-    ) -> None:
-        store_init_params(self, locals())
 
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m = Xv.shape[0]

@@ -3,19 +3,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
-from ..accounting import BudgetAccountant
-from ..utils._params import store_init_params
 from ._base import (
     CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
     REFERENCE,
+    CandidateSelectionParams,
     FloatArray,
     MarginClassifierBase,
     build_candidates,
@@ -40,7 +40,8 @@ def _activation(a: FloatArray, eta: float) -> FloatArray:
 
 
 @margin_doc
-class NeuralMarginClassifier(MarginClassifierBase):
+@dataclass(kw_only=True, eq=False, repr=False)
+class NeuralMarginClassifier(CandidateSelectionParams, MarginClassifierBase):
     """Pure ε-DP classifier over JL-compressed tiny networks (exponential mechanism).
 
     The construction of §5 of Bassily, Mohri & Suresh (2022): an L-layer,
@@ -141,7 +142,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
     (2, 0.0)
     """
 
-    _parameter_constraints: dict[str, list[Any]] = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         **COMMON_CONSTRAINTS,
         "n_layers": [Interval(Integral, 1, None, closed="left")],
         "width": [Interval(Integral, 1, None, closed="left")],
@@ -153,28 +154,11 @@ class NeuralMarginClassifier(MarginClassifierBase):
         "activation_scale": [Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        margin: float = 0.5,
-        norm_bound: float = 1.0,
-        data_norm: float = 1.0,
-        n_layers: int = 2,
-        width: int = 1,
-        n_components: int | str = 1,
-        jl_constant: float = 1.0,
-        activation_scale: float = 1.0,
-        candidates: str = "grid",
-        n_candidates: int = 2000,
-        max_candidates: int = 200_000,
-        selection: str = "exponential",
-        beta: float = 0.05,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        random_state: Any = None,
-    ) -> None:
-        store_init_params(self, locals())
+    n_layers: int = 2
+    width: int = 1
+    n_components: int | str = 1
+    activation_scale: float = 1.0
+    n_candidates: int = 2000
 
     def _block_shapes(self, k: int, d: int) -> list[tuple[int, ...]]:
         n, lay = int(self.width), int(self.n_layers)
