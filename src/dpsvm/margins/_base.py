@@ -528,3 +528,99 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = self._accept_sparse
         tags.non_deterministic = True
         return tags
+
+
+class CandidateSelectionClassifier(CandidateSelectionParams, MarginClassifierBase):
+    """Base of the pure-DP learners that pick one of a data-independent finite set.
+
+    Bassily, Mohri & Suresh (2022), Alg. 1 (linear) and §5 (networks): build
+    the candidate set from public values, count each candidate's training
+    errors, and pick one by the exponential mechanism
+    (:func:`select_fewest_errors`). A subclass supplies the block shapes, the
+    cover scale and the scores of a batch of candidates.
+    """
+
+    n_candidates_: int
+    covering_radius_: float
+    theory_n_components_: int
+    theorem_applies_: bool
+
+    def _check_cover(
+        self,
+        shapes: list[tuple[int, ...]],
+        radius: float,
+        gamma: float,
+        *,
+        describe: str,
+        remedy: str,
+    ) -> None:
+        """Refuse an intractable grid from public values (before the data are read)."""
+        if self.candidates == "grid":
+            check_grid_cover(
+                [int(np.prod(s)) for s in shapes],
+                radius,
+                gamma,
+                self.max_candidates,
+                describe=describe,
+                remedy=remedy,
+            )
+
+    def _select_candidate(
+        self,
+        shapes: list[tuple[int, ...]],
+        radius: float,
+        gamma: float,
+        *,
+        public: np.random.Generator,
+        remedy: str,
+        scores: Any,
+        chunk: int,
+        y: FloatArray,
+        random_state: np.random.Generator,
+        theory_k: int,
+        reaches_theory: bool,
+        mechanism: str,
+        reference: str,
+        details: dict[str, Any],
+        argmax: Any = private_argmax,
+    ) -> list[FloatArray]:
+        """Build the candidates, select one privately; return its weight blocks.
+
+        Sets ``n_candidates_``, ``covering_radius_``, ``theory_n_components_``,
+        ``theorem_applies_`` (a grid cover and ``reaches_theory``) and
+        ``privacy_event_``; ``scores`` and ``chunk`` are those of
+        :func:`count_candidate_errors`, ``argmax`` that of
+        :func:`select_fewest_errors`.
+        """
+        cands = build_candidates(
+            self.candidates,
+            shapes,
+            radius,
+            gamma,
+            n_random=int(self.n_candidates),
+            max_candidates=self.max_candidates,
+            public=public,
+            remedy=remedy,
+        )
+        errors = count_candidate_errors(cands, scores, y, chunk)
+        self.n_candidates_ = cands.n_candidates
+        self.covering_radius_ = float(cands.covering_radius)
+        self.theory_n_components_ = theory_k
+        self.theorem_applies_ = bool(self.candidates == "grid" and reaches_theory)
+        idx, self.privacy_event_ = select_fewest_errors(
+            errors,
+            y.shape[0],
+            epsilon=self.epsilon,
+            method=self.selection,
+            random_state=random_state,
+            mechanism=mechanism,
+            reference=reference,
+            details={
+                **details,
+                "n_candidates": self.n_candidates_,
+                "candidates": self.candidates,
+                "theorem_applies": self.theorem_applies_,
+            },
+            argmax=argmax,
+        )
+        return [w[0] for w in cands.take(np.array([idx]))]

@@ -19,15 +19,12 @@ from ._base import (
     COMMON_CONSTRAINTS,
     JL_ERM_CONSTRAINTS,
     REFERENCE,
-    CandidateSelectionParams,
+    CandidateSelectionClassifier,
     CandidateSet,
     FloatArray,
     JLERMParams,
     MarginClassifierBase,
-    build_candidates,
-    check_grid_cover,
     count_candidate_errors,
-    select_fewest_errors,
     split_random_state,
 )
 from ._docs import margin_doc
@@ -47,16 +44,16 @@ def count_errors(candidates: FloatArray, Z: FloatArray, y: FloatArray) -> FloatA
     cands = CandidateSet(
         [candidates], [candidates.shape[1:]], product=False, covering_radius=0.0
     )
-    return _count_linear_errors(cands, Z, y)
+    return count_candidate_errors(cands, lambda w: w[0] @ Z.T, y, _linear_chunk(Z))
 
 
-def _count_linear_errors(cands: CandidateSet, Z: FloatArray, y: FloatArray) -> Any:
-    chunk = max(1, _SCORE_CHUNK // max(Z.shape[0], 1))
-    return count_candidate_errors(cands, lambda w: w[0] @ Z.T, y, chunk)
+def _linear_chunk(Z: FloatArray) -> int:
+    """Candidates scored at once against the rows of ``Z``."""
+    return max(1, _SCORE_CHUNK // max(Z.shape[0], 1))
 
 
 @margin_doc
-class JLExponentialMarginClassifier(CandidateSelectionParams, MarginClassifierBase):
+class JLExponentialMarginClassifier(CandidateSelectionClassifier):
     """Pure ε-DP linear classifier: JL projection + exponential mechanism.
 
     Algorithm 1 (A_PrivMrg) of Bassily, Mohri & Suresh (2022): project the rows
@@ -172,62 +169,45 @@ class JLExponentialMarginClassifier(CandidateSelectionParams, MarginClassifierBa
         k = theory_k if self.n_components == "theory" else int(self.n_components)
         k = min(k, d)
         gamma = self.margin / (10.0 * self.data_norm)
-        if self.candidates == "grid":
-            where = (
-                f"n_components='theory' (k={k}, Algorithm 1's value for this n_samples)"
-                if self.n_components == "theory"
-                else f"k={k}, theory value {theory_k}"
-            )
-            check_grid_cover(
-                [k],
-                2.0 * self.norm_bound,
-                gamma,
-                self.max_candidates,
-                describe="exact cover of B^k(2*norm_bound) at scale "
-                f"margin/(10*data_norm) ({where})",
-                remedy="Lower n_components, or raise margin (or lower "
-                "norm_bound*data_norm).",
-            )
-        gen, public_seed = split_random_state(self.random_state)
-        proj = RademacherJL(k, random_state=public_seed).fit(Xv[:1])
-        cands = build_candidates(
-            self.candidates,
+        where = (
+            f"n_components='theory' (k={k}, Algorithm 1's value for this n_samples)"
+            if self.n_components == "theory"
+            else f"k={k}, theory value {theory_k}"
+        )
+        self._check_cover(
             [(k,)],
             2.0 * self.norm_bound,
             gamma,
-            n_random=int(self.n_candidates),
-            max_candidates=self.max_candidates,
-            public=np.random.default_rng(public_seed),
-            remedy="lower n_components or raise margin.",
+            describe="exact cover of B^k(2*norm_bound) at scale "
+            f"margin/(10*data_norm) ({where})",
+            remedy="Lower n_components, or raise margin (or lower "
+            "norm_bound*data_norm).",
         )
-        errors = _count_linear_errors(cands, proj.transform(Xv), ys)
+        gen, public_seed = split_random_state(self.random_state)
+        proj = RademacherJL(k, random_state=public_seed).fit(Xv[:1])
+        Z = proj.transform(Xv)
         self.projection_ = proj
         self.n_components_ = proj.n_components_
-        self.theory_n_components_ = theory_k
         self.jl_distortion_ = 0.0 if proj.identity_ else jl_distortion(k, m, self.beta)
-        self.n_candidates_ = cands.n_candidates
-        self.covering_radius_ = float(cands.covering_radius)
-        self.theorem_applies_ = bool(
-            self.candidates == "grid" and (k >= theory_k or proj.identity_)
-        )
-        idx, self.privacy_event_ = select_fewest_errors(
-            errors,
-            m,
-            epsilon=self.epsilon,
-            method=self.selection,
+        (w_tilde,) = self._select_candidate(
+            [(k,)],
+            2.0 * self.norm_bound,
+            gamma,
+            public=np.random.default_rng(public_seed),
+            remedy="lower n_components or raise margin.",
+            scores=lambda w: w[0] @ Z.T,
+            chunk=_linear_chunk(Z),
+            y=ys,
             random_state=gen,
+            theory_k=theory_k,
+            reaches_theory=k >= theory_k or proj.identity_,
             mechanism="jl-exponential-mechanism",
             reference=f"{REFERENCE}, Alg. 1 and Thm 3.1",
-            details={
-                "n_components": self.n_components_,
-                "n_candidates": self.n_candidates_,
-                "candidates": self.candidates,
-                "theorem_applies": self.theorem_applies_,
-            },
+            details={"n_components": self.n_components_},
             # Looked up here so that an audit can substitute a flawed variant.
             argmax=private_argmax,
         )
-        self.compressed_coef_ = cands.take(np.array([idx]))[0][0].copy()
+        self.compressed_coef_ = w_tilde.copy()
         self.coef_ = proj.adjoint_transform(self.compressed_coef_)
 
 

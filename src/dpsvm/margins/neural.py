@@ -15,13 +15,8 @@ from ._base import (
     CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
     REFERENCE,
-    CandidateSelectionParams,
+    CandidateSelectionClassifier,
     FloatArray,
-    MarginClassifierBase,
-    build_candidates,
-    check_grid_cover,
-    count_candidate_errors,
-    select_fewest_errors,
     split_random_state,
 )
 from ._docs import margin_doc
@@ -41,7 +36,7 @@ def _activation(a: FloatArray, eta: float) -> FloatArray:
 
 @margin_doc
 @dataclass(kw_only=True, eq=False, repr=False)
-class NeuralMarginClassifier(CandidateSelectionParams, MarginClassifierBase):
+class NeuralMarginClassifier(CandidateSelectionClassifier):
     """Pure ε-DP classifier over JL-compressed tiny networks (exponential mechanism).
 
     The construction of §5 of Bassily, Mohri & Suresh (2022): an L-layer,
@@ -205,17 +200,15 @@ class NeuralMarginClassifier(CandidateSelectionParams, MarginClassifierBase):
         gamma = neural_cover_scale(
             self.margin, self.data_norm, self.norm_bound, lay, self.activation_scale
         )
-        if self.candidates == "grid":
-            check_grid_cover(
-                [int(np.prod(s)) for s in shapes],
-                radius,
-                gamma,
-                self.max_candidates,
-                describe=f"cover of the compressed network weights at scale "
-                f"gamma={gamma:.3g} ({n_params} parameters: n_layers={lay}, "
-                f"width={self.width}, k={k}; theory k={theory_k})",
-                remedy="Lower n_components, width or n_layers, or raise margin.",
-            )
+        self._check_cover(
+            shapes,
+            radius,
+            gamma,
+            describe=f"cover of the compressed network weights at scale "
+            f"gamma={gamma:.3g} ({n_params} parameters: n_layers={lay}, "
+            f"width={self.width}, k={k}; theory k={theory_k})",
+            remedy="Lower n_components, width or n_layers, or raise margin.",
+        )
         gen, public_seed = split_random_state(self.random_state)
         public = np.random.default_rng(public_seed)
         seeds = [int(s) for s in public.integers(0, 2**32, size=lay)]
@@ -224,44 +217,26 @@ class NeuralMarginClassifier(CandidateSelectionParams, MarginClassifierBase):
             phis.append(
                 RademacherJL(k, random_state=seed).fit(np.zeros((1, self.width)))
             )
-        cands = build_candidates(
-            self.candidates,
+        Z0 = phis[0].transform(Xv)
+        self.projections_ = phis
+        self.n_parameters_ = n_params
+        # Bassily, Mohri & Suresh (2022), §5 step 5: P(h) ∝ exp(−(ε/2)·#errors(h)).
+        self.compressed_weights_ = self._select_candidate(
             shapes,
             radius,
             gamma,
-            n_random=int(self.n_candidates),
-            max_candidates=self.max_candidates,
             public=public,
             remedy="lower n_components or width.",
-        )
-        Z0 = phis[0].transform(Xv)
-        chunk = max(1, _BLOCK_ELEMENTS // (m * max(k, int(self.width))))
-        errors = count_candidate_errors(
-            cands, lambda w: self._forward(w, Z0, phis), ys, chunk
-        )
-        self.projections_ = phis
-        self.n_parameters_ = n_params
-        self.n_candidates_ = cands.n_candidates
-        self.covering_radius_ = float(cands.covering_radius)
-        self.theory_n_components_ = theory_k
-        self.theorem_applies_ = bool(self.candidates == "grid" and k >= theory_k)
-        # Bassily, Mohri & Suresh (2022), §5 step 5: P(h) ∝ exp(−(ε/2)·#errors(h)).
-        chosen, self.privacy_event_ = select_fewest_errors(
-            errors,
-            m,
-            epsilon=self.epsilon,
-            method=self.selection,
+            scores=lambda w: self._forward(w, Z0, phis),
+            chunk=max(1, _BLOCK_ELEMENTS // (m * max(k, int(self.width)))),
+            y=ys,
             random_state=gen,
+            theory_k=theory_k,
+            reaches_theory=k >= theory_k,
             mechanism="jl-network-exponential-mechanism",
             reference=f"{REFERENCE}, §5 and Thm 5.1",
-            details={
-                "n_parameters": n_params,
-                "n_candidates": self.n_candidates_,
-                "candidates": self.candidates,
-                "theorem_applies": self.theorem_applies_,
-            },
+            details={"n_parameters": n_params},
         )
-        self.compressed_weights_ = [w[0] for w in cands.take(np.array([chosen]))]
 
     def _scores(self, Xv: Any) -> FloatArray:
         """Network scores h(x) of validated rows."""
