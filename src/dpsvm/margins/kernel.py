@@ -22,7 +22,7 @@ from numbers import Integral, Real
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
 from ..accounting.events import PrivacyEvent
@@ -37,6 +37,7 @@ from ._base import (
     COMMON_CONSTRAINTS,
     JL_ERM_CONSTRAINTS,
     REFERENCE,
+    FloatArray,
     JLERMParams,
     MarginClassifierBase,
     child_seed,
@@ -53,8 +54,6 @@ from .linear import JLMarginClassifier
 from .projections import RademacherJL
 
 __all__ = ["KernelMarginClassifier"]
-
-FloatArray = NDArray[np.float64]
 
 #: Largest n × 2D feature matrix (in float64 values) that ``feature_mode="auto"``
 #: materialises (256 MiB); beyond it the map is streamed.

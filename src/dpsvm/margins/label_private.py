@@ -25,14 +25,13 @@ from ..mechanisms import ExponentialMechanism
 from ..utils._random import check_random_state
 from ._base import (
     COMMON_CONSTRAINTS,
+    FloatArray,
     MarginClassifierBase,
     MarginParams,
     rows_in_ball,
 )
 
 __all__ = ["LabelPrivateMarginClassifier", "greedy_linf_net"]
-
-FloatArray = NDArray[np.float64]
 
 _REFERENCE = (
     "Bassily, Mohri & Suresh, 'Differentially private learning with margin "

@@ -86,11 +86,6 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
     n_candidates : int, default=10000
         Size of the random candidate set.
     %(selection_params)s
-    %(classes)s
-    %(accountant)s
-    %(random_state)s
-        The JL map and candidates come from a public seed drawn from it before
-        the data are read.
 
     Attributes
     ----------
@@ -352,41 +347,27 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
         r_tilde = 2.0 * self.data_norm
         Z = project_rows_to_ball(proj.transform(Xv), r_tilde)
         radius = 2.0 * self.norm_bound  # Alg. 2 step 4: ERM over B^k(2Λ)
+        # The solvers' shared arguments: the ball B^k(2Λ), the clipped row
+        # norm 2r and the whole (ε, δ) budget.
+        common: dict[str, Any] = {
+            "radius": radius,
+            "data_norm": r_tilde,
+            "epsilon": self.epsilon,
+            "delta": self.delta,
+            "random_state": gen,
+        }
         if self.solver == "noisy-gd":
             res = noisy_projected_gd(
                 Z,
                 ys,
                 loss=RhoHingeLoss(self.margin),
-                radius=radius,
-                data_norm=r_tilde,
-                epsilon=self.epsilon,
-                delta=self.delta,
                 n_steps=self.max_iter,
-                random_state=gen,
+                **common,
             )
         elif self.solver == "phased-sgd":
-            res = phased_sgd(
-                Z,
-                ys,
-                rho=self.margin,
-                radius=radius,
-                data_norm=r_tilde,
-                epsilon=self.epsilon,
-                delta=self.delta,
-                random_state=gen,
-            )
+            res = phased_sgd(Z, ys, rho=self.margin, **common)
         else:
-            res = boosted_phased_sgd(
-                Z,
-                ys,
-                rho=self.margin,
-                radius=radius,
-                data_norm=r_tilde,
-                epsilon=self.epsilon,
-                delta=self.delta,
-                beta=self.beta,
-                random_state=gen,
-            )
+            res = boosted_phased_sgd(Z, ys, rho=self.margin, beta=self.beta, **common)
         self.projection_ = proj
         self.n_components_ = proj.n_components_
         self.jl_distortion_ = (

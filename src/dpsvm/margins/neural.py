@@ -77,11 +77,6 @@ class NeuralMarginClassifier(CandidateSelectionClassifier):
     n_candidates : int, default=2000
         Size of the random candidate set.
     %(selection_params)s
-    %(classes)s
-    %(accountant)s
-    %(random_state)s
-        The JL maps and candidates come from a public seed drawn from it before
-        the data are read.
 
     Attributes
     ----------
