@@ -401,6 +401,28 @@ def select_fewest_errors(
     return idx, event
 
 
+def post_processed_event(
+    mechanism: str,
+    inner: PrivacyEvent,
+    *,
+    reference: str,
+    details: dict[str, Any],
+) -> PrivacyEvent:
+    """The event of a release computed from ``inner``'s output and public values.
+
+    Post-processing keeps ``inner``'s (ε, δ) (Dwork & Roth 2014, Prop. 2.1);
+    ``inner`` is kept as the only child.
+    """
+    return PrivacyEvent(
+        mechanism,
+        inner.epsilon,
+        inner.delta,
+        reference=reference,
+        details=details,
+        children=(inner,),
+    )
+
+
 class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     """Binary classifier plumbing: public label set, ±1 targets, linear scores."""
 

@@ -25,7 +25,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
-from ..accounting.events import PrivacyEvent
 from ..kernels import (
     SHIFT_INVARIANT_KERNELS,
     PolynomialFeatureMap,
@@ -41,6 +40,7 @@ from ._base import (
     JLERMParams,
     MarginClassifierBase,
     child_seed,
+    post_processed_event,
     split_random_state,
 )
 from ._docs import margin_doc
@@ -392,10 +392,10 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         self.norm_inflation_ = inflation
         if not stream:
             self.coef_ = inner.coef_
-        self.privacy_event_ = PrivacyEvent(
+        # Algorithm 2 on a data-independent feature map: its (ε, δ) (Thm 4.2).
+        self.privacy_event_ = post_processed_event(
             "kernel-margin-erm",
-            inner.privacy_event_.epsilon,
-            inner.privacy_event_.delta,
+            inner.privacy_event_,
             reference=f"{REFERENCE}, Alg. 3 and Thm 4.2",
             details={
                 "kernel": self.kernel,
@@ -407,7 +407,6 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
                 "n_samples": m,
                 "n_features": d,
             },
-            children=(inner.privacy_event_,),
         )
 
     def _features(self, X: FloatArray) -> FloatArray:

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
-from ..accounting import BudgetAccountant, PrivacyEvent
+from ..accounting import BudgetAccountant
 from ..validation import project_rows_to_ball
 from ._base import (
     CANDIDATE_CONSTRAINTS,
@@ -25,6 +25,7 @@ from ._base import (
     JLERMParams,
     MarginClassifierBase,
     count_candidate_errors,
+    post_processed_event,
     split_random_state,
 )
 from ._docs import margin_doc
@@ -377,10 +378,10 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
         self.compressed_coef_ = res.coef
         self.coef_ = proj.adjoint_transform(res.coef)
         self.guarantee_ = self._GUARANTEES[self.solver]
-        self.privacy_event_ = PrivacyEvent(
+        # Φᵀw̃ (and the public map) is post-processing of the solver's release.
+        self.privacy_event_ = post_processed_event(
             "jl-margin-erm",
-            res.privacy_event.epsilon,
-            res.privacy_event.delta,
+            res.privacy_event,
             reference=f"{REFERENCE}, Alg. 2 and Thm 3.2",
             details={
                 "solver": self.solver,
@@ -388,5 +389,4 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
                 "n_components": self.n_components_,
                 "projection": self.projection,
             },
-            children=(res.privacy_event,),
         )
