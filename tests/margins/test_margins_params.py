@@ -130,3 +130,23 @@ def test_margin_selection_event_is_the_basic_composition_of_its_parts():
     event = sel.privacy_event_
     assert (event.epsilon, event.delta) == basic_composition(event.children)
     assert event.epsilon <= 2.0 + 1e-12 and event.delta <= 1e-4
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        ({"delta": 0.02}, r"delta must be < 1/n_samples .*Lemma 3\.1\)"),
+        (
+            {"solver": "boosted-phased-sgd", "epsilon": 12.0, "delta": 1e-5},
+            r"epsilon must be <= ln\(1/delta\)",
+        ),
+    ],
+)
+def test_jl_erm_refuses_the_preconditions_of_lemma_3_1(params, match):
+    # One check each (dpsvm.margins.erm), shared by the learner and its solvers.
+    X = np.eye(100, 4)
+    y = np.where(np.arange(100) % 2 == 0, 1, -1)
+    with pytest.raises(ValueError, match=match):
+        JLMarginClassifier(classes=[-1, 1], random_state=0, **params).fit(X, y)
+    with pytest.raises(ValueError, match=r"needed by Thm 4\.2"):
+        KernelMarginClassifier(delta=0.02, classes=[-1, 1], random_state=0).fit(X, y)

@@ -50,6 +50,7 @@ from .bounds import (
     rff_dimension,
     rff_norm_inflation,
 )
+from .erm import _check_delta
 from .linear import JLMarginClassifier
 from .projections import RademacherJL
 
@@ -295,12 +296,7 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         m, d = Xv.shape
         beta = float(self.beta)
         lam = float(self.norm_bound)
-        if not self.delta < 1.0 / m:
-            raise ValueError(
-                f"delta must be < 1/n_samples = {1.0 / m:.3g} (Bassily, Mohri & "
-                f"Suresh 2022, Lemma 3.1, needed by Thm 4.2); got {self.delta}. "
-                "Lower delta."
-            )
+        _check_delta(self.delta, m, strict=True, needed_by=", needed by Thm 4.2")
         gen, public_seed = split_random_state(self.random_state)
         poly = self.kernel == "poly"
         if poly:

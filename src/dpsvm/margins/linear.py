@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from numbers import Integral
 from typing import Any, ClassVar
@@ -30,7 +29,13 @@ from ._base import (
 )
 from ._docs import margin_doc
 from .bounds import jl_distortion, jl_em_dimension, jl_erm_dimension
-from .erm import boosted_phased_sgd, noisy_projected_gd, phased_sgd
+from .erm import (
+    _check_boosting_epsilon,
+    _check_delta,
+    boosted_phased_sgd,
+    noisy_projected_gd,
+    phased_sgd,
+)
 from .losses import RhoHingeLoss
 from .projections import FastJL, RademacherJL
 from .selection import private_argmax
@@ -324,18 +329,10 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
 
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m = Xv.shape[0]
-        if not self.delta < 1.0 / m:
-            raise ValueError(
-                f"delta must be < 1/n_samples = {1.0 / m:.3g} (Bassily, Mohri & Suresh "
-                f"2022, Lemma 3.1); got {self.delta}. Lower delta."
-            )
-        if self.solver == "boosted-phased-sgd" and self.epsilon > math.log(
-            1.0 / self.delta
-        ):
-            raise ValueError(
-                f"epsilon must be <= ln(1/delta) = {math.log(1.0 / self.delta):.3g} "
-                "for solver='boosted-phased-sgd' (Lemma 3.1); lower epsilon or delta."
-            )
+        # Refused before the data are projected (the solvers check again).
+        _check_delta(self.delta, m, strict=True)
+        if self.solver == "boosted-phased-sgd":
+            _check_boosting_epsilon(self.epsilon, self.delta)
         k = (
             jl_erm_dimension(m, self.epsilon, self.delta, self.beta)
             if self.n_components == "auto"
