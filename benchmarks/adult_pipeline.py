@@ -12,14 +12,14 @@ default, ``--huber-h`` to change) and is scored on adult.test. Λ comes from the
 public grid Λ = k/(nε), k ∈ GRID_NLE (``--fixed-grid``: the absolute grid GRID;
 ``--grid``: any list). Designs:
 
-* ``A3`` — :class:`~dpsvm.model_selection.PrivateSelectThenFit` with paper 001's
+* ``A3`` — :class:`~dpsvm.model_selection.PrivateSelectThenFit` with Sarwate et al.'s
   Algorithm 3 on a selection part S (40 % of the rows) at the full ε, candidates'
   Λ noise-matched to the final fit, then the final fit on the other 60 % at the
   full ε (parallel composition: ε is not divided, the rows are).
 * ``A3-raw`` — the same without the noise-matched transfer (Λ used as is).
 * ``LT`` — the same with Liu–Talwar random stopping (geometric K, E[K] = 10,
   ε₀ = ε/3) as the selector on S.
-* ``A3-only`` — paper 001's Algorithm 3 alone on all rows: the released model is
+* ``A3-only`` — Sarwate et al.'s Algorithm 3 alone on all rows: the released model is
   the selected candidate, fitted on n/(m + 1) rows.
 
 The seed drives the split, the selection and the noise of the whole pipeline
@@ -63,7 +63,7 @@ SELECTION_FRACTION = 0.4
 
 #: Huber width h. The default 2 gives the curvature bound c = 1/(2h) = 1/4 of the
 #: logistic loss, so the CMS11 correction ε′ = ε − 2 ln(1 + c/(nΛ)) keeps more of
-#: ε than paper 001's h = 0.5 (c = 1); chosen for that reason, a priori.
+#: ε than Sarwate et al.'s h = 0.5 (c = 1); chosen for that reason, a priori.
 HUBER_H = 2.0
 
 

@@ -10,8 +10,8 @@ map √(2/D)·cos(Xω + b); dpsvm's rows are its cos-phase map (same D), its cos
 map (D/2 frequencies → D columns) and both in float32, and float64 with two
 threads (``n_jobs=2``).
 
-Part 2 — private kernel fit (``DPKernelSVC``, paper 001 Alg. 2 with the corrected
-objective perturbation, and paper 000's PRIVATESVM) against the non-private fit
+Part 2 — private kernel fit (``DPKernelSVC``, Sarwate et al. Alg. 2 with the corrected
+objective perturbation, and Rubinstein et al.'s PRIVATESVM) against the non-private fit
 on the same random features (``NonPrivateRandomFeatureSVC``), on nested-balls
 data of 10⁵ and 10⁶ rows: fit time (feature map included) and test error.
 

@@ -10,7 +10,7 @@ Three parts, each printing a Markdown table (results in docs/defaults.md):
   linear rule (``benchmarks/bench_linear.py``), centred and shifted so that
   the rule needs an intercept — against the best Λ of a grid k/(nε) scored on
   the test rows (an oracle no private fit can use).
-* ``kernel``: ``DPKernelSVC`` defaults on paper 001's nested balls at ε = 0.1
+* ``kernel``: ``DPKernelSVC`` defaults on Sarwate et al.'s nested balls at ε = 0.1
   (γ = 0.5, the paper's public width) on the test rows of
   ``benchmarks/nested_balls.py``.
 
@@ -101,7 +101,7 @@ def synthetic(n: int = 50_000, d: int = 20) -> None:
 
 
 def kernel() -> None:
-    """DPKernelSVC defaults on the nested balls (paper 001 Fig. 2(b): 0.1141)."""
+    """DPKernelSVC defaults on the nested balls (Sarwate et al. Fig. 2(b): 0.1141)."""
     X, y = make_nested_balls(240_000, random_state=0)
     Xtr, ytr, Xte, yte = X[:220_000], y[:220_000], X[220_000:], y[220_000:]
     errors = []

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Paper 001 Fig. 2(b): private Gaussian-kernel SVM on the nested balls.
+"""Sarwate et al. Fig. 2(b): private Gaussian-kernel SVM on the nested balls.
 
-Data (spec 6.2): ``make_nested_balls(240000)`` in ℝ⁵ (seed 0), split into the
-first 220,000 rows for training and the last 20,000 for testing. The Gaussian
+Data (Sarwate et al. Sec. 6): ``make_nested_balls(240000)`` in ℝ⁵ (seed 0), split
+into the first 220,000 rows for training and the last 20,000 for testing. The Gaussian
 kernel exp(−γ‖x − y‖²) has γ = 0.5 (σ = 1) as in the paper. Bayes error 0.05.
 
 Hyper-parameters (number of features D, Huber half-width h, Λ) are **not**
@@ -12,7 +12,7 @@ fits on the training rows (``--tune`` re-runs that selection and prints its
 table). The settings used by default are those it selected.
 
 Rows (each private row: mean ± sd over 5 random-feature draws × ``--draws``
-noise draws, with seeds other than those of the validation search; paper 001's
+noise draws, with seeds other than those of the validation search; Sarwate et al.'s
 protocol of "5 random projections × 50 draws of b" made cheaper):
 
 * non-private exact Gaussian SVM (bias-free hinge, dual box, no equality
@@ -24,7 +24,7 @@ protocol of "5 random projections × 50 draws of b" made cheaper):
   ``norm_handling="clip"`` and the default ``"scale"``;
 * Alg. 2 as printed (``"objective-2009"`` and ``norm_handling="paper"``, NOT
   private — the reading behind the paper's 0.1141, for comparison only);
-* paper 000's PRIVATESVM (Laplace output perturbation) at ε = 0.1.
+* Rubinstein et al.'s PRIVATESVM (Laplace output perturbation) at ε = 0.1.
 
 Usage::
 
@@ -296,7 +296,8 @@ def run(quick: bool = False, draws: int = 2) -> list[dict[str, Any]]:
         fseeds,
         1,
     )
-    record("PRIVATESVM (paper 000 Alg. 3, cos-sin, Λ = 1e-3), ε = 0.1", "—", errs, t0)
+    label = "PRIVATESVM (Rubinstein et al. Alg. 3, cos-sin, Λ = 1e-3), ε = 0.1"
+    record(label, "—", errs, t0)
     return rows
 
 
@@ -310,7 +311,7 @@ def _markdown(
     eps_prime = eps - 2.0 * math.log1p(c / (n * lam))
     threshold = c / (n * math.expm1(eps / 4.0))
     lines = [
-        "| method | paper 001 Fig. 2(b) | test error (mean ± sd) | fits |",
+        "| method | Sarwate et al. Fig. 2(b) | test error (mean ± sd) | fits |",
         "|---|---:|---:|---:|",
     ]
     for r in rows:

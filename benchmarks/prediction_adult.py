@@ -20,7 +20,7 @@ rows in the unit ball, official train/test split). Per seed:
 * **non-private kernel SVM**: the exact bias-free cubic-kernel SVM w* (the model
   TDDL starts from) and LibSVM's ``SVC(kernel="poly", degree=3, gamma=1,
   coef0=1, C=1/(nλ))`` (with its unregularised bias);
-* **objective perturbation** (paper 001): ``DPLogisticRegression`` and
+* **objective perturbation** (Sarwate et al.): ``DPLogisticRegression`` and
   ``DPLinearSVC`` (Huber) with ``mechanism="objective"`` on the same rows,
   Λ = 6/(nε) (the a-priori scale-free grid point of benchmarks/adult_pipeline.py).
 

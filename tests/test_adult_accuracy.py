@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Accuracy on UCI Adult (official split) against paper 001's Fig. 3(a).
+"""Accuracy on UCI Adult (official split) against Sarwate et al.'s Fig. 3(a).
 
 Settings are fixed a priori (Λ and h from the paper; the compact public feature
 set of dpsvm.datasets.load_adult for the private fits), never tuned on the test
@@ -33,7 +33,7 @@ def _mean_error(make, data, draws):  # type: ignore[no-untyped-def]
 
 
 def test_non_private_huber_svm():
-    # Paper 001 Fig. 3(a): best non-private Huber SVM 0.15362 at Λ = 1e-6.
+    # Sarwate et al. Fig. 3(a): best non-private Huber SVM 0.15362 at Λ = 1e-6.
     data = _load("full")
     clf = NonPrivateLinearClassifier(loss="huber", huber_h=0.5, regularization=1e-6)
     err = 1.0 - clf.fit(data.X_train, data.y_train).score(data.X_test, data.y_test)
@@ -42,7 +42,7 @@ def test_non_private_huber_svm():
 
 @pytest.mark.filterwarnings("ignore::dpsvm.exceptions.NotPrivateWarning")
 def test_objective_2009_reading_matches_the_paper():
-    # Paper 001 Fig. 3(a): Alg. 1 at ε = 0.2, Λ = 1e-3 has error 0.1762.
+    # Sarwate et al. Fig. 3(a): Alg. 1 at ε = 0.2, Λ = 1e-3 has error 0.1762.
     data = _load("compact")
     err = _mean_error(
         lambda s: DPLinearSVC(

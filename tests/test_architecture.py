@@ -3,14 +3,32 @@
 
 * No module outside a package imports that package's private (``_``-prefixed)
   modules, except ``dpsvm.utils``: packages talk through their public names.
+* Comments, docstrings and documents cite the papers' theorems and equations,
+  never the private implementation notes ("spec S-P6", "paper 001") that a
+  reader of the repository cannot open.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "dpsvm"
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src" / "dpsvm"
+
+#: References to notes outside the repository: spec items ("S-P6", "S-J3"),
+#: spec sections ("spec 6.2", "spec section 3", "(spec 0.5)") and the
+#: numbering of the seed papers ("paper 001") instead of their authors.
+UNFOLLOWABLE = re.compile(
+    r"\bS-[A-Z]{1,3}\d+\b"
+    r"|\b[Pp]apers? 00\d\b"
+    r"|\bspec (?:item|section|S-|S\.|\d)"
+    r"|\bspec\s*\n\s*\d"
+    r"|[(;,]\s*spec\s+\d"
+)
 
 
 def _modules() -> list[Path]:
@@ -83,3 +101,49 @@ def test_the_checks_can_fail(tmp_path):
     assert _private_owner("dpsvm.models.base") is None
     assert _private_owner("dpsvm.solvers._erm.solve_smooth") == "dpsvm.solvers"
     assert _private_owner("dpsvm.accounting.composition._basic") is None
+
+
+def _cited_files() -> list[Path]:
+    files = [ROOT / "README.md"]
+    for folder, pattern in (
+        ("src", "*.py"),
+        ("tests", "*.py"),
+        ("benchmarks", "*.py"),
+        ("docs", "*.md"),
+    ):
+        files += sorted((ROOT / folder).rglob(pattern))
+    return [f for f in files if f.name != Path(__file__).name]
+
+
+def test_unfollowable_reference_pattern_matches_the_old_forms() -> None:
+    for text in (
+        "spec S-P6",
+        "pitfall S-P3",
+        "Paper 001's Alg. 2",
+        "(spec 6.2)",
+        "spec section 3",
+        ", spec\n    0.5)",
+        "papers 000",
+    ):
+        assert UNFOLLOWABLE.search(text), text
+    for text in (
+        "spec.gram(X, X)",
+        "kernel spec",
+        "Sarwate et al. Alg. 2",
+        "module_from_spec(spec)",
+        "spec = self._model.spec",
+    ):
+        assert not UNFOLLOWABLE.search(text), text
+
+
+@pytest.mark.parametrize("path", _cited_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_references_can_be_followed(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    bad = [
+        f"{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)!r}"
+        for m in UNFOLLOWABLE.finditer(text)
+    ]
+    assert not bad, (
+        f"{path.relative_to(ROOT)} cites notes that are not in the repository; "
+        f"cite the paper's theorem/equation instead: {bad}"
+    )

@@ -725,7 +725,7 @@ def test_kernel_file_content_is_the_documented_json(data, tmp_path):
         "phases",
     ]
     assert (rf["kernel"], rf["gamma"], rf["n_components"]) == ("rbf", 2.0, 12)
-    # "auto" resolves to paper 001's cos-phase map for objective perturbation.
+    # "auto" resolves to Sarwate et al.'s cos-phase map for objective perturbation.
     assert doc["params"]["feature_map"] == "auto" and rf["feature_map"] == "cos-phase"
     # norm_handling="bound" keeps √(2/D) (norm <= √2) and calibrates for √2.
     assert rf["scale"] == math.sqrt(2.0 / 12)

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 from sklearn.base import BaseEstimator, clone
 
 from dpsvm.utils._docs import fill_doc
-from dpsvm.utils._params import store_init_params
+from dpsvm.utils._params import estimator_init, store_init_params
 
 
 def test_fill_doc_indents_each_fragment_like_its_marker():
@@ -52,3 +54,35 @@ def test_store_init_params_keeps_arguments_unchanged():
     assert est.get_params() == {"alpha": 2.5, "beta": marker}
     assert clone(est).get_params()["alpha"] == 2.5
     assert not hasattr(est, "self")
+
+
+_SHARED = {"alpha": 1.0, "beta": None}
+
+
+class _TableEst(BaseEstimator):
+    __init__ = estimator_init(_SHARED, {"gamma": "x", "alpha": 3.0})
+
+
+def test_estimator_init_declares_a_keyword_only_signature_in_table_order():
+    params = inspect.signature(_TableEst).parameters
+    assert list(params) == ["alpha", "beta", "gamma"]
+    assert all(p.kind is p.KEYWORD_ONLY for p in params.values())
+    # A later group overrides an earlier default, keeping its position.
+    assert params["alpha"].default == 3.0 and params["gamma"].default == "x"
+
+
+def test_estimator_init_stores_arguments_unchanged_for_sklearn():
+    marker = object()
+    est = _TableEst(beta=marker)
+    assert est.get_params() == {"alpha": 3.0, "beta": marker, "gamma": "x"}
+    assert clone(_TableEst(alpha=0.5)).get_params()["alpha"] == 0.5
+    assert repr(_TableEst(gamma="y")) == "_TableEst(gamma='y')"
+    assert not hasattr(est, "self")
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"), [((1.0,), {}), ((), {"delta": 1.0}), ((), {"self": 1})]
+)
+def test_estimator_init_rejects_positional_and_unknown_arguments(args, kwargs):
+    with pytest.raises(TypeError):
+        _TableEst(*args, **kwargs)

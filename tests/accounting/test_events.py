@@ -117,3 +117,104 @@ def test_invalid_fields_are_still_refused():
         PrivacyEvent("x", 1.0, 2.0)
     with pytest.raises(ValueError, match="neighbouring"):
         PrivacyEvent("x", 1.0, neighbouring="add-remove")
+
+
+def _equal_pairs():
+    # Two separately built events with the same fields, for each type.
+    def pure():
+        return PureDpEvent(
+            "laplace",
+            0.5,
+            sensitivity=1.0,
+            sensitivity_norm="l1",
+            reference="Dwork et al. 2006, Prop. 1",
+            details={"scale": 2.0, "grid": [1, 2]},
+        )
+
+    def approx():
+        return PrivacyEvent("gaussian", 0.5, 1e-6, details={"sigma": 2.0})
+
+    def non_private():
+        return NonPrivateEvent("literal", 2.0, reason="r", details={"scale": 1.0})
+
+    def composed():
+        return PrivacyEvent("ovr", 1.0, children=(pure(), approx()))
+
+    return [pure, approx, non_private, composed]
+
+
+@pytest.mark.parametrize("make", _equal_pairs())
+def test_equal_events_compare_equal_and_hash_alike(make):
+    # Regression: events compared by identity, so two equal PureDpEvents
+    # (same ε, same mechanism and details) were unequal.
+    a, b = make(), make()
+    assert a is not b
+    assert a == b and not a != b
+    assert hash(a) == hash(b)
+    assert len({a, b}) == 1 and {a: 1}[b] == 1
+    # Copies, pickles and JSON round trips are equal to the original too.
+    assert pickle.loads(pickle.dumps(a)) == a
+    assert copy.deepcopy(a) == a
+    assert PrivacyEvent.from_dict(json.loads(json.dumps(a.to_dict()))) == a
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"mechanism": "other"},
+        {"epsilon": 0.25},
+        {"sensitivity": 2.0},
+        {"sensitivity_norm": "l2"},
+        {"neighbouring": "replace-one-label"},
+        {"reference": "another theorem"},
+        {"details": {"scale": 2.5}},
+        {"details": {"scale": 2.0, "grid": [1, 3]}},
+        {"children": (PureDpEvent("a", 0.5),)},
+    ],
+)
+def test_events_that_differ_in_one_field_are_unequal(changed):
+    base = PureDpEvent(
+        "laplace",
+        0.5,
+        sensitivity=1.0,
+        sensitivity_norm="l1",
+        details={"scale": 2.0, "grid": [1, 2]},
+    )
+    other = dataclasses.replace(base, **changed)
+    assert base != other and not base == other
+    assert dataclasses.replace(base) == base
+
+
+def test_events_of_different_types_or_reasons_are_unequal():
+    assert PureDpEvent("m", 0.5) != ApproximateDpEvent("m", 0.5, 1e-9)
+    assert NonPrivateEvent("m", 0.5, reason="a") != NonPrivateEvent(
+        "m", 0.5, reason="b"
+    )
+    assert PureDpEvent("m", 0.5) != "m"
+    # Array details compare by value, not by numpy's elementwise ==.
+    import numpy as np
+
+    a = PureDpEvent("m", 0.5, details={"w": np.array([1.0, 2.0])})
+    assert a == PureDpEvent("m", 0.5, details={"w": np.array([1.0, 2.0])})
+    assert a != PureDpEvent("m", 0.5, details={"w": np.array([1.0, 3.0])})
+    assert a != PureDpEvent("m", 0.5, details={"w": np.array([1.0])})
+
+
+def test_equal_events_are_still_each_spent_by_an_accountant():
+    # Value equality must not merge two releases: each equal event costs ε.
+    from dpsvm.accounting import BudgetAccountant
+
+    acc = BudgetAccountant(1.0)
+    e1, e2 = PureDpEvent("laplace", 0.25), PureDpEvent("laplace", 0.25)
+    assert e1 == e2
+    acc.spend(e1)
+    acc.spend(e2)
+    assert len(acc) == 2
+    assert acc.total()[0] == pytest.approx(0.5)
+
+
+def test_an_event_equals_itself_even_with_nan_details():
+    # Reflexive like the identity equality it replaced (a NaN detail is != NaN).
+    e = PureDpEvent("m", 0.5, details={"gap": math.nan})
+    assert e == e
+    assert e in [e] and {e: 1}[e] == 1

@@ -51,7 +51,8 @@ def test_thm2_and_sup_sensitivity_worked_values():
     n=st.integers(min_value=1, max_value=10**6),
 )
 def test_nw_and_jt_conventions_agree(R, L, lam, n):
-    # Spec 0.5: λ‖f‖²_K (γ = 2) is (λ_JT/2)‖w‖² with λ_JT = 2λ, and
+    # Nie & Wang Thm 2 = Jain & Thakurta eq. (3): λ‖f‖²_K (γ = 2) is (λ_JT/2)‖w‖²
+    # with λ_JT = 2λ, and
     # Δ_H = 2LR/(λ_JT n), S = 2LR²/(λ_JT n).
     lam_jt = 2.0 * lam
     assert nw.nw_sensitivity_thm2(R, L, lam, 2.0, n) == pytest.approx(
@@ -80,7 +81,8 @@ def test_sensitivity_monotone():
     [(10**3, 0.1, 0.1, 0.05), (10**6, 0.01, 0.01, 0.005)],
 )
 def test_spec_worked_values_hinge(m, expected_lam_eps, lemma1, prop1):
-    # Spec A.7: hinge, κ = 1, β = 1: λ = ε = m^{−1/3}; Lemma-1 scale κ²/(λmε),
+    # Nie & Wang Thm 4 rule and Sec. 5.2: hinge, κ = 1, β = 1: λ = ε = m^{−1/3};
+    # Lemma-1 scale κ²/(λmε),
     # Prop-1 scale half of it.
     lam, eps = nw.nw_param_rule_general(m, 1.0)
     assert lam == pytest.approx(expected_lam_eps, rel=1e-12)
@@ -289,7 +291,8 @@ def test_svm_rate_exponent():
 
 
 def test_rules_make_eps_decrease_with_m():
-    # Spec A.8-6: ε(m) decreases (privacy gets stronger as m grows).
+    # Nie & Wang Thm 4 rule ε = 1/√(λm): ε(m) decreases (privacy gets stronger as
+    # m grows).
     e1 = nw.nw_param_rule_general(100, 1.0)[1]
     e2 = nw.nw_param_rule_general(10_000, 1.0)[1]
     assert e2 < e1 < 1.0

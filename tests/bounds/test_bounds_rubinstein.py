@@ -18,7 +18,7 @@ from dpsvm.bounds import rubinstein as rb
 LN2 = math.log(2.0)
 
 # ---------------------------------------------------------------------------
-# Constants quoted by the spec
+# Constants of Rubinstein et al. 2012 (Cor. 9, Lemma 10, Lemma 19)
 # ---------------------------------------------------------------------------
 
 
@@ -213,7 +213,8 @@ def test_usefulness_theta_is_squared_tolerance():
 
 
 def test_cor15_theta_spec_example():
-    # C = 1, ε = 0.1: θ = ε⁴/2¹² = 1e-4/4096 ≈ 2.44e-8 (spec: θ ≈ 2.4·10⁻⁸).
+    # Rubinstein et al. 2012, Cor. 15: C = 1, ε = 0.1 gives θ = ε⁴/2¹² = 1e-4/4096
+    # ≈ 2.44e-8.
     theta = rb.hinge_usefulness_theta(0.1, 1.0)
     assert theta == pytest.approx(1e-4 / 4096.0, rel=1e-14)
     assert f"{theta:.1e}" == "2.4e-08"
@@ -258,7 +259,8 @@ def test_hinge_dhat_worked_value():
 
 
 def test_spec_dhat_is_astronomical():
-    # Spec R.6: C = 1, ε = 0.1 gives d̂ ~ 10¹⁰–10¹¹ (RBF σ = 1 in ℝ¹⁰, unit ball).
+    # Rubinstein et al. 2012, Cor. 15: C = 1, ε = 0.1 gives d̂ ~ 10¹⁰–10¹¹ (RBF σ = 1
+    # in ℝ¹⁰, unit ball).
     d = 10
     sigma_p = math.sqrt(rb.sigma_p_squared("rbf", d, sigma=1.0))
     dhat = rb.hinge_rff_dhat_for_usefulness(0.1, 0.05, d, sigma_p, 2.0, 1.0)

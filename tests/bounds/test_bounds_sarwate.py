@@ -77,7 +77,9 @@ def test_noise_quantile_matches_sampled_noise():
     u = g / np.linalg.norm(g, axis=1, keepdims=True)
     b = rng.gamma(d, 2.0 / eps, size=size)[:, None] * u
     norms = np.linalg.norm(b, axis=1)
-    # E‖b‖ = 2d/ε_p (spec S-P1 test).
+    # E‖b‖ = 2d/ε_p: the density exp(−(ε_p/2)‖b‖) of Sarwate et al. 2009, Alg. 1
+    # with the (1/n)bᵀf objective of eq. (9) (correction: the printed β = ε_p·n
+    # adds n times too little noise; docs/audit.md).
     assert abs(norms.mean() - 2 * d / eps) < 4 * norms.std() / size**0.5
     q = sw.objpert_noise_norm_quantile(d, eps, delta, exact=True)
     frac = np.mean(norms > q)
@@ -170,7 +172,7 @@ def test_order_only_constant_is_linear():
 
 
 # ---------------------------------------------------------------------------
-# JMLR 2011 ε′ / Δ correction (spec S-P3)
+# ε′ / Δ of Chaudhuri, Monteleoni & Sarwate 2011, Algorithm 2 / Theorem 9
 # ---------------------------------------------------------------------------
 
 

@@ -136,3 +136,90 @@ def test_rubinstein_laplace_scales_known_answers():
     )
     with pytest.raises(ValueError, match="kappa"):
         rb.finite_noise_scale(beta, n, C, L, 0.0, F)
+
+
+def test_fill_and_check_params_checks_named_arguments_in_docstring_order():
+    from dpsvm.utils._docstrings import fill_and_check_params
+
+    seen = []
+
+    def positive(value, name):
+        seen.append(name)
+        if not value > 0:
+            raise ValueError(f"{name} must be > 0, got {value}.")
+        return float(value)
+
+    table = {"a": "int\nFirst.", "b": "float, default=2\nSecond.", "c": "int\nThird."}
+
+    @fill_and_check_params(table, {"a": positive, "b": positive})
+    def f(c, a, *, b=2):
+        """Do.
+
+        Parameters
+        ----------
+        {params: b a c}
+
+        Returns
+        -------
+        tuple
+            The arguments.
+        """
+        return c, a, b
+
+    # Checked in the docstring's order, the default too; c has no check.
+    assert f(-1, 3) == (-1, 3.0, 2.0)
+    assert seen == ["b", "a"]
+    with pytest.raises(ValueError, match="a must be > 0"):
+        f(1, 0, b=5)
+    with pytest.raises(ValueError, match="b must be > 0"):
+        f(1, 1, b=0)
+    # By keyword, too; a missing argument is still the call's TypeError.
+    assert f(c=1, a=2, b=3) == (1, 2.0, 3.0)
+    with pytest.raises(ValueError, match="a must be > 0"):
+        f(c=1, a=-2)
+    with pytest.raises(TypeError):
+        f(1)
+    assert "a : int\n            First." in f.__doc__
+    assert list(inspect.signature(f).parameters) == ["c", "a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        # Each range below is enforced by the parameter table, not the body.
+        (lambda: nw.nw_sensitivity_thm1(1.0, 0.0, 2.0, 16), "lam"),
+        (lambda: nw.nw_param_rule_general(1, 1.0), "m"),
+        (lambda: nw.nw_general_rate_exponent(1.5), "beta"),
+        (lambda: nw.nw_ls_lipschitz(1.0, 1.0, 2.0), "lam <= 1"),
+        (lambda: nw.nw_ls_noise_scale(1.0, 1.0, 2.0, 10, 1.0), "lam <= 1"),
+        (lambda: nw.nw_prop2_bound(1.0, 0.5, 0.0, 1.0, 1.0), "eps"),
+        (lambda: nw.nw_thm4_rate_constant(1, 0, 1, 1, 2, 0, 1, "x"), "variant"),
+        (lambda: nw.nw_prop3_bound(1, 1, 1, 2, 10, 0.5, noise_convention="x"), "noise"),
+        (lambda: rb.finite_max_noise_for_usefulness(0.1, 1.5, 1.0, 4), "delta"),
+        (lambda: rb.rff_dhat_for_usefulness(0.1, 0.1, 2, math.inf, 2, 1, 1, 1), "inf"),
+        (lambda: rb.rbf_lower_bound_min_delta(1.0, 0.9), "sigma"),
+        (lambda: rb.lemma19_databases(1.0, 1.0), "sigma"),
+        (lambda: rb.sigma_p_squared("rbf", 0, sigma=1.0), "d"),
+        (lambda: sw.objpert_noise_norm_quantile(3, 0.0, 0.1), "eps_p"),
+        (lambda: sw.lemma1_sample_complexity(1.0, 1.0, 0.0, 0.1), "eps_g"),
+        (lambda: sw.cor2_sample_complexity(1.0, 2, 1.0, 0.0, 0.1), "eps_g"),
+        (lambda: sw.thm5_sample_complexity(1.0, 0.0, 2, 1.0, 0.1, 0.01), "zeta"),
+        (lambda: sw.output_perturbation_l2_sensitivity(0, 0.1), "n"),
+        (lambda: jt.weight_norm_bound(1.0, 0.0, 1.0), "kernel_bound"),
+        (lambda: jt.interactive_error_thm10(1.0, 3, 1.0, 0.0, 5, 0.1), "delta"),
+        (lambda: jt.noisy_label_count(0.0, 100, 1.0, 1.0, 1.0, 1.0, 0.1), "radius"),
+        (lambda: jt.noisy_label_scale(5, -1.0, 0.0, 1.0), "epsilon"),
+        (lambda: jt.data_independent_bound_thm8(9, 1, 0.1, 0.1, 1, 1, 1, 0, 1), "dim"),
+        (lambda: jt.kernel_prediction_sensitivity(1.0, -1.0, 0.1, 10), "kernel_bound"),
+        (lambda: mb.jl_erm_dimension(100, 0.0, 0.1, 0.1), "epsilon"),
+        (lambda: mb.rff_approximation_penalty(1, 1, 0.0, 100, 0.1, 10), "margin"),
+        (lambda: mb.rff_norm_inflation(100, 0.1, 0), "n_features"),
+        (lambda: mb.label_dp_risk_bound(1.5, 100, 1.0, 0.1, 2.0), "error rate"),
+        (lambda: mb.neural_cover_scale(1.0, 1.0, 1.0, 2, 0.0), "activation_scale"),
+        (lambda: mb.neural_jl_dimension(100, 0.1, 1, 1, 1, 2, 0.0), "activation"),
+        (lambda: mb.margin_selection_bound([1.0], [0.1], 1.0, 100, 1.0), "beta"),
+    ],
+)
+def test_table_checks_reject_out_of_range_arguments(call, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        call()

@@ -207,8 +207,8 @@ def test_objective_report_and_default_feature_map(run, files, tmp_path):
     rep = json.loads(report.read_text())
     assert rep["label_set_public"] is False
     assert rep["epsilon"] == 3.0
-    # objective is the default mechanism and pairs with paper 001's cos-phase
-    # map and the Huber loss.
+    # objective is the default mechanism and pairs with the cos-phase map of
+    # Sarwate, Chaudhuri & Monteleoni 2009, Alg. 2, and the Huber loss.
     assert (
         rep["mechanism"] == "random-fourier-features[cos-phase]+objective-perturbation"
     )

@@ -276,6 +276,29 @@ def test_sweep_writes_a_table_and_a_png(run, files):
     assert plot.read_bytes()[:8] == PNG_MAGIC
 
 
+def test_sweep_removes_its_table_when_the_plot_cannot_be_written(
+    run, files, monkeypatch
+):
+    import dpsvm.io
+
+    write = dpsvm.io.atomic_write_bytes
+
+    def failing(path, data, *args, **kwargs):
+        if str(path).endswith(".png"):
+            raise OSError(f"{path}: disk full")
+        return write(path, data, *args, **kwargs)
+
+    monkeypatch.setattr("dpsvm.io.atomic_write_bytes", failing)
+    table, plot = files["dir"] / "t.csv", files["dir"] / "p.png"
+    code, _, err = run(
+        "sweep", "--data", str(files["data"]), "--schema", str(files["schema"]),
+        "--epsilons", "1", "--seeds", "1", "--random-state", "0",
+        "--out-csv", str(table), "--out-png", str(plot),
+    )  # fmt: skip
+    assert code == 1 and "disk full" in err and "Traceback" not in err
+    assert not table.exists() and not plot.exists()  # no partial output
+
+
 def test_sweep_without_matplotlib_is_refused_before_any_work(run, files, monkeypatch):
     def missing():
         raise ImportError("--out-png needs matplotlib: pip install 'dpsvm[plot]'")

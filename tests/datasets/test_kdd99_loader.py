@@ -67,7 +67,7 @@ def test_layout_labels_and_unit_rows(tmp_path, gz, subdir):
     assert data.X_train.shape == (5, N_FEATURES)
     assert data.X_test.shape == (3, N_FEATURES)
     assert len(data.feature_names) == N_FEATURES
-    # +1 = normal (spec 6.2), −1 = any attack.
+    # +1 = normal (Sarwate et al. Sec. 6), −1 = any attack.
     assert data.y_train.tolist() == [1, -1, -1, 1, -1]
     assert data.y_test.tolist() == [1, -1, -1]
     # Rows divided by their own norm.

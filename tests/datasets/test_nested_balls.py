@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Tests of the nested-balls generator (Chaudhuri et al. 2011, Sec. 6; spec 6.2)."""
+"""Tests of the nested-balls generator (Chaudhuri et al. 2011, Sec. 6)."""
 
 from __future__ import annotations
 

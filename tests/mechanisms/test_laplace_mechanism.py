@@ -82,7 +82,9 @@ def test_ks_detects_a_wrong_scale():
 
 
 def test_l1_norm_is_erlang():
-    # ||mu||_1 ~ Gamma(shape F, scale lambda) (spec section 3; [R] footnote 5).
+    # ||mu||_1 ~ Gamma(shape F, scale lambda): a sum of F exponentials of mean
+    # lambda (Rubinstein et al. 2012, footnote 5; correction: their "scale
+    # lambda^-1" means rate 1/lambda).
     F, lam = 6, 0.7
     noise = sample_laplace((5_000, F), lam, np.random.default_rng(7))
     l1 = np.abs(noise).sum(axis=1)

@@ -131,7 +131,8 @@ def test_privacy_event_records_the_calibration(name):
         event.epsilon = 10.0  # type: ignore[misc]
     with pytest.raises(TypeError):
         event.details["n_samples"] = 1  # type: ignore[index]
-    # The neighbouring relation can be named (label DP in paper 004).
+    # The neighbouring relation can be named (label DP of Bassily, Mohri &
+    # Suresh's label-private learners).
     assert (
         mech.privacy_event(neighbouring="replace-one-label").neighbouring
         == "replace-one-label"

@@ -2,10 +2,11 @@
 """End-to-end private pipeline on UCI Adult: private choice of Λ, then one fit.
 
 The design and its settings are those of benchmarks/adult_pipeline.py (design
-"A3": paper 001's Algorithm 3 on 40 % of the rows with noise-matched Λ, final
-fit on the other 60 %, one ε end to end). docs/selection.md reports the mean
-over 10 seeds (error 0.168 at ε = 1); this test runs one fixed seed and checks
-the budget and a bound with margin. Skipped when the Adult files are absent.
+"A3": Sarwate, Chaudhuri & Monteleoni's (2009) Algorithm 3 on 40 % of the rows
+with noise-matched Λ, final fit on the other 60 %, one ε end to end).
+docs/selection.md reports the mean over 10 seeds (error 0.168 at ε = 1); this
+test runs one fixed seed and checks the budget and a bound with margin. Skipped
+when the Adult files are absent.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Paper 001's Algorithm 3 (PrivateParameterTuning): accounting, splits, utility."""
+"""PrivateParameterTuning: accounting, splits, utility.
+
+Sarwate, Chaudhuri & Monteleoni (2009), Algorithm 3, Theorems 6 and 7.
+"""
 
 from __future__ import annotations
 
@@ -287,7 +290,8 @@ def test_fitted_selector_keeps_only_released_facts():
 
 # ------------------------------------------------------------ utility, Thm 7
 def test_theorem_7_selected_mistakes_are_within_the_slack():
-    # Paper 001, Thm 7: w.p. ≥ 1 − δ, z_sel ≤ z_min + (2/ε) ln(m/δ). Candidates
+    # Sarwate, Chaudhuri & Monteleoni 2009, Thm 7: w.p. ≥ 1 − δ,
+    # z_sel ≤ z_min + (2/ε) ln(m/δ). Candidates
     # other than the best sit just above the slack, the hardest case; with
     # the correct exp(−εz/2) the violation rate is ≤ 4e^{−5} ≈ 0.027 < δ, while
     # a mechanism with twice the noise would violate about 25 % of the time.

@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Tuning on public data (paper 001, §5): no privacy cost, one private fit."""
+"""Tuning on public data: no privacy cost, one private fit.
+
+Sarwate, Chaudhuri & Monteleoni (2009), §5.
+"""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ the same n rows except the last, whose label is flipped), reduces every released
 model to its weight, and lower-bounds the privacy loss with Clopper–Pearson
 confidence (dpsvm.audit.epsilon_lower_bound: threshold chosen on one half of the
 runs, rates measured on the other). A private mechanism must give a bound ≤ ε; the
-literal β = ε·n reading of paper 001 (n times too little noise) must give a bound
+literal β = ε·n reading of Sarwate et al. (n times too little noise) must give a bound
 far above ε, which shows that the test can fail.
 
 The pair is the worst case of the 1-D analyses: all rows x = 1 (‖x‖ at the bound),
@@ -97,7 +97,7 @@ def test_mechanism_privacy_loss_is_at_most_epsilon(make):
 
 @pytest.mark.slow
 def test_literal_beta_eps_n_reading_is_caught(monkeypatch):
-    # Paper 001 Alg. 1 as printed: β = ε·n in ν(b) ∝ exp(−(β/2)‖b‖) together with
+    # Sarwate et al. Alg. 1 as printed: β = ε·n in ν(b) ∝ exp(−(β/2)‖b‖) together with
     # the (1/n)bᵀf term of eq. (9): ‖b‖ ~ Gamma(d, 2/(nε)), n times too little.
     def literal(epsilon, n, lam, c, *, variant="jmlr2011"):  # type: ignore[no-untyped-def]
         return ObjectiveCalibration(epsilon, 0.0, 2.0 / (n * epsilon), "literal")

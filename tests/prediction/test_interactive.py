@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 import pytest
 
+from dpsvm.accounting import BudgetAccountant
 from dpsvm.bounds.prediction import interactive_parameters, noisy_label_scale
 from dpsvm.exceptions import BudgetExceededError
 from dpsvm.prediction import PrivateInteractivePredictor, VacuousCalibrationWarning
@@ -165,6 +166,76 @@ def test_laplace_spend_never_exceeds_total():
         spent.append(p.answer(X[10 * i : 10 * (i + 1)]).spent_epsilon)
     assert spent == sorted(spent) and spent[-1] <= 1.0 + 1e-12
     assert p.budget_exhausted and p.remaining_budget()["answers"] == 0
+
+
+# ------------------------------------------------ charges to an accountant
+def test_pinp_charges_its_event_once_to_the_accountant():
+    acc = BudgetAccountant(2.0, 1e-5)
+    p, X = _fit("pinp", accountant=acc)
+    assert len(acc) == 0  # fit charges nothing
+    p.answer(X[:2])
+    assert acc.ledger == (p.privacy_event_,)
+    p.answer(X[2:5])
+    assert len(acc) == 1 and acc.total() == (1.0, 1e-6)
+
+
+def test_sparse_vector_charges_match_its_own_running_total():
+    acc = BudgetAccountant(1e5)
+    p, _ = _fit(
+        "sparse-vector", epsilon=1e4, regularization=1.0, B_rule=3, accountant=acc
+    )
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        p.answer(rng.uniform(-0.5, 0.5, size=(5, 2)))
+    assert p.n_updates > 0
+    assert acc.total()[0] == pytest.approx(p.spent_epsilon, rel=1e-12)
+    assert all(e.epsilon > 0 for e in acc.ledger)
+
+
+def test_laplace_charges_one_event_per_answer():
+    acc = BudgetAccountant(10.0)
+    p, X = _fit("laplace", delta=0.0, accountant=acc)
+    p.answer(X[:3])
+    p.answer(X[3:7])
+    assert len(acc) == 7
+    assert acc.total()[0] == pytest.approx(
+        7 * p.noise_scale_**-1 * p.prediction_sensitivity_
+    )
+
+
+def test_accountant_refusal_answers_nothing_and_spends_nothing():
+    p0, X = _fit("laplace", delta=0.0)
+    eps_q = p0.prediction_sensitivity_ / p0.noise_scale_
+    acc = BudgetAccountant(2.5 * eps_q)  # affords two answers, not three
+    p, _ = _fit("laplace", delta=0.0, accountant=acc)
+    before = p.state_dict()
+    with pytest.raises(BudgetExceededError):
+        p.answer(X[:3])
+    assert p.state_dict() == before and len(acc) == 0
+    assert p.answer(X[:2]).n_answers == 2 and len(acc) == 2
+
+
+def test_accountant_does_not_change_the_answers():
+    answers = []
+    for acc in (None, BudgetAccountant(1e6, 1e-5)):
+        p, X = _fit("pinp", **USEFUL, accountant=acc)
+        answers.append(p.answer(X[:10]).scores)
+    np.testing.assert_array_equal(answers[0], answers[1])
+
+
+def test_failed_charge_rolls_the_state_back(monkeypatch):
+    p, X = _fit("pinp", **USEFUL)
+    before = p.state_dict()
+
+    def fail(*args, **kwargs):
+        raise BudgetExceededError("concurrent spend")
+
+    monkeypatch.setattr(p, "_charge_batch", fail)
+    with pytest.raises(BudgetExceededError, match="concurrent"):
+        p.answer(X[:10])
+    assert p.state_dict() == before
+    monkeypatch.undo()
+    assert p.answer(X[:10]).n_answers == 10
 
 
 # ------------------------------------------------------------------ refusals

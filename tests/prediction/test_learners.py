@@ -12,7 +12,9 @@ import pytest
 from scipy import stats
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from dpsvm.accounting import BudgetAccountant
 from dpsvm.bounds.prediction import noisy_label_scale
+from dpsvm.exceptions import BudgetExceededError
 from dpsvm.prediction import (
     TestDataDependentLearner,
     TestDataIndependentLearner,
@@ -87,6 +89,87 @@ def test_tddl_rejects_bad_test_points():
         clf.fit(X, y, test_points=np.zeros((4, 3)))
     with pytest.raises(ValueError, match="finite"):
         clf.fit(X, y, test_points=np.full((4, 2), np.nan))
+
+
+# ------------------------------------------------------ accountant (both)
+def _learners(acc):
+    return [
+        TestDataDependentLearner(
+            epsilon=1.0,
+            n_test_points=20,
+            accountant=acc,
+            classes=[-1, 1],
+            random_state=0,
+        ),
+        TestDataIndependentLearner(
+            epsilon=1.0,
+            n_rounds=3,
+            accountant=acc,
+            classes=[-1, 1],
+            random_state=0,
+        ),
+    ]
+
+
+def test_learners_charge_their_event_once():
+    X, y = _data()
+    acc = BudgetAccountant(5.0, 1e-4)
+    for clf in _learners(acc):
+        clf.fit(X, y)
+        assert acc.ledger[-1] is clf.privacy_event_
+    assert len(acc) == 2
+
+
+def test_learners_refused_by_the_accountant_read_and_spend_nothing():
+    X, y = _data()
+    acc = BudgetAccountant(0.5, 1e-4)  # less than the ε = 1 of one fit
+    for clf in _learners(acc):
+        with pytest.raises(BudgetExceededError):
+            clf.fit(X, y)
+        assert not hasattr(clf, "privacy_event_") and not hasattr(clf, "_model")
+    assert len(acc) == 0
+
+
+def test_failed_fit_spends_nothing():
+    X, y = _data()
+    acc = BudgetAccountant(5.0, 1e-4)
+    clf = _learners(acc)[0]
+    with pytest.raises(ValueError):
+        clf.fit(X, y, test_points=np.zeros((4, 3)))  # wrong width
+    assert len(acc) == 0
+
+
+@pytest.mark.parametrize(
+    ("make", "fit_kw"),
+    [
+        (
+            lambda: TestDataDependentLearner(classes=[-1, 1]),
+            {"test_points": np.zeros((3, 5))},
+        ),
+        (
+            lambda: TestDataIndependentLearner(
+                classes=[-1, 1], candidates=np.zeros((3, 5))
+            ),
+            {},
+        ),
+    ],
+    ids=["TDDL-bad-test-points", "TDIL-bad-candidates"],
+)
+def test_failed_fit_keeps_no_private_model(make, fit_kw):
+    # Regression: a fit that failed after w* was computed kept it in _model.
+    X, y = _data()
+    clf = make()
+    with pytest.raises(ValueError, match="columns"):
+        clf.fit(X, y, **fit_kw)
+    assert not hasattr(clf, "_model") and not hasattr(clf, "solver_info_")
+
+
+def test_accountant_does_not_change_the_release():
+    X, y = _data()
+    plain = _learners(None)
+    charged = _learners(BudgetAccountant(5.0, 1e-4))
+    for a, b in zip(plain, charged, strict=True):
+        np.testing.assert_array_equal(a.fit(X, y).dual_coef_, b.fit(X, y).dual_coef_)
 
 
 def test_fit_noisy_labels_trust_region():

@@ -57,6 +57,27 @@ def test_usage_errors(tmp_path, capsys, extra, fragment):
     assert fragment in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("gamma", ["2", "0.5"])
+def test_poly_kernel_with_a_width_is_refused_before_anything_runs(
+    tmp_path, capsys, gamma
+):
+    # Regression: --kernel poly --gamma X (X != 1) used to fail at fit time with a
+    # traceback; the polynomial kernel (<x, y> + c0)^p has no width.
+    files = write_training_files(tmp_path)
+    ledger = tmp_path / "ledger.db"
+    extra = ("--epsilon", "1", "--delta", "1e-6", "--ledger", str(ledger))
+    code = _serve(files, *extra, "--kernel", "poly", "--gamma", gamma)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("dpsvm: error: --kernel poly")
+    assert (
+        f"--gamma must be 1 (the default) with --kernel poly, got --gamma {gamma}"
+        in err
+    )
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert not ledger.exists()  # refused before the ledger was opened
+
+
 def test_model_mode_refuses_epsilon(tmp_path, capsys):
     files = write_training_files(tmp_path)
     code = main(

@@ -551,7 +551,9 @@ class BudgetAccountant:
 
     # ------------------------------------------------------ copies and reports
     def __copy__(self) -> BudgetAccountant:
-        """Return ``self``: copies share the one ledger (see the class Notes).
+        """Return ``self``: copies and clones share the one ledger (class Notes).
+
+        Also :func:`sklearn.base.clone`'s hook ``__sklearn_clone__``.
 
         Returns
         -------
@@ -559,6 +561,8 @@ class BudgetAccountant:
             This accountant, not a copy.
         """
         return self
+
+    __sklearn_clone__ = __copy__
 
     def __deepcopy__(self, memo: dict[int, Any]) -> BudgetAccountant:
         """Return ``self``, so that ``clone`` and ``GridSearchCV`` share the ledger.
@@ -573,17 +577,7 @@ class BudgetAccountant:
         BudgetAccountant
             This accountant, not a copy.
         """
-        return self
-
-    def __sklearn_clone__(self) -> BudgetAccountant:
-        """Return ``self`` for :func:`sklearn.base.clone` (see the class Notes).
-
-        Returns
-        -------
-        BudgetAccountant
-            This accountant, not a copy.
-        """
-        return self
+        return self.__copy__()
 
     def __getstate__(self) -> dict[str, Any]:
         """Return the state for pickling (the lock is not pickled).

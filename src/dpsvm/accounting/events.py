@@ -30,6 +30,10 @@ from dataclasses import MISSING, dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+import numpy as np
+
+from ..utils._docs import fill_doc
+
 __all__ = [
     "NEIGHBOURING_RELATIONS",
     "ApproximateDpEvent",
@@ -43,6 +47,28 @@ __all__ = [
 #: one record); ``"replace-one-label"`` is the label-DP relation of Bassily,
 #: Mohri & Suresh ("Differentially private learning with margin guarantees").
 NEIGHBOURING_RELATIONS = ("replace-one", "replace-one-label")
+
+#: The numpydoc entries of the fields that the private event types share.
+_FIELD_DOCS = {
+    "private_event_head": """\
+mechanism : str
+    Name of the mechanism.
+epsilon : float
+    The ε of the release, finite and ≥ 0.""",
+    "private_event_fields": """\
+sensitivity : float or None, default=None
+    The sensitivity the noise was calibrated to.
+sensitivity_norm : str or None, default=None
+    The norm of ``sensitivity``.
+neighbouring : str, default="replace-one"
+    The neighbouring relation of the guarantee.
+reference : str, default=""
+    Paper, theorem and equation of the calibration.
+details : mapping, default={}
+    Further facts, frozen.
+children : tuple of PrivacyEvent, default=()
+    Sub-events of a composed release.""",
+}
 
 
 def _freeze(value: Any) -> Any:
@@ -63,6 +89,19 @@ def _thaw(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Value equality of frozen ``details`` (mappings, tuples, arrays, scalars)."""
+    if a is b:
+        return True
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return type(a) is type(b) and bool(np.array_equal(a, b))
+    return bool(a == b)
 
 
 def _thaw_plain(value: Any) -> Any:
@@ -98,6 +137,8 @@ def _event_type(args: tuple[Any, ...], kwargs: dict[str, Any]) -> type[PrivacyEv
     return PureDpEvent
 
 
+# eq=False: ``__eq__`` and ``__hash__`` are written below, because the generated
+# hash would fail on the frozen ``details`` mapping.
 @dataclass(frozen=True, eq=False)
 class PrivacyEvent:
     """An immutable record of one release and the privacy it costs.
@@ -198,6 +239,41 @@ class PrivacyEvent:
     def _check_guarantee(self) -> None:
         """Refuse fields that contradict the subclass's guarantee."""
 
+    def _require_finite(self, delta_ok: bool, delta_rule: str) -> None:
+        """Refuse an infinite ε, or a δ that breaks the subclass's ``delta_rule``."""
+        if not math.isfinite(self.epsilon) or not delta_ok:
+            name = type(self).__name__
+            article = "An" if name[0] in "AEIOU" else "A"
+            raise ValueError(
+                f"{article} {name} needs a finite epsilon and {delta_rule}, got "
+                f"epsilon={self.epsilon}, delta={self.delta}."
+            )
+
+    def _fields_but_details(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f.name) for f in fields(self) if f.name != "details")
+
+    def __eq__(self, other: object) -> bool:
+        """Return whether ``other`` records the same release (value equality).
+
+        Two events are equal when they have the same type and equal fields,
+        ``details`` and ``children`` included (compared by value).
+        """
+        if not isinstance(other, PrivacyEvent):
+            return NotImplemented
+        return self is other or (
+            type(self) is type(other)
+            and self._fields_but_details() == other._fields_but_details()
+            and _same(self.details, other.details)
+        )
+
+    def __hash__(self) -> int:
+        """Hash of the type and the fields other than ``details``.
+
+        Consistent with ``==``: equal events have equal fields, hence equal
+        hashes (``details`` may hold unhashable values, so it is left out).
+        """
+        return hash((type(self), self._fields_but_details()))
+
     def __getstate__(self) -> dict[str, Any]:
         # MappingProxyType cannot be pickled: store plain containers.
         state = dict(self.__dict__)
@@ -292,30 +368,17 @@ class PrivacyEvent:
         return target(**kwargs)
 
 
+@fill_doc(_FIELD_DOCS)
 @dataclass(frozen=True, eq=False)
 class PureDpEvent(PrivacyEvent):
     """A release that is ε-differentially private (finite ε, δ = 0).
 
     Parameters
     ----------
-    mechanism : str
-        Name of the mechanism.
-    epsilon : float
-        The ε of the release, finite and ≥ 0.
+    %(private_event_head)s
     delta : float, default=0.0
         Must be 0.
-    sensitivity : float or None, default=None
-        The sensitivity the noise was calibrated to.
-    sensitivity_norm : str or None, default=None
-        The norm of ``sensitivity``.
-    neighbouring : str, default="replace-one"
-        The neighbouring relation of the guarantee.
-    reference : str, default=""
-        Paper, theorem and equation of the calibration.
-    details : mapping, default={}
-        Further facts, frozen.
-    children : tuple of PrivacyEvent, default=()
-        Sub-events of a composed release.
+    %(private_event_fields)s
 
     Examples
     --------
@@ -326,37 +389,20 @@ class PureDpEvent(PrivacyEvent):
     guarantee: ClassVar[str] = "pure"
 
     def _check_guarantee(self) -> None:
-        if not math.isfinite(self.epsilon) or self.delta != 0:
-            raise ValueError(
-                "A PureDpEvent needs a finite epsilon and delta = 0, got "
-                f"epsilon={self.epsilon}, delta={self.delta}."
-            )
+        self._require_finite(self.delta == 0, "delta = 0")
 
 
+@fill_doc(_FIELD_DOCS)
 @dataclass(frozen=True, eq=False)
 class ApproximateDpEvent(PrivacyEvent):
     """A release that is (ε, δ)-differentially private (finite ε, δ > 0).
 
     Parameters
     ----------
-    mechanism : str
-        Name of the mechanism.
-    epsilon : float
-        The ε of the release, finite and ≥ 0.
+    %(private_event_head)s
     delta : float, default=0.0
         The δ of the release, in (0, 1] (the default 0 is refused).
-    sensitivity : float or None, default=None
-        The sensitivity the noise was calibrated to.
-    sensitivity_norm : str or None, default=None
-        The norm of ``sensitivity``.
-    neighbouring : str, default="replace-one"
-        The neighbouring relation of the guarantee.
-    reference : str, default=""
-        Paper, theorem and equation of the calibration.
-    details : mapping, default={}
-        Further facts, frozen.
-    children : tuple of PrivacyEvent, default=()
-        Sub-events of a composed release.
+    %(private_event_fields)s
 
     Examples
     --------
@@ -367,11 +413,7 @@ class ApproximateDpEvent(PrivacyEvent):
     guarantee: ClassVar[str] = "approximate"
 
     def _check_guarantee(self) -> None:
-        if not math.isfinite(self.epsilon) or not self.delta > 0:
-            raise ValueError(
-                "An ApproximateDpEvent needs a finite epsilon and delta > 0, got "
-                f"epsilon={self.epsilon}, delta={self.delta}."
-            )
+        self._require_finite(self.delta > 0, "delta > 0")
 
 
 @dataclass(frozen=True, eq=False)

@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from ..utils._cli import (
+    add_integer_argument,
     add_run_options,
     delta_option,
     integer_option,
@@ -96,9 +97,10 @@ def add_audit_subparser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument(
         "--list", action="store_true", help="list the registered mechanisms and exit"
     )
-    p.add_argument(
+    add_integer_argument(
+        p,
         "--runs",
-        type=integer_option("--runs", 8),
+        8,
         metavar="N",
         help="runs per dataset (default: the mechanism's fast setting)",
     )
@@ -205,6 +207,11 @@ def format_results(
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(row) + " |" for row in rows]
         return "\n".join(lines)
+    return _aligned(header, rows)
+
+
+def _aligned(header: list[str], rows: list[list[str]]) -> str:
+    """``header`` and ``rows`` as left-aligned text columns, two spaces apart."""
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))]
     lines += [
@@ -240,12 +247,7 @@ def format_entries() -> str:
         ]
         for e in list_entries()
     ]
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))]
-    lines += [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows
-    ]
-    return "\n".join(line.rstrip() for line in lines)
+    return _aligned(header, rows)
 
 
 # ------------------------------------------------------------------- running

@@ -55,6 +55,7 @@ from ..models.linear import (
     DPLogisticRegression,
     NonPrivateLinearClassifier,
 )
+from ..utils._docstrings import fill_params
 from ..validation import project_rows_to_ball
 from ._auditor import (
     Auditor,
@@ -91,6 +92,32 @@ FloatArray = NDArray[np.float64]
 
 
 # --------------------------------------------------------------------- pairs
+#: The Returns section every pair builder shares (filled in by fill_params).
+_pair_doc = fill_params(
+    {
+        "returns_pair": (
+            "Returns\n-------\nNeighbouringPair\n"
+            "    The pair (differing row: the last)."
+        )
+    }
+)
+
+
+def _relabel_last(
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    label: float,
+    *,
+    name: str,
+    description: str,
+) -> NeighbouringPair:
+    """The pair (X, y) and (X, y with the last label set to ``label``)."""
+    y2 = y.copy()
+    y2[-1] = label
+    return NeighbouringPair(X, y, X.copy(), y2, name=name, description=description)
+
+
+@_pair_doc
 def flipped_label_pair(n: int = 10, *, norm: float = 1.0) -> NeighbouringPair:
     """n rows x = ``norm`` (1-D), labels +1; D′ flips the last label.
 
@@ -101,10 +128,7 @@ def flipped_label_pair(n: int = 10, *, norm: float = 1.0) -> NeighbouringPair:
     norm : float, default=1.0
         The row value, i.e. the norm bound R.
 
-    Returns
-    -------
-    NeighbouringPair
-        The pair (differing row: the last).
+    {text: returns_pair}
 
     Examples
     --------
@@ -116,13 +140,10 @@ def flipped_label_pair(n: int = 10, *, norm: float = 1.0) -> NeighbouringPair:
         raise ValueError(f"n must be at least 2, got {n}.")
     X = np.full((n, 1), float(norm))
     y = np.ones(n)
-    y2 = y.copy()
-    y2[-1] = -1.0
-    return NeighbouringPair(
+    return _relabel_last(
         X,
         y,
-        X.copy(),
-        y2,
+        -1.0,
         name=f"flipped-label n={n}",
         description=(
             f"{n} rows x = {norm:g} labelled +1; D' flips the last label. Hinge, "
@@ -131,6 +152,7 @@ def flipped_label_pair(n: int = 10, *, norm: float = 1.0) -> NeighbouringPair:
     )
 
 
+@_pair_doc
 def canary_pair(
     n: int = 50, d: int = 5, *, norm: float = 1.0, random_state: int = 0
 ) -> NeighbouringPair:
@@ -151,10 +173,7 @@ def canary_pair(
     random_state : int, default=0
         Seed of the (public, data-independent) background rows.
 
-    Returns
-    -------
-    NeighbouringPair
-        The pair (differing row: the last).
+    {text: returns_pair}
 
     Examples
     --------
@@ -173,13 +192,10 @@ def canary_pair(
     X[n - 1, d - 1] = norm
     y = np.where(X[:, 0] >= 0, 1.0, -1.0)
     y[-1] = 1.0
-    y2 = y.copy()
-    y2[-1] = -1.0
-    return NeighbouringPair(
+    return _relabel_last(
         X,
         y,
-        X.copy(),
-        y2,
+        -1.0,
         name=f"canary n={n} d={d}",
         description=(
             f"{n - 1} background rows in the first {d - 1} coordinates and a canary "
@@ -188,6 +204,7 @@ def canary_pair(
     )
 
 
+@_pair_doc
 def lemma17_pair(n: int = 10, C: float = 1.0, eps: float = 0.05) -> NeighbouringPair:
     """Rubinstein et al.'s Lemma 17 databases (D = D₁, D′ = D₂).
 
@@ -201,10 +218,7 @@ def lemma17_pair(n: int = 10, C: float = 1.0, eps: float = 0.05) -> Neighbouring
         Half the gap of the two hinge minimisers, < √(C/(2n(2n − 1))). With the
         defaults M = 2nε/C = 1 (rows at the unit norm bound).
 
-    Returns
-    -------
-    NeighbouringPair
-        The pair (differing row: the last).
+    {text: returns_pair}
 
     Examples
     --------
@@ -226,6 +240,7 @@ def lemma17_pair(n: int = 10, C: float = 1.0, eps: float = 0.05) -> Neighbouring
     )
 
 
+@_pair_doc
 def balanced_pair(n: int = 10, n_positive: int = 3) -> NeighbouringPair:
     """x = 1 with ``n_positive`` labels +1; D′ turns the last −1 into +1.
 
@@ -236,10 +251,7 @@ def balanced_pair(n: int = 10, n_positive: int = 3) -> NeighbouringPair:
     n_positive : int, default=3
         Positives in D (0 ≤ n_positive < n).
 
-    Returns
-    -------
-    NeighbouringPair
-        The pair (differing row: the last).
+    {text: returns_pair}
 
     Examples
     --------
@@ -252,13 +264,10 @@ def balanced_pair(n: int = 10, n_positive: int = 3) -> NeighbouringPair:
     X = np.ones((n, 1))
     y = -np.ones(n)
     y[:n_positive] = 1.0
-    y2 = y.copy()
-    y2[-1] = 1.0
-    return NeighbouringPair(
+    return _relabel_last(
         X,
         y,
-        X.copy(),
-        y2,
+        1.0,
         name=f"balanced {n_positive}:{n - n_positive}",
         description=(
             f"x = 1, {n_positive} positives of {n}; D' relabels one negative, moving "
@@ -267,6 +276,7 @@ def balanced_pair(n: int = 10, n_positive: int = 3) -> NeighbouringPair:
     )
 
 
+@_pair_doc
 def tdil_pair(n: int = 1301) -> NeighbouringPair:
     """(n − 1)/2 rows at x = +1 (y = +1), (n − 1)/2 at x = −1 (y = −1), one at 0.
 
@@ -279,10 +289,7 @@ def tdil_pair(n: int = 1301) -> NeighbouringPair:
     n : int, default=1301
         Number of rows (odd; with ε = 1, δ = 1e-5 the printed B is 1).
 
-    Returns
-    -------
-    NeighbouringPair
-        The pair (differing row: the last).
+    {text: returns_pair}
 
     Examples
     --------
@@ -295,13 +302,10 @@ def tdil_pair(n: int = 1301) -> NeighbouringPair:
     h = (n - 1) // 2
     X = np.concatenate([np.ones(h), -np.ones(h), [0.0]]).reshape(-1, 1)
     y = np.concatenate([np.ones(h), -np.ones(h), [1.0]])
-    y2 = y.copy()
-    y2[-1] = -1.0
-    return NeighbouringPair(
+    return _relabel_last(
         X,
         y,
-        X.copy(),
-        y2,
+        -1.0,
         name=f"tdil-symmetric n={n}",
         description="symmetric ends x = +-1 and one point at 0 whose label flips",
     )
@@ -779,243 +783,124 @@ def _lazy_predictor(epsilon: float, delta: float) -> LazyEstimatorFactory:
     )
 
 
+#: The built-in entries, in listing order. One row each: name, family, kind,
+#: (n_runs of the full audit, fast_runs of the fast one), build, pair,
+#: description, reference, and the rest of the :class:`AuditEntry` options.
+#: Flawed rows are NEVER FOR USE: the audit must refute their claim.
+_FLIP, _CANARY = flipped_label_pair, canary_pair
+_KSVC = "dpsvm.models.kernel:DPKernelSVC"
+_NW = "docs/nie_wang.md"
+_A2T9 = f"{_CMS}, Alg. 2 / Thm 9"
+# fmt: off
+_BUILTINS: tuple[tuple[Any, ...], ...] = (
+    # ---- linear estimators (dpsvm.models.linear).
+    ("objective-huber", "linear-objective", "estimator", (2000, 200),
+     _linear(DPLinearSVC), _FLIP,
+     "DPLinearSVC, objective perturbation, Huber loss (Lambda = 1)", _A2T9, {}),
+    ("objective-logistic", "linear-objective", "estimator", (2000, 200),
+     _linear(DPLogisticRegression), _FLIP,
+     "DPLogisticRegression, objective perturbation (Lambda = 1)",
+     f"{_A2T9} (c = 1/4)", {}),
+    ("objective-huber-canary", "linear-objective", "estimator", (1000, 200),
+     _linear(DPLinearSVC), _CANARY,
+     "DPLinearSVC, objective perturbation, Huber; 5-D canary pair", _A2T9, {}),
+    ("output-hinge", "linear-output", "estimator", (2000, 200),
+     _linear(DPLinearSVC, mechanism="output", loss="hinge"), _FLIP,
+     "DPLinearSVC, output perturbation (Gamma-norm noise), hinge loss",
+     f"{_CMS}, Alg. 1 / Cor. 8", {}),
+    ("output-laplace-hinge", "linear-output", "estimator", (1000, 200),
+     _linear(DPLinearSVC, mechanism="output-laplace", loss="hinge"), _FLIP,
+     "DPLinearSVC, PRIVATESVM-FINITE (Laplace noise), hinge loss",
+     "Rubinstein et al., arXiv:0911.5708, Alg. 2 / Thm 7", {}),
+    ("output-hinge-lemma17", "linear-output", "estimator", (1000, 200),
+     _linear(DPLinearSVC, mechanism="output", loss="hinge"), lemma17_pair,
+     "DPLinearSVC, output perturbation, hinge; Lemma 17 pair (C = 1)",
+     f"{_CMS}, Alg. 1; pair: Rubinstein et al. Lemma 17", {}),
+    # ---- noise primitives (dpsvm.mechanisms) on a labelled sum.
+    ("laplace", "vector-noise", "mechanism", (5000, 1000),
+     lambda e, d: LabelledSumRelease("laplace", e), lambda: flipped_label_pair(10),
+     "LaplaceVector on sum(y_i x_i), L1 sensitivity 2",
+     "Dwork, McSherry, Nissim & Smith (2006)", {}),
+    ("gamma-norm", "vector-noise", "mechanism", (5000, 2000),
+     lambda e, d: LabelledSumRelease("gamma-norm", e), lambda: canary_pair(20, 3),
+     "GammaNormVector on sum(y_i x_i), L2 sensitivity 2, 3-D canary",
+     f"{_CMS}, Alg. 1", {}),
+    ("analytic-gaussian", "vector-noise", "mechanism", (5000, 2000),
+     lambda e, d: LabelledSumRelease("analytic-gaussian", e, d),
+     lambda: canary_pair(20, 3),
+     "AnalyticGaussian on sum(y_i x_i), L2 sensitivity 2, 3-D canary",
+     "Balle & Wang, ICML 2018, Thm 8", {"delta": 1e-5}),
+    ("exponential", "selection", "mechanism", (10000, 2000),
+     lambda e, d: ExponentialSelection(e), balanced_pair,
+     "ExponentialMechanism choosing a sign classifier, utility -errors",
+     "McSherry & Talwar (2007), Thm 6", {}),
+    # ---- kernel estimators (dpsvm.models.kernel), imported lazily.
+    ("kernel-rff-rubinstein", "kernel-rff", "estimator", (500, 200),
+     _lazy(_KSVC, **_RFF, mechanism="rubinstein"), _FLIP,
+     "DPKernelSVC, PRIVATESVM (RBF, 5 frequencies, Laplace noise), hinge",
+     "Rubinstein et al., arXiv:0911.5708, Alg. 3 / Cor. 9", {}),
+    ("kernel-rff-objective", "kernel-rff", "estimator", (1000, 100),
+     # norm_handling explicit: independent of the defaults
+     _lazy(_KSVC, **_RFF, mechanism="objective", norm_handling="scale", huber_h=0.5),
+     _FLIP, "DPKernelSVC, objective perturbation on random features, Huber",
+     f"Sarwate et al., arXiv:0912.0071, Alg. 2; {_CMS}", {}),
+    # ---- Nie–Wang estimators (dpsvm.models.nie_wang), imported lazily.
+    ("nie-wang-output", "nie-wang", "estimator", (1000, 100),
+     _lazy("dpsvm.models:DPOutputPerturbationSVC"), _FLIP,
+     "DPOutputPerturbationSVC, vector output perturbation (H2), hinge",
+     f"Nie & Wang, Thm 2 sensitivity ({_NW}, H2)", {}),
+    ("nie-wang-gp", "nie-wang", "estimator", (500, 200),
+     _lazy("dpsvm.models:DPGaussianProcessRelease", kernel="rbf", gamma=1.0), _FLIP,
+     "DPGaussianProcessRelease (RBF), f_z + sigma*GP (H3)",
+     f"Nie & Wang Thm 2; Hall, Rinaldo & Wasserman 2013 ({_NW}, H3)",
+     {"delta": 1e-5}),
+    ("nie-wang-predictor", "nie-wang", "estimator", (500, 200),
+     _lazy_predictor, _FLIP,
+     "PerQueryLaplacePredictor (RBF), one private answer f_z(x) + Laplace (H1)",
+     f"Nie & Wang, Def. 2 / Prop. 1 sensitivity ({_NW}, H1)", {}),
+    # ---- flawed variants (dpsvm.audit.flawed and the non-private SVM).
+    ("flawed-literal-beta", "flawed", "mechanism", (2000, 300),
+     lambda e, d: LiteralBetaObjectivePerturbation(epsilon=e), _FLIP,
+     "NOT PRIVATE: Sarwate et al. 2009 Alg. 1 with the literal beta = eps*n",
+     "Sarwate et al., arXiv:0912.0071, Alg. 1 / eq. (9) / Thm 1", {"flawed": True}),
+    ("flawed-nie-wang-offset", "flawed", "mechanism", (1000, 100),
+     lambda e, d: NieWangScalarOffset(epsilon=e), _FLIP,
+     "NOT PRIVATE: Nie & Wang's scalar-offset release f_z + b as printed",
+     f"Nie & Wang, eq. (2), Lemma 1 / Prop. 1 ({_NW})",
+     {"statistic": "function-difference", "flawed": True}),
+    ("flawed-tdil-printed", "flawed", "mechanism", (1000, 200),
+     lambda e, d: JainThakurtaTDILPrinted(epsilon=e, delta=d), tdil_pair,
+     "NOT PRIVATE: Jain & Thakurta's TDIL (Alg. 3), printed calibration",
+     "Jain & Thakurta, ICML 2013, Alg. 3 / Thm 7 (docs/prediction.md)",
+     {"delta": 1e-5, "flawed": True}),
+    ("flawed-non-private", "flawed", "estimator", (500, 60),
+     lambda e, d: EstimatorFactory(
+         NonPrivateLinearClassifier,
+         {"loss": "hinge", "regularization": 1.0, "classes": [-1, 1]},
+         seed_param=None,
+     ),
+     _CANARY, "NOT PRIVATE: NonPrivateLinearClassifier (hinge) with a claimed eps",
+     "no noise at all", {"flawed": True}),
+)
+# fmt: on
+
+
 def _register_builtins() -> None:
-    flip = flipped_label_pair
-    canary = canary_pair
-    for entry in (
-        AuditEntry(
-            "objective-huber",
-            "linear-objective",
-            "DPLinearSVC, objective perturbation, Huber loss (Lambda = 1)",
-            _linear(DPLinearSVC),
-            flip,
-            "estimator",
-            n_runs=2000,
-            reference=f"{_CMS}, Alg. 2 / Thm 9",
-        ),
-        AuditEntry(
-            "objective-logistic",
-            "linear-objective",
-            "DPLogisticRegression, objective perturbation (Lambda = 1)",
-            _linear(DPLogisticRegression),
-            flip,
-            "estimator",
-            n_runs=2000,
-            reference=f"{_CMS}, Alg. 2 / Thm 9 (c = 1/4)",
-        ),
-        AuditEntry(
-            "objective-huber-canary",
-            "linear-objective",
-            "DPLinearSVC, objective perturbation, Huber; 5-D canary pair",
-            _linear(DPLinearSVC),
-            canary,
-            "estimator",
-            n_runs=1000,
-            reference=f"{_CMS}, Alg. 2 / Thm 9",
-        ),
-        AuditEntry(
-            "output-hinge",
-            "linear-output",
-            "DPLinearSVC, output perturbation (Gamma-norm noise), hinge loss",
-            _linear(DPLinearSVC, mechanism="output", loss="hinge"),
-            flip,
-            "estimator",
-            n_runs=2000,
-            reference=f"{_CMS}, Alg. 1 / Cor. 8",
-        ),
-        AuditEntry(
-            "output-laplace-hinge",
-            "linear-output",
-            "DPLinearSVC, PRIVATESVM-FINITE (Laplace noise), hinge loss",
-            _linear(DPLinearSVC, mechanism="output-laplace", loss="hinge"),
-            flip,
-            "estimator",
-            n_runs=1000,
-            reference="Rubinstein et al., arXiv:0911.5708, Alg. 2 / Thm 7",
-        ),
-        AuditEntry(
-            "output-hinge-lemma17",
-            "linear-output",
-            "DPLinearSVC, output perturbation, hinge; Lemma 17 pair (C = 1)",
-            _linear(DPLinearSVC, mechanism="output", loss="hinge"),
-            lemma17_pair,
-            "estimator",
-            n_runs=1000,
-            reference=f"{_CMS}, Alg. 1; pair: Rubinstein et al. Lemma 17",
-        ),
-        AuditEntry(
-            "laplace",
-            "vector-noise",
-            "LaplaceVector on sum(y_i x_i), L1 sensitivity 2",
-            lambda e, d: LabelledSumRelease("laplace", e),
-            lambda: flipped_label_pair(10),
-            "mechanism",
-            n_runs=5000,
-            fast_runs=1000,
-            reference="Dwork, McSherry, Nissim & Smith (2006)",
-        ),
-        AuditEntry(
-            "gamma-norm",
-            "vector-noise",
-            "GammaNormVector on sum(y_i x_i), L2 sensitivity 2, 3-D canary",
-            lambda e, d: LabelledSumRelease("gamma-norm", e),
-            lambda: canary_pair(20, 3),
-            "mechanism",
-            n_runs=5000,
-            fast_runs=2000,
-            reference=f"{_CMS}, Alg. 1",
-        ),
-        AuditEntry(
-            "analytic-gaussian",
-            "vector-noise",
-            "AnalyticGaussian on sum(y_i x_i), L2 sensitivity 2, 3-D canary",
-            lambda e, d: LabelledSumRelease("analytic-gaussian", e, d),
-            lambda: canary_pair(20, 3),
-            "mechanism",
-            delta=1e-5,
-            n_runs=5000,
-            fast_runs=2000,
-            reference="Balle & Wang, ICML 2018, Thm 8",
-        ),
-        AuditEntry(
-            "exponential",
-            "selection",
-            "ExponentialMechanism choosing a sign classifier, utility -errors",
-            lambda e, d: ExponentialSelection(e),
-            balanced_pair,
-            "mechanism",
-            n_runs=10000,
-            fast_runs=2000,
-            reference="McSherry & Talwar (2007), Thm 6",
-        ),
-        # ---- kernel estimators (dpsvm.models.kernel), imported lazily.
-        AuditEntry(
-            "kernel-rff-rubinstein",
-            "kernel-rff",
-            "DPKernelSVC, PRIVATESVM (RBF, 5 frequencies, Laplace noise), hinge",
-            _lazy("dpsvm.models.kernel:DPKernelSVC", **_RFF, mechanism="rubinstein"),
-            flip,
-            "estimator",
-            n_runs=500,
-            fast_runs=200,
-            reference="Rubinstein et al., arXiv:0911.5708, Alg. 3 / Cor. 9",
-        ),
-        AuditEntry(
-            "kernel-rff-objective",
-            "kernel-rff",
-            "DPKernelSVC, objective perturbation on random features, Huber",
-            _lazy(
-                "dpsvm.models.kernel:DPKernelSVC",
-                **_RFF,
-                mechanism="objective",
-                norm_handling="scale",  # explicit: independent of the defaults
-                huber_h=0.5,
-            ),
-            flip,
-            "estimator",
-            n_runs=1000,
-            fast_runs=100,
-            reference=f"Sarwate et al., arXiv:0912.0071, Alg. 2; {_CMS}",
-        ),
-        # ---- Nie–Wang estimators (dpsvm.models.nie_wang), imported lazily.
-        AuditEntry(
-            "nie-wang-output",
-            "nie-wang",
-            "DPOutputPerturbationSVC, vector output perturbation (H2), hinge",
-            _lazy("dpsvm.models:DPOutputPerturbationSVC"),
-            flip,
-            "estimator",
-            n_runs=1000,
-            fast_runs=100,
-            reference="Nie & Wang, Thm 2 sensitivity (docs/nie_wang.md, H2)",
-        ),
-        AuditEntry(
-            "nie-wang-gp",
-            "nie-wang",
-            "DPGaussianProcessRelease (RBF), f_z + sigma*GP (H3)",
-            _lazy(
-                "dpsvm.models:DPGaussianProcessRelease",
-                kernel="rbf",
-                gamma=1.0,
-            ),
-            flip,
-            "estimator",
-            delta=1e-5,
-            n_runs=500,
-            fast_runs=200,
-            reference=(
-                "Nie & Wang Thm 2; Hall, Rinaldo & Wasserman 2013 "
-                "(docs/nie_wang.md, H3)"
-            ),
-        ),
-        AuditEntry(
-            "nie-wang-predictor",
-            "nie-wang",
-            "PerQueryLaplacePredictor (RBF), one private answer f_z(x) + Laplace (H1)",
-            _lazy_predictor,
-            flip,
-            "estimator",
-            n_runs=500,
-            fast_runs=200,
-            reference="Nie & Wang, Def. 2 / Prop. 1 sensitivity (docs/nie_wang.md, H1)",
-        ),
-        # ---- flawed variants: NEVER FOR USE; the audit must refute their claim.
-        AuditEntry(
-            "flawed-literal-beta",
-            "flawed",
-            "NOT PRIVATE: Sarwate et al. 2009 Alg. 1 with the literal beta = eps*n",
-            lambda e, d: LiteralBetaObjectivePerturbation(epsilon=e),
-            flip,
-            "mechanism",
-            flawed=True,
-            n_runs=2000,
-            fast_runs=300,
-            reference="Sarwate et al., arXiv:0912.0071, Alg. 1 / eq. (9) / Thm 1",
-        ),
-        AuditEntry(
-            "flawed-nie-wang-offset",
-            "flawed",
-            "NOT PRIVATE: Nie & Wang's scalar-offset release f_z + b as printed",
-            lambda e, d: NieWangScalarOffset(epsilon=e),
-            flip,
-            "mechanism",
-            statistic="function-difference",
-            flawed=True,
-            n_runs=1000,
-            fast_runs=100,
-            reference="Nie & Wang, eq. (2), Lemma 1 / Prop. 1 (docs/nie_wang.md)",
-        ),
-        AuditEntry(
-            "flawed-tdil-printed",
-            "flawed",
-            "NOT PRIVATE: Jain & Thakurta's TDIL (Alg. 3), printed calibration",
-            lambda e, d: JainThakurtaTDILPrinted(epsilon=e, delta=d),
-            tdil_pair,
-            "mechanism",
-            delta=1e-5,
-            flawed=True,
-            n_runs=1000,
-            fast_runs=200,
-            reference="Jain & Thakurta, ICML 2013, Alg. 3 / Thm 7 (docs/prediction.md)",
-        ),
-        AuditEntry(
-            "flawed-non-private",
-            "flawed",
-            "NOT PRIVATE: NonPrivateLinearClassifier (hinge) with a claimed eps",
-            lambda e, d: EstimatorFactory(
-                NonPrivateLinearClassifier,
-                {"loss": "hinge", "regularization": 1.0, "classes": [-1, 1]},
-                seed_param=None,
-            ),
-            canary,
-            "estimator",
-            flawed=True,
-            n_runs=500,
-            fast_runs=60,
-            reference="no noise at all",
-        ),
-    ):
-        register(entry)
+    for name, family, kind, runs, build, pair, description, ref, options in _BUILTINS:
+        register(
+            AuditEntry(
+                name,
+                family,
+                description,
+                build,
+                pair,
+                kind,
+                n_runs=runs[0],
+                fast_runs=runs[1],
+                reference=ref,
+                **options,
+            )
+        )
 
 
 _register_builtins()

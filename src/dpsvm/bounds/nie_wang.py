@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Calculators for Nie & Wang, "Perturbation of convex risk minimization and its
-application in differential private learning algorithms" (J. Inequal. Appl.,
-SpringerOpen).
+"""Calculators for [NW]: W. Nie, C. Wang, "Perturbation of convex risk minimization
+and its application in differential private learning algorithms", Journal of
+Inequalities and Applications (SpringerOpen).
 
 Setting: f_z = argmin_{f ∈ H_K} (1/m)Σ L(f(xᵢ), yᵢ) + λΩ(f), with Ω γ-strongly
 convex w.r.t. ‖·‖_K (Ω = ‖f‖²_K has γ = 2), the loss C_L-Lipschitz in its first
@@ -28,17 +28,12 @@ Corrections to the printed paper handled here (see also ``docs/nie_wang.md``,
   answers, vector output perturbation in a finite feature space).
 * The parameter rules make ε a decreasing function of m: a theoretical device,
   not a way to choose the privacy level.
-
-References
-----------
-.. [NW] W. Nie, C. Wang, "Perturbation of convex risk minimization and its
-   application in differential private learning algorithms", Journal of
-   Inequalities and Applications (SpringerOpen).
 """
 
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Literal
 
 from ..utils._checks import (
@@ -47,7 +42,7 @@ from ..utils._checks import (
     check_open_unit,
     check_positive,
 )
-from ..utils._docstrings import fill_params
+from ..utils._docstrings import Check, fill_and_check_params
 
 __all__ = [
     "nw_general_rate_exponent",
@@ -75,7 +70,8 @@ __all__ = [
 NoiseConvention = Literal["lemma1", "prop1"]
 Variant = Literal["printed", "corrected"]
 
-# numpydoc entries of the parameters the [NW] formulas share (see fill_params).
+# numpydoc entries of the parameters the [NW] formulas share, and below the check
+# of the range each entry states (see fill_and_check_params).
 _PARAMS: dict[str, str] = {
     "B0": ("float\nBound with E_z(0) ≤ B₀."),
     "beta": "float\nApproximation-error exponent, 0 < β ≤ 1.",
@@ -96,10 +92,10 @@ _PARAMS: dict[str, str] = {
     "Omega0": ("float\nΩ(0) (0 for Ω = ‖f‖²_K)."),
 }
 
-_params = fill_params(_PARAMS)
 
-
-def _check_convention(noise_convention: str) -> NoiseConvention:
+def _check_convention(
+    noise_convention: str, name: str = "noise_convention"
+) -> NoiseConvention:
     if noise_convention == "lemma1":
         return "lemma1"
     if noise_convention == "prop1":
@@ -117,31 +113,39 @@ def _check_variant(variant: str) -> Variant:
     raise ValueError(f"variant must be 'printed' or 'corrected', got {variant!r}.")
 
 
-def _check_lipschitz_setting(
-    kappa: float, C_L: float, lam: float, gamma: float, m: int
-) -> tuple[float, float, float, float, int]:
-    """Check the constants of a C_L-Lipschitz loss in [NW]'s Theorem 2 setting."""
-    return (
-        check_positive(kappa, "kappa"),
-        check_positive(C_L, "C_L"),
-        check_positive(lam, "lam"),
-        check_positive(gamma, "gamma"),
-        check_int(m, "m"),
-    )
-
-
-def _check_eps_below_one(eps: float) -> float:
-    eps = check_open_unit(eps, "eps")
-    return eps
-
-
-def _check_beta(beta: float) -> float:
-    beta = check_positive(beta, "beta")
+def _check_beta(beta: float, name: str = "beta") -> float:
+    beta = check_positive(beta, name)
     if beta > 1.0:
         raise ValueError(
             f"beta (approximation-error exponent) must be in (0, 1], got {beta}."
         )
     return beta
+
+
+def _check_lam_at_most_one(lam: float, name: str) -> float:
+    lam = check_positive(lam, name)
+    if lam > 1.0:
+        raise ValueError(f"[NW] Sec. 5.1 needs lam <= 1, got {lam}.")
+    return lam
+
+
+_CHECKS: dict[str, Check] = {
+    "B0": check_nonnegative,
+    "beta": _check_beta,
+    "C_L": check_positive,
+    "eps": check_positive,
+    "eps@below_one": check_open_unit,
+    "gamma": check_positive,
+    "kappa": check_positive,
+    "lam": check_positive,
+    "lam@at_most_one": _check_lam_at_most_one,
+    "m": check_int,
+    "m@at_least_two": partial(check_int, minimum=2),
+    "noise_convention": _check_convention,
+    "Omega0": check_nonnegative,
+}
+
+_params = fill_and_check_params(_PARAMS, _CHECKS)
 
 
 # ---------------------------------------------------------------------------
@@ -177,9 +181,6 @@ def nw_sensitivity_thm1(B: float, lam: float, gamma: float, m: int) -> float:
     1.0
     """
     B = check_positive(B, "B")
-    lam = check_positive(lam, "lam")
-    gamma = check_positive(gamma, "gamma")
-    m = check_int(m, "m")
     # [NW] Thm 1: ‖f_z − f_z̄‖_K ≤ √(16B/(λγm)).
     return math.sqrt(16.0 * B / (lam * gamma * m))
 
@@ -215,7 +216,6 @@ def nw_sup_sensitivity_thm1(
     >>> nw_sup_sensitivity_thm1(2.0, 1.0, 0.5, 2.0, 16)
     2.0
     """
-    kappa = check_positive(kappa, "kappa")
     # ‖f‖_∞ ≤ κ‖f‖_K applied to [NW] Thm 1.
     return kappa * nw_sensitivity_thm1(B, lam, gamma, m)
 
@@ -252,7 +252,6 @@ def nw_sensitivity_thm2(
     >>> nw_sensitivity_thm2(1.0, 1.0, 0.1, 2.0, 1000)
     0.01
     """
-    kappa, C_L, lam, gamma, m = _check_lipschitz_setting(kappa, C_L, lam, gamma, m)
     # [NW] Thm 2: ‖f_z − f_z̄‖_K ≤ 2κC_L/(λγm).
     return 2.0 * kappa * C_L / (lam * gamma * m)
 
@@ -288,7 +287,6 @@ def nw_sup_sensitivity(
     >>> nw_sup_sensitivity(1.0, 1.0, 0.1, 2.0, 1000)
     0.01
     """
-    kappa = check_positive(kappa, "kappa")
     # [NW] Prop. 1 proof: Δf ≤ κ·(2κC_L/(λγm)) = 2κ²C_L/(λγm) = B_Δ.
     return kappa * nw_sensitivity_thm2(kappa, C_L, lam, gamma, m)
 
@@ -345,7 +343,6 @@ def nw_noise_scale(
     0.05
     """
     convention = _check_convention(noise_convention)
-    eps = check_positive(eps, "eps")
     b_delta = nw_sup_sensitivity(kappa, C_L, lam, gamma, m)
     # [NW] Lemma 1: Lap(B_Δ/ε); Prop. 1 prints density (1/α)e^{−2|b|/α}, α = B_Δ/ε.
     scale = b_delta / eps
@@ -428,10 +425,6 @@ def nw_ls_lipschitz(M: float, kappa: float, lam: float) -> float:
     8.0
     """
     M = check_positive(M, "M")
-    kappa = check_positive(kappa, "kappa")
-    lam = check_positive(lam, "lam")
-    if lam > 1.0:
-        raise ValueError(f"[NW] Sec. 5.1 needs lam <= 1, got {lam}.")
     # [NW] Sec. 5.1: C_L = 2M(κ + 1)/√λ.
     return 2.0 * M * (kappa + 1.0) / math.sqrt(lam)
 
@@ -555,7 +548,7 @@ def nw_thm3_bound(G: float, eps: float) -> float:
     1.0
     """
     G = check_nonnegative(G, "G")
-    eps = _check_eps_below_one(eps)
+    eps = check_open_unit(eps, "eps")
     # [NW] Thm 3: both one-sided generalisation gaps ≤ 2Gε.
     return 2.0 * G * eps
 
@@ -599,10 +592,6 @@ def nw_prop2_bound(
     >>> nw_prop2_bound(1.0, 0.5, 0.0, 0.25, 1.0, "printed")
     1.5
     """
-    B0 = check_nonnegative(B0, "B0")
-    lam = check_positive(lam, "lam")
-    Omega0 = check_nonnegative(Omega0, "Omega0")
-    eps = _check_eps_below_one(eps)
     ER2 = check_nonnegative(ER2, "ER2")
     variant = _check_variant(variant)
     base = B0 + lam * Omega0
@@ -653,15 +642,11 @@ def nw_prop3_bound(
     >>> round(nw_prop3_bound(1.0, 2.0, 0.1, 2.0, 1000, 0.1, "printed"), 12)
     0.1
     """
-    variant = _check_variant(variant)
-    convention = _check_convention(noise_convention)
-    if variant == "printed":
-        kappa, C_L, lam, gamma, m = _check_lipschitz_setting(kappa, C_L, lam, gamma, m)
-        eps = check_positive(eps, "eps")
+    if _check_variant(variant) == "printed":
         # [NW] Prop. 3 as printed: E R₂ ≤ κ²C_L/(λγmε).
         return kappa**2 * C_L / (lam * gamma * m * eps)
     # Corrected: E R₂ ≤ C_L·E|b| and E|b| = Laplace scale.
-    return C_L * nw_noise_scale(kappa, C_L, lam, gamma, m, eps, convention)
+    return C_L * nw_noise_scale(kappa, C_L, lam, gamma, m, eps, noise_convention)
 
 
 @_params
@@ -691,7 +676,6 @@ def nw_prop4_bound(B_rho: float, m: int) -> float:
     True
     """
     B_rho = check_nonnegative(B_rho, "B_rho")
-    m = check_int(m, "m")
     # [NW] Prop. 4: E S ≤ 2√(2π)B_ρ/√m.
     return 2.0 * math.sqrt(2.0 * math.pi) * B_rho / math.sqrt(m)
 
@@ -745,11 +729,7 @@ def nw_thm4_bound(
     >>> round(b, 12)
     0.42
     """
-    m = check_int(m, "m")
-    lam = check_positive(lam, "lam")
-    eps = _check_eps_below_one(eps)
     c_beta = check_nonnegative(c_beta, "c_beta")
-    beta = _check_beta(beta)
     variant = _check_variant(variant)
     er2 = nw_prop3_bound(kappa, C_L, lam, gamma, m, eps, variant, noise_convention)
     # [NW] Thm 4 proof: 2(B₀+λΩ(0))ε + (1+2ε)·E R₂ + 2√(2π)B_ρ/√m + c_β λ^β.
@@ -801,19 +781,12 @@ def nw_thm4_rate_constant(
     >>> nw_thm4_rate_constant(1.0, 0.0, 1.0, 1.0, 2.0, 0.0, 1.0, "printed")
     4.5
     """
-    B0 = check_nonnegative(B0, "B0")
-    Omega0 = check_nonnegative(Omega0, "Omega0")
-    kappa = check_positive(kappa, "kappa")
-    C_L = check_positive(C_L, "C_L")
-    gamma = check_positive(gamma, "gamma")
     B_rho = check_nonnegative(B_rho, "B_rho")
     c_beta = check_nonnegative(c_beta, "c_beta")
-    variant = _check_variant(variant)
-    convention = _check_convention(noise_convention)
-    if variant == "printed":
+    if _check_variant(variant) == "printed":
         # [NW] Thm 4 as stated: (2B₀ + 2Ω(0) + 3κ²C_L/γ + c_β).
         return 2.0 * B0 + 2.0 * Omega0 + 3.0 * kappa**2 * C_L / gamma + c_beta
-    k = 2.0 if convention == "lemma1" else 1.0
+    k = 2.0 if noise_convention == "lemma1" else 1.0
     # Corrected: (1+2ε) ≤ 3, E R₂ ≤ k κ²C_L²/(λγmε) with λmε = (λm)^{1/2};
     # m^{−1/2} ≤ m^{−β/(2β+1)} brings in 2√(2π)B_ρ.
     return (
@@ -857,7 +830,6 @@ def nw_general_rate_exponent(beta: float) -> float:
     >>> round(nw_general_rate_exponent(1.0), 12)
     0.333333333333
     """
-    beta = _check_beta(beta)
     # [NW] Thm 4: rate m^{−β/(2β+1)}.
     return beta / (2.0 * beta + 1.0)
 
@@ -898,8 +870,6 @@ def nw_param_rule_general(m: int, beta: float) -> tuple[float, float]:
     >>> round(lam, 12), round(eps, 12)
     (0.1, 0.1)
     """
-    m = check_int(m, "m", minimum=2)
-    beta = _check_beta(beta)
     # [NW] Thm 4: λ = m^{−1/(2β+1)}, ε = 1/√(λm).
     lam = float(m) ** (-1.0 / (2.0 * beta + 1.0))
     return lam, 1.0 / math.sqrt(lam * m)
@@ -940,7 +910,6 @@ def nw_param_rule_ls(m: int, r: float) -> tuple[float, float, float]:
     >>> round(lam, 12), round(eps, 12), round(rate, 12)
     (0.1, 0.1, 0.333333333333)
     """
-    m = check_int(m, "m", minimum=2)
     r = check_positive(r, "r")
     beta = min(1.0, 2.0 * r)
     # [NW] Sec. 5.1: λ = m^{−2/(3(β+1))}, ε = 1/(λ m^{2/3}), rate 2β/(3(β+1)).

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..accounting.composition import per_step_epsilon
 from ..utils._checks import check_int, check_open_unit
-from ..utils._docstrings import fill_params
+from ..utils._docstrings import Check, fill_and_check_params
 from ..validation import check_delta, check_epsilon, check_positive
 from .nie_wang import nw_sup_sensitivity
 
@@ -47,7 +47,8 @@ __all__ = [
 #: Thm 9 (ε₀ = ε/(200·√B·S·ln(4/δ))) and the value printed in Alg. 1 (100).
 _EPS0_CONSTANT = {"thm9": 200.0, "alg1": 100.0}
 
-# numpydoc entries of the parameters these formulas share (see fill_params).
+# numpydoc entries of the parameters these formulas share, and below the check of
+# the range each entry states (see fill_and_check_params).
 _PARAMS: dict[str, str] = {
     "beta": "float\nFailure probability β ∈ (0, 1).",
     "delta": "float\nδ ∈ (0, 1).",
@@ -64,7 +65,32 @@ _PARAMS: dict[str, str] = {
     "w_norm_bound": "float\nC ≥ ‖w*‖ (data-independent).",
 }
 
-_params = fill_params(_PARAMS)
+
+def _check_epsilon(epsilon: float, name: str) -> float:
+    return check_epsilon(epsilon)
+
+
+def _check_positive_delta(delta: float, name: str) -> float:
+    return check_delta(delta, allow_zero=False)
+
+
+_CHECKS: dict[str, Check] = {
+    "beta": check_open_unit,
+    "delta": _check_positive_delta,
+    "delta@total": _check_positive_delta,
+    "dimension": check_int,
+    "epsilon": _check_epsilon,
+    "epsilon@total": _check_epsilon,
+    "kernel_bound": check_positive,
+    "lam": check_positive,
+    "lipschitz": check_positive,
+    "n_queries": check_int,
+    "n_samples": check_int,
+    "radius": check_positive,
+    "w_norm_bound": check_positive,
+}
+
+_params = fill_and_check_params(_PARAMS, _CHECKS)
 
 
 @_params
@@ -115,10 +141,7 @@ def weight_norm_bound(lipschitz: float, kernel_bound: float, lam: float) -> floa
     >>> weight_norm_bound(1.0, 1.0, 1e-3)
     2000.0
     """
-    L = check_positive(lipschitz, "lipschitz")
-    R = check_positive(kernel_bound, "kernel_bound")
-    lam = check_positive(lam, "lam")
-    return 2.0 * L * R / lam
+    return 2.0 * lipschitz * kernel_bound / lam
 
 
 @dataclass(frozen=True)
@@ -147,27 +170,6 @@ class InteractiveParameters:
     step: float
     max_prediction: float
     vacuous: bool
-
-
-def _check_setting(
-    n_samples: int,
-    epsilon: float,
-    delta: float,
-    beta: float,
-    lam: float,
-    lipschitz: float,
-    kernel_bound: float,
-) -> tuple[int, float, float, float, float, float, float]:
-    """Check (n, ε, δ > 0, β, λ, L, R_φ), the setting of every Jain–Thakurta bound."""
-    return (
-        check_int(n_samples, "n_samples"),
-        check_epsilon(epsilon),
-        check_delta(delta, allow_zero=False),
-        check_open_unit(beta, "beta"),
-        check_positive(lam, "lam"),
-        check_positive(lipschitz, "lipschitz"),
-        check_positive(kernel_bound, "kernel_bound"),
-    )
 
 
 def _check_b_rule(B_rule: str | int) -> str | int:
@@ -240,11 +242,10 @@ def interactive_parameters(
     >>> p.max_updates, round(p.eps0, 6), round(p.threshold, -3), p.vacuous
     (25902, 0.000204, 252000.0, True)
     """
-    n, eps, delta, beta, lam, L, R = _check_setting(
-        n_samples, epsilon, delta, beta, lam, lipschitz, kernel_bound
-    )
+    # Jain & Thakurta's symbols for the (checked) arguments.
+    n, L, R, C = n_samples, lipschitz, kernel_bound, w_norm_bound
+    eps = check_epsilon(epsilon)
     T = check_int(n_queries, "n_queries")
-    C = check_positive(w_norm_bound, "w_norm_bound")
     if constants not in _EPS0_CONSTANT:
         raise ValueError(f"constants must be 'thm9' or 'alg1', got {constants!r}.")
     rule = _check_b_rule(B_rule)
@@ -307,18 +308,13 @@ def interactive_error_thm3(
     ...                              1, 1.0, 1.0, 1.0), 6)
     0.01
     """
-    n, eps, delta, beta, lam, L, R = _check_setting(
-        n_samples, epsilon, delta, beta, lam, lipschitz, kernel_bound
-    )
-    T = check_int(n_queries, "n_queries")
-    C = check_positive(w_norm_bound, "w_norm_bound")
     # Jain & Thakurta Thm 3: O(C·R_φ²·√(L·ln(T/β))·ln²(1/δ)/√(nελ)).
     return (
-        C
-        * R**2
-        * math.sqrt(L * math.log(T / beta))
+        w_norm_bound
+        * kernel_bound**2
+        * math.sqrt(lipschitz * math.log(n_queries / beta))
         * math.log(1.0 / delta) ** 2
-        / math.sqrt(n * eps * lam)
+        / math.sqrt(n_samples * epsilon * lam)
     )
 
 
@@ -353,10 +349,10 @@ def interactive_error_thm10(
     """
     S = check_positive(sensitivity, "sensitivity")
     B = check_int(max_updates, "max_updates")
-    eps, delta = check_epsilon(epsilon), check_delta(delta, allow_zero=False)
-    T, beta = check_int(n_queries, "n_queries"), check_open_unit(beta, "beta")
     # Jain & Thakurta Thm 10 (Gupta, Roth & Ullman 2011, Thm 5.2).
-    return S * math.sqrt(B) * math.log(1.0 / delta) * math.log(T / beta) / eps
+    return (
+        S * math.sqrt(B) * math.log(1.0 / delta) * math.log(n_queries / beta) / epsilon
+    )
 
 
 @_params
@@ -396,11 +392,10 @@ def noisy_label_scale(
     84.0
     """
     T = check_int(n_queries, "n_queries")
-    eps = check_epsilon(epsilon)
     delta = check_delta(delta)
     S = check_positive(sensitivity, "sensitivity")
     # Jain & Thakurta Thm 11 with k = T, δ′ = δ (bisection; max with ε/T).
-    eps_q = eps / T if delta == 0.0 else per_step_epsilon(eps, T, delta)
+    eps_q = epsilon / T if delta == 0.0 else per_step_epsilon(epsilon, T, delta)
     return S / eps_q
 
 
@@ -437,20 +432,14 @@ def noisy_label_count(
     >>> noisy_label_count(2.0, 1000, 1.0, 1.0, 1.0, 1.0, math.exp(-4))
     1000
     """
-    n = check_int(n_samples, "n_samples")
-    delta = check_delta(delta, allow_zero=False)
     # Jain & Thakurta Thm 5: T = O(‖𝒞‖₂·nελ/(L·R_φ·√ln(1/δ))).
     T = (
         check_positive(constant, "constant")
-        * check_positive(radius, "radius")
-        * n
-        * check_epsilon(epsilon)
-        * check_positive(lam, "lam")
-        / (
-            check_positive(lipschitz, "lipschitz")
-            * check_positive(kernel_bound, "kernel_bound")
-            * math.sqrt(math.log(1.0 / delta))
-        )
+        * radius
+        * n_samples
+        * epsilon
+        * lam
+        / (lipschitz * kernel_bound * math.sqrt(math.log(1.0 / delta)))
     )
     out = max(1, math.floor(T))
     if n_available is not None:
@@ -487,17 +476,12 @@ def noisy_label_excess_loss_bound(
     ...                                   math.exp(-1), 1, math.exp(-1)), 6)
     0.1
     """
-    n, eps, delta, beta, lam, L, R = _check_setting(
-        n_samples, epsilon, delta, beta, lam, lipschitz, kernel_bound
-    )
-    T = check_int(n_queries, "n_queries")
-    radius = check_positive(radius, "radius")
     # Jain & Thakurta Thm 5.
     return (
-        (L * R) ** 1.5
+        (lipschitz * kernel_bound) ** 1.5
         * math.sqrt(radius * math.sqrt(math.log(1 / delta)))
-        * math.log(T / beta)
-        / math.sqrt(n * eps * lam)
+        * math.log(n_queries / beta)
+        / math.sqrt(n_samples * epsilon * lam)
     )
 
 
@@ -596,10 +580,8 @@ def data_independent_parameters(
     >>> f"{p.net_size:.1e}"
     '1.2e+24'
     """
-    n, eps, delta, beta, lam, L, R = _check_setting(
-        n_samples, epsilon, delta, beta, lam, lipschitz, kernel_bound
-    )
-    d = check_int(dimension, "dimension")
+    # Jain & Thakurta's symbols for the (checked) arguments.
+    n, eps, L, R, d = n_samples, epsilon, lipschitz, kernel_bound, dimension
     L_phi = check_positive(feature_lipschitz, "feature_lipschitz")
     frac = check_open_unit(em_fraction, "em_fraction")
     S = (
@@ -682,10 +664,8 @@ def data_independent_bound_thm8(
     ...                                                               form="proof")
     (2.0, 8.0)
     """
-    n, eps, delta, beta, lam, L, R = _check_setting(
-        n_samples, epsilon, delta, beta, lam, lipschitz, kernel_bound
-    )
-    d = check_int(dimension, "dimension")
+    # Jain & Thakurta's symbols for the (checked) arguments.
+    n, eps, L, R, d = n_samples, epsilon, lipschitz, kernel_bound, dimension
     ln_lphi = max(1.0, math.log(check_positive(feature_lipschitz, "feature_lipschitz")))
     common = (
         d ** (1 / 3)

@@ -49,6 +49,7 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from numpy.typing import NDArray
@@ -60,7 +61,7 @@ from ..perturbation import (
     rubinstein_l2_sensitivity,
 )
 from ..utils._checks import check_int, check_open_unit, check_positive
-from ..utils._docstrings import fill_params
+from ..utils._docstrings import Check, fill_and_check_params
 
 __all__ = [
     "Lemma19Fixture",
@@ -97,7 +98,8 @@ LEMMA10_CONSTANT = 16.0 * math.log(2.0)
 #: Upper limit on the RBF width σ in [R] Lemma 19 / Thm 20: √(1/(2 ln 2)) ≈ 0.84932.
 RBF_SIGMA_MAX = math.sqrt(1.0 / (2.0 * math.log(2.0)))
 
-# numpydoc entries of the parameters these formulas share (see fill_params).
+# numpydoc entries of the parameters these formulas share, and below the check of
+# the range each entry states (see fill_and_check_params).
 _PARAMS: dict[str, str] = {
     "beta": "float\nPrivacy level β > 0 (pure DP).",
     "C": "float\nRegularisation weight.",
@@ -133,8 +135,6 @@ _PARAMS: dict[str, str] = {
     ),
 }
 
-_params = fill_params(_PARAMS)
-
 
 def _check_finite_args(
     n: int, C: float, L: float, kappa: float
@@ -148,14 +148,44 @@ def _check_finite_args(
     )
 
 
-def _check_sigma_p(sigma_p: float) -> float:
+def _check_sigma_p(sigma_p: float, name: str = "sigma_p") -> float:
     if isinstance(sigma_p, numbers.Real) and math.isinf(float(sigma_p)):
         raise ValueError(
             "sigma_p is infinite (e.g. the Laplacian kernel, whose spectral "
             "density has no second moment): the d̂ bounds of [R] Lemma 13 / "
             "Thm 14 are vacuous."
         )
-    return check_positive(sigma_p, "sigma_p")
+    return check_positive(sigma_p, name)
+
+
+def _check_rbf_sigma(sigma: float, name: str = "sigma") -> float:
+    sigma = check_positive(sigma, name)
+    if not sigma < RBF_SIGMA_MAX:
+        raise ValueError(
+            f"[R] Lemma 19 / Thm 20 need sigma < sqrt(1/(2 ln 2)) = "
+            f"{RBF_SIGMA_MAX:.6f}, got sigma={sigma}."
+        )
+    return sigma
+
+
+_CHECKS: dict[str, Check] = {
+    "beta": check_positive,
+    "C": check_positive,
+    "d": check_int,
+    "delta": check_open_unit,
+    "dhat": check_int,
+    "diam": check_positive,
+    "eps": check_positive,
+    "F": check_int,
+    "L": check_positive,
+    "Lam": check_positive,
+    "n": check_int,
+    "n@at_least_two": partial(check_int, minimum=2),
+    "sigma": _check_rbf_sigma,
+    "sigma_p": _check_sigma_p,
+}
+
+_params = fill_and_check_params(_PARAMS, _CHECKS)
 
 
 # ---------------------------------------------------------------------------
@@ -260,7 +290,6 @@ def finite_noise_scale(
     >>> round(finite_noise_scale(1.0, 100, 1.0, 1.0, 1.0, 4), 12)
     0.08
     """
-    beta = check_positive(beta, "beta")
     F = check_int(F, "F")
     n, C, L, kappa = _check_finite_args(n, C, L, kappa)
     # [R] Thm 7: λ ≥ 4LCκ√F/(βn) (L1 sensitivity = √F · L2 sensitivity), written
@@ -299,10 +328,7 @@ def finite_max_noise_for_usefulness(
     >>> round(finite_max_noise_for_usefulness(1.0, 0.5, 1.0, 1), 12)
     0.360673760222
     """
-    eps = check_positive(eps, "eps")
-    delta = check_open_unit(delta, "delta")
     Phi = check_positive(Phi, "Phi")
-    F = check_int(F, "F")
     # [R] Thm 8: λ ≤ ε / (2Φ(F ln 2 + ln(1/δ))).
     return eps / (2.0 * Phi * (F * math.log(2.0) + math.log(1.0 / delta)))
 
@@ -342,10 +368,7 @@ def finite_max_noise_for_usefulness_exact(
     >>> round(finite_max_noise_for_usefulness_exact(1.0, 0.5, 1.0, 1), 12)
     1.442695040889
     """
-    eps = check_positive(eps, "eps")
-    delta = check_open_unit(delta, "delta")
     Phi = check_positive(Phi, "Phi")
-    F = check_int(F, "F")
     # Not in paper: exact Erlang quantile; Q(F, x) = δ ⇔ x = Gamma(F,1).isf(δ).
     quantile = float(gammainccinv(F, delta))
     return eps / (Phi * quantile)
@@ -435,7 +458,6 @@ def rff_max_noise_for_usefulness(eps: float, delta: float, dhat: int) -> float:
     """
     eps = check_positive(eps, "eps")
     delta = check_open_unit(delta, "delta")
-    dhat = check_int(dhat, "dhat")
     root = math.sqrt(dhat)
     # [R] Lemma 10: λ ≤ min{ε/(2⁴·ln2·√d̂), ε√d̂/(8 ln(2/δ))}.
     return min(
@@ -473,9 +495,6 @@ def rff_max_noise_for_usefulness_exact(eps: float, delta: float, dhat: int) -> f
     >>> round(rff_max_noise_for_usefulness_exact(1.0, 0.05, 4), 6)
     0.069335
     """
-    eps = check_positive(eps, "eps")
-    delta = check_open_unit(delta, "delta")
-    dhat = check_int(dhat, "dhat")
     # Not in paper: exact Erlang-2d̂ quantile at level 1 − δ/2.
     quantile = float(gammainccinv(2 * dhat, delta / 2.0))
     return eps * math.sqrt(dhat) / (2.0 * quantile)
@@ -524,8 +543,6 @@ def rr_dhat_for_kernel_error(
     510
     """
     eps = check_positive(eps, "eps")
-    delta = check_open_unit(delta, "delta")
-    d = check_int(d, "d")
     sigma_p = _check_sigma_p(sigma_p)
     diam = check_positive(diam, "diam")
     return _rr_dhat(eps * eps, delta, d, sigma_p, diam)
@@ -564,10 +581,7 @@ def kernel_error_tolerance(eps: float, Lam: float, C: float, L: float) -> float:
     >>> round(kernel_error_tolerance(1.0, 0.5, 1.0, 1.0), 6)
     0.057722
     """
-    eps = check_positive(eps, "eps")
     Lam = check_positive(Lam, "Lam")
-    C = check_positive(C, "C")
-    L = check_positive(L, "L")
     return _kernel_error_tolerance(eps, Lam, C, L)
 
 
@@ -628,8 +642,6 @@ def hinge_usefulness_theta(eps: float, C: float, *, exact: bool = False) -> floa
     >>> f"{hinge_usefulness_theta(0.1, 1.0):.3e}"
     '2.441e-08'
     """
-    eps = check_positive(eps, "eps")
-    C = check_positive(C, "C")
     if exact:
         # [R] Cor. 15 proof: Λ = C, L = 1 ⇒ H = C(1 + √6); θ = ε⁴/(2⁴C⁴(1+√6)⁴).
         return _kernel_error_tolerance(eps, C, C, 1.0) ** 2
@@ -684,11 +696,6 @@ def rff_dhat_for_usefulness(
     >>> rff_dhat_for_usefulness(1.0, 0.1, 1, 1.0, 2.0, 1.0, 1.0, 1.0)
     479880
     """
-    eps = check_positive(eps, "eps")
-    delta = check_open_unit(delta, "delta")
-    d = check_int(d, "d")
-    sigma_p = _check_sigma_p(sigma_p)
-    diam = check_positive(diam, "diam")
     theta = usefulness_theta(eps, Lam, C, L)
     return _dhat_from_theta(theta, delta, d, sigma_p, diam)
 
@@ -730,11 +737,6 @@ def hinge_rff_dhat_for_usefulness(
     >>> hinge_rff_dhat_for_usefulness(1.0, 0.1, 1, 1.0, 2.0, 1.0)
     896777
     """
-    eps = check_positive(eps, "eps")
-    delta = check_open_unit(delta, "delta")
-    d = check_int(d, "d")
-    sigma_p = _check_sigma_p(sigma_p)
-    diam = check_positive(diam, "diam")
     theta = hinge_usefulness_theta(eps, C, exact=exact_theta)
     return _dhat_from_theta(theta, delta, d, sigma_p, diam)
 
@@ -794,8 +796,6 @@ def optimal_dp_upper_bound(
     >>> f"{optimal_dp_upper_bound(1.0, 0.1, 1.0, 10**6, 1, 1.0, 2.0):.4f}"
     '56.2607'
     """
-    C = check_positive(C, "C")
-    n = check_int(n, "n")
     dhat = hinge_rff_dhat_for_usefulness(
         eps, delta, d, sigma_p, diam, C, exact_theta=exact_theta
     )
@@ -859,7 +859,6 @@ def optimal_dp_lower_bound_linear(
     >>> round(optimal_dp_lower_bound_linear(0.01), 6)
     4.59512
     """
-    delta = check_open_unit(delta, "delta")
     checked = _check_validity_args(eps, C, n)
     if checked is not None:
         e, c, nn = checked
@@ -901,7 +900,6 @@ def linear_lower_bound_min_delta(beta: float) -> float:
     >>> round(linear_lower_bound_min_delta(1.0), 6)
     0.268941
     """
-    beta = check_positive(beta, "beta")
     # β ≥ ln((1−δ)/δ) ⇔ δ ≥ 1/(1 + e^β); written with e^{−β} to avoid overflow.
     return math.exp(-beta) / (1.0 + math.exp(-beta))
 
@@ -944,16 +942,6 @@ def rbf_packing_size(sigma: float) -> int:
     return N
 
 
-def _check_rbf_sigma(sigma: float) -> float:
-    sigma = check_positive(sigma, "sigma")
-    if not sigma < RBF_SIGMA_MAX:
-        raise ValueError(
-            f"[R] Lemma 19 / Thm 20 need sigma < sqrt(1/(2 ln 2)) = "
-            f"{RBF_SIGMA_MAX:.6f}, got sigma={sigma}."
-        )
-    return sigma
-
-
 @_params
 def optimal_dp_lower_bound_rbf(
     delta: float,
@@ -991,7 +979,6 @@ def optimal_dp_lower_bound_rbf(
     >>> round(optimal_dp_lower_bound_rbf(0.01, 0.5), 6)
     6.204558
     """
-    delta = check_open_unit(delta, "delta")
     sigma = _check_rbf_sigma(sigma)
     N = rbf_packing_size(sigma)
     checked = _check_validity_args(eps, C, n)
@@ -1033,8 +1020,6 @@ def rbf_lower_bound_min_delta(beta: float, sigma: float) -> float:
     >>> round(rbf_lower_bound_min_delta(1.0, 0.5), 6)
     0.647813
     """
-    beta = check_positive(beta, "beta")
-    sigma = _check_rbf_sigma(sigma)
     N = rbf_packing_size(sigma)
     # β ≥ ln((1−δ)(N−1)/δ) ⇔ δ ≥ (N−1)/(N−1+e^β) = (N−1)e^{−β}/((N−1)e^{−β}+1).
     t = (N - 1) * math.exp(-beta)
@@ -1094,7 +1079,6 @@ def sigma_p_squared(
     >>> sigma_p_squared("cauchy", 3)
     6.0
     """
-    d = check_int(d, "d")
     name = str(kernel).lower()
     if name == "rbf":
         if sigma is None:
@@ -1312,8 +1296,6 @@ def lemma19_databases(n: int, C: float, sigma: float) -> Lemma19Fixture:
     (6, (6, 10, 2), 0.172933)
     """
     n = check_int(n, "n", minimum=2)
-    C = check_positive(C, "C")
-    sigma = _check_rbf_sigma(sigma)
     if not n > C:
         raise ValueError(f"[R] Lemma 19 needs n > C, got n={n}, C={C}.")
     N = rbf_packing_size(sigma)

@@ -40,7 +40,7 @@ from ..perturbation import (
     output_l2_sensitivity,
 )
 from ..utils._checks import check_int, check_open_unit, check_positive
-from ..utils._docstrings import fill_params
+from ..utils._docstrings import Check, fill_and_check_params
 
 __all__ = [
     "cor2_sample_complexity",
@@ -55,7 +55,8 @@ __all__ = [
     "unit_ball_volume",
 ]
 
-# numpydoc entries of the parameters these formulas share (see fill_params).
+# numpydoc entries of the parameters these formulas share, and below the check of
+# the range each entry states (see fill_and_check_params).
 _PARAMS: dict[str, str] = {
     "constant": "float, default=1.0\nMultiplier for the unknown constant of Ω(·).",
     "d": "int\nInput dimension.",
@@ -68,7 +69,18 @@ _PARAMS: dict[str, str] = {
     "zeta": "float\nBound ζ on |φ(x; θ)| (√2 for the random-phase cosine map).",
 }
 
-_params = fill_params(_PARAMS)
+_CHECKS: dict[str, Check] = {
+    "constant": check_positive,
+    "d": check_int,
+    "delta": check_open_unit,
+    "eps_g": check_positive,
+    "eps_p": check_positive,
+    "lam": check_positive,
+    "n": check_int,
+    "zeta": check_positive,
+}
+
+_params = fill_and_check_params(_PARAMS, _CHECKS)
 
 
 @_params
@@ -114,9 +126,7 @@ def objpert_excess_risk_bound(
     0.008
     """
     d = check_int(d, "d")
-    n = check_int(n, "n")
     Lam = check_positive(Lam, "Lam")
-    eps_p = check_positive(eps_p, "eps_p")
     delta = check_open_unit(delta, "delta")
     # [S] Thm 2, eq. (14): J(f_priv) ≤ J(f₀) + 8d² ln²(d/δ)/(Λ n² ε_p²).
     return 8.0 * d**2 * math.log(d / delta) ** 2 / (Lam * n**2 * eps_p**2)
@@ -158,8 +168,6 @@ def objpert_noise_norm_quantile(
     0.69314718056
     """
     d = check_int(d, "d")
-    eps_p = check_positive(eps_p, "eps_p")
-    delta = check_open_unit(delta, "delta")
     if exact:
         # Not in paper: ‖b‖ ∼ Gamma(d, scale 2/ε_p); its (1 − δ)-quantile.
         return (2.0 / eps_p) * float(gammainccinv(d, delta))
@@ -198,7 +206,6 @@ def tuning_error_slack(m: int, eps_p: float, delta: float) -> float:
     """
     m = check_int(m, "m")
     eps_p = check_positive(eps_p, "eps_p")
-    delta = check_open_unit(delta, "delta")
     # [S] Thm 7: z ≤ z_min + (2/ε_p) ln(m/δ) w.p. ≥ 1 − δ.
     return (2.0 / eps_p) * math.log(m / delta)
 
@@ -233,18 +240,6 @@ def unit_ball_volume(d: int) -> float:
     d = check_int(d, "d")
     # Vol = π^{d/2}/Γ(d/2 + 1), in logs so large d does not overflow.
     return math.exp(0.5 * d * math.log(math.pi) - math.lgamma(0.5 * d + 1.0))
-
-
-def _check_rates(
-    eps_p: float, eps_g: float, delta: float, constant: float
-) -> tuple[float, float, float, float]:
-    """Check the (ε_p, ε_g, δ, constant) that every [S] sample complexity takes."""
-    return (
-        check_positive(eps_p, "eps_p"),
-        check_positive(eps_g, "eps_g"),
-        check_open_unit(delta, "delta"),
-        check_positive(constant, "constant"),
-    )
 
 
 @_params
@@ -288,7 +283,7 @@ def cor2_sample_complexity(
     """
     f_norm = check_positive(f_norm, "f_norm")
     d = check_int(d, "d")
-    eps_p, eps_g, delta, constant = _check_rates(eps_p, eps_g, delta, constant)
+    eps_g = check_positive(eps_g, "eps_g")
     # [S] Cor. 2, eq. (15): n = Ω(max{‖f*‖²/ε_g², ‖f*‖ d log(d/δ)/(ε_p ε_g)}).
     return constant * max(
         f_norm**2 / eps_g**2, f_norm * d * math.log(d / delta) / (eps_p * eps_g)
@@ -330,7 +325,6 @@ def lemma1_sample_complexity(
     1.0
     """
     a_bound = check_positive(a_bound, "a_bound")
-    eps_p, eps_g, delta, constant = _check_rates(eps_p, eps_g, delta, constant)
     log_inv = math.log(1.0 / delta)
     # [S] Lemma 1, eq. (25):
     # n = Ω(C²√log(1/δ)/(ε_p ε_g²) · log(C log(1/δ)/(ε_g δ))).
@@ -349,6 +343,7 @@ def _volume(d: int, volume: float | None) -> float:
 
 def _feature_bound_sample_complexity(
     norm: float,
+    norm_name: str,
     power: int,
     zeta: float,
     d: int,
@@ -363,9 +358,7 @@ def _feature_bound_sample_complexity(
     constant · norm^p ζ² Vol² √log(1/δ)/(ε_p ε_g^p)
     · log(norm · Vol · ζ · log(1/δ)/(ε_g δ Γ(d/2 + 1))), p = ``power``.
     """
-    zeta = check_positive(zeta, "zeta")
-    d = check_int(d, "d")
-    eps_p, eps_g, delta, constant = _check_rates(eps_p, eps_g, delta, constant)
+    norm = check_positive(norm, norm_name)
     vol = _volume(d, volume)
     log_inv = math.log(1.0 / delta)
     log_term = math.log(norm * vol * zeta * log_inv / (eps_g * delta)) - math.lgamma(
@@ -425,11 +418,10 @@ def thm4_sample_complexity(
     >>> f"{thm4_sample_complexity(1.0, math.sqrt(2), 2, 1.0, 0.1, 0.01):.6g}"
     '42047.2'
     """
-    f_inf_norm = check_positive(f_inf_norm, "f_inf_norm")
     # [S] Thm 4, eq. (38): n = Ω(‖f*‖²_∞ζ²Vol²√log(1/δ)/(ε_p ε_g²)
     #                          · log(‖f*‖_∞ Vol ζ log(1/δ)/(ε_g δ Γ(d/2+1)))).
     return _feature_bound_sample_complexity(
-        f_inf_norm, 2, zeta, d, eps_p, eps_g, delta, constant, volume
+        f_inf_norm, "f_inf_norm", 2, zeta, d, eps_p, eps_g, delta, constant, volume
     )
 
 
@@ -475,11 +467,10 @@ def thm5_sample_complexity(
     >>> f"{thm5_sample_complexity(1.0, math.sqrt(2), 2, 1.0, 0.1, 0.01):.6g}"
     '4.20472e+06'
     """
-    f_h_norm = check_positive(f_h_norm, "f_h_norm")
     # [S] Thm 5, eq. (39): n = Ω(‖f*‖⁴_H ζ² Vol² √log(1/δ)/(ε_p ε_g⁴)
     #                          · log(‖f*‖_H Vol ζ log(1/δ)/(ε_g δ Γ(d/2+1)))).
     return _feature_bound_sample_complexity(
-        f_h_norm, 4, zeta, d, eps_p, eps_g, delta, constant, volume
+        f_h_norm, "f_h_norm", 4, zeta, d, eps_p, eps_g, delta, constant, volume
     )
 
 
@@ -538,8 +529,6 @@ def objective_perturbation_epsilon_prime(
     (0.000615, 0.0)
     """
     epsilon = check_positive(epsilon, "epsilon")
-    n = check_int(n, "n")
-    lam = check_positive(lam, "lam")
     c = check_positive(c, "c")
     # [CMS11] Alg. 2 / Thm 9, written once in dpsvm.perturbation.
     cal = objective_perturbation_calibration(epsilon, n, lam, c)
@@ -585,8 +574,6 @@ def output_perturbation_l2_sensitivity(
     >>> output_perturbation_l2_sensitivity(100, 0.1)
     0.2
     """
-    n = check_int(n, "n")
-    lam = check_positive(lam, "lam")
     L = check_positive(L, "L")
     R = check_positive(R, "R")
     # [CMS11] Cor. 8: ‖f*(D) − f*(D′)‖₂ ≤ 2LR/(nΛ) (2L/(nΛ) on the unit ball,

@@ -12,6 +12,7 @@ and ``train`` removes its model file when writing the report fails.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import io
 import json
@@ -20,7 +21,7 @@ import os
 import stat
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -29,10 +30,15 @@ import numpy as np
 
 from .. import __version__
 from ..exceptions import DPSVMConvergenceError, PrivacyLeakWarning
-from ..utils._cli import PROG, UsageError, delta_option
+from ..utils._cli import (
+    PROG,
+    UsageError,
+    add_integer_argument,
+    add_positive_argument,
+    add_seed_argument,
+    delta_option,
+)
 from ..utils._cli import RaisingParser as _Parser
-from ..utils._cli import integer_option as _count
-from ..utils._cli import number as _number
 from ..utils._cli import positive_option as _positive
 from ._data import (
     DATASETS,
@@ -99,12 +105,7 @@ def _gamma(text: str) -> float:
             f"--gamma {text!r} would be computed from the data, which the privacy "
             "guarantee does not cover; give the public kernel width as a number > 0"
         )
-    v = _number(text, "--gamma")
-    if not (math.isfinite(v) and v > 0):
-        raise argparse.ArgumentTypeError(
-            f"--gamma must be a finite number > 0, got {text}"
-        )
-    return v
+    return _positive("--gamma")(text)
 
 
 def _classes(text: str) -> list[int] | list[float]:
@@ -173,9 +174,11 @@ def _add_data_options(p: argparse.ArgumentParser, *, part: str, labels: str) -> 
         "header, and a first row of numbers only is refused as ambiguous)",
     )
     if part == "training":
-        p.add_argument(
+        add_integer_argument(
+            p,
             "--n-features",
-            type=_count("--n-features", 1, 10**8),
+            1,
+            10**8,
             metavar="N",
             help="LibSVM: the public number of features (required: the width is "
             "never read from the private file; an index above N is refused)",
@@ -226,21 +229,21 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         choices=_LOSSES,
         help="loss of --model svm and of the kernel models (default huber)",
     )
-    p.add_argument(
+    add_positive_argument(
+        p,
         "--huber-h",
-        type=_positive("--huber-h"),
         help="Huber half-width (default 0.5 linear, 1 with a kernel)",
     )
-    p.add_argument(
+    add_positive_argument(
+        p,
         "--regularization",
-        type=_positive("--regularization"),
         help="Λ in (1/n)Σℓ + (Λ/2)‖w‖² (default: the public a-priori rule "
         "regularization='auto', ≈ 20/(nε) linear, ≈ 4/(nε) kernel; "
         "docs/defaults.md; train --tune chooses it privately)",
     )
-    p.add_argument(
+    add_positive_argument(
+        p,
         "--data-norm",
-        type=_positive("--data-norm"),
         help="public bound R on the row norm; longer rows are projected (default "
         "1; --kernel linear only)",
     )
@@ -268,9 +271,11 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         help="public kernel width γ > 0 (required with a kernel; data-dependent "
         "values such as 'scale' are refused)",
     )
-    kern.add_argument(
+    add_integer_argument(
+        kern,
         "--n-components",
-        type=_count("--n-components", 1, _MAX_N_COMPONENTS),
+        1,
+        _MAX_N_COMPONENTS,
         metavar="N",
         help="number of random frequencies: 2N features for cos-sin, N for "
         f"cos-phase (default {_DEFAULT_N_COMPONENTS})",
@@ -288,16 +293,16 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         help="cos-phase only: scale the features to norm <= 1, calibrate the noise "
         "for their bound √2, or project them onto the unit ball (default clip)",
     )
-    kern.add_argument(
+    add_seed_argument(
+        kern,
         "--feature-seed",
-        type=_count("--feature-seed", 0, 2**63 - 1),
         help="seed the random frequencies (they are public and written into the "
         "model, so seeding them is allowed; the seed is not written; default: "
         "fresh OS entropy)",
     )
-    p.add_argument(
+    add_seed_argument(
+        p,
         "--random-state",
-        type=_count("--random-state", 0, 2**63 - 1),
         help="seed the noise: tests only, never for a real release",
     )
 
@@ -328,14 +333,16 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--epsilon", type=_epsilon, default=1.0, help="ε per model (default 1)"
     )
-    demo.add_argument(
+    add_seed_argument(
+        demo,
         "--random-state",
-        type=_count("--random-state", 0, 2**63 - 1),
         help="seed the noise (reproducible output; tests and docs only)",
     )
-    demo.add_argument(
+    add_integer_argument(
+        demo,
         "--draws",
-        type=_count("--draws", 1, 1000),
+        1,
+        1000,
         default=10,
         help="number of private models (noise draws) to average (default 10)",
     )
@@ -442,9 +449,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="E",
         help="the ε values, e.g. --epsilons 0.1 0.5 1 2",
     )
-    sweep.add_argument(
+    add_integer_argument(
+        sweep,
         "--seeds",
-        type=_count("--seeds", 1, 1000),
+        1,
+        1000,
         default=3,
         metavar="K",
         help="noise draws (and splits) per ε (default 3)",
@@ -516,6 +525,23 @@ def _check_output(path: str, option: str) -> Path:
 def _is_regular_output(path: Path) -> bool:
     """Whether ``path`` names a regular file (after links): safe to remove."""
     return str(path) != "-" and Path(os.path.realpath(path)).is_file()
+
+
+@contextlib.contextmanager
+def _removed_on_failure(path: Path, err: TextIO) -> Iterator[None]:
+    """Remove the already written ``path`` when the block fails: no partial output.
+
+    Only a regular file is removed: never a device, a FIFO or standard output.
+    """
+    try:
+        yield
+    except BaseException:
+        if _is_regular_output(path):
+            try:
+                os.unlink(os.path.realpath(path))
+            except OSError:  # pragma: no cover - the file stays; say so
+                err.write(f"{PROG}: warning: could not remove {path}\n")
+        raise
 
 
 def _same_file(a: str | Path, b: str | Path) -> bool:
@@ -748,6 +774,18 @@ def _given(args: argparse.Namespace, *names: str) -> dict[str, Any]:
     }
 
 
+def _privacy_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """What every estimator of ``train`` and ``sweep`` takes: the budget, the
+    mechanism, the public label set and the noise seed."""
+    return {
+        "epsilon": args.epsilon,
+        "delta": args.delta,
+        "mechanism": args.mechanism,
+        "classes": args.classes,
+        "random_state": args.random_state,
+    }
+
+
 def _build_linear(args: argparse.Namespace) -> Any:
     from ..models import DPLinearSVC, DPLogisticRegression
 
@@ -764,12 +802,8 @@ def _build_linear(args: argparse.Namespace) -> Any:
             "output-laplace (their Alg. 2) for a linear model"
         )
     common: dict[str, Any] = {
-        "epsilon": args.epsilon,
-        "delta": args.delta,
-        "mechanism": args.mechanism,
+        **_privacy_kwargs(args),
         "data_norm": 1.0 if args.data_norm is None else args.data_norm,
-        "classes": args.classes,
-        "random_state": args.random_state,
     }
     # Options left out keep the estimator's documented defaults.
     common.update(_given(args, "regularization", "fit_intercept"))
@@ -826,13 +860,9 @@ def _build_kernel(args: argparse.Namespace) -> Any:
         gamma=args.gamma,
         n_components=_DEFAULT_N_COMPONENTS if n_components is None else n_components,
         feature_map=feature_map,
-        mechanism=args.mechanism,
         loss=loss,
-        epsilon=args.epsilon,
-        delta=args.delta,
-        classes=args.classes,
         feature_random_state=args.feature_seed,
-        random_state=args.random_state,
+        **_privacy_kwargs(args),
         # Options left out keep DPKernelSVC's documented defaults.
         **_given(args, "norm_handling", "huber_h", "regularization"),
     )
@@ -981,17 +1011,8 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         report_text = json.dumps(report, indent=2, allow_nan=False) + "\n"
     save_model(estimator, os.fspath(model_path))
     if report_path is not None and report_text is not None:
-        try:
+        with _removed_on_failure(model_path, err):
             atomic_write_text(os.fspath(report_path), report_text)
-        except BaseException:
-            # Remove the model only where a regular file was written: never a
-            # device, a FIFO or standard output.
-            if _is_regular_output(model_path):
-                try:
-                    os.unlink(os.path.realpath(model_path))
-                except OSError:  # pragma: no cover - the model stays; say so
-                    err.write(f"{PROG}: warning: could not remove {model_path}\n")
-            raise
     for note in notes:
         _warn(note, err)
     # With --out - or --report - the status line must not mix into the output.
@@ -1303,12 +1324,8 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     atomic_write_text(os.fspath(csv_path), table)
     if png_path is not None and image is not None:
-        try:
+        with _removed_on_failure(csv_path, err):
             atomic_write_bytes(os.fspath(png_path), image)
-        except BaseException:
-            if _is_regular_output(csv_path):
-                os.unlink(os.path.realpath(csv_path))
-            raise
     for note in sorted(notes):
         _warn(note, err)
     _warn(

@@ -19,7 +19,8 @@ import json
 import warnings
 from typing import Any, TextIO
 
-from ._main import _count, _delta, _epsilon, _positive
+from ..utils._cli import add_integer_argument, add_positive_argument
+from ._main import _delta, _epsilon
 
 __all__ = ["add_serve_subparser", "run_serve_command"]
 
@@ -67,9 +68,7 @@ def add_serve_subparser(sub: Any) -> None:
         help="accepted API keys, one per line (optionally 'KEY MAX_ANSWERS')",
     )
     p.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1")
-    p.add_argument(
-        "--port", type=_count("--port", 0, 65535), default=8080, help="default 8080"
-    )
+    add_integer_argument(p, "--port", 0, 65535, default=8080, help="default 8080")
     p.add_argument(
         "--mechanism",
         choices=MECHANISMS,
@@ -79,18 +78,20 @@ def add_serve_subparser(sub: Any) -> None:
         "Laplace answers, ε/--max-queries each (default pinp)",
     )
     p.add_argument("--name", default="dpsvm", help="model name in the URLs")
-    p.add_argument(
+    add_integer_argument(
+        p,
         "--max-queries",
-        type=_count("--max-queries", 1, 10**9),
+        1,
+        10**9,
         default=DEFAULT_MAX_QUERIES,
         help="T, the number of query rows the budget is planned for "
         f"(default {DEFAULT_MAX_QUERIES})",
     )
     p.add_argument("--kernel", choices=_KERNELS, default="rbf", help="default rbf")
-    p.add_argument("--gamma", type=_positive("--gamma"), default=1.0, help="default 1")
-    p.add_argument(
+    add_positive_argument(p, "--gamma", default=1.0, help="default 1")
+    add_positive_argument(
+        p,
         "--regularization",
-        type=_positive("--regularization"),
         default=0.01,
         help="Λ (default 0.01)",
     )
@@ -102,9 +103,11 @@ def add_serve_subparser(sub: Any) -> None:
         "(survives power loss); normal survives a crash of the server process but "
         "not of the machine, and is faster (default full)",
     )
-    p.add_argument(
+    add_integer_argument(
+        p,
         "--max-batch",
-        type=_count("--max-batch", 1, 100_000),
+        1,
+        100_000,
         default=1024,
         help="most query rows per request (default 1024)",
     )
@@ -140,12 +143,29 @@ def _check_args(args: argparse.Namespace) -> None:
                 f"{', '.join(extra)} do not apply to --model: a released model's "
                 "budget was spent when it was trained"
             )
+    if args.kernel == "poly" and args.gamma != 1.0:
+        # One polynomial kernel in the library, (<x, y> + c0)^p, without a width
+        # (dpsvm.kernels.kernel_matrix; models.kernel_erm.KernelSpec refuses γ ≠ 1).
+        raise UsageError(
+            "--kernel poly is (<x, y> + coef0)^degree, as in "
+            "dpsvm.kernels.kernel_matrix: it has no width, so --gamma must be 1 "
+            f"(the default) with --kernel poly, got --gamma {args.gamma:g}"
+        )
 
 
 def _sha256_file(path: str, h: Any) -> None:
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
+
+
+#: The options of ``dpsvm serve`` that the answers depend on: fingerprinted (a
+#: ledger guards one setting) and shown in the model's metadata.
+_ANSWER_OPTIONS = ("kernel", "gamma", "regularization", "max_queries")
+
+
+def _answer_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {name: getattr(args, name) for name in _ANSWER_OPTIONS}
 
 
 def _fingerprint(args: argparse.Namespace, schema_json: str | None) -> str:
@@ -155,10 +175,7 @@ def _fingerprint(args: argparse.Namespace, schema_json: str | None) -> str:
     settings = {
         "schema": schema_json,
         "mechanism": args.mechanism if args.data is not None else "released",
-        "kernel": args.kernel,
-        "gamma": args.gamma,
-        "regularization": args.regularization,
-        "max_queries": args.max_queries,
+        **_answer_options(args),
     }
     h.update(json.dumps(settings, sort_keys=True).encode())
     return h.hexdigest()
@@ -193,10 +210,7 @@ def _build_predictor(
     )
     predictor.fit(X, y)
     details = {
-        "kernel": args.kernel,
-        "gamma": args.gamma,
-        "regularization": args.regularization,
-        "max_queries": args.max_queries,
+        **_answer_options(args),
         "data_norm": 1.0,
         "noise_scale": float(predictor.noise_scale_),
     }
@@ -206,11 +220,23 @@ def _build_predictor(
     return predictor, details
 
 
+def _schema_inputs(schema: Any, encode: Any) -> Any:
+    """The raw columns of a public schema as query inputs, encoded by ``encode``."""
+    from ..preprocessing import CategoricalFeature
+    from ..serving import InputSpec
+
+    return InputSpec(
+        list(schema.columns),
+        [isinstance(f, CategoricalFeature) for f in schema.features],
+        encode,
+    )
+
+
 def _served_from_data(args: argparse.Namespace) -> Any:
     import pandas as pd
 
-    from ..preprocessing import CategoricalFeature, PublicSchema, SchemaTransformer
-    from ..serving import InputSpec, ServedModel
+    from ..preprocessing import PublicSchema, SchemaTransformer
+    from ..serving import ServedModel
 
     schema = PublicSchema.from_json(args.schema)
     frame = pd.read_csv(args.data, dtype=str, keep_default_na=False)
@@ -224,15 +250,10 @@ def _served_from_data(args: argparse.Namespace) -> Any:
     X = transformer.transform(frame)
     classes = list(schema.classes)
     predictor, details = _build_predictor(args, X, y, classes)
-    spec = InputSpec(
-        list(schema.columns),
-        [isinstance(f, CategoricalFeature) for f in schema.features],
-        transformer.transform,
-    )
     return ServedModel(
         name=args.name,
         predictor=predictor,
-        inputs=spec,
+        inputs=_schema_inputs(schema, transformer.transform),
         classes=classes,
         mechanism=args.mechanism,
         free=False,
@@ -250,14 +271,10 @@ def _served_from_model(args: argparse.Namespace) -> Any:
     if schema is not None:  # trained with --schema: clients send raw columns
         import pandas as pd
 
-        from ..preprocessing import CategoricalFeature, SchemaTransformer
+        from ..preprocessing import SchemaTransformer
 
         encoder = SchemaTransformer(schema).fit(pd.DataFrame(columns=schema.columns))
-        spec = InputSpec(
-            list(schema.columns),
-            [isinstance(f, CategoricalFeature) for f in schema.features],
-            encoder.transform,
-        )
+        spec = _schema_inputs(schema, encoder.transform)
     else:
         d = int(model.n_features_in_)
         names = getattr(model, "feature_names_in_", None)
@@ -293,6 +310,7 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
     int
         The exit status.
     """
+    _check_args(args)  # usage errors first, before the service extra is needed
     try:
         import uvicorn
 
@@ -304,7 +322,6 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         ) from None
     import sqlalchemy
 
-    _check_args(args)
     # Answers are serialised and their matrices small: multi-threaded BLAS only
     # adds thread hand-offs (tens of ms on a busy machine). One thread each.
     from threadpoolctl import threadpool_limits

@@ -37,6 +37,7 @@ from sklearn.base import (
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
+from ..utils._params import store_init_params
 from ..utils._random import check_random_state
 from . import _trig
 from ._spectral import (
@@ -368,15 +369,7 @@ class RandomFourierFeatures(
         n_jobs: int | None = None,
         random_state: int | np.random.Generator | None = None,
     ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.n_components = n_components
-        self.feature_map = feature_map
-        self.norm_handling = norm_handling
-        self.dtype = dtype
-        self.chunk_size = chunk_size
-        self.n_jobs = n_jobs
-        self.random_state = random_state
+        store_init_params(self, locals())
 
     @kernel_doc
     def fit(self, X: ArrayLike, y: object = None) -> RandomFourierFeatures:

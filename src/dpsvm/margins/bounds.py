@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..utils._checks import check_int, check_nonnegative, check_open_unit
-from ..utils._docstrings import fill_params
+from ..utils._docstrings import Check, fill_and_check_params
 from ..validation import check_epsilon, check_positive
 
 __all__ = [
@@ -49,7 +49,8 @@ __all__ = [
 
 _FAT_C = 17.0  # the constant c of Lemma A.2 / Thm 6.1
 
-# numpydoc entries of the parameters these formulas share (see fill_params).
+# numpydoc entries of the parameters these formulas share, and below the check of
+# the range each entry states (see fill_and_check_params).
 _PARAMS: dict[str, str] = {
     "activation_scale": "float, default=1.0\nη, the scale of the activation.",
     "beta": "float\nFailure probability β ∈ (0, 1).",
@@ -67,14 +68,34 @@ _PARAMS: dict[str, str] = {
     "norm_bound@per_layer": "float\nΛ (per-layer Frobenius bound).",
 }
 
-_params = fill_params(_PARAMS)
-
 
 def _rate(value: float, name: str) -> float:
     v = check_nonnegative(value, name)
     if v > 1:
         raise ValueError(f"{name} must be an error rate in [0, 1], got {v}.")
     return v
+
+
+def _check_epsilon(epsilon: float, name: str) -> float:
+    return check_epsilon(epsilon)
+
+
+_CHECKS: dict[str, Check] = {
+    "activation_scale": check_positive,
+    "beta": check_open_unit,
+    "data_norm": check_positive,
+    "delta": check_open_unit,
+    "emp_margin_error": _rate,
+    "epsilon": _check_epsilon,
+    "kernel_radius": check_positive,
+    "m": check_int,
+    "margin": check_positive,
+    "n_features": check_int,
+    "n_layers": check_int,
+    "norm_bound": check_positive,
+}
+
+_params = fill_and_check_params(_PARAMS, _CHECKS)
 
 
 # -- exponential mechanisms ------------------------------------------------------------
@@ -108,7 +129,7 @@ def em_gap(n_candidates: int, epsilon: float, m: int, beta: float) -> float:
     return (
         2.0
         * (math.log(n_candidates) + math.log(1.0 / beta))
-        / (check_epsilon(epsilon) * check_int(m, "m"))
+        / (epsilon * check_int(m, "m"))
     )
 
 
@@ -140,10 +161,8 @@ def gem_gap(
     return (
         4.0
         * check_positive(sensitivity, "sensitivity")
-        * math.log(
-            check_int(n_candidates, "n_candidates") / check_open_unit(beta, "beta")
-        )
-        / check_epsilon(epsilon)
+        * math.log(check_int(n_candidates, "n_candidates") / beta)
+        / epsilon
     )
 
 
@@ -175,12 +194,8 @@ def jl_em_dimension(
     >>> jl_em_dimension(10_000, 0.05, 4.0, 1.0, 1.0)
     196
     """
-    ratio = (
-        check_positive(norm_bound, "norm_bound")
-        * check_positive(data_norm, "data_norm")
-        / check_positive(margin, "margin")
-    )
-    val = const * ratio**2 * math.log(check_int(m, "m") / check_open_unit(beta, "beta"))
+    ratio = norm_bound * data_norm / margin
+    val = const * ratio**2 * math.log(m / beta)
     return max(1, math.ceil(val))
 
 
@@ -206,14 +221,10 @@ def jl_em_dimension_explicit(
     >>> jl_em_dimension_explicit(10_000, 0.05, 4.0, 1.0, 1.0)
     24297
     """
-    gamma = check_positive(margin, "margin") / (
-        check_positive(norm_bound, "norm_bound")
-        * check_positive(data_norm, "data_norm")
-    )
+    gamma = margin / (norm_bound * data_norm)
     eps_j = min(gamma, 1.0) / 3.0
-    m = check_int(m, "m")
     n = (m + 1) * (m + 2) + 1
-    num = 4.0 * math.log(n) + 2.0 * math.log(1.0 / check_open_unit(beta, "beta"))
+    num = 4.0 * math.log(n) + 2.0 * math.log(1.0 / beta)
     return max(1, math.ceil(num / (eps_j**2 / 2.0 - eps_j**3 / 3.0)))
 
 
@@ -246,9 +257,8 @@ def jl_distortion(n_components: int, m: int, beta: float) -> float:
     0.0833
     """
     k = check_int(n_components, "n_components")
-    m = check_int(m, "m")
     n = (m + 1) * (m + 2) + 1
-    need = (4.0 * math.log(n) + 2.0 * math.log(1.0 / check_open_unit(beta, "beta"))) / k
+    need = (4.0 * math.log(n) + 2.0 * math.log(1.0 / beta)) / k
 
     def gap(e: float) -> float:
         return e**2 / 2.0 - e**3 / 3.0  # increasing on (0, 1]
@@ -283,11 +293,8 @@ def jl_erm_dimension(m: int, epsilon: float, delta: float, beta: float) -> int:
     >>> jl_erm_dimension(10_000, 1.0, 1e-5, 0.05)
     1044
     """
-    m = check_int(m, "m")
-    delta = check_open_unit(delta, "delta")
-    beta = check_open_unit(beta, "beta")
     val = (
-        check_epsilon(epsilon)
+        epsilon
         * m
         * math.log(m / beta)
         / (math.log(1.0 / delta) ** 1.5 * math.log(1.0 / beta))
@@ -313,8 +320,7 @@ def rff_dimension(m: int, beta: float) -> int:
     >>> f"{rff_dimension(10_000, 0.05):.2e}"
     '1.29e+09'
     """
-    m = check_int(m, "m")
-    return max(1, math.ceil(m * m * math.log(2.0 * m / check_open_unit(beta, "beta"))))
+    return max(1, math.ceil(m * m * math.log(2.0 * m / beta)))
 
 
 @_params
@@ -343,13 +349,8 @@ def neural_cover_scale(
     >>> neural_cover_scale(0.5, 1.0, 1.0, 2)
     0.0125
     """
-    lay = check_int(n_layers, "n_layers")
-    return check_positive(margin, "margin") / (
-        10.0
-        * check_positive(data_norm, "data_norm")
-        * (4.0 * check_positive(activation_scale, "activation_scale") * norm_bound)
-        ** (lay - 1)
-    )
+    eta = check_positive(activation_scale, "activation_scale")
+    return margin / (10.0 * data_norm * (4.0 * eta * norm_bound) ** (n_layers - 1))
 
 
 @_params
@@ -381,16 +382,14 @@ def neural_jl_dimension(
     >>> neural_jl_dimension(1000, 0.05, 1.0, 1.0, 0.5, 2)
     1696
     """
-    lay = check_int(n_layers, "n_layers")
-    lam = check_positive(norm_bound, "norm_bound")
     val = (
         10.0
         * const**2
-        * check_positive(data_norm, "data_norm") ** 2
-        * (2.0 * activation_scale * lam) ** (2 * (lay - 1))
-        * lam**2
-        * math.log(lay * check_int(m, "m") / check_open_unit(beta, "beta"))
-        / check_positive(margin, "margin") ** 2
+        * data_norm**2
+        * (2.0 * activation_scale * norm_bound) ** (2 * (n_layers - 1))
+        * norm_bound**2
+        * math.log(n_layers * m / beta)
+        / margin**2
     )
     return max(1, math.ceil(val))
 
@@ -451,7 +450,6 @@ def margin_grid(h_max: float, m: int) -> NDArray[np.float64]:
     >>> margin_grid(1.0, 10_000).size
     7
     """
-    m = check_int(m, "m")
     n_grid = max(1, math.ceil(0.5 * math.log2(m))) if m > 1 else 1
     grid = check_positive(h_max, "h_max") * 2.0 ** -np.arange(1, n_grid + 1)
     return np.asarray(grid, dtype=np.float64)
@@ -483,10 +481,7 @@ def relative_deviation_bound(
     0.0414
     """
     r = _rate(emp_error, "emp_error")
-    m = check_int(m, "m")
-    t = check_int(vc_dim, "vc_dim") * math.log(2.0 * m) + math.log(
-        4.0 / check_open_unit(beta, "beta")
-    )
+    t = check_int(vc_dim, "vc_dim") * math.log(2.0 * m) + math.log(4.0 / beta)
     return r + 2.0 * math.sqrt(r * t / m) + 4.0 * t / m
 
 
@@ -525,8 +520,7 @@ def relative_margin_bound(
     >>> round(relative_margin_bound(0.0, 1.0, 10**6, 0.05), 6)
     0.000774
     """
-    m = check_int(m, "m")
-    big_m = _fat_m(fat_dim, m, math.log(1.0 / check_open_unit(beta, "beta")))
+    big_m = _fat_m(fat_dim, m, math.log(1.0 / beta))
     r = _rate(emp_margin_error, "emp_margin_error")
     return r + 2.0 * math.sqrt(r * big_m / m) + big_m / m
 
@@ -575,7 +569,6 @@ def jl_em_risk_bound(
     0.0027
     """
     r = _rate(emp_margin_error, "emp_margin_error")
-    m = check_int(m, "m")
     beta = check_open_unit(beta, "beta")
     k = (
         jl_em_dimension(m, beta, norm_bound, data_norm, margin)
@@ -587,7 +580,7 @@ def jl_em_risk_bound(
             k, 2.0 * norm_bound, margin / (10.0 * data_norm)
         )
     v = k * math.log(2.0 * m) + math.log(16.0 / beta)
-    alpha = 2.0 * (log_cover_size + math.log(4.0 / beta)) / (check_epsilon(epsilon) * m)
+    alpha = 2.0 * (log_cover_size + math.log(4.0 / beta)) / (epsilon * m)
     return r + 2.0 * math.sqrt(r * v / m) + 2.0 * alpha + 8.0 * v / m
 
 
@@ -626,16 +619,13 @@ def dp_erm_excess_risk(
     >>> round(dp_erm_excess_risk(10_000, 1.0, 1e-5, 0.05, 1043, 2.0, 2.0, 0.5), 3)
     3.104
     """
-    m = check_int(m, "m")
-    delta = check_open_unit(delta, "delta")
-    beta = check_open_unit(beta, "beta")
     k = check_int(n_components, "n_components")
-    ratio = norm_bound * data_norm / check_positive(margin, "margin")
+    ratio = norm_bound * data_norm / margin
     noise = (
         math.sqrt(k)
         * math.log(1.0 / delta) ** 1.5
         * math.log(1.0 / beta)
-        / (check_epsilon(epsilon) * m)
+        / (epsilon * m)
     )
     return const * ratio * (1.0 / math.sqrt(m) + noise)
 
@@ -672,18 +662,11 @@ def jl_erm_risk_bound(
     0.893
     """
     g = check_nonnegative(emp_hinge, "emp_hinge")
-    m = check_int(m, "m")
-    delta = check_open_unit(delta, "delta")
-    beta = check_open_unit(beta, "beta")
-    ratio = (
-        check_positive(norm_bound, "norm_bound")
-        * check_positive(data_norm, "data_norm")
-        / check_positive(margin, "margin")
-    )
+    ratio = norm_bound * data_norm / margin
     priv = (
         math.sqrt(math.log(m / beta) * math.log(1.0 / beta))
         * math.log(1.0 / delta) ** 0.75
-        / math.sqrt(check_epsilon(epsilon) * m)
+        / math.sqrt(epsilon * m)
     )
     return g + const * (
         math.sqrt(math.log(1.0 / beta) / m) + ratio * (1.0 / math.sqrt(m) + priv)
@@ -757,7 +740,7 @@ def rff_kernel_error(
     """
     return (
         2.0
-        * check_positive(kernel_radius, "kernel_radius") ** 2
+        * kernel_radius**2
         * math.sqrt(
             math.log(check_int(m, "m") / check_open_unit(beta, "beta"))
             / check_int(n_features, "n_features")
@@ -791,16 +774,12 @@ def rff_approximation_penalty(
     >>> round(rff_approximation_penalty(1.0, 1.0, 0.5, 100, 0.05, 10**6), 4)
     0.0576
     """
-    m = check_int(m, "m")
     return (
-        check_positive(norm_bound, "norm_bound")
-        * check_positive(kernel_radius, "kernel_radius")
+        norm_bound
+        * kernel_radius
         * math.sqrt(m)
-        * math.sqrt(
-            math.log(2.0 * m / check_open_unit(beta, "beta"))
-            / check_int(n_features, "n_features")
-        )
-        / check_positive(margin, "margin")
+        * math.sqrt(math.log(2.0 * m / beta) / n_features)
+        / margin
     )
 
 
@@ -824,16 +803,7 @@ def rff_norm_inflation(m: int, beta: float, n_features: int) -> float:
     >>> rff_norm_inflation(100, 0.05, rff_dimension(100, 0.05)) < 1.5
     True
     """
-    m = check_int(m, "m")
-    return math.sqrt(
-        1.0
-        + 0.5
-        * m
-        * math.sqrt(
-            math.log(2.0 * m / check_open_unit(beta, "beta"))
-            / check_int(n_features, "n_features")
-        )
-    )
+    return math.sqrt(1.0 + 0.5 * m * math.sqrt(math.log(2.0 * m / beta) / n_features))
 
 
 @_params
@@ -874,20 +844,15 @@ def neural_margin_risk_bound(
     >>> round(neural_margin_risk_bound(0.0, 10**6, 1.0, 0.05, 1.0, 2.0, 0.1, 2, 4), 3)
     9.184
     """
-    r = _rate(emp_margin_error, "emp_margin_error")
-    m = check_int(m, "m")
     lay = check_int(n_layers, "n_layers")
     n = check_int(width, "width")
-    rn = check_positive(data_norm, "data_norm")
-    rho = check_positive(margin, "margin")
-    scale = 2.0 * check_positive(activation_scale, "activation_scale") * norm_bound
-    theta = math.log(lay * m / check_open_unit(beta, "beta")) * max(
+    r, rn, rho = emp_margin_error, data_norm, margin
+    scale = 2.0 * activation_scale * norm_bound
+    theta = math.log(lay * m / beta) * max(
         0.0, math.log(rn * (activation_scale * norm_bound) ** lay / rho)
     )
     gen = rn * scale**lay * math.sqrt(n * theta) / (rho * math.sqrt(m))
-    priv = (
-        rn**2 * scale ** (2 * lay) * n * theta / (rho**2 * check_epsilon(epsilon) * m)
-    )
+    priv = rn**2 * scale ** (2 * lay) * n * theta / (rho**2 * epsilon * m)
     return r + const * (gen + priv)
 
 
@@ -914,15 +879,13 @@ def label_dp_risk_bound(
     >>> round(label_dp_risk_bound(0.0, 10**7, 1.0, 0.05, 1.0), 4)
     0.0231
     """
-    m = check_int(m, "m")
-    beta = check_open_unit(beta, "beta")
     big_m = _fat_m(fat_dim, m, math.log(2.0 / beta))
-    r = _rate(emp_margin_error, "emp_margin_error")
+    r = emp_margin_error
     return (
         r
         + 2.0 * math.sqrt(r) * math.sqrt(big_m / m)
         + 2.0 * big_m / m
-        + 64.0 * big_m * math.log(2.0 / beta) / (check_epsilon(epsilon) * m)
+        + 64.0 * big_m * math.log(2.0 / beta) / (epsilon * m)
     )
 
 
@@ -969,7 +932,6 @@ def margin_bound_sensitivity(
     >>> margin_bound_sensitivity("jl-erm", 100, norm_bound=1.0, margin=0.5)
     0.03
     """
-    m = check_int(m, "m")
     if variant in ("jl-erm", "kernel"):
         return (1.0 + norm_bound * data_norm / check_positive(margin, "margin")) / m
     if variant == "jl-em":
@@ -1023,6 +985,5 @@ def margin_selection_bound(
     """
     f = np.asarray(bound_values, dtype=np.float64)
     s = np.asarray(sensitivities, dtype=np.float64)
-    m = check_int(m, "m")
-    slack = math.log(max(math.log(m), 1e-300) / check_open_unit(beta, "beta"))
+    slack = math.log(max(math.log(m), 1e-300) / beta)
     return float(np.min(f + s / check_epsilon(epsilon) * slack))

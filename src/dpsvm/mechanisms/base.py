@@ -41,7 +41,7 @@ import abc
 import math
 import numbers
 import sys
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast, overload
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -49,6 +49,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..accounting.events import PrivacyEvent
 from ..utils._random import RandomStateLike, check_random_state
 from ..validation import check_delta, check_epsilon, check_positive
+from ._docs import fill_mechanism_doc
 
 __all__ = [
     "BaseMechanism",
@@ -189,6 +190,41 @@ def _check_positive_int(value: Any, name: str) -> int:
     return int(value)
 
 
+T = TypeVar("T")
+
+
+class ReadOnly(Generic[T]):
+    """A read-only public attribute ``name`` whose value is stored as ``_name``.
+
+    The parameters of a mechanism (ε, δ, the sensitivity and the noise scale
+    derived from them) are set once in ``__init__``; assigning to the public
+    name raises ``AttributeError``, so the noise cannot drift away from the
+    recorded event.
+    """
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+        self._attr = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._attr = "_" + name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> ReadOnly[T]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> T: ...
+
+    def __get__(self, obj: object, owner: type | None = None) -> T | ReadOnly[T]:
+        if obj is None:
+            return self
+        return cast(T, getattr(obj, self._attr))
+
+    def __set__(self, obj: object, value: object) -> None:
+        raise AttributeError(f"{self._attr[1:]} is read-only.")
+
+
+@fill_mechanism_doc
 class BaseMechanism(abc.ABC):
     """Privacy parameters and event of a differentially private mechanism.
 
@@ -200,15 +236,7 @@ class BaseMechanism(abc.ABC):
 
     Parameters
     ----------
-    epsilon : float
-        The privacy-loss bound ε > 0 (finite).
-    delta : float
-        The failure probability δ ∈ [0, 1).
-    sensitivity : float
-        The sensitivity the mechanism is calibrated to, > 0 (finite), in the norm
-        given by ``sensitivity_norm``.
-    allow_zero_delta : bool, default=True
-        Whether δ = 0 is accepted.
+    %(base_parameters)s
 
     Raises
     ------
@@ -244,41 +272,13 @@ class BaseMechanism(abc.ABC):
         self._delta = check_delta(delta, allow_zero=allow_zero_delta)
         self._sensitivity = check_positive(sensitivity, "sensitivity")
 
-    @property
-    def epsilon(self) -> float:
-        """The privacy-loss bound ε (read-only).
-
-        Examples
-        --------
-        >>> from dpsvm.mechanisms import LaplaceVector
-        >>> LaplaceVector(epsilon=0.5, sensitivity=1.0).epsilon
-        0.5
-        """
-        return self._epsilon
-
-    @property
-    def delta(self) -> float:
-        """The failure probability δ (read-only; 0 for pure DP).
-
-        Examples
-        --------
-        >>> from dpsvm.mechanisms import LaplaceVector
-        >>> LaplaceVector(epsilon=0.5, sensitivity=1.0).delta
-        0.0
-        """
-        return self._delta
-
-    @property
-    def sensitivity(self) -> float:
-        """The sensitivity the noise is calibrated to (read-only).
-
-        Examples
-        --------
-        >>> from dpsvm.mechanisms import LaplaceVector
-        >>> LaplaceVector(epsilon=0.5, sensitivity=2.0).sensitivity
-        2.0
-        """
-        return self._sensitivity
+    epsilon: ReadOnly[float] = ReadOnly("The privacy-loss bound ε (read-only).")
+    delta: ReadOnly[float] = ReadOnly(
+        "The failure probability δ (read-only; 0 for pure DP)."
+    )
+    sensitivity: ReadOnly[float] = ReadOnly(
+        "The sensitivity the noise is calibrated to (read-only)."
+    )
 
     @abc.abstractmethod
     def _event_details(self) -> dict[str, Any]:
@@ -330,22 +330,18 @@ class BaseMechanism(abc.ABC):
         return f"{type(self).__name__}({args}, sensitivity={self._sensitivity!r})"
 
 
+@fill_mechanism_doc
 class Mechanism(BaseMechanism):
     """An additive-noise mechanism: release ``value + noise``.
 
-    Subclasses implement :meth:`sample`; :meth:`randomise` adds one fresh noise
-    draw of the value's shape to a float64 copy of the value.
+    Subclasses implement ``_draw(size, generator)`` (noise of a checked size
+    from a generator); :meth:`sample` checks the size and the random state and
+    draws, and :meth:`randomise` adds one fresh draw of the value's shape to a
+    float64 copy of the value.
 
     Parameters
     ----------
-    epsilon : float
-        The privacy-loss bound ε > 0 (finite).
-    delta : float
-        The failure probability δ ∈ [0, 1).
-    sensitivity : float
-        The sensitivity the noise is calibrated to, > 0 (finite).
-    allow_zero_delta : bool, default=True
-        Whether δ = 0 is accepted.
+    %(base_parameters)s
 
     Examples
     --------
@@ -356,38 +352,41 @@ class Mechanism(BaseMechanism):
     """
 
     @abc.abstractmethod
+    def _draw(
+        self, size: int | tuple[int, ...], gen: np.random.Generator
+    ) -> NDArray[np.float64]:
+        """Return noise of a checked ``size`` (an int or a shape) from ``gen``."""
+
+    @fill_mechanism_doc
     def sample(
         self, size: int | tuple[int, ...], random_state: RandomStateLike = None
     ) -> NDArray[np.float64]:
-        """Draw the noise alone.
+        """Draw the noise alone, from a floating-point sampler.
 
         Parameters
         ----------
-        size : int or tuple of int
-            Number of draws or output shape.
-        random_state : None, int or numpy.random.Generator, default=None
-            ``None`` (the default, and the only choice for a real release) draws
-            from a fresh CSPRNG; an int gives reproducible noise **for tests and
-            documentation only** (anyone who knows it can subtract the noise); a
-            Generator is used (and advanced) as is.
+        %(size)s
+        %(random_state)s
 
-        Returns
-        -------
-        ndarray of float64
-            The noise.
+        %(noise_returns)s
+
+        Notes
+        -----
+        Adding this noise to a value yourself is the naive release that
+        Mironov (CCS 2012) attacks; release a value with :meth:`randomise`
+        (a discretised Laplace for :class:`~dpsvm.mechanisms.LaplaceVector`).
 
         Examples
         --------
         >>> from dpsvm.mechanisms import LaplaceVector
         >>> LaplaceVector(epsilon=1.0, sensitivity=1.0).sample(4, random_state=0).shape
         (4,)
+        >>> from dpsvm.mechanisms import AnalyticGaussian
+        >>> mech = AnalyticGaussian(epsilon=1.0, delta=1e-5, sensitivity=1.0)
+        >>> mech.sample((2, 3), random_state=0).shape
+        (2, 3)
         """
-
-    def _noise_like(
-        self, shape: tuple[int, ...], rng: np.random.Generator
-    ) -> NDArray[np.float64]:
-        """Return noise of the given shape for :meth:`randomise`."""
-        return self.sample(shape, rng)
+        return self._draw(check_size(size), check_random_state(random_state))
 
     def randomise(
         self, value: ArrayLike, random_state: RandomStateLike = None
@@ -425,5 +424,5 @@ class Mechanism(BaseMechanism):
         """
         out = check_release_value(value)
         rng = check_random_state(random_state)
-        out += self._noise_like(out.shape, rng)
+        out += self._draw(out.shape, rng)
         return out

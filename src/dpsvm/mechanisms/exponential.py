@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import softmax
 
 from ..utils._random import RandomStateLike, check_random_state
+from ._docs import fill_mechanism_doc
 from .base import BaseMechanism
 
 __all__ = ["ExponentialMechanism"]
@@ -29,6 +30,7 @@ _REFERENCE = (
 )
 
 
+@fill_mechanism_doc
 class ExponentialMechanism(BaseMechanism):
     """Pure ε-DP exponential mechanism over a finite set of candidates.
 
@@ -44,8 +46,7 @@ class ExponentialMechanism(BaseMechanism):
 
     Parameters
     ----------
-    epsilon : float
-        The privacy-loss bound ε > 0 (finite).
+    %(epsilon)s
     sensitivity : float
         The utility sensitivity Δu = max over neighbours S, S′ and candidates c of
         |u(S, c) − u(S′, c)|, > 0 (finite). It must be a public bound (e.g. 1/m
@@ -53,10 +54,7 @@ class ExponentialMechanism(BaseMechanism):
 
     Attributes
     ----------
-    epsilon : float
-        ε.
-    delta : float
-        Always 0.
+    %(pure_attributes)s
     sensitivity : float
         Δu.
 
@@ -128,6 +126,7 @@ class ExponentialMechanism(BaseMechanism):
             shifted = logits - logits.max()
         return np.asarray(shifted, dtype=np.float64)
 
+    @fill_mechanism_doc
     def probabilities(self, utilities: ArrayLike) -> NDArray[np.float64]:
         """Return the selection probabilities P(i) ∝ exp(ε·uᵢ/(2Δu)).
 
@@ -136,20 +135,14 @@ class ExponentialMechanism(BaseMechanism):
 
         Parameters
         ----------
-        utilities : array-like of shape (n_candidates,)
-            Finite utilities, higher is better.
+        %(utilities)s
 
         Returns
         -------
         ndarray of shape (n_candidates,)
             Probabilities summing to 1 (up to rounding).
 
-        Raises
-        ------
-        TypeError
-            If the utilities are not real numbers.
-        ValueError
-            If the utilities are not 1-D, empty or not finite.
+        %(utilities_raises)s
 
         Examples
         --------
@@ -161,6 +154,7 @@ class ExponentialMechanism(BaseMechanism):
         """
         return np.asarray(softmax(self._logits(utilities)), dtype=np.float64)
 
+    @fill_mechanism_doc
     def select(self, utilities: ArrayLike, random_state: RandomStateLike = None) -> int:
         """Sample the index of one candidate with probability P(i).
 
@@ -169,24 +163,15 @@ class ExponentialMechanism(BaseMechanism):
 
         Parameters
         ----------
-        utilities : array-like of shape (n_candidates,)
-            Finite utilities, higher is better.
-        random_state : None, int or numpy.random.Generator, default=None
-            ``None`` draws from a fresh CSPRNG (use this for real releases); an
-            int is for tests and documentation only; a Generator is used (and
-            advanced) as is.
+        %(utilities)s
+        %(random_state)s
 
         Returns
         -------
         int
             The selected index in ``range(n_candidates)``.
 
-        Raises
-        ------
-        TypeError
-            If the utilities are not real numbers.
-        ValueError
-            If the utilities are not 1-D, empty or not finite.
+        %(utilities_raises)s
 
         Examples
         --------

@@ -19,7 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..utils._random import RandomStateLike, check_random_state
-from .base import Mechanism, check_noise_scale
+from ._docs import fill_mechanism_doc
+from .base import Mechanism, ReadOnly, check_noise_scale
 
 __all__ = ["GammaNormVector", "sample_gamma_norm"]
 
@@ -99,6 +100,7 @@ def _radius_headroom(dim: int) -> float:
     return dim + 64.0 * math.sqrt(dim) + 64.0
 
 
+@fill_mechanism_doc
 def sample_gamma_norm(
     dim: int, scale: float, rng: RandomStateLike = None
 ) -> NDArray[np.float64]:
@@ -116,10 +118,7 @@ def sample_gamma_norm(
     scale : float
         The scale s > 0 (finite); the density is ∝ exp(−‖b‖₂/s), i.e. the rate
         β/2 = 1/s of eq. (8) of Sarwate et al. (arXiv:0912.0071v1).
-    rng : None, int or numpy.random.Generator, default=None
-        Passed through :func:`dpsvm.utils._random.check_random_state`: ``None``
-        draws from a fresh CSPRNG; an int is for tests and documentation only;
-        a Generator is used (and advanced) as is.
+    %(rng)s
 
     Returns
     -------
@@ -164,6 +163,7 @@ def sample_gamma_norm(
     return np.asarray(radius * direction, dtype=np.float64)
 
 
+@fill_mechanism_doc
 class GammaNormVector(Mechanism):
     """Pure ε-DP L2 ("spherical") Laplace mechanism for a vector.
 
@@ -172,8 +172,7 @@ class GammaNormVector(Mechanism):
 
     Parameters
     ----------
-    epsilon : float
-        The privacy-loss bound ε > 0 (finite).
+    %(epsilon)s
     sensitivity : float
         The L2 sensitivity Δ₂ = max ‖f(D) − f(D′)‖₂ over neighbouring datasets,
         > 0 (finite), a public bound fixed before the data are seen (e.g.
@@ -182,10 +181,7 @@ class GammaNormVector(Mechanism):
 
     Attributes
     ----------
-    epsilon : float
-        ε.
-    delta : float
-        Always 0.
+    %(pure_attributes)s
     sensitivity : float
         Δ₂.
 
@@ -228,17 +224,11 @@ class GammaNormVector(Mechanism):
         # beta = 2 epsilon / Delta_2).
         self._scale = self._sensitivity / self._epsilon
 
-    @property
-    def scale(self) -> float:
-        """The scale s = Δ₂/ε of ν(b) ∝ exp(−‖b‖₂/s); E‖b‖₂ = d·s.
+    scale: ReadOnly[float] = ReadOnly(
+        "The scale s = Δ₂/ε of ν(b) ∝ exp(−‖b‖₂/s); E‖b‖₂ = d·s (read-only)."
+    )
 
-        Examples
-        --------
-        >>> GammaNormVector(epsilon=0.5, sensitivity=2.0).scale
-        4.0
-        """
-        return self._scale
-
+    @fill_mechanism_doc
     def sample(
         self, size: int | tuple[int, ...], random_state: RandomStateLike = None
     ) -> NDArray[np.float64]:
@@ -249,9 +239,7 @@ class GammaNormVector(Mechanism):
         size : int
             The dimension d > 0 (a tuple is refused: the noise is a single
             vector, not i.i.d. draws; use :meth:`randomise` for arrays).
-        random_state : None, int or numpy.random.Generator, default=None
-            ``None`` draws from a fresh CSPRNG (use this for real releases); an
-            int is for tests and documentation only; a Generator is used as is.
+        %(random_state)s
 
         Returns
         -------
@@ -263,13 +251,14 @@ class GammaNormVector(Mechanism):
         >>> GammaNormVector(epsilon=1.0, sensitivity=1.0).sample(3, 0).shape
         (3,)
         """
-        return sample_gamma_norm(_check_dim(size), self._scale, random_state)
+        return self._draw(_check_dim(size), check_random_state(random_state))
 
-    def _noise_like(
-        self, shape: tuple[int, ...], rng: np.random.Generator
+    def _draw(
+        self, size: int | tuple[int, ...], gen: np.random.Generator
     ) -> NDArray[np.float64]:
         # One spherical vector over the flattened array (a 0-d value is d = 1).
-        return sample_gamma_norm(math.prod(shape), self._scale, rng).reshape(shape)
+        shape = (size,) if isinstance(size, int) else size
+        return sample_gamma_norm(math.prod(shape), self._scale, gen).reshape(shape)
 
     def _event_details(self) -> dict[str, Any]:
         return {"scale": self._scale}

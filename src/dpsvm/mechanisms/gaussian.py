@@ -23,9 +23,8 @@ from numpy.typing import NDArray
 from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
-from ..utils._random import RandomStateLike, check_random_state
 from ..validation import check_delta, check_epsilon, check_positive
-from .base import Mechanism, check_size
+from .base import Mechanism, ReadOnly
 
 __all__ = ["AnalyticGaussian"]
 
@@ -179,16 +178,9 @@ class AnalyticGaussian(Mechanism):
         # sigma with Phi(D/(2s) - e s/D) - e^e Phi(-D/(2s) - e s/D) <= delta.
         self._sigma = _analytic_sigma(self._epsilon, self._delta, self._sensitivity)
 
-    @property
-    def sigma(self) -> float:
-        """The standard deviation σ of the noise on each coordinate.
-
-        Examples
-        --------
-        >>> round(AnalyticGaussian(epsilon=1.0, delta=1e-5, sensitivity=1.0).sigma, 3)
-        3.731
-        """
-        return self._sigma
+    sigma: ReadOnly[float] = ReadOnly(
+        "The standard deviation σ of the noise on each coordinate (read-only)."
+    )
 
     @staticmethod
     def delta_for_sigma(sigma: float, epsilon: float, sensitivity: float) -> float:
@@ -269,37 +261,10 @@ class AnalyticGaussian(Mechanism):
         # Dwork & Roth (2014), Thm A.1: sigma = sqrt(2 ln(1.25/delta)) Delta / epsilon.
         return math.sqrt(2.0 * math.log(1.25 / delta)) * sensitivity / epsilon
 
-    def sample(
-        self, size: int | tuple[int, ...], random_state: RandomStateLike = None
+    def _draw(
+        self, size: int | tuple[int, ...], gen: np.random.Generator
     ) -> NDArray[np.float64]:
-        """Draw i.i.d. N(0, σ²) noise.
-
-        Parameters
-        ----------
-        size : int or tuple of int
-            Number of draws or output shape (entries > 0).
-        random_state : None, int or numpy.random.Generator, default=None
-            ``None`` draws from a fresh CSPRNG (use this for real releases); an
-            int is for tests and documentation only; a Generator is used as is.
-
-        Returns
-        -------
-        ndarray of float64
-            The noise.
-
-        Notes
-        -----
-        Drawn with :meth:`numpy.random.Generator.normal` (a floating-point
-        sampler; see the caveat in :mod:`dpsvm.mechanisms.base`).
-
-        Examples
-        --------
-        >>> mech = AnalyticGaussian(epsilon=1.0, delta=1e-5, sensitivity=1.0)
-        >>> mech.sample((2, 3), random_state=0).shape
-        (2, 3)
-        """
-        size = check_size(size)
-        gen = check_random_state(random_state)
+        # numpy's floating-point normal sampler (see dpsvm.mechanisms.base).
         return np.asarray(gen.normal(0.0, self._sigma, size=size), dtype=np.float64)
 
     def _event_details(self) -> dict[str, Any]:

@@ -21,8 +21,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..utils._random import RandomStateLike, check_random_state
 from ..validation import check_positive
+from ._docs import fill_mechanism_doc
 from ._snapping import laplace_release
-from .base import Mechanism, check_noise_scale, check_size
+from .base import Mechanism, ReadOnly, check_noise_scale, check_size
 
 __all__ = ["LaplaceVector", "laplace_release", "sample_laplace"]
 
@@ -33,6 +34,7 @@ _REFERENCE = (
 )
 
 
+@fill_mechanism_doc
 def sample_laplace(
     size: int | tuple[int, ...], scale: float, rng: RandomStateLike = None
 ) -> NDArray[np.float64]:
@@ -42,19 +44,12 @@ def sample_laplace(
 
     Parameters
     ----------
-    size : int or tuple of int
-        Number of draws or output shape (entries > 0).
+    %(size)s
     scale : float
         The Laplace scale λ > 0 (finite); the mean absolute value is λ.
-    rng : None, int or numpy.random.Generator, default=None
-        Passed through :func:`dpsvm.utils._random.check_random_state`: ``None``
-        draws from a fresh CSPRNG; an int is for tests and documentation only;
-        a Generator is used (and advanced) as is.
+    %(rng)s
 
-    Returns
-    -------
-    ndarray of float64
-        The noise.
+    %(noise_returns)s
 
     Raises
     ------
@@ -80,6 +75,7 @@ def sample_laplace(
     return np.asarray(gen.laplace(0.0, scale, size=size), dtype=np.float64)
 
 
+@fill_mechanism_doc
 class LaplaceVector(Mechanism):
     """Pure ε-DP Laplace mechanism for a vector with bounded L1 sensitivity.
 
@@ -90,8 +86,7 @@ class LaplaceVector(Mechanism):
 
     Parameters
     ----------
-    epsilon : float
-        The privacy-loss bound ε > 0 (finite).
+    %(epsilon)s
     sensitivity : float
         The L1 sensitivity Δ₁ = max ‖f(D) − f(D′)‖₁ over neighbouring datasets,
         > 0 (finite). It must be a public bound, fixed before the data are seen.
@@ -106,10 +101,7 @@ class LaplaceVector(Mechanism):
 
     Attributes
     ----------
-    epsilon : float
-        ε.
-    delta : float
-        Always 0.
+    %(pure_attributes)s
     sensitivity : float
         Δ₁.
     method : str
@@ -178,41 +170,17 @@ class LaplaceVector(Mechanism):
         # Thm 7: lambda = Delta_1 / epsilon.
         self._scale = self._sensitivity / self._epsilon
 
-    @property
-    def scale(self) -> float:
-        """The Laplace scale λ = Δ₁/ε (mean absolute noise per coordinate).
-
-        The ``"discrete"`` release adds noise of scale at most λ·(1 + 2⁻¹⁹)
-        (see :func:`~dpsvm.mechanisms._snapping.discrete_laplace_calibration`).
-
-        Examples
-        --------
-        >>> LaplaceVector(epsilon=0.5, sensitivity=2.0).scale
-        4.0
-        """
-        return self._scale
-
-    @property
-    def method(self) -> str:
-        """The release method, ``"discrete"`` or ``"naive"`` (read-only).
-
-        Examples
-        --------
-        >>> LaplaceVector(epsilon=1.0, sensitivity=1.0).method
-        'discrete'
-        """
-        return self._method
-
-    @property
-    def bound(self) -> float | None:
-        """The public bound B on |valueᵢ|, or ``None`` (read-only).
-
-        Examples
-        --------
-        >>> LaplaceVector(epsilon=1.0, sensitivity=1.0, bound=5.0).bound
-        5.0
-        """
-        return self._bound
+    scale: ReadOnly[float] = ReadOnly(
+        "The Laplace scale λ = Δ₁/ε (mean absolute noise per coordinate; the "
+        '``"discrete"`` release adds noise of scale at most λ·(1 + 2⁻¹⁹), see '
+        ":func:`~dpsvm.mechanisms._snapping.discrete_laplace_calibration`)."
+    )
+    method: ReadOnly[str] = ReadOnly(
+        'The release method, ``"discrete"`` or ``"naive"`` (read-only).'
+    )
+    bound: ReadOnly[float | None] = ReadOnly(
+        "The public bound B on |valueᵢ|, or ``None`` (read-only)."
+    )
 
     @staticmethod
     def epsilon_for_scale(scale: float, sensitivity: float) -> float:
@@ -243,35 +211,10 @@ class LaplaceVector(Mechanism):
         # Dwork et al. (2006), Prop. 1 solved for epsilon: epsilon = Delta_1 / lambda.
         return sensitivity / scale
 
-    def sample(
-        self, size: int | tuple[int, ...], random_state: RandomStateLike = None
+    def _draw(
+        self, size: int | tuple[int, ...], gen: np.random.Generator
     ) -> NDArray[np.float64]:
-        """Draw i.i.d. Laplace(0, λ) noise alone (numpy's floating-point sampler).
-
-        Parameters
-        ----------
-        size : int or tuple of int
-            Number of draws or output shape (entries > 0).
-        random_state : None, int or numpy.random.Generator, default=None
-            ``None`` draws from a fresh CSPRNG (use this for real releases); an
-            int is for tests and documentation only; a Generator is used as is.
-
-        Returns
-        -------
-        ndarray of float64
-            The noise.
-
-        Notes
-        -----
-        Adding this noise to a value yourself is the naive release that
-        Mironov (CCS 2012) attacks; use :meth:`randomise` to release a value.
-
-        Examples
-        --------
-        >>> LaplaceVector(epsilon=1.0, sensitivity=1.0).sample((2, 3), 0).shape
-        (2, 3)
-        """
-        return sample_laplace(size, self._scale, random_state)
+        return sample_laplace(size, self._scale, gen)
 
     def randomise(
         self, value: ArrayLike, random_state: RandomStateLike = None

@@ -1,9 +1,19 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Common prediction methods of the private selectors (delegation only)."""
+"""The base of the private selectors: one ``fit``, prediction by delegation.
+
+Every selector follows the same order (STYLE.md, "Privacy parameters and
+budget"), written once in :meth:`SelectorBase.fit`: validate the public grid,
+clone the candidates, check the budget through :func:`dpsvm.accounting.charge`
+before any data are read, run the selector's own procedure
+(``_select``), then record its one event and spend it. The numpydoc entries
+the selectors share are :data:`DOC_FRAGMENTS` (``%(name)s`` lines, see
+:func:`dpsvm.utils._docs.fill_doc`).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Self
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -11,7 +21,99 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
+from .._compat import _fit_context
+from ..accounting.charge import Charge
+from ..accounting.events import PrivacyEvent
+from ..utils._docs import fill_doc
+from ..utils._random import check_random_state
+from ..validation import check_epsilon
+from ._common import (
+    candidate_delta,
+    charge_candidates,
+    check_param_grid,
+    prepare_candidates,
+    validated_rows,
+)
+
 __all__ = ["SelectorBase"]
+
+#: numpydoc entries shared by the selectors' docstrings (``%(name)s`` lines).
+DOC_FRAGMENTS = {
+    "estimator": """estimator : estimator object
+    A differentially private classifier with an ``epsilon`` parameter (and
+    ``accountant`` / ``random_state`` parameters, which the selector sets),
+    e.g. :class:`~dpsvm.models.DPLinearSVC`. It must record a
+    ``privacy_event_`` when fitted. Its own ``accountant`` must be None.""",
+    "budget_and_randomness": """accountant : BudgetAccountant or None, default=None
+    Checked for (ε, δ) before the data are read and charged once, with one
+    :class:`~dpsvm.accounting.PrivacyEvent`, after a successful fit; a
+    failed fit spends nothing.
+random_state : None, int or numpy.random.Generator, default=None
+    Drives the split, the candidates' noise and the selection. ``None``
+    uses a ChaCha20 CSPRNG keyed by the OS. An int makes everything
+    reproducible — **for tests and documentation only, never for a real
+    release**.
+split_random_state : None, int or numpy.random.Generator, default=None
+    Seed of the data split alone (it reads no record, so a seed is fine
+    here, e.g. for a reproducible, publishable split while the noise comes
+    from the CSPRNG). ``None``: drawn from ``random_state``'s generator.""",
+    "event_and_features": """privacy_event_ : PrivacyEvent
+    One event for the whole procedure (ε, δ end to end); its children are
+    the component releases (candidate fits, noisy scores, the selection).
+n_features_in_ : int
+    Number of features seen in ``fit``.""",
+    "rows_for_best_estimator": """Parameters
+----------
+X : {array-like, sparse matrix} of shape (n_samples, n_features)
+    Rows for ``best_estimator_``.
+
+Returns
+-------""",
+    "example_data": """>>> from dpsvm.datasets import make_nested_balls
+>>> from dpsvm.models import DPLinearSVC
+>>> X, y = make_nested_balls(4000, random_state=0)
+>>> grid = {"regularization": [1e-2, 1e-1]}""",
+}
+
+#: Class decorator expanding the ``%(name)s`` lines of :data:`DOC_FRAGMENTS`.
+selector_doc = fill_doc(DOC_FRAGMENTS)
+
+
+@dataclass(frozen=True)
+class SelectionStart:
+    """What every selector has once the budget is checked, before selecting.
+
+    Attributes
+    ----------
+    epsilon : float
+        The validated end-to-end ε.
+    candidate_epsilon : float
+        ε of each candidate fit.
+    delta : float
+        The end-to-end δ that was checked.
+    candidates : list of dict
+        The expanded public grid.
+    rng : numpy.random.Generator
+        The selector's generator (split, candidate noise, selection).
+    estimators : list of estimators
+        Unfitted candidate clones with ``epsilon`` set (one per candidate).
+    ticket : Charge
+        The checked budget; spent once by :meth:`SelectorBase.fit`.
+    X : ndarray or sparse matrix
+        The validated rows.
+    y : ndarray
+        Their labels.
+    """
+
+    epsilon: float
+    candidate_epsilon: float
+    delta: float
+    candidates: list[dict[str, Any]]
+    rng: np.random.Generator
+    estimators: list[Any]
+    ticket: Charge
+    X: Any
+    y: np.ndarray
 
 
 def _best_has(name: str):  # type: ignore[no-untyped-def]
@@ -26,9 +128,119 @@ def _best_has(name: str):  # type: ignore[no-untyped-def]
 
 
 class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
-    """Prediction by the selected estimator (``best_estimator_``)."""
+    """One ``fit`` for the private selectors; prediction by ``best_estimator_``.
+
+    A subclass implements ``_select(start)`` (its own procedure on the
+    validated data, returning the selected index, the released model and the
+    one event) and, if its candidates get another ε than the end-to-end one,
+    ``_selection_budget()``.
+    """
 
     estimator: Any
+    param_grid: Any
+    epsilon: float
+    accountant: Any
+    random_state: Any
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
+        """Select privately among the public candidates; release one model.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            All rows; cut data-independently into the parts the selector
+            needs (see the class description).
+        y : array-like of shape (n_samples,)
+            Labels of X.
+
+        Returns
+        -------
+        self
+            The fitted selector.
+
+        Raises
+        ------
+        TypeError, ValueError
+            For a data-derived grid, an estimator without ``epsilon`` or bad
+            parameters.
+        BudgetExceededError
+            If the accountant cannot afford (ε, δ); nothing is read or spent.
+        """
+        candidate_epsilon, delta = self._selection_budget()
+        start = self._begin_selection(
+            X, y, candidate_epsilon=candidate_epsilon, delta=delta
+        )
+        best, estimator, event = self._select(start)
+        self.best_index_ = int(best)
+        self.best_params_ = dict(start.candidates[best])
+        self.best_estimator_ = estimator
+        self.privacy_event_ = event
+        start.ticket.spend(event)
+        return self
+
+    def _selection_budget(self) -> tuple[float | None, float | None]:
+        """(ε of each candidate, end-to-end δ); ``None``: the defaults.
+
+        The defaults are the end-to-end ε for every candidate and, for δ, the
+        largest ``delta`` of the candidates (see :meth:`_begin_selection`).
+        """
+        return None, None
+
+    def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
+        """Run the selector's procedure: (selected index, model, one event)."""
+        raise NotImplementedError
+
+    def _begin_selection(
+        self,
+        X: ArrayLike,
+        y: ArrayLike,
+        *,
+        candidate_epsilon: float | None = None,
+        delta: float | None = None,
+    ) -> SelectionStart:
+        """Validate, clone the candidates and check the budget; then read the data.
+
+        Parameters
+        ----------
+        X, y
+            The rows and labels given to ``fit``.
+        candidate_epsilon : float or None
+            ε of each candidate fit (``None``: the end-to-end ε).
+        delta : float or None
+            The end-to-end δ to check; ``None``: the largest ``delta`` of the
+            candidates. When given, every candidate must be pure (δ = 0).
+
+        Returns
+        -------
+        SelectionStart
+            The validated inputs and the checked budget.
+        """
+        epsilon = check_epsilon(self.epsilon)
+        candidates = check_param_grid(self.param_grid)
+        rng = check_random_state(self.random_state)
+        if candidate_epsilon is None:
+            candidate_epsilon = epsilon
+        estimators = prepare_candidates(self.estimator, candidates, candidate_epsilon)
+        if delta is None:
+            delta = max(candidate_delta(e) for e in estimators)
+        elif any(candidate_delta(e) > 0 for e in estimators):
+            raise ValueError(
+                f"{type(self).__name__} composes pure-DP candidates only (delta = 0)."
+            )
+        ticket = charge_candidates(self.accountant, epsilon, delta, estimators)
+        Xd, yv = validated_rows(self, X, y)
+        return SelectionStart(
+            epsilon,
+            candidate_epsilon,
+            delta,
+            candidates,
+            rng,
+            estimators,
+            ticket,
+            Xd,
+            yv,
+        )
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
@@ -41,55 +253,42 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "best_estimator_")
         return np.asarray(self.best_estimator_.classes_)
 
+    def _delegate(self, method: str, X: ArrayLike) -> np.ndarray:
+        """``best_estimator_.<method>(X)`` as an array (post-processing)."""
+        check_is_fitted(self, "best_estimator_")
+        return np.asarray(getattr(self.best_estimator_, method)(X))
+
+    @selector_doc
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Predict with the selected estimator.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Rows for ``best_estimator_`` to classify.
-
-        Returns
-        -------
+        %(rows_for_best_estimator)s
         ndarray of shape (n_samples,)
             The labels ``best_estimator_.predict(X)``.
         """
-        check_is_fitted(self, "best_estimator_")
-        return np.asarray(self.best_estimator_.predict(X))
+        return self._delegate("predict", X)
 
     @available_if(_best_has("decision_function"))
+    @selector_doc
     def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Scores of the selected estimator.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Rows for ``best_estimator_`` to score.
-
-        Returns
-        -------
+        %(rows_for_best_estimator)s
         ndarray
             The selected estimator's ``decision_function(X)``.
         """
-        check_is_fitted(self, "best_estimator_")
-        return np.asarray(self.best_estimator_.decision_function(X))
+        return self._delegate("decision_function", X)
 
     @available_if(_best_has("predict_proba"))
+    @selector_doc
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities of the selected estimator.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Rows for ``best_estimator_``.
-
-        Returns
-        -------
+        %(rows_for_best_estimator)s
         ndarray of shape (n_samples, n_classes)
             The selected estimator's ``predict_proba(X)``.
         """
-        check_is_fitted(self, "best_estimator_")
-        return np.asarray(self.best_estimator_.predict_proba(X))
+        return self._delegate("predict_proba", X)
 
     def score(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None

@@ -8,26 +8,19 @@ from numbers import Real
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 from sklearn.base import clone
 
-from .._compat import Interval, StrOptions, _fit_context
+from .._compat import Interval, StrOptions
 from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
-from ..utils._random import check_random_state
-from ..validation import check_epsilon
-from ._base import SelectorBase
+from ..utils._params import store_init_params
+from ._base import SelectionStart, SelectorBase, selector_doc
 from ._common import (
     SELECTOR_CONSTRAINTS,
-    candidate_delta,
-    charge_candidates,
-    check_param_grid,
     fit_with_child_stream,
     fitted_event,
     holdout_split,
-    prepare_candidates,
-    validated_rows,
 )
 from ._repeated import PrivateRandomSearch, _calibrate_base_epsilon, _check_mean
 from ._sarwate import PrivateParameterTuning
@@ -35,6 +28,7 @@ from ._sarwate import PrivateParameterTuning
 __all__ = ["PrivateSelectThenFit"]
 
 
+@selector_doc
 class PrivateSelectThenFit(SelectorBase):
     """Private tuning on a selection part, then one private fit on the rest.
 
@@ -48,9 +42,7 @@ class PrivateSelectThenFit(SelectorBase):
 
     Parameters
     ----------
-    estimator : estimator object
-        A differentially private classifier with an ``epsilon`` parameter (e.g.
-        :class:`~dpsvm.models.DPLinearSVC`); its ``accountant`` must be None.
+    %(estimator)s
     param_grid : dict or list of dict
         Public candidate values **for the final fit** (explicit values only).
     epsilon : float, default=1.0
@@ -58,7 +50,9 @@ class PrivateSelectThenFit(SelectorBase):
     selection_fraction : float, default=0.25
         Share of the rows in S, in (0, 1); |S| = ``ceil(selection_fraction * n)``.
     selector : {"parameter-tuning", "random-search"}, default="parameter-tuning"
-        Paper 001's Algorithm 3 or Liu–Talwar random stopping (geometric K,
+        Sarwate, Chaudhuri & Monteleoni (2009), Algorithm 3
+        (:class:`PrivateParameterTuning`) or Liu–Talwar random stopping
+        (:class:`PrivateRandomSearch`, geometric K,
         ``mean_repetitions`` runs on average, ε₀ = ε/3).
     transfer : {"noise-matched", "none"}, default="noise-matched"
         How a candidate's ``regularization`` Λ is translated to the smaller
@@ -73,14 +67,7 @@ class PrivateSelectThenFit(SelectorBase):
         rescaled. The map uses only public quantities (n, ε, the grid).
     mean_repetitions : float, default=10.0
         E[K] for ``selector="random-search"``.
-    accountant : BudgetAccountant or None, default=None
-        Checked before the data are read; charged once (one event) after
-        success.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG. An int: reproducible, **tests and docs only**.
-    split_random_state : None, int or numpy.random.Generator, default=None
-        Seed of the data split alone (it reads no record, so a seed is fine
-        here). ``None``: drawn from ``random_state``'s generator.
+    %(budget_and_randomness)s
 
     Attributes
     ----------
@@ -94,11 +81,7 @@ class PrivateSelectThenFit(SelectorBase):
         The fitted selector (its own diagnostics carry its own warnings).
     partition_ : tuple of ndarray
         (S indices, F indices), data-independent.
-    privacy_event_ : PrivacyEvent
-        One event: parallel composition of the selection (on S) and the final
-        fit (on F).
-    n_features_in_ : int
-        Number of features seen in ``fit``.
+    %(event_and_features)s
 
     Notes
     -----
@@ -111,15 +94,10 @@ class PrivateSelectThenFit(SelectorBase):
 
     Examples
     --------
-    >>> from dpsvm.datasets import make_nested_balls
-    >>> from dpsvm.models import DPLinearSVC
+    %(example_data)s
     >>> from dpsvm.model_selection import PrivateSelectThenFit
-    >>> X, y = make_nested_balls(4000, random_state=0)
     >>> pipe = PrivateSelectThenFit(
-    ...     DPLinearSVC(classes=[-1, 1]),
-    ...     {"regularization": [1e-3, 1e-2]},
-    ...     epsilon=1.0,
-    ...     random_state=0,
+    ...     DPLinearSVC(classes=[-1, 1]), grid, epsilon=1.0, random_state=0
     ... ).fit(X, y)
     >>> pipe.privacy_event_.epsilon, [len(p) for p in pipe.partition_]
     (1.0, [1000, 3000])
@@ -147,16 +125,7 @@ class PrivateSelectThenFit(SelectorBase):
         random_state: int | np.random.Generator | None = None,
         split_random_state: int | np.random.Generator | None = None,
     ) -> None:
-        self.estimator = estimator
-        self.param_grid = param_grid
-        self.epsilon = epsilon
-        self.selection_fraction = selection_fraction
-        self.selector = selector
-        self.transfer = transfer
-        self.mean_repetitions = mean_repetitions
-        self.accountant = accountant
-        self.random_state = random_state
-        self.split_random_state = split_random_state
+        store_init_params(self, locals())
 
     def _transfer_grid(
         self, candidates: list[dict[str, Any]], n_final: int, n_sel: int, eps: float
@@ -184,39 +153,11 @@ class PrivateSelectThenFit(SelectorBase):
             out.append(c2)
         return out
 
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> PrivateSelectThenFit:
-        """Select on S, then fit the final model on F.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            All rows; cut once into the selection part S and the final part F.
-        y : array-like of shape (n_samples,)
-            Labels of X.
-
-        Returns
-        -------
-        self
-            The fitted pipeline.
-
-        Raises
-        ------
-        TypeError, ValueError
-            For a data-derived grid or bad parameters.
-        BudgetExceededError
-            If the accountant cannot afford the budget; nothing is spent.
-        """
-        epsilon = check_epsilon(self.epsilon)
-        candidates = check_param_grid(self.param_grid)
-        rng = check_random_state(self.random_state)
-        finals = prepare_candidates(self.estimator, candidates, epsilon)
-        delta = max(candidate_delta(e) for e in finals)
-        ticket = charge_candidates(self.accountant, epsilon, delta, finals)
-        Xd, y = validated_rows(self, X, y)
-        n = y.shape[0]
+    def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
+        """Select on S, then fit the final model on F."""
+        epsilon, rng, Xd, y = start.epsilon, start.rng, start.X, start.y
         sel, fin = holdout_split(
-            n,
+            y.shape[0],
             self.selection_fraction,
             "selection_fraction",
             self.split_random_state,
@@ -224,7 +165,9 @@ class PrivateSelectThenFit(SelectorBase):
         )
         n_sel = int(sel.size)
 
-        inner_cands = self._transfer_grid(candidates, int(fin.size), n_sel, epsilon)
+        inner_cands = self._transfer_grid(
+            start.candidates, int(fin.size), n_sel, epsilon
+        )
         # One single-valued grid per candidate keeps the order (and the index).
         inner = [{k: [v] for k, v in c.items()} for c in inner_cands]
         selector: PrivateParameterTuning | PrivateRandomSearch
@@ -247,7 +190,7 @@ class PrivateSelectThenFit(SelectorBase):
         fit_with_child_stream(selector, Xd[sel], y[sel], rng)
         best = selector.best_index_
 
-        final = finals[best]
+        final = start.estimators[best]
         fit_with_child_stream(final, Xd[fin], y[fin], rng)
         final_event = fitted_event(final, epsilon)
 
@@ -274,9 +217,4 @@ class PrivateSelectThenFit(SelectorBase):
         )
         self.selector_ = selector
         self.partition_ = (sel, fin)
-        self.best_index_ = int(best)
-        self.best_params_ = dict(candidates[best])
-        self.best_estimator_ = final
-        self.privacy_event_ = event
-        ticket.spend(event)
-        return self
+        return int(best), final, event

@@ -56,12 +56,12 @@ def tune_on_public_data(
 ) -> PublicTuningResult:
     """Choose parameters by cross-validation on public data (no privacy cost).
 
-    Paper 001 (§5) suggests tuning Λ on a public sample from the same
-    distribution and then training once on the private data. The candidate fits
-    here read only ``X_public``/``y_public``: they run with ``accountant=None``
-    and charge nothing. The estimator's ``epsilon`` is kept, so each candidate
-    is judged in the noise regime of the later private fit (use a public sample
-    of about the private size for that to carry over).
+    Sarwate, Chaudhuri & Monteleoni (2009, §5) suggest tuning Λ on a public
+    sample from the same distribution and then training once on the private
+    data. The candidate fits here read only ``X_public``/``y_public``: they run
+    with ``accountant=None`` and charge nothing. The estimator's ``epsilon`` is
+    kept, so each candidate is judged in the noise regime of the later private
+    fit (use a public sample of about the private size for that to carry over).
 
     Parameters
     ----------

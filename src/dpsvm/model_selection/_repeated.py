@@ -22,25 +22,20 @@ from numbers import Real
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 
-from .._compat import Interval, StrOptions, _fit_context
+from .._compat import Interval, StrOptions
 from ..accounting.accountant import BudgetAccountant
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import LaplaceVector, laplace_release
-from ..utils._random import check_random_state
+from ..utils._params import store_init_params
 from ..validation import check_delta, check_epsilon
-from ._base import SelectorBase
+from ._base import SelectionStart, SelectorBase, selector_doc
 from ._common import (
     SELECTOR_CONSTRAINTS,
-    candidate_delta,
-    charge_candidates,
-    check_param_grid,
     fit_with_child_stream,
     fitted_event,
     holdout_split,
     prepare_candidates,
-    validated_rows,
 )
 
 __all__ = [
@@ -342,6 +337,7 @@ def _calibrate_base_epsilon(
     return lo
 
 
+@selector_doc
 class PrivateRandomSearch(SelectorBase):
     """Private selection from private candidates with random stopping.
 
@@ -356,10 +352,7 @@ class PrivateRandomSearch(SelectorBase):
 
     Parameters
     ----------
-    estimator : estimator object
-        A differentially private classifier with an ``epsilon`` parameter that
-        records a ``privacy_event_`` (e.g. :class:`~dpsvm.models.DPLinearSVC`);
-        its ``accountant`` must be None.
+    %(estimator)s
     param_grid : dict or list of dict
         The public candidates, as explicit values.
     epsilon : float, default=1.0
@@ -379,13 +372,7 @@ class PrivateRandomSearch(SelectorBase):
     validation_fraction : float, default=0.2
         Share of the rows in the validation part, in (0, 1); the size is
         ``ceil(validation_fraction * n)``, a function of the public n.
-    accountant : BudgetAccountant or None, default=None
-        Checked before the data are read; charged once after success.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG. An int: reproducible, **tests and docs only**.
-    split_random_state : None, int or numpy.random.Generator, default=None
-        Seed of the data split alone (it reads no record, so a seed is fine
-        here). ``None``: drawn from ``random_state``'s generator.
+    %(budget_and_randomness)s
 
     Attributes
     ----------
@@ -401,14 +388,11 @@ class PrivateRandomSearch(SelectorBase):
         ε₀ of one run.
     partition_ : tuple of ndarray
         (training indices, validation indices), data-independent.
-    privacy_event_ : PrivacyEvent
-        One event (ε, δ end to end) with the released run's events as children.
-    n_features_in_ : int
-        Number of features seen in ``fit``.
+    %(event_and_features)s
 
     See Also
     --------
-    PrivateParameterTuning : Paper 001's Algorithm 3.
+    PrivateParameterTuning : Sarwate, Chaudhuri & Monteleoni (2009), Algorithm 3.
     repeated_selection_epsilon : The cost formulas.
 
     Notes
@@ -432,15 +416,10 @@ class PrivateRandomSearch(SelectorBase):
 
     Examples
     --------
-    >>> from dpsvm.datasets import make_nested_balls
-    >>> from dpsvm.models import DPLinearSVC
+    %(example_data)s
     >>> from dpsvm.model_selection import PrivateRandomSearch
-    >>> X, y = make_nested_balls(3000, random_state=0)
     >>> search = PrivateRandomSearch(
-    ...     DPLinearSVC(classes=[-1, 1]),
-    ...     {"regularization": [1e-2, 1e-1]},
-    ...     epsilon=0.9,
-    ...     mean_repetitions=3,
+    ...     DPLinearSVC(classes=[-1, 1]), grid, epsilon=0.9, mean_repetitions=3,
     ...     random_state=0,
     ... ).fit(X, y)
     >>> round(search.base_epsilon_, 6), search.privacy_event_.epsilon
@@ -471,60 +450,27 @@ class PrivateRandomSearch(SelectorBase):
         random_state: int | np.random.Generator | None = None,
         split_random_state: int | np.random.Generator | None = None,
     ) -> None:
-        self.estimator = estimator
-        self.param_grid = param_grid
-        self.epsilon = epsilon
-        self.delta = delta
-        self.repetitions = repetitions
-        self.mean_repetitions = mean_repetitions
-        self.shape = shape
-        self.validation_fraction = validation_fraction
-        self.accountant = accountant
-        self.random_state = random_state
-        self.split_random_state = split_random_state
+        store_init_params(self, locals())
 
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> PrivateRandomSearch:
-        """Run the random-stopping selection and keep the best run.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            All rows; cut once into a training and a validation part.
-        y : array-like of shape (n_samples,)
-            Labels of X.
-
-        Returns
-        -------
-        self
-            The fitted selector.
-
-        Raises
-        ------
-        TypeError, ValueError
-            For a data-derived grid or bad parameters.
-        BudgetExceededError
-            If the accountant cannot afford (ε, δ); nothing is read or spent.
-        """
+    def _selection_budget(self) -> tuple[float | None, float | None]:
+        """ε₀ of one run, calibrated to the end-to-end (ε, δ), and that δ."""
         epsilon = check_epsilon(self.epsilon)
         delta = check_delta(self.delta)
-        eta = _shape_of(self.repetitions, self.shape)
+        _shape_of(self.repetitions, self.shape)  # refuses a bad law or shape
         if self.repetitions != "negative-binomial" and self.shape is not None:
             raise ValueError("shape is only used with repetitions='negative-binomial'.")
         mean = _check_mean(self.mean_repetitions)
-        candidates = check_param_grid(self.param_grid)
         eps0 = _calibrate_base_epsilon(
             epsilon, delta, self.repetitions, self.shape, mean
         )
-        rng = check_random_state(self.random_state)
-        # Validate the estimator and the grid once, before any data are read.
-        template = prepare_candidates(self.estimator, candidates, eps0)
-        if any(candidate_delta(e) > 0 for e in template):
-            raise ValueError(
-                "PrivateRandomSearch composes pure-DP candidates only (delta = 0)."
-            )
-        ticket = charge_candidates(self.accountant, epsilon, delta, template)
-        Xd, y = validated_rows(self, X, y)
+        return eps0, delta
+
+    def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
+        """Run the random-stopping selection and keep the best run."""
+        eps0, delta, epsilon = start.candidate_epsilon, start.delta, start.epsilon
+        eta = _shape_of(self.repetitions, self.shape)
+        mean = _check_mean(self.mean_repetitions)
+        rng, Xd, y, candidates = start.rng, start.X, start.y, start.candidates
         val, train = holdout_split(
             y.shape[0],
             self.validation_fraction,
@@ -586,10 +532,5 @@ class PrivateRandomSearch(SelectorBase):
 
         self.partition_ = (train, val)
         self.base_epsilon_ = eps0
-        self.best_index_ = i
-        self.best_params_ = dict(candidates[i])
-        self.best_estimator_ = est
         self.best_noisy_mistakes_ = noisy
-        self.privacy_event_ = event
-        ticket.spend(event)
-        return self
+        return i, est, event

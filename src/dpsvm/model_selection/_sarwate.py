@@ -6,27 +6,19 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
 
-from .._compat import _fit_context
 from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import ExponentialMechanism
-from ..utils._random import check_random_state
-from ..validation import check_epsilon
-from ._base import SelectorBase
+from ..utils._params import store_init_params
+from ._base import SelectionStart, SelectorBase, selector_doc
 from ._common import (
     SELECTOR_CONSTRAINTS,
-    candidate_delta,
-    charge_candidates,
-    check_param_grid,
     fit_with_child_stream,
     fitted_event,
     partition_indices,
-    prepare_candidates,
     split_generator,
-    validated_rows,
 )
 
 __all__ = ["PrivateParameterTuning"]
@@ -38,6 +30,7 @@ _REFERENCE = (
 )
 
 
+@selector_doc
 class PrivateParameterTuning(SelectorBase):
     """Choose among public candidate settings privately.
 
@@ -52,11 +45,7 @@ class PrivateParameterTuning(SelectorBase):
 
     Parameters
     ----------
-    estimator : estimator object
-        A differentially private classifier with an ``epsilon`` parameter (and
-        ``accountant`` / ``random_state`` parameters, which the selector sets),
-        e.g. :class:`~dpsvm.models.DPLinearSVC`. It must record a
-        ``privacy_event_`` when fitted. Its own ``accountant`` must be None.
+    %(estimator)s
     param_grid : dict or list of dict
         The m public candidates, as explicit values (see
         :func:`~dpsvm.model_selection.check_param_grid`), e.g.
@@ -64,21 +53,10 @@ class PrivateParameterTuning(SelectorBase):
         data-derived forms are refused.
     epsilon : float, default=1.0
         The end-to-end ε > 0: every candidate is fitted with ε (on its own
-        part) and the selection spends ε (on the validation part).
-    accountant : BudgetAccountant or None, default=None
-        Checked for (ε, δ) before the data are read and charged once, with one
-        :class:`~dpsvm.accounting.PrivacyEvent`, after a successful fit; a
-        failed fit spends nothing. δ is the largest ``delta`` of the candidates
-        (0 for the pure-DP estimators of dpsvm).
-    random_state : None, int or numpy.random.Generator, default=None
-        Drives the split, the candidates' noise and the selection. ``None``
-        uses a ChaCha20 CSPRNG keyed by the OS. An int makes everything
-        reproducible — **for tests and documentation only, never for a real
-        release**.
-    split_random_state : None, int or numpy.random.Generator, default=None
-        Seed of the data split alone (it reads no record, so a seed is fine
-        here, e.g. for a reproducible, publishable split while the noise comes
-        from the CSPRNG). ``None``: drawn from ``random_state``'s generator.
+        part) and the selection spends ε (on the validation part). The δ
+        checked and charged is the largest ``delta`` of the candidates (0 for
+        the pure-DP estimators of dpsvm).
+    %(budget_and_randomness)s
 
     Attributes
     ----------
@@ -98,11 +76,7 @@ class PrivateParameterTuning(SelectorBase):
     cv_results_ : dict
         Public facts per candidate: ``"params"``, ``"n_train_samples"`` and
         ``"selected"`` (a boolean mask), plus ``"n_validation_samples"``.
-    privacy_event_ : PrivacyEvent
-        One event for the whole procedure (ε end to end), whose children are the
-        m candidate fits and the selection.
-    n_features_in_ : int
-        Number of features seen in ``fit``.
+    %(event_and_features)s
 
     See Also
     --------
@@ -143,15 +117,10 @@ class PrivateParameterTuning(SelectorBase):
 
     Examples
     --------
-    >>> from dpsvm.datasets import make_nested_balls
-    >>> from dpsvm.models import DPLinearSVC
+    %(example_data)s
     >>> from dpsvm.model_selection import PrivateParameterTuning
-    >>> X, y = make_nested_balls(4000, random_state=0)
     >>> tuner = PrivateParameterTuning(
-    ...     DPLinearSVC(classes=[-1, 1]),
-    ...     {"regularization": [1e-2, 1e-1]},
-    ...     epsilon=1.0,
-    ...     random_state=0,
+    ...     DPLinearSVC(classes=[-1, 1]), grid, epsilon=1.0, random_state=0
     ... ).fit(X, y)
     >>> tuner.privacy_event_.epsilon, len(tuner.privacy_event_.children)
     (1.0, 3)
@@ -173,46 +142,15 @@ class PrivateParameterTuning(SelectorBase):
         random_state: int | np.random.Generator | None = None,
         split_random_state: int | np.random.Generator | None = None,
     ) -> None:
-        self.estimator = estimator
-        self.param_grid = param_grid
-        self.epsilon = epsilon
-        self.accountant = accountant
-        self.random_state = random_state
-        self.split_random_state = split_random_state
+        store_init_params(self, locals())
 
-    @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> PrivateParameterTuning:
-        """Run Algorithm 3: fit the candidates on disjoint parts, select one.
+    def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
+        """Algorithm 3: fit the candidates on disjoint parts, select one.
 
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            All rows; cut into m + 1 disjoint parts (m candidates, validation).
-        y : array-like of shape (n_samples,)
-            Labels of X.
-
-        Returns
-        -------
-        self
-            The fitted selector.
-
-        Raises
-        ------
-        TypeError
-            For a data-derived grid or an estimator without ``epsilon``.
-        ValueError
-            For fewer rows than m + 1 parts, or a bad grid.
-        BudgetExceededError
-            If the accountant cannot afford (ε, δ); nothing is read or spent.
+        ``fit`` raises ``ValueError`` here for fewer rows than m + 1 parts.
         """
-        epsilon = check_epsilon(self.epsilon)
-        candidates = check_param_grid(self.param_grid)
-        rng = check_random_state(self.random_state)
-        estimators = prepare_candidates(self.estimator, candidates, epsilon)
-        delta = max(candidate_delta(e) for e in estimators)
-        ticket = charge_candidates(self.accountant, epsilon, delta, estimators)
-        Xd, y = validated_rows(self, X, y)
-        m = len(estimators)
+        epsilon, rng, Xd, y = start.epsilon, start.rng, start.X, start.y
+        m = len(start.estimators)
         n = y.shape[0]
         if n < m + 1:
             raise ValueError(
@@ -229,7 +167,7 @@ class PrivateParameterTuning(SelectorBase):
         # Step 2: candidate i on part i with the full ε (parallel composition).
         events: list[PrivacyEvent] = []
         mistakes = np.empty(m, dtype=np.int64)
-        for i, est in enumerate(estimators):
+        for i, est in enumerate(start.estimators):
             fit_with_child_stream(est, Xd[parts[i]], y[parts[i]], rng)
             events.append(fitted_event(est, epsilon))
             # Step 3: zᵢ = number (a count, not a rate) of mistakes on part m+1.
@@ -263,15 +201,10 @@ class PrivateParameterTuning(SelectorBase):
         )
 
         self.partition_ = tuple(parts)
-        self.best_index_ = int(best)
-        self.best_params_ = dict(candidates[best])
-        self.best_estimator_ = estimators[best]
         self.cv_results_ = {
-            "params": [dict(c) for c in candidates],
+            "params": [dict(c) for c in start.candidates],
             "n_train_samples": np.array([p.size for p in parts[:-1]]),
             "selected": np.arange(m) == best,
             "n_validation_samples": int(val.size),
         }
-        self.privacy_event_ = event
-        ticket.spend(event)
-        return self
+        return int(best), start.estimators[best], event

@@ -31,13 +31,16 @@ from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
 from ..accounting.events import PrivacyEvent
 from ..perturbation import OutputPerturbation
+from ..utils._params import estimator_init
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
+from ._docs import model_doc
 from .base import (
+    NoisyFitTagsMixin,
     SavedAttribute,
     ScoreColumnsMixin,
-    fit_one_vs_rest,
     one_vs_rest_targets,
+    release_one_vs_rest,
     resolve_label_set,
 )
 from .base import model_file as _model_file
@@ -89,6 +92,23 @@ _PRIVACY_NOTES = """
     data: do not publish it. Floating-point caveat: see
     :mod:`dpsvm.mechanisms.base`.
 """
+
+
+#: The parameters (with their defaults) that both explicit-feature estimators take.
+_EXPLICIT_OUTPUT_PARAMETERS: dict[str, Any] = {
+    "epsilon": 1.0,
+    "delta": 0.0,
+    "noise": "gamma-norm",
+    "regularization": 0.01,
+    "l1_regularization": 0.0,
+    "data_norm": 1.0,
+    "feature_map": None,
+    "feature_norm": None,
+    "fit_intercept": False,
+    "intercept_scaling": 0.5,
+    "accountant": None,
+    "random_state": None,
+}
 
 
 class _ExplicitOutputBase(BaseEstimator):
@@ -184,12 +204,6 @@ class _ExplicitOutputBase(BaseEstimator):
                     and math.isclose(got, float(want), rel_tol=1e-12, abs_tol=0.0)
                 ):
                     raise ValueError(f"{what} is {got!r}; the parameters give {want}.")
-
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
-        tags = super().__sklearn_tags__()
-        # The noise is random unless random_state is fixed.
-        tags.non_deterministic = True
-        return tags
 
     # -- feature space -----------------------------------------------------
     def _prepare_map(self, n_features: int) -> None:
@@ -349,8 +363,11 @@ class _ExplicitOutputBase(BaseEstimator):
         return self._features(X)
 
 
+@model_doc
 @_model_file("DPOutputPerturbationSVC")
-class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutputBase):
+class DPOutputPerturbationSVC(
+    NoisyFitTagsMixin, ScoreColumnsMixin, ClassifierMixin, _ExplicitOutputBase
+):
     """Private bias-free hinge SVM by Nie–Wang vector output perturbation.
 
     Solves (1/n)Σ max(0, 1 − yᵢ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ exactly (to a
@@ -403,9 +420,7 @@ class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutpu
         with (ε/K, δ/K) per class.
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged after a successful fit.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
-        only**.
+    %(random_state_noise)s
 
     Attributes
     ----------
@@ -415,12 +430,7 @@ class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutpu
         Released intercepts (zeros without ``fit_intercept``).
     classes_ : ndarray
         The label set.
-    feature_map_ : transformer or None
-        The (copied) feature map.
-    feature_norm_ : float
-        κ used.
-    privacy_event_ : PrivacyEvent
-        Frozen record of the release.
+    %(explicit_feature_attributes)s
     solver_info_ : list of dict
         Solver diagnostics. Reads the data: do not publish.
     n_features_in_ : int
@@ -478,59 +488,18 @@ class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutpu
     def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
         self._read_feature_state(state, codec)
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 0.0,
-        noise: str = "gamma-norm",
-        regularization: float = 0.01,
-        l1_regularization: float = 0.0,
-        data_norm: float | None = 1.0,
-        feature_map: Any = None,
-        feature_norm: float | None = None,
-        fit_intercept: bool = False,
-        intercept_scaling: float = 0.5,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.noise = noise
-        self.regularization = regularization
-        self.l1_regularization = l1_regularization
-        self.data_norm = data_norm
-        self.feature_map = feature_map
-        self.feature_norm = feature_norm
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.classes = classes
-        self.accountant = accountant
-        self.random_state = random_state
+    __init__ = estimator_init(_EXPLICIT_OUTPUT_PARAMETERS, {"classes": None})
 
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
-        tags = super().__sklearn_tags__()
-        # At the default ε the few hundred rows of scikit-learn's contract tests
-        # are dominated by noise; accuracy is tested in tests/models instead.
-        tags.classifier_tags.poor_score = True
-        return tags
-
+    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> DPOutputPerturbationSVC:
         """Fit and release the private SVM.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
+        %(fit_training_rows)s
         y : array-like of shape (n_samples,)
             Labels from the public set ``classes``.
 
-        Returns
-        -------
-        self
-            The fitted estimator.
+        %(returns_fitted_estimator)s
         """
         epsilon, delta, ticket = self._begin_fit()
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -540,22 +509,22 @@ class DPOutputPerturbationSVC(ScoreColumnsMixin, ClassifierMixin, _ExplicitOutpu
         self.classes_ = resolve_label_set(self.classes, y)
         Phi = self._prepare_features(X)
         rng = check_random_state(self.random_state)
-        W, event, infos = fit_one_vs_rest(
+        release_one_vs_rest(
+            self,
             lambda r, eps_k, delta_k: self._release(Phi, r, eps_k, delta_k, rng),
             one_vs_rest_targets(y, self.classes_),
             epsilon,
             delta,
-            self.classes,
+            ticket,
         )
-        self._set_coef(W)
-        self.privacy_event_ = event
-        self.solver_info_ = infos
-        ticket.spend(event)
         return self
 
 
+@model_doc
 @_model_file("DPOutputPerturbationRegressor")
-class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
+class DPOutputPerturbationRegressor(
+    NoisyFitTagsMixin, RegressorMixin, _ExplicitOutputBase
+):
     """Private bias-free quantile / median / bounded least-squares regression.
 
     Solves (1/n)Σℓ(yᵢ − ⟨w, φ(xᵢ)⟩) + (Λ/2)‖w‖² + μ‖w‖₁ with a certified solver
@@ -598,8 +567,7 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         s/κ, in (0, 1).
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged after a successful fit.
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG noise. An int: **tests and docs only**.
+    %(random_state_noise)s
 
     Attributes
     ----------
@@ -607,16 +575,8 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         Released weights on φ(x).
     intercept_ : float
         Released intercept (0 without ``fit_intercept``).
-    feature_map_ : transformer or None
-        The (copied) feature map.
-    feature_norm_ : float
-        κ used.
-    privacy_event_ : PrivacyEvent
-        Frozen record of the release.
-    solver_info_ : dict
-        Solver diagnostics. Reads the data: do not publish.
-    n_features_in_ : int
-        Number of input features.
+    %(explicit_feature_attributes)s
+    %(solver_attributes)s
 
     See Also
     --------
@@ -672,62 +632,21 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         y_bound = None if self.y_bound is None else float(self.y_bound)
         return self.loss, float(self.quantile), y_bound
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 0.0,
-        noise: str = "gamma-norm",
-        loss: str = "pinball",
-        quantile: float = 0.5,
-        y_bound: float | None = None,
-        regularization: float = 0.01,
-        l1_regularization: float = 0.0,
-        data_norm: float | None = 1.0,
-        feature_map: Any = None,
-        feature_norm: float | None = None,
-        fit_intercept: bool = False,
-        intercept_scaling: float = 0.5,
-        accountant: BudgetAccountant | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.noise = noise
-        self.loss = loss
-        self.quantile = quantile
-        self.y_bound = y_bound
-        self.regularization = regularization
-        self.l1_regularization = l1_regularization
-        self.data_norm = data_norm
-        self.feature_map = feature_map
-        self.feature_norm = feature_norm
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.accountant = accountant
-        self.random_state = random_state
+    __init__ = estimator_init(
+        _EXPLICIT_OUTPUT_PARAMETERS,
+        {"loss": "pinball", "quantile": 0.5, "y_bound": None},
+    )
 
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
-        tags = super().__sklearn_tags__()
-        # Noise dominates on the tiny data of scikit-learn's contract tests.
-        tags.regressor_tags.poor_score = True
-        return tags
-
+    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> DPOutputPerturbationRegressor:
         """Fit and release the private regressor.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
+        %(fit_training_rows)s
         y : array-like of shape (n_samples,)
             Real targets (clipped to [−M, M] for the squared loss).
 
-        Returns
-        -------
-        self
-            The fitted estimator.
+        %(returns_fitted_estimator)s
         """
         if self.loss == "squared":
             if self.y_bound is None:
@@ -756,16 +675,11 @@ class DPOutputPerturbationRegressor(RegressorMixin, _ExplicitOutputBase):
         ticket.spend(event)
         return self
 
+    @model_doc
     def predict(self, X: ArrayLike) -> FloatArray:
         """Predictions ⟨coef_, φ(x)⟩ + intercept_.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-
-        Returns
-        -------
+        %(rows_to)s
         ndarray of shape (n_samples,)
             Predicted values (the τ-quantile for the pinball loss).
         """

@@ -39,8 +39,10 @@ from ..accounting.events import NonPrivateEvent
 from ..bounds.nie_wang import nw_noise_scale
 from ..exceptions import NotPrivateWarning
 from ..perturbation import OutputNoise
+from ..utils._params import estimator_init
 from ..validation import check_delta, check_epsilon
-from .kernel_erm import SENSITIVITY_REFERENCE, KernelERMBase
+from ._docs import model_doc
+from .kernel_erm import KERNEL_ERM_PARAMETERS, SENSITIVITY_REFERENCE, KernelERMBase
 
 __all__ = [
     "DPGaussianProcessRelease",
@@ -101,33 +103,28 @@ class ScalarOffsetNotPrivateWarning(NotPrivateWarning):
 class _KernelRelease(KernelERMBase):
     """``predict`` of the kernel releases: labels (hinge) or values."""
 
+    @model_doc
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Labels (hinge loss) or values from ``decision_function``.
 
         Costs what ``decision_function`` costs (ε per row for
         :class:`PerQueryLaplacePredictor`, nothing for the released functions).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Points (projected onto the domain).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
+        %(domain_points_to_values)s
             sign of the released score mapped to ``classes_``, or the value.
         """
         return self._labels(self.decision_function(X))  # type: ignore[attr-defined]
 
 
+@model_doc
 class PerQueryLaplacePredictor(_KernelRelease):
     """Per-query private predictions of a non-private kernel ERM model.
 
     ``fit`` computes the exact bias-free kernel ERM f_z of Nie & Wang eq. (1)
     and keeps it **private**: it is never released, and ``fit`` spends nothing.
     Each answer to a query x is f_z(x) + Lap(S/ε), with S = κ·Δ_H the sup-norm
-    sensitivity of Nie & Wang (Def. 2 / Prop. 1, = Jain & Thakurta's S, spec
-    0.5), and costs ε from the required ``accountant``.
+    sensitivity of Nie & Wang (Def. 2 / Prop. 1, B_Δ; = Jain & Thakurta's S,
+    ICML 2013, Theorem 9), and costs ε from the required ``accountant``.
 
     Parameters
     ----------
@@ -140,27 +137,18 @@ class PerQueryLaplacePredictor(_KernelRelease):
         (If another release sharing the accountant spends between the check and
         the charges, the batch's answers are discarded, not returned.)
     {common}
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG noise. An int: **tests and docs only**.
+    %(random_state_noise)s
 
     Attributes
     ----------
-    classes_ : ndarray
-        The label set (hinge loss).
-    kappa_ : float
-        κ of the kernel on the declared domain.
-    lipschitz_ : float
-        C_L of the loss.
+    %(kernel_release_attributes)s
     prediction_sensitivity_ : float
         S_eff = κ(Δ_H + 2·cap), the sensitivity each answer is calibrated to.
     noise_scale_ : float
         The Laplace scale S_eff/ε of each answer.
     privacy_event_ : PrivacyEvent
         The record of **one** answer (each answer spends one such event).
-    solver_info_ : dict
-        Solver diagnostics. Reads the data: do not publish.
-    n_features_in_ : int
-        Number of input features.
+    %(solver_attributes)s
 
     See Also
     --------
@@ -212,51 +200,16 @@ class PerQueryLaplacePredictor(_KernelRelease):
         "accountant": [BudgetAccountant, None],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 0.1,
-        accountant: BudgetAccountant | None = None,
-        kernel: str = "rbf",
-        gamma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        data_norm: float | None = 1.0,
-        loss: str = "hinge",
-        quantile: float = 0.5,
-        y_bound: float | None = None,
-        regularization: float = 0.01,
-        classes: ArrayLike | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.epsilon = epsilon
-        self.accountant = accountant
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.data_norm = data_norm
-        self.loss = loss
-        self.quantile = quantile
-        self.y_bound = y_bound
-        self.regularization = regularization
-        self.classes = classes
-        self.random_state = random_state
+    __init__ = estimator_init(
+        {"epsilon": 0.1, "accountant": None}, KERNEL_ERM_PARAMETERS
+    )
 
+    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> PerQueryLaplacePredictor:
         """Fit the private model (spends nothing; nothing is released).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows (projected onto the domain).
-        y : array-like of shape (n_samples,)
-            Labels (hinge) or real targets.
-
-        Returns
-        -------
-        self
+        %(fit_kernel_release)s
             The fitted predictor.
 
         Raises
@@ -329,6 +282,7 @@ class PerQueryLaplacePredictor(_KernelRelease):
         return np.asarray(answers, dtype=np.float64)
 
 
+@model_doc
 class DPGaussianProcessRelease(_KernelRelease):
     """Release the function f_z + σ·G with G a Gaussian process ((ε, δ)-DP).
 
@@ -355,25 +309,16 @@ class DPGaussianProcessRelease(_KernelRelease):
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged (ε, δ) after the fit.
     {common}
-    random_state : None, int or numpy.random.Generator, default=None
-        ``None``: CSPRNG noise. An int: **tests and docs only**.
+    %(random_state_noise)s
 
     Attributes
     ----------
-    classes_ : ndarray
-        The label set (hinge loss).
-    kappa_ : float
-        κ.
-    lipschitz_ : float
-        C_L.
+    %(kernel_release_attributes)s
     sigma_ : float
         The GP scale σ.
     privacy_event_ : PrivacyEvent
         Frozen record of the release.
-    solver_info_ : dict
-        Solver diagnostics. Reads the data: do not publish.
-    n_features_in_ : int
-        Number of input features.
+    %(solver_attributes)s
 
     See Also
     --------
@@ -424,55 +369,17 @@ class DPGaussianProcessRelease(_KernelRelease):
         "accountant": [BudgetAccountant, None],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 1e-6,
-        jitter: float = 1e-10,
-        accountant: BudgetAccountant | None = None,
-        kernel: str = "rbf",
-        gamma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        data_norm: float | None = 1.0,
-        loss: str = "hinge",
-        quantile: float = 0.5,
-        y_bound: float | None = None,
-        regularization: float = 0.01,
-        classes: ArrayLike | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.epsilon = epsilon
-        self.delta = delta
-        self.jitter = jitter
-        self.accountant = accountant
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.data_norm = data_norm
-        self.loss = loss
-        self.quantile = quantile
-        self.y_bound = y_bound
-        self.regularization = regularization
-        self.classes = classes
-        self.random_state = random_state
+    __init__ = estimator_init(
+        {"epsilon": 1.0, "delta": 1e-6, "jitter": 1e-10, "accountant": None},
+        KERNEL_ERM_PARAMETERS,
+    )
 
+    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> DPGaussianProcessRelease:
         """Fit f_z and fix the released random function (spends (ε, δ)).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows (projected onto the domain).
-        y : array-like of shape (n_samples,)
-            Labels (hinge) or real targets.
-
-        Returns
-        -------
-        self
+        %(fit_kernel_release)s
             The fitted release.
         """
         epsilon = check_epsilon(self.epsilon)
@@ -554,23 +461,18 @@ class DPGaussianProcessRelease(_KernelRelease):
         idx = np.array([self._gp_index[key] for key in keys], dtype=int)
         return np.asarray(self._gp_values[idx], dtype=np.float64)
 
+    @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """Evaluate the released function f_z + σ(G + W) (free; consistent).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Points (projected onto the domain).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
+        %(domain_points_to_values)s
             The released values.
         """
         scores, Xp = self._exact_scores(X)
         return np.asarray(scores + self._gp_draw(Xp), dtype=np.float64)
 
 
+@model_doc
 class NonPrivateScalarOffsetRelease(_KernelRelease):
     """Nie & Wang's printed algorithm f_z + b with a *scalar* b — NOT private.
 
@@ -599,22 +501,14 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
 
     Attributes
     ----------
-    classes_ : ndarray
-        The label set (hinge loss).
+    %(kernel_release_attributes)s
     offset_ : float
         The scalar b.
     noise_scale_ : float
         Its Laplace scale.
-    kappa_ : float
-        κ.
-    lipschitz_ : float
-        C_L.
     privacy_event_ : PrivacyEvent
         Record with ε = ∞ (no guarantee); details give the claimed ε.
-    solver_info_ : dict
-        Solver diagnostics.
-    n_features_in_ : int
-        Number of input features.
+    %(solver_attributes)s
 
     Notes
     -----
@@ -647,36 +541,9 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
         "noise_convention": [StrOptions({"lemma1", "prop1"})],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        noise_convention: str = "lemma1",
-        kernel: str = "rbf",
-        gamma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        data_norm: float | None = 1.0,
-        loss: str = "hinge",
-        quantile: float = 0.5,
-        y_bound: float | None = None,
-        regularization: float = 0.01,
-        classes: ArrayLike | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.epsilon = epsilon
-        self.noise_convention = noise_convention
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.data_norm = data_norm
-        self.loss = loss
-        self.quantile = quantile
-        self.y_bound = y_bound
-        self.regularization = regularization
-        self.classes = classes
-        self.random_state = random_state
+    __init__ = estimator_init(
+        {"epsilon": 1.0, "noise_convention": "lemma1"}, KERNEL_ERM_PARAMETERS
+    )
 
     def _non_private_reason(self) -> str:
         # Read by dpsvm.accounting.non_private_reason (selectors, accountants).
@@ -687,20 +554,12 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
             "DPGaussianProcessRelease."
         )
 
+    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateScalarOffsetRelease:
         """Fit f_z and draw the scalar offset (warns: not DP).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training rows.
-        y : array-like of shape (n_samples,)
-            Labels (hinge) or real targets.
-
-        Returns
-        -------
-        self
+        %(fit_kernel_release)s
             The fitted model.
         """
         epsilon = check_epsilon(self.epsilon)
@@ -750,17 +609,11 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
         )
         return self
 
+    @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """f_z(x) + b (the paper's released function).
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Points (projected onto the domain).
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
+        %(domain_points_to_values)s
             The values.
         """
         scores, _ = self._exact_scores(X)

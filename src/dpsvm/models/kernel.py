@@ -65,8 +65,11 @@ from ..losses import get_loss
 from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ..solvers import RowScaledDesign
 from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
+from ..utils._params import estimator_init, store_init_params
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
+from ._docs import model_doc
 from .base import (
+    NoisyFitTagsMixin,
     PublicParameterFitMixin,
     SavedAttribute,
     ScoreColumnsMixin,
@@ -155,6 +158,23 @@ class _PublicGammaFitMixin(PublicParameterFitMixin):
         reject_string_gamma(self.gamma, type(self).__name__)  # type: ignore[attr-defined]
 
 
+#: The parameters (with their defaults) of the random-feature classifiers.
+_RANDOM_FEATURE_PARAMETERS: dict[str, Any] = {
+    "kernel": "rbf",
+    "gamma": 1.0,
+    "n_components": 100,
+    "feature_map": "auto",
+    "norm_handling": "scale",
+    "loss": "auto",
+    "huber_h": 0.5,
+    "regularization": 0.01,
+    "classes": None,
+    "tol": 1e-10,
+    "max_iter": 200,
+    "feature_random_state": None,
+}
+
+
 class _RandomFeatureClassifierBase(
     _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
 ):
@@ -218,16 +238,11 @@ class _RandomFeatureClassifierBase(
         unprojected = self.norm_handling == "paper" and self.feature_map_ == "cos-phase"
         self.projection_radius_ = None if unprojected else float(R)
 
+    @model_doc
     def transform_features(self, X: ArrayLike) -> FloatArray:
         """Random features of ``X`` from the released frequencies, as used in fit.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-
-        Returns
-        -------
+        %(rows_to)s
         ndarray of shape (n_samples, n_random_features)
             z(x), projected onto the ball of radius ``projection_radius_`` (a
             no-op except for ``norm_handling="clip"`` and rounding).
@@ -388,7 +403,7 @@ _PRIVACY_NOTES = """
 
 
 @_model_file("DPKernelSVC")
-class DPKernelSVC(_RandomFeatureClassifierBase):
+class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
     """Differentially private kernel SVM on random Fourier features.
 
     Draws public random frequencies for a translation-invariant kernel, maps the
@@ -564,44 +579,19 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         "random_state": ["random_state", np.random.Generator],
     }
 
-    def __init__(
-        self,
-        *,
-        kernel: str = "rbf",
-        gamma: float = 1.0,
-        n_components: int = 100,
-        feature_map: str = "auto",
-        norm_handling: str = "clip",
-        mechanism: str = "objective",
-        loss: str = "auto",
-        huber_h: float = 1.0,
-        regularization: float | str = "auto",
-        epsilon: float = 1.0,
-        delta: float = 0.0,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        tol: float = 1e-10,
-        max_iter: int = 200,
-        feature_random_state: int | np.random.Generator | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.n_components = n_components
-        self.feature_map = feature_map
-        self.norm_handling = norm_handling
-        self.mechanism = mechanism
-        self.loss = loss
-        self.huber_h = huber_h
-        self.regularization = regularization
-        self.epsilon = epsilon
-        self.delta = delta
-        self.classes = classes
-        self.accountant = accountant
-        self.tol = tol
-        self.max_iter = max_iter
-        self.feature_random_state = feature_random_state
-        self.random_state = random_state
+    __init__ = estimator_init(
+        _RANDOM_FEATURE_PARAMETERS,
+        {
+            "norm_handling": "clip",
+            "mechanism": "objective",
+            "huber_h": 1.0,
+            "regularization": "auto",
+            "epsilon": 1.0,
+            "delta": 0.0,
+            "accountant": None,
+            "random_state": None,
+        },
+    )
 
     def _resolved_feature_map(self) -> str:
         if self.feature_map != "auto":
@@ -637,14 +627,6 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
             if r is not None
         ]
         return " ".join(reasons) if reasons else None
-
-    def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
-        tags = super().__sklearn_tags__()
-        # As for the linear estimators: noise dominates on the few hundred rows
-        # of the contract tests, and the noise is random unless seeded.
-        tags.classifier_tags.poor_score = True
-        tags.non_deterministic = True
-        return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
     def _fit(self, X: Any, y: Any) -> DPKernelSVC:
@@ -811,6 +793,7 @@ class DPKernelSVC(_RandomFeatureClassifierBase):
         self._check_privacy_event(event, float(self.data_norm_))
 
 
+@model_doc
 @_model_file("NonPrivateRandomFeatureSVC")
 class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     """Non-private linear SVM on random Fourier features (the "RR" baseline).
@@ -866,12 +849,7 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
         Norm bound of the internal problem.
     projection_radius_ : float or None
         Projection radius of the features (``None`` for ``"paper"``).
-    classes_ : ndarray
-        The label set.
-    n_iter_ : ndarray
-        Solver iterations per binary problem.
-    n_features_in_ : int
-        Number of input columns.
+    %(non_private_attributes)s
 
     Examples
     --------
@@ -885,34 +863,7 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     True
     """
 
-    def __init__(
-        self,
-        *,
-        kernel: str = "rbf",
-        gamma: float = 1.0,
-        n_components: int = 100,
-        feature_map: str = "auto",
-        norm_handling: str = "scale",
-        loss: str = "auto",
-        huber_h: float = 0.5,
-        regularization: float = 0.01,
-        classes: ArrayLike | None = None,
-        tol: float = 1e-10,
-        max_iter: int = 200,
-        feature_random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.n_components = n_components
-        self.feature_map = feature_map
-        self.norm_handling = norm_handling
-        self.loss = loss
-        self.huber_h = huber_h
-        self.regularization = regularization
-        self.classes = classes
-        self.tol = tol
-        self.max_iter = max_iter
-        self.feature_random_state = feature_random_state
+    __init__ = estimator_init(_RANDOM_FEATURE_PARAMETERS)
 
     def _resolved_feature_map(self) -> str:
         return "cos-sin" if self.feature_map == "auto" else str(self.feature_map)
@@ -950,6 +901,7 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
 # ---------------------------------------------------------------------------
 
 
+@model_doc
 class NonPrivateKernelSVC(
     _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
 ):
@@ -997,12 +949,7 @@ class NonPrivateKernelSVC(
     distance_bound_ : ndarray of shape (1,) or (n_classes,)
         Certified ‖f − f*‖_H ≤ √(2·gap/Λ); for a kernel with k(x, x) ≤ 1 it also
         bounds sup_x |f(x) − f*(x)|.
-    classes_ : ndarray
-        The label set.
-    n_iter_ : ndarray
-        Iterations per binary problem.
-    n_features_in_ : int
-        Number of input columns.
+    %(non_private_attributes)s
 
     Examples
     --------
@@ -1037,14 +984,7 @@ class NonPrivateKernelSVC(
         tol: float = 1e-12,
         max_iter: int = 100,
     ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.regularization = regularization
-        self.classes = classes
-        self.tol = tol
-        self.max_iter = max_iter
+        store_init_params(self, locals())
 
     def _kernel(self, A: FloatArray, B: FloatArray) -> FloatArray:
         return kernel_matrix(

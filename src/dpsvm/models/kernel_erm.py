@@ -434,6 +434,24 @@ def fit_kernel_model(
 
 
 # ----------------------------------------------------------- estimator base
+#: The parameters (with their defaults) of every :class:`KernelERMBase`
+#: estimator, for :func:`dpsvm.utils._params.estimator_init`; documented by
+#: ``_kernel_release._COMMON_PARAMETERS``.
+KERNEL_ERM_PARAMETERS: dict[str, Any] = {
+    "kernel": "rbf",
+    "gamma": 1.0,
+    "degree": 3,
+    "coef0": 1.0,
+    "data_norm": 1.0,
+    "loss": "hinge",
+    "quantile": 0.5,
+    "y_bound": None,
+    "regularization": 0.01,
+    "classes": None,
+    "random_state": None,
+}
+
+
 class KernelERMBase(BaseEstimator):
     """Base of the estimators that fit a certified kernel ERM and never release it.
 
@@ -446,9 +464,10 @@ class KernelERMBase(BaseEstimator):
     :class:`~dpsvm.exceptions.DPSVMConvergenceError`). The exact model f_z is
     kept in a private attribute: subclasses release only noisy functions of
     it (per-query answers, a Gaussian-process function, a model on public
-    points). Subclasses declare the parameters ``kernel``, ``gamma``,
-    ``degree``, ``coef0``, ``data_norm``, ``loss``, ``quantile``, ``y_bound``,
-    ``regularization``, ``classes`` and ``random_state``.
+    points). Subclasses build their ``__init__`` from
+    :data:`KERNEL_ERM_PARAMETERS` (``kernel``, ``gamma``, ``degree``,
+    ``coef0``, ``data_norm``, ``loss``, ``quantile``, ``y_bound``,
+    ``regularization``, ``classes``, ``random_state``) and their own.
 
     See Also
     --------

@@ -26,9 +26,8 @@ from :mod:`dpsvm.models`, with a :class:`FutureWarning`.
 
 References
 ----------
-.. [NW] W. Nie, C. Wang, "Perturbation of convex risk minimization and its
-   application in differential private learning algorithms", Journal of
-   Inequalities and Applications (SpringerOpen).
+.. [NW] W. Nie, C. Wang, J. Inequal. Appl. (the full reference and the
+   formulas: :mod:`dpsvm.bounds.nie_wang`).
 """
 
 from __future__ import annotations

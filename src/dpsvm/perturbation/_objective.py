@@ -33,7 +33,8 @@ from ._calibration import (
     approximate_minimiser_calibration,
     objective_perturbation_calibration,
 )
-from ._output import OutputNoise, PerturbedSolution, release_event
+from ._docs import fill_perturbation_doc
+from ._output import OutputNoise, PerturbedSolution, SolverOutput, release_event
 
 __all__ = ["ObjectivePerturbation"]
 
@@ -48,12 +49,8 @@ SARWATE2009_REASON = (
 )
 
 
-class CertifiedGradient(Protocol):
-    """What an objective-perturbation solver returns."""
-
-    @property
-    def coef(self) -> FloatArray:  # pragma: no cover - protocol
-        """The approximate minimiser w."""
+class CertifiedGradient(SolverOutput, Protocol):
+    """What an objective-perturbation solver returns: w and its gradient norm."""
 
     @property
     def grad_norm(self) -> float:  # pragma: no cover - protocol
@@ -100,8 +97,8 @@ class ObjectivePerturbation:
     ...     0.2, n=30162, dim=5, regularization=1e-3, smoothness=1.0, tol=1e-10)
     >>> round(op.epsilon_objective, 6), round(op.epsilon_residual, 6)
     (0.198, 0.002)
-    >>> op.private
-    True
+    >>> op.private, op.strong_convexity  # λ + Δ (Δ = 0: ε′ > 0 here)
+    (True, 0.001)
     """
 
     epsilon: float
@@ -194,41 +191,17 @@ class ObjectivePerturbation:
 
     @property
     def private(self) -> bool:
-        """Whether the calibration is a DP guarantee (not the 2009 reading).
-
-        Examples
-        --------
-        >>> ObjectivePerturbation.calibrate(
-        ...     1.0, n=100, dim=2, regularization=0.1, smoothness=1.0, tol=1e-10
-        ... ).private
-        True
-        """
+        """Whether the calibration is a DP guarantee (not the 2009 reading)."""
         return self.variant == "jmlr2011"
 
     @property
     def epsilon_residual(self) -> float:
-        """ε_r charged for the certified residual (0 for ``"sarwate2009"``).
-
-        Examples
-        --------
-        >>> ObjectivePerturbation.calibrate(
-        ...     1.0, n=100, dim=2, regularization=0.1, smoothness=1.0, tol=1e-10
-        ... ).epsilon_residual
-        0.01
-        """
+        """ε_r charged for the certified residual (0 for ``"sarwate2009"``)."""
         return 0.0 if self.residual is None else self.residual.epsilon_residual
 
     @property
     def strong_convexity(self) -> float:
-        """λ + Δ, the strong convexity of the perturbed objective.
-
-        Examples
-        --------
-        >>> ObjectivePerturbation.calibrate(
-        ...     1.0, n=100, dim=2, regularization=0.1, smoothness=1.0, tol=1e-10
-        ... ).strong_convexity
-        0.1
-        """
+        """λ + Δ, the strong convexity of the perturbed objective."""
         return self.regularization + self.calibration.extra_regularization
 
     def details(self, data_norm: float = 1.0) -> dict[str, Any]:
@@ -271,6 +244,7 @@ class ObjectivePerturbation:
             )
         return out
 
+    @fill_perturbation_doc
     def perturb(
         self,
         solve: Callable[[float, FloatArray], CertifiedGradient],
@@ -290,8 +264,7 @@ class ObjectivePerturbation:
             linear=linear, tol=tau)``); ``linear`` is b/n.
         rng : None, int or numpy.random.Generator, default=None
             Noise source: b is drawn first, then the residual noise Z.
-        max_iter : int or None, default=None
-            Quoted in the error message if the tolerance is not certified.
+        %(max_iter)s
 
         Returns
         -------
@@ -342,6 +315,7 @@ class ObjectivePerturbation:
             w = residual_noise.release(w, gen)
         return PerturbedSolution(w, res)
 
+    @fill_perturbation_doc
     def event(
         self,
         mechanism: str,
@@ -355,12 +329,7 @@ class ObjectivePerturbation:
 
         Parameters
         ----------
-        mechanism : str
-            Name recorded in the event.
-        reference : str
-            Paper and theorem of the calibration.
-        details : mapping or None, default=None
-            Facts to record (include :meth:`details`).
+        %(event_names)s
         lipschitz : float, default=1.0
             L of the loss: the gradient sensitivity recorded is 2L (replace-one,
             ‖x‖ ≤ 1).

@@ -41,6 +41,7 @@ from ..mechanisms import (
 )
 from ..mechanisms.base import check_release_value
 from ..utils._random import RandomStateLike, check_random_state
+from ._docs import fill_perturbation_doc
 
 __all__ = [
     "CERTIFICATE_RTOL",
@@ -64,12 +65,16 @@ CERTIFICATE_RTOL = 1e-3
 NOISE_KINDS = ("gamma-norm", "laplace", "gaussian")
 
 
-class CertifiedDistance(Protocol):
-    """What an output-perturbation solver returns: coefficients and a certificate."""
+class SolverOutput(Protocol):
+    """What a perturbation step's solver returns: the approximate minimiser."""
 
     @property
     def coef(self) -> FloatArray:  # pragma: no cover - protocol
         """The approximate minimiser w."""
+
+
+class CertifiedDistance(SolverOutput, Protocol):
+    """What an output-perturbation solver returns: coefficients and a certificate."""
 
     @property
     def distance_bound(self) -> float:  # pragma: no cover - protocol
@@ -129,6 +134,7 @@ def certified_sensitivity(
     return cap, sensitivity + 2.0 * cap
 
 
+@fill_perturbation_doc
 def check_certificate(
     distance_bound: float, cap: float, *, max_iter: int | None = None
 ) -> None:
@@ -143,8 +149,7 @@ def check_certificate(
         The solver's certified bound on ‖w − w*‖.
     cap : float
         The public cap the noise is calibrated for.
-    max_iter : int or None, default=None
-        The solver's iteration cap, quoted in the message when given.
+    %(max_iter)s
 
     Raises
     ------
@@ -235,6 +240,19 @@ class OutputNoise:
     scale: float
 
     @classmethod
+    def _of(
+        cls, mech: GammaNormVector | LaplaceVector | AnalyticGaussian
+    ) -> OutputNoise:
+        """The noise of a mechanism, which validated and calibrated it."""
+        if isinstance(mech, AnalyticGaussian):
+            return cls(
+                "gaussian", mech.epsilon, mech.delta, mech.sensitivity, mech.sigma
+            )
+        kind = "laplace" if isinstance(mech, LaplaceVector) else "gamma-norm"
+        return cls(kind, mech.epsilon, mech.delta, mech.sensitivity, mech.scale)
+
+    @classmethod
+    @fill_perturbation_doc
     def gamma_norm(cls, epsilon: float, l2_sensitivity: float) -> OutputNoise:
         """Pure ε-DP noise of density ∝ exp(−ε‖b‖₂/Δ₂).
 
@@ -242,25 +260,20 @@ class OutputNoise:
 
         Parameters
         ----------
-        epsilon : float
-            ε > 0.
-        l2_sensitivity : float
-            Δ₂ > 0.
+        %(epsilon)s
+        %(l2_sensitivity)s
 
-        Returns
-        -------
-        OutputNoise
-            Scale Δ₂/ε.
+        %(noise_returns)s
 
         Examples
         --------
         >>> OutputNoise.gamma_norm(1.0, 2.0).scale
         2.0
         """
-        mech = GammaNormVector(epsilon=epsilon, sensitivity=l2_sensitivity)
-        return cls("gamma-norm", mech.epsilon, 0.0, mech.sensitivity, mech.scale)
+        return cls._of(GammaNormVector(epsilon=epsilon, sensitivity=l2_sensitivity))
 
     @classmethod
+    @fill_perturbation_doc
     def laplace(cls, epsilon: float, l1_sensitivity: float) -> OutputNoise:
         """Pure ε-DP i.i.d. Laplace noise of scale Δ₁/ε (Dwork et al. 2006, Prop. 1).
 
@@ -269,25 +282,21 @@ class OutputNoise:
 
         Parameters
         ----------
-        epsilon : float
-            ε > 0.
+        %(epsilon)s
         l1_sensitivity : float
             Δ₁ > 0.
 
-        Returns
-        -------
-        OutputNoise
-            Scale Δ₁/ε.
+        %(noise_returns)s
 
         Examples
         --------
         >>> OutputNoise.laplace(0.5, 2.0).scale
         4.0
         """
-        mech = LaplaceVector(epsilon=epsilon, sensitivity=l1_sensitivity)
-        return cls("laplace", mech.epsilon, 0.0, mech.sensitivity, mech.scale)
+        return cls._of(LaplaceVector(epsilon=epsilon, sensitivity=l1_sensitivity))
 
     @classmethod
+    @fill_perturbation_doc
     def gaussian(
         cls, epsilon: float, delta: float, l2_sensitivity: float
     ) -> OutputNoise:
@@ -295,29 +304,24 @@ class OutputNoise:
 
         Parameters
         ----------
-        epsilon : float
-            ε > 0.
+        %(epsilon)s
         delta : float
             δ in (0, 1).
-        l2_sensitivity : float
-            Δ₂ > 0.
+        %(l2_sensitivity)s
 
-        Returns
-        -------
-        OutputNoise
-            Scale σ.
+        %(noise_returns)s
 
         Examples
         --------
         >>> round(OutputNoise.gaussian(1.0, 1e-5, 1.0).scale, 3)
         3.731
         """
-        mech = AnalyticGaussian(
-            epsilon=epsilon, delta=delta, sensitivity=l2_sensitivity
+        return cls._of(
+            AnalyticGaussian(epsilon=epsilon, delta=delta, sensitivity=l2_sensitivity)
         )
-        return cls("gaussian", mech.epsilon, mech.delta, mech.sensitivity, mech.sigma)
 
     @classmethod
+    @fill_perturbation_doc
     def from_l2(
         cls,
         kind: str,
@@ -334,21 +338,12 @@ class OutputNoise:
 
         Parameters
         ----------
-        kind : {"gamma-norm", "laplace", "gaussian"}
-            The noise family.
-        epsilon : float
-            ε > 0.
-        l2_sensitivity : float
-            Δ₂ > 0.
-        dim : int
-            Dimension d of the vector (used by ``"laplace"``).
-        delta : float, default=0.0
-            δ (``"gaussian"`` only, in (0, 1)).
+        %(kind)s
+        %(epsilon)s
+        %(l2_sensitivity)s
+        %(dim_delta)s
 
-        Returns
-        -------
-        OutputNoise
-            The calibrated noise.
+        %(noise_returns)s
 
         Examples
         --------
@@ -465,6 +460,7 @@ class OutputNoise:
             out += gen.normal(0.0, self.scale, size=out.shape)
         return out
 
+    @fill_perturbation_doc
     def event(
         self,
         mechanism: str,
@@ -478,16 +474,8 @@ class OutputNoise:
 
         Parameters
         ----------
-        mechanism : str
-            Name recorded in the event.
-        reference : str
-            Paper and theorem of the calibration.
-        details : mapping or None, default=None
-            Facts to record (recorded as given).
-        data_norm : float, default=1.0
-            Public row-norm bound R when the release is a unit-ball solution
-            that the caller divides by R: the event records Δ/R, the
-            sensitivity of the released w/R.
+        %(event_names)s
+        %(data_norm)s
         non_private_reason : str or None, default=None
             Set for a paper-literal variant without a guarantee: the event is a
             :class:`~dpsvm.accounting.NonPrivateEvent` with this reason (its
@@ -549,6 +537,7 @@ class OutputPerturbation:
     cap: float
 
     @classmethod
+    @fill_perturbation_doc
     def calibrate(
         cls,
         kind: str,
@@ -563,16 +552,11 @@ class OutputPerturbation:
 
         Parameters
         ----------
-        kind : {"gamma-norm", "laplace", "gaussian"}
-            Noise family (see :meth:`OutputNoise.from_l2`).
-        epsilon : float
-            ε of the release.
+        %(kind)s
+        %(epsilon)s
         l2_sensitivity : float
-            Δ₂ of the exact minimiser.
-        dim : int
-            Dimension of the released vector.
-        delta : float, default=0.0
-            δ (``"gaussian"`` only).
+            Δ₂ > 0 of the exact minimiser.
+        %(dim_delta)s
         cap_rtol : float, default=CERTIFICATE_RTOL
             Public cap on the certified error, relative to Δ₂.
 
@@ -619,6 +603,7 @@ class OutputPerturbation:
             "certificate_cap": self.cap / data_norm,
         }
 
+    @fill_perturbation_doc
     def perturb(
         self,
         solve: Callable[[float], CertifiedDistance],
@@ -637,8 +622,7 @@ class OutputPerturbation:
             target_distance=cap)``.
         rng : None, int or numpy.random.Generator, default=None
             Noise source (see :meth:`OutputNoise.release`).
-        max_iter : int or None, default=None
-            Quoted in the error message if the certificate fails.
+        %(max_iter)s
 
         Returns
         -------
@@ -663,6 +647,7 @@ class OutputPerturbation:
         check_certificate(sol.distance_bound, self.cap, max_iter=max_iter)
         return PerturbedSolution(self.noise.release(sol.coef, rng), sol)
 
+    @fill_perturbation_doc
     def event(
         self,
         mechanism: str,
@@ -675,14 +660,8 @@ class OutputPerturbation:
 
         Parameters
         ----------
-        mechanism : str
-            Name recorded in the event.
-        reference : str
-            Paper and theorem of the calibration.
-        details : mapping or None, default=None
-            Facts to record (include :meth:`details` for the calibration).
-        data_norm : float, default=1.0
-            Row-norm bound R of the released w/R.
+        %(event_names)s
+        %(data_norm)s
 
         Returns
         -------

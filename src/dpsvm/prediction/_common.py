@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 from sklearn.metrics.pairwise import linear_kernel
 
 from .._compat import Interval, StrOptions, validate_data
+from ..accounting.events import PrivacyEvent
 from ..models.kernel_erm import KernelERMBase, KernelSpec
 
 __all__ = ["CallableKernelSpec", "PredictionBase", "VacuousCalibrationWarning"]
@@ -98,6 +99,8 @@ class PredictionBase(KernelERMBase):
 
     #: Noisy calls answered since ``fit`` (releases that draw noise after fit).
     _n_noise_calls: int
+    #: S of Jain & Thakurta eq. (3), plus the solver-certificate margin.
+    prediction_sensitivity_: float
 
     _parameter_constraints: dict[str, Any] = {
         **KernelERMBase._parameter_constraints,
@@ -127,6 +130,30 @@ class PredictionBase(KernelERMBase):
                 "compute R_φ from data_norm."
             )
         return super()._kernel_spec(X)
+
+    def _prediction_event(
+        self,
+        mechanism: str,
+        epsilon: float,
+        delta: float,
+        reference: str,
+        details: dict[str, Any],
+    ) -> PrivacyEvent:
+        """The event of a release whose only access to the data is ⟨w*, φ(z)⟩.
+
+        Every prediction learner reads w* only through single predictions,
+        whose sup-norm sensitivity is ``prediction_sensitivity_`` = S
+        (Jain & Thakurta eq. (3)); the event records it.
+        """
+        return PrivacyEvent(
+            mechanism=mechanism,
+            epsilon=epsilon,
+            delta=delta,
+            sensitivity=self.prediction_sensitivity_,
+            sensitivity_norm="sup",
+            reference=reference,
+            details=details,
+        )
 
     def _project(self, X: ArrayLike) -> FloatArray:
         """Validate query rows and project them onto the declared domain."""

@@ -12,22 +12,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions, _fit_context
-from ..accounting.events import PrivacyEvent
+from ..accounting.accountant import BudgetAccountant
 from ..bounds.prediction import data_independent_parameters
 from ..exceptions import DPSVMConvergenceError
 from ..mechanisms import ExponentialMechanism
 from ..perturbation import OutputNoise
 from ..utils._params import store_init_params
-from ..utils._random import check_random_state
-from ..validation import check_delta, check_epsilon
-from ._common import JT_REFERENCE, FloatArray
+from ._common import FloatArray
 from ._docs import prediction_doc
-from ._test_data import (
-    HINGE_CONSTRAINTS,
-    PredictionBase,
-    _PublicModelMixin,
-    uniform_ball_points,
-)
+from ._test_data import HINGE_CONSTRAINTS, _PublicModelLearner, uniform_ball_points
 
 __all__ = ["TestDataIndependentLearner", "sample_linear_exponential"]
 
@@ -133,7 +126,7 @@ def _grid_points(n_points: int, d: int, radius: float) -> FloatArray:
 
 
 @prediction_doc
-class TestDataIndependentLearner(_PublicModelMixin, PredictionBase):
+class TestDataIndependentLearner(_PublicModelLearner):
     """Release a kernel classifier built from privately selected points.
 
     Jain & Thakurta's Alg. 3, honestly recalibrated: for B rounds, the
@@ -184,8 +177,7 @@ default="auto"
     Attributes
     ----------
     %(model_attributes)s
-    lipschitz_ : float
-        L = 1 (hinge).
+    %(hinge_release_attributes)s
     n_rounds_ : int
         B.
     threshold_ : float
@@ -196,10 +188,6 @@ default="auto"
         The released points z_τ of the update rounds.
     dual_coef_ : ndarray of shape (n_updates,)
         The released steps α_τ.
-    privacy_event_ : PrivacyEvent
-        The record of the release.
-    n_features_in_ : int
-        Number of input features.
 
     Notes
     -----
@@ -226,10 +214,7 @@ default="auto"
 
     Examples
     --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
-    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    %(example_data)s
     >>> clf = TestDataIndependentLearner(kernel="linear", n_rounds=5,
     ...     regularization=0.1, classes=[-1, 1], random_state=0).fit(X, y)
     >>> clf.predict(X[:4]).shape
@@ -260,6 +245,7 @@ default="auto"
         em_fraction: float = 0.5,
         candidates: Any = "auto",
         n_candidates: int = 1000,
+        accountant: BudgetAccountant | None = None,
         kernel: Any = "linear",
         gamma: float = 1.0,
         degree: int = 3,
@@ -295,112 +281,102 @@ default="auto"
             raise ValueError("candidates must be finite (no NaN or inf).")
         return C
 
+    @prediction_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> TestDataIndependentLearner:
         """Fit w* and release B rounds of private point selection.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Private training rows.
-        y : array-like of shape (n_samples,)
-            Private labels (two classes).
+        %(fit_private_rows)s
 
-        Returns
-        -------
-        self
-            The released classifier.
+        %(returns_released)s
         """
-        eps = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta, allow_zero=False)
-        self._check_binary(y)
-        rng = check_random_state(self.random_state)
-        cal, n = self._fit_model(X, y)
-        spec, model = self._model.spec, self._model
-        d = int(self.n_features_in_)
-        radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
-        cands = self._candidate_set(d, radius, rng)
-        if cands is not None:
-            cands = spec.project(cands)
-        S = cal.prediction_effective
-        R = self.kappa_
-        params = data_independent_parameters(
-            n,
-            eps,
-            delta,
-            self.beta,
-            float(self.regularization),
-            self.lipschitz_,
-            R,
-            d,
-            1.0,
-            n_rounds=self.n_rounds,
-            em_fraction=self.em_fraction,
-            sensitivity=S,
-        )
-        B, sigma, eta = params.n_rounds, params.threshold, params.step
-        em = ExponentialMechanism(epsilon=params.em_epsilon, sensitivity=S)
-        # Jain & Thakurta Alg. 3 step 5: the noisy difference is ε_lap-DP
-        # (Laplace mechanism of the perturbation layer, sensitivity S).
-        test_noise = OutputNoise.laplace(params.laplace_epsilon, S)
-        pts: list[FloatArray] = []
-        coef: list[float] = []
-        if cands is not None:
-            exact = model.decision(cands)  # ⟨w*, φ(z)⟩ on the candidates (private)
-            public = np.zeros(cands.shape[0])  # ⟨w_t, φ(z)⟩ (public)
-        else:
-            assert model.coef is not None
-            w_star = model.coef
-            w_t = np.zeros(d)
-        for _ in range(B):
+        with self._private_model(X, y, allow_zero_delta=False) as private:
+            eps, delta, rng, cal, n, ticket = private
+            spec, model = self._model.spec, self._model
+            d = int(self.n_features_in_)
+            radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
+            cands = self._candidate_set(d, radius, rng)
             if cands is not None:
-                # Exponential mechanism, utility |⟨φ(z), w_t − w*⟩|, sensitivity S.
-                i = em.select(np.abs(exact - public), rng)
-                z, a, p = cands[i], exact[i : i + 1], float(public[i])
+                cands = spec.project(cands)
+            S = cal.prediction_effective
+            R = self.kappa_
+            params = data_independent_parameters(
+                n,
+                eps,
+                delta,
+                self.beta,
+                float(self.regularization),
+                self.lipschitz_,
+                R,
+                d,
+                1.0,
+                n_rounds=self.n_rounds,
+                em_fraction=self.em_fraction,
+                sensitivity=S,
+            )
+            B, sigma, eta = params.n_rounds, params.threshold, params.step
+            em = ExponentialMechanism(epsilon=params.em_epsilon, sensitivity=S)
+            # Jain & Thakurta Alg. 3 step 5: the noisy difference is ε_lap-DP
+            # (Laplace mechanism of the perturbation layer, sensitivity S).
+            test_noise = OutputNoise.laplace(params.laplace_epsilon, S)
+            pts: list[FloatArray] = []
+            coef: list[float] = []
+            if cands is not None:
+                exact = model.decision(cands)  # ⟨w*, φ(z)⟩ on the candidates (private)
+                public = np.zeros(cands.shape[0])  # ⟨w_t, φ(z)⟩ (public)
             else:
-                # Continuous exponential mechanism on the ball: exp(ε_em·u/(2S)).
-                z = sample_linear_exponential(
-                    w_t - w_star, params.em_epsilon / (2.0 * S), radius, rng
-                )
-                z = spec.project(z[None, :])[0]
-                a, p = np.array([z @ w_star]), float(z @ w_t)
-            # d̂ = ⟨w*, φ(z)⟩ + Lap(S/ε_lap) − ⟨w_t, φ(z)⟩ (discretised Laplace).
-            d_hat = float(test_noise.release(a, rng)[0]) - p
-            if abs(d_hat) > sigma:
-                alpha = eta * (1.0 if d_hat > 0 else -1.0)
-                pts.append(np.array(z, dtype=np.float64))
-                coef.append(alpha)
+                assert model.coef is not None
+                w_star = model.coef
+                w_t = np.zeros(d)
+            for _ in range(B):
                 if cands is not None:
-                    public = public + alpha * spec.gram(cands, z[None, :])[:, 0]
+                    # Exponential mechanism, utility |⟨φ(z), w_t − w*⟩|, sensitivity S.
+                    i = em.select(np.abs(exact - public), rng)
+                    z, a, p = cands[i], exact[i : i + 1], float(public[i])
                 else:
-                    w_t = w_t + alpha * z
-        self._release(spec)
-        self.prediction_sensitivity_ = S
-        self.n_rounds_ = B
-        self.threshold_ = sigma
-        self.step_ = eta
-        self.support_ = np.asarray(pts, dtype=np.float64).reshape(-1, d)
-        self.dual_coef_ = np.asarray(coef, dtype=np.float64)
-        self.privacy_event_ = PrivacyEvent(
-            mechanism="test-data-independent-learner",
-            epsilon=eps,
-            delta=delta if B * params.round_epsilon > eps * (1 + 1e-12) else 0.0,
-            sensitivity=S,
-            sensitivity_norm="sup",
-            reference=(
-                f"{JT_REFERENCE}, Alg. 3 recalibrated: B rounds of the exponential "
-                "mechanism (ε_em) and a Laplace test (ε_lap), S from eq. (3), "
-                "composed by Thm 11"
-            ),
-            details={
-                "n_rounds": B,
-                "round_epsilon": params.round_epsilon,
-                "em_epsilon": params.em_epsilon,
-                "laplace_epsilon": params.laplace_epsilon,
-                "threshold": sigma,
-                "step": eta,
-                "candidates": "continuous" if cands is None else int(cands.shape[0]),
-                "n_samples": n,
-            },
-        )
+                    # Continuous exponential mechanism on the ball: exp(ε_em·u/(2S)).
+                    z = sample_linear_exponential(
+                        w_t - w_star, params.em_epsilon / (2.0 * S), radius, rng
+                    )
+                    z = spec.project(z[None, :])[0]
+                    a, p = np.array([z @ w_star]), float(z @ w_t)
+                # d̂ = ⟨w*, φ(z)⟩ + Lap(S/ε_lap) − ⟨w_t, φ(z)⟩ (discretised Laplace).
+                d_hat = float(test_noise.release(a, rng)[0]) - p
+                if abs(d_hat) > sigma:
+                    alpha = eta * (1.0 if d_hat > 0 else -1.0)
+                    pts.append(np.array(z, dtype=np.float64))
+                    coef.append(alpha)
+                    if cands is not None:
+                        public = public + alpha * spec.gram(cands, z[None, :])[:, 0]
+                    else:
+                        w_t = w_t + alpha * z
+            self.n_rounds_ = B
+            self.threshold_ = sigma
+            self.step_ = eta
+            self.support_ = np.asarray(pts, dtype=np.float64).reshape(-1, d)
+            self.dual_coef_ = np.asarray(coef, dtype=np.float64)
+            self._record_release(
+                ticket,
+                S,
+                "test-data-independent-learner",
+                eps,
+                delta if B * params.round_epsilon > eps * (1 + 1e-12) else 0.0,
+                (
+                    "Alg. 3 recalibrated: B rounds of the exponential "
+                    "mechanism (ε_em) and a Laplace test (ε_lap), S from eq. (3), "
+                    "composed by Thm 11"
+                ),
+                {
+                    "n_rounds": B,
+                    "round_epsilon": params.round_epsilon,
+                    "em_epsilon": params.em_epsilon,
+                    "laplace_epsilon": params.laplace_epsilon,
+                    "threshold": sigma,
+                    "step": eta,
+                    "candidates": "continuous"
+                    if cands is None
+                    else int(cands.shape[0]),
+                    "n_samples": n,
+                },
+            )
         return self

@@ -19,7 +19,11 @@ coef0 : float, default=1.0
     R_φ of a callable kernel (required for one, refused otherwise).""",
     "regularization": """regularization : float, default=0.01
     λ > 0 of (λ/2)‖w‖² (public, not tuned on the data).""",
-    "public_model_tail": """classes : array-like or None, default=None
+    "public_model_tail": """accountant : BudgetAccountant or None, default=None
+    Checked for (ε, δ) before the training data are read
+    (:func:`dpsvm.accounting.charge`) and charged ``privacy_event_`` once,
+    after a successful fit; a failed fit spends nothing.
+classes : array-like or None, default=None
     The public label set (two labels); ``None`` reads it from y with a
     :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
 random_state : None, int or numpy.random.Generator, default=None
@@ -30,6 +34,26 @@ kappa_ : float
     R_φ on the declared domain.
 prediction_sensitivity_ : float
     S = 2LR_φ²/(λn) plus the solver-certificate margin.""",
+    "hinge_release_attributes": """lipschitz_ : float
+    L = 1 (hinge).
+privacy_event_ : PrivacyEvent
+    The record of the release.
+n_features_in_ : int
+    Number of input features.""",
+    "fit_private_rows": """Parameters
+----------
+X : array-like of shape (n_samples, n_features)
+    Private training rows (projected onto the declared domain).
+y : array-like of shape (n_samples,)
+    Private labels (two classes).""",
+    "returns_released": """Returns
+-------
+self
+    The released classifier.""",
+    "example_data": """>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
+>>> y = np.where(X[:, 0] > 0, 1, -1)""",
     "queries_to_array": """Parameters
 ----------
 X : array-like of shape (n_queries, n_features)

@@ -15,6 +15,8 @@ from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context
+from ..accounting.accountant import BudgetAccountant
+from ..accounting.charge import Charge, charge
 from ..accounting.composition import best_composition
 from ..accounting.events import PrivacyEvent
 from ..bounds.prediction import (
@@ -129,7 +131,7 @@ class PrivateInteractivePredictor(PredictionBase):
         by the sparse vector technique (pure ε-DP, proof in
         ``docs/prediction.md``); ``"laplace"``: every answer is
         ⟨w*, φ(z)⟩ + Lap(S/ε_q) (the per-query baseline of
-        :class:`~dpsvm.models.NWPrivatePredictor`, with ε_q from composing T
+        :class:`~dpsvm.models.PerQueryLaplacePredictor`, with ε_q from composing T
         answers).
     beta : float, default=0.05
         Failure probability β of the utility statement (enters σ and B).
@@ -154,6 +156,18 @@ class PrivateInteractivePredictor(PredictionBase):
         :attr:`PredictionAnswers.public_state`), or refuse further batches (the
         rest of the batch that reached the cap is still answered from the
         released state).
+    accountant : BudgetAccountant or None, default=None
+        Optional shared budget, next to the predictor's own fixed (ε, δ) and
+        T. Before each batch it is checked (:func:`dpsvm.accounting.charge`)
+        for the most the batch can cost, and after the batch it is charged
+        what the batch did cost; a refused batch is not answered and spends
+        nothing. The charges are ``"pinp"``: the whole (ε, δ) once, as
+        ``privacy_event_``, with the first answer; ``"sparse-vector"``: one
+        pure event per batch (ε₁ + ε₂ with the first answer, ε₃/B per update);
+        ``"laplace"``: one ε_q event per answer (the accountant composes them;
+        give it ``slack`` > 0 for advanced composition). ``fit`` charges
+        nothing. Not part of :meth:`state_dict`: persist the accountant
+        alongside it.
     kernel : {"linear", "rbf", "poly"} or callable, default="rbf"
     %(kernel_family)s
     data_norm : float or None, default=1.0
@@ -202,7 +216,7 @@ class PrivateInteractivePredictor(PredictionBase):
 
     See Also
     --------
-    dpsvm.models.NWPrivatePredictor : Per-query Laplace with an accountant.
+    dpsvm.models.PerQueryLaplacePredictor : Per-query Laplace with an accountant.
 
     Notes
     -----
@@ -234,10 +248,7 @@ class PrivateInteractivePredictor(PredictionBase):
 
     Examples
     --------
-    >>> import numpy as np, warnings
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(200, 2)) / 2
-    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    %(example_data)s
     >>> pip = PrivateInteractivePredictor(mechanism="laplace", epsilon=1.0,
     ...     n_queries=10, classes=[-1, 1], random_state=0).fit(X, y)
     >>> ans = pip.answer(X[:3])
@@ -261,6 +272,7 @@ class PrivateInteractivePredictor(PredictionBase):
         "threshold": [Interval(Real, 0, None, closed="neither"), None],
         "svt_split": [tuple],
         "after_cap": [StrOptions({"public-state", "refuse"})],
+        "accountant": [BudgetAccountant, None],
     }
 
     def __init__(
@@ -277,6 +289,7 @@ class PrivateInteractivePredictor(PredictionBase):
         threshold: float | None = None,
         svt_split: tuple[float, float, float] = (0.25, 0.25, 0.5),
         after_cap: str = "public-state",
+        accountant: BudgetAccountant | None = None,
         kernel: Any = "rbf",
         gamma: float = 1.0,
         degree: int = 3,
@@ -424,14 +437,12 @@ class PrivateInteractivePredictor(PredictionBase):
                     stacklevel=2,
                 )
         details["noise_scale"] = self.noise_scale_
-        self.privacy_event_ = PrivacyEvent(
-            mechanism=f"interactive-prediction-{self.mechanism}",
-            epsilon=eps,
-            delta=delta if self.mechanism != "sparse-vector" else 0.0,
-            sensitivity=S,
-            sensitivity_norm="sup",
-            reference=reference,
-            details=details,
+        self.privacy_event_ = self._prediction_event(
+            f"interactive-prediction-{self.mechanism}",
+            eps,
+            delta if self.mechanism != "sparse-vector" else 0.0,
+            reference,
+            details,
         )
         self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
         self._reset_state()
@@ -539,6 +550,54 @@ class PrivateInteractivePredictor(PredictionBase):
         )
         return min(eps, total[0]), delta
 
+    def _check_batch(self, k: int) -> Charge:
+        """Check the accountant for the most a batch of k answers can cost.
+
+        Upper bound: k more answers, each of them an update (up to the cap B).
+        """
+        if self.mechanism == "laplace":
+            return charge(self.accountant, k * self._eps_q)
+        worst = self._spent_after(
+            self._n_answers + k, min(self.n_updates + k, self.max_updates_)
+        )
+        return charge(
+            self.accountant, worst[0] - self._spent[0], worst[1] - self._spent[1]
+        )
+
+    def _charge_batch(
+        self, ticket: Charge, k: int, before: tuple[float, float]
+    ) -> None:
+        """Spend what the batch cost on the ticket of :meth:`_check_batch`."""
+        if self.mechanism == "laplace":
+            # k Laplace answers of ε_q each (sensitivity S): one event each.
+            event = PrivacyEvent(
+                "interactive-prediction-laplace-answer",
+                self._eps_q,
+                sensitivity=self.prediction_sensitivity_,
+                sensitivity_norm="sup",
+                reference=self.privacy_event_.reference,
+            )
+            ticket.spend(event, times=k)
+            return
+        eps, delta = self._spent[0] - before[0], self._spent[1] - before[1]
+        if eps == 0.0 and delta == 0.0:
+            return  # nothing new released (pinp after the first answer)
+        if before == (0.0, 0.0) and self._spent == (
+            self.total_epsilon,
+            self.total_delta,
+        ):
+            ticket.spend(self.privacy_event_)  # the whole guarantee at once
+            return
+        ticket.spend(
+            self._prediction_event(
+                f"interactive-prediction-{self.mechanism}-batch",
+                eps,
+                delta,
+                self.privacy_event_.reference,
+                {"n_answers": k, "n_updates": self.n_updates},
+            )
+        )
+
     # --------------------------------------------------------------- answer
     def _public_score(
         self, z: FloatArray, points: list[FloatArray], coef: list[float]
@@ -573,9 +632,9 @@ class PrivateInteractivePredictor(PredictionBase):
         Raises
         ------
         BudgetExceededError
-            If the batch would exceed ``n_queries`` answers, or the update cap
-            was reached with ``after_cap="refuse"``. Nothing is answered or
-            spent.
+            If the batch would exceed ``n_queries`` answers, the update cap
+            was reached with ``after_cap="refuse"``, or the ``accountant``
+            cannot afford the batch. Nothing is answered or spent.
         ValueError
             For malformed queries (wrong width, NaN); nothing is spent.
         """
@@ -594,8 +653,10 @@ class PrivateInteractivePredictor(PredictionBase):
                 f"{T - self._n_answers} of n_queries={T}; nothing was answered."
             )
         before = self._spent
+        ticket = self._check_batch(k)  # before any answer is computed
+        saved = (self._n_answers, self._points, self._coef)
         if self.mechanism == "laplace":
-            # Per-coordinate discretised Laplace, as NWPrivatePredictor: each
+            # Per-coordinate discretised Laplace, as PerQueryLaplacePredictor: each
             # answer moves by at most S between neighbours and is ε_q-DP.
             exact = self._model.decision(Z)
             scores = laplace_release(
@@ -610,6 +671,14 @@ class PrivateInteractivePredictor(PredictionBase):
             scores, updates, public = self._answer_updates(Z)
         self._n_answers += k
         self._spent = self._spent_after(self._n_answers, self.n_updates)
+        try:
+            self._charge_batch(ticket, k, before)
+        except BaseException:
+            # Not charged (e.g. a concurrent spend used the shared budget): the
+            # answers are discarded unreleased and the state rolled back.
+            self._n_answers, self._points, self._coef = saved
+            self._spent = before
+            raise
         return PredictionAnswers(
             labels=self._labels(scores),
             scores=np.asarray(scores, dtype=np.float64),

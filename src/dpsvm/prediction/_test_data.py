@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from numbers import Integral, Real
 from typing import Any
 
@@ -15,7 +17,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
-from ..accounting.events import PrivacyEvent
+from ..accounting.accountant import BudgetAccountant
+from ..accounting.charge import Charge, charge
 from ..bounds.prediction import noisy_label_scale, weight_norm_bound
 from ..mechanisms import laplace_release
 from ..perturbation import OutputNoise
@@ -124,14 +127,23 @@ def fit_noisy_labels(gram: ArrayLike, labels: ArrayLike, radius: float) -> Float
 
 #: The learners are binary hinge-loss classifiers: no loss parameters.
 HINGE_CONSTRAINTS: dict[str, Any] = {
-    k: v
-    for k, v in PredictionBase._parameter_constraints.items()
-    if k not in ("loss", "quantile", "y_bound")
+    **{
+        k: v
+        for k, v in PredictionBase._parameter_constraints.items()
+        if k not in ("loss", "quantile", "y_bound")
+    },
+    "accountant": [BudgetAccountant, None],
 }
 
 
-class _PublicModelMixin(ClassifierMixin):
-    """Prediction from the released (public) points and coefficients."""
+class _PublicModelLearner(ClassifierMixin, PredictionBase):
+    """A binary learner that releases a kernel model on public points.
+
+    The base of Jain & Thakurta's Alg. 2 and Alg. 3: one block that holds the
+    private w* (:meth:`_private_model`), one release epilogue
+    (:meth:`_record_release`) and prediction from the released points and
+    coefficients only (free post-processing).
+    """
 
     _estimator_type = "classifier"
     __test__ = False  # not a pytest test class despite the learners' names
@@ -184,16 +196,56 @@ class _PublicModelMixin(ClassifierMixin):
                 "one kernel model sign(⟨w, φ(x)⟩); pass two classes."
             )
 
-    def _release(self, spec: Any) -> None:
-        """Drop everything computed from the training data but the release."""
-        self._spec = spec
-        for name in ("_model", "solver_info_"):
-            if hasattr(self, name):
-                delattr(self, name)
+    @contextmanager
+    def _private_model(
+        self, X: ArrayLike, y: ArrayLike, *, allow_zero_delta: bool
+    ) -> Iterator[tuple[float, float, np.random.Generator, Any, int, Charge]]:
+        """Check the budget and the labels, fit the certified w* (eq. (2)) for a block.
+
+        Yields ``(ε, δ, generator, calibration, n, ticket)``: the accountant is
+        checked for (ε, δ) before any data are read, and the ticket is spent
+        by :meth:`_record_release`. w* (``_model``) and the solver diagnostics
+        exist only inside the block: they are dropped when it ends, also when
+        the release fails.
+        """
+        eps = check_epsilon(self.epsilon)
+        delta = check_delta(self.delta, allow_zero=allow_zero_delta)
+        ticket = charge(self.accountant, eps, delta)
+        self._check_binary(y)
+        rng = check_random_state(self.random_state)
+        try:
+            cal, n = self._fit_model(X, y)
+            yield eps, delta, rng, cal, n, ticket
+        finally:
+            for name in ("_model", "solver_info_"):
+                if hasattr(self, name):
+                    delattr(self, name)
+
+    def _record_release(
+        self,
+        ticket: Charge,
+        sensitivity: float,
+        mechanism: str,
+        epsilon: float,
+        delta: float,
+        reference: str,
+        details: dict[str, Any],
+    ) -> None:
+        """Record the release's event and spend it on ``ticket``.
+
+        Keeps the kernel (public) for prediction; the event records the
+        sensitivity S of Jain & Thakurta eq. (3) in the sup norm.
+        """
+        self._spec = self._model.spec
+        self.prediction_sensitivity_ = sensitivity
+        self.privacy_event_ = self._prediction_event(
+            mechanism, epsilon, delta, f"{JT_REFERENCE}, {reference}", details
+        )
+        ticket.spend(self.privacy_event_)
 
 
 @prediction_doc
-class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
+class TestDataDependentLearner(_PublicModelLearner):
     """Release a kernel classifier fitted to noisy labels of public test points.
 
     Jain & Thakurta's Alg. 2: the exact kernel SVM w* (hinge loss, no bias)
@@ -243,8 +295,7 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
     Attributes
     ----------
     %(model_attributes)s
-    lipschitz_ : float
-        L = 1 (hinge).
+    %(hinge_release_attributes)s
     noise_scale_ : float
         ν = S/ε_q.
     constraint_radius_ : float
@@ -255,10 +306,6 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         The released ỹ_t.
     dual_coef_ : ndarray of shape (T,)
         β.
-    privacy_event_ : PrivacyEvent
-        The record of the release.
-    n_features_in_ : int
-        Number of input features.
 
     Notes
     -----
@@ -282,10 +329,7 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
-    >>> y = np.where(X[:, 0] > 0, 1, -1)
+    %(example_data)s
     >>> Q = rng.uniform(-1, 1, size=(100, 2)) / 2
     >>> clf = TestDataDependentLearner(epsilon=1.0, n_test_points=50,
     ...     regularization=0.1, classes=[-1, 1], random_state=0)
@@ -314,6 +358,7 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         n_test_points: int = 200,
         constraint_radius: float | str | None = None,
         radius_fraction: float = 0.1,
+        accountant: BudgetAccountant | None = None,
         kernel: Any = "poly",
         gamma: float = 1.0,
         degree: int = 3,
@@ -355,102 +400,88 @@ class TestDataDependentLearner(_PublicModelMixin, PredictionBase):
         r = min(r_public, max(noisy + noise.scale * math.log(10.0), noise.scale))
         return r, eps_radius, noise.scale
 
+    @prediction_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
         self, X: ArrayLike, y: ArrayLike, test_points: ArrayLike | None = None
     ) -> TestDataDependentLearner:
         """Fit w*, release noisy labels of T public points, fit ŵ to them.
 
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Private training rows.
-        y : array-like of shape (n_samples,)
-            Private labels (two classes).
+        %(fit_private_rows)s
         test_points : array-like of shape (n_points, n_features) or None
             The user's public test sample Q (not used to choose anything about
             the training data); ``None``: uniform points of the domain.
 
-        Returns
-        -------
-        self
-            The released classifier.
+        %(returns_released)s
         """
-        eps = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta)
-        self._check_binary(y)
-        rng = check_random_state(self.random_state)
-        Q = None
-        if test_points is not None:
-            Q = np.asarray(test_points, dtype=np.float64)
-        cal, n = self._fit_model(X, y)
-        spec = self._model.spec
-        d = int(self.n_features_in_)
-        T = int(self.n_test_points)
-        if Q is not None:
-            if Q.ndim != 2 or Q.shape[1] != d or Q.shape[0] == 0:
-                raise ValueError(
-                    f"test_points must be a non-empty 2-D array with {d} columns."
-                )
-            if not np.all(np.isfinite(Q)):
-                raise ValueError("test_points must be finite (no NaN or inf).")
-            # i.i.d. sample of T public points (Jain & Thakurta Alg. 2 input Z).
-            Z = spec.project(Q[rng.integers(0, Q.shape[0], size=T)])
-        else:
-            radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
-            Z = uniform_ball_points(T, d, radius, rng)
-        S = cal.prediction_effective
-        r_public = weight_norm_bound(
-            self.lipschitz_, self.kappa_, float(self.regularization)
-        )
-        eps_labels, radius_details = eps, {}
-        if isinstance(self.constraint_radius, str):  # "private"
-            r, eps_radius, radius_scale = self._private_radius(
-                cal.rkhs_effective, eps, r_public, rng
+        with self._private_model(X, y, allow_zero_delta=True) as private:
+            eps, delta, rng, cal, n, ticket = private
+            Q = None if test_points is None else np.asarray(test_points, np.float64)
+            spec = self._model.spec
+            d = int(self.n_features_in_)
+            T = int(self.n_test_points)
+            if Q is not None:
+                if Q.ndim != 2 or Q.shape[1] != d or Q.shape[0] == 0:
+                    raise ValueError(
+                        f"test_points must be a non-empty 2-D array with {d} columns."
+                    )
+                if not np.all(np.isfinite(Q)):
+                    raise ValueError("test_points must be finite (no NaN or inf).")
+                # i.i.d. sample of T public points (Jain & Thakurta Alg. 2 input Z).
+                Z = spec.project(Q[rng.integers(0, Q.shape[0], size=T)])
+            else:
+                radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
+                Z = uniform_ball_points(T, d, radius, rng)
+            S = cal.prediction_effective
+            r_public = weight_norm_bound(
+                self.lipschitz_, self.kappa_, float(self.regularization)
             )
-            eps_labels = eps - eps_radius
-            radius_details = {
-                "radius_epsilon": eps_radius,
-                "radius_scale": radius_scale,
-            }
-        elif self.constraint_radius is None:
-            r = r_public  # Jain & Thakurta Cor. 6: 𝒞 = {‖w‖ ≤ 2LR_φ/λ}
-        else:
-            r = float(self.constraint_radius)
-        # ν = S/ε_q with ε_q from Thm 11 (k = T, δ′ = δ), or ε/T (δ = 0).
-        nu = noisy_label_scale(T, eps_labels, delta, S)
-        eps_q = S / nu
-        # ỹ_t = ⟨w*, φ(z_t)⟩ + Lap(ν): per-coordinate discretised Laplace, each
-        # ε_q-DP (the only access to the training data besides the radius).
-        noisy = laplace_release(self._model.decision(Z), nu, rng, sensitivity=S)
-        self._release(spec)
-        self.prediction_sensitivity_ = S
-        self.noise_scale_ = nu
-        self.constraint_radius_ = r
-        self.support_ = Z
-        self.noisy_labels_ = np.asarray(noisy, dtype=np.float64)
-        self.dual_coef_ = fit_noisy_labels(spec.gram(Z, Z), self.noisy_labels_, r)
-        self.privacy_event_ = PrivacyEvent(
-            mechanism="test-data-dependent-learner",
-            epsilon=eps,
-            delta=delta if T * eps_q > eps_labels * (1 + 1e-12) else 0.0,
-            sensitivity=S,
-            sensitivity_norm="sup",
-            reference=(
-                f"{JT_REFERENCE}, Alg. 2 and Thm 4: T Laplace labels of "
-                "sensitivity S (eq. (3)) composed by Thm 11 (plus, for a private "
-                "radius, ‖w*‖ + Laplace of sensitivity 2LR_φ/(λn), basic "
-                "composition)"
-            ),
-            details={
-                "n_test_points": T,
-                "per_label_epsilon": eps_q,
-                "noise_scale": nu,
-                "constraint_radius": r,
-                **radius_details,
-                "n_samples": n,
-                "kernel_bound": self.kappa_,
-                "regularization": float(self.regularization),
-            },
-        )
+            eps_labels, radius_details = eps, {}
+            if isinstance(self.constraint_radius, str):  # "private"
+                r, eps_radius, radius_scale = self._private_radius(
+                    cal.rkhs_effective, eps, r_public, rng
+                )
+                eps_labels = eps - eps_radius
+                radius_details = {
+                    "radius_epsilon": eps_radius,
+                    "radius_scale": radius_scale,
+                }
+            elif self.constraint_radius is None:
+                r = r_public  # Jain & Thakurta Cor. 6: 𝒞 = {‖w‖ ≤ 2LR_φ/λ}
+            else:
+                r = float(self.constraint_radius)
+            # ν = S/ε_q with ε_q from Thm 11 (k = T, δ′ = δ), or ε/T (δ = 0).
+            nu = noisy_label_scale(T, eps_labels, delta, S)
+            eps_q = S / nu
+            # ỹ_t = ⟨w*, φ(z_t)⟩ + Lap(ν): per-coordinate discretised Laplace, each
+            # ε_q-DP (the only access to the training data besides the radius).
+            noisy = laplace_release(self._model.decision(Z), nu, rng, sensitivity=S)
+            self.noise_scale_ = nu
+            self.constraint_radius_ = r
+            self.support_ = Z
+            self.noisy_labels_ = np.asarray(noisy, dtype=np.float64)
+            self.dual_coef_ = fit_noisy_labels(spec.gram(Z, Z), self.noisy_labels_, r)
+            self._record_release(
+                ticket,
+                S,
+                "test-data-dependent-learner",
+                eps,
+                delta if T * eps_q > eps_labels * (1 + 1e-12) else 0.0,
+                (
+                    "Alg. 2 and Thm 4: T Laplace labels of "
+                    "sensitivity S (eq. (3)) composed by Thm 11 (plus, for a private "
+                    "radius, ‖w*‖ + Laplace of sensitivity 2LR_φ/(λn), basic "
+                    "composition)"
+                ),
+                {
+                    "n_test_points": T,
+                    "per_label_epsilon": eps_q,
+                    "noise_scale": nu,
+                    "constraint_radius": r,
+                    **radius_details,
+                    "n_samples": n,
+                    "kernel_bound": self.kappa_,
+                    "regularization": float(self.regularization),
+                },
+            )
         return self

@@ -27,6 +27,16 @@ def _k(eps: float) -> str:
     return f"{eps:g}"
 
 
+def _method_fields(method: str, info: Any) -> dict[str, Any]:
+    """The columns that name a method's row: key, label and what it claims."""
+    return {
+        "method": method,
+        "label": info.label,
+        "private": info.private,
+        "like_for_like": info.like_for_like,
+    }
+
+
 def _cell(ours: float | None, paper: float | None, **extra: Any) -> dict[str, Any]:
     diff = None if ours is None or paper is None else ours - paper
     return {"ours": ours, "paper": paper, "diff": diff, **extra}
@@ -77,10 +87,7 @@ def _fig2a(results: dict[str, Any]) -> dict[str, Any]:
             )
         rows.append(
             {
-                "method": m,
-                "label": info.label,
-                "private": info.private,
-                "like_for_like": info.like_for_like,
+                **_method_fields(m, info),
                 "paper_row": info.paper_row,
                 "cells": cells,
             }
@@ -226,10 +233,7 @@ def _fig2b(results: dict[str, Any]) -> dict[str, Any]:
             )
         rows.append(
             {
-                "method": m,
-                "label": info.label,
-                "private": info.private,
-                "like_for_like": info.like_for_like,
+                **_method_fields(m, info),
                 **_cell(
                     b["error"],
                     FIG2B[info.paper_row or m],

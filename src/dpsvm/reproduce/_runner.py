@@ -602,6 +602,23 @@ def _test_error(model: Any, X: FloatArray, y: NDArray[np.int64]) -> float:
     return float(np.mean(model.predict(X) != y))
 
 
+def _huber_svm(huber_h: float, lam: float) -> Any:
+    """The non-private Huber SVM of the paper's comparisons, regulariser Λ."""
+    return NonPrivateLinearClassifier(
+        loss="huber", huber_h=huber_h, regularization=lam, classes=_CLASSES
+    )
+
+
+def _baseline_errors(
+    make: Callable[[float], Any], lambdas: Sequence[float], data: _Data
+) -> FloatArray:
+    """Test errors of the non-private baseline ``make(Λ)`` at each Λ of ``lambdas``."""
+    Xtr, ytr, Xte, yte = data
+    return np.asarray(
+        [_test_error(make(lam).fit(Xtr, ytr), Xte, yte) for lam in lambdas]
+    )
+
+
 def _draw_errors(
     error: Callable[[np.random.Generator], float],
     rng: np.random.Generator,
@@ -704,9 +721,7 @@ def _grid_job(
     values: dict[str, Any] = {}
     fits = failures = 0
     with _recorded_warnings() as caught:
-        ref = NonPrivateLinearClassifier(
-            loss="huber", huber_h=huber_h, regularization=lam, classes=_CLASSES
-        ).fit(data[0], data[1])
+        ref = _huber_svm(huber_h, lam).fit(data[0], data[1])
         fits += 1
         values["huber_svm"] = _test_error(ref, data[2], data[3])
         make = partial(_linear_estimator, lam, huber_h)
@@ -743,20 +758,8 @@ def _lc_job(
     values: dict[str, Any] = {}
     fits = failures = 0
     with _recorded_warnings() as caught:
-        values["huber_svm"] = np.asarray(
-            [
-                _test_error(
-                    NonPrivateLinearClassifier(
-                        loss="huber",
-                        huber_h=huber_h,
-                        regularization=lam,
-                        classes=_CLASSES,
-                    ).fit(data[0], data[1]),
-                    data[2],
-                    data[3],
-                )
-                for lam in lambdas
-            ]
+        values["huber_svm"] = _baseline_errors(
+            partial(_huber_svm, huber_h), lambdas, data
         )
         fits += len(lambdas)
         make = partial(_linear_estimator, lambdas[0], huber_h)
@@ -855,15 +858,8 @@ def _kernel_lc_job(
     values: dict[str, Any] = {}
     fits = failures = 0
     with _recorded_warnings() as caught:
-        values["rr_svm"] = np.asarray(
-            [
-                _test_error(
-                    _kernel_models(*shape, lam, feature_seed)[0].fit(data[0], data[1]),
-                    data[2],
-                    data[3],
-                )
-                for lam in lambdas
-            ]
+        values["rr_svm"] = _baseline_errors(
+            lambda lam: _kernel_models(*shape, lam, feature_seed)[0], lambdas, data
         )
         fits += len(lambdas)
         _, private = _kernel_models(*shape, lambdas[0], feature_seed)

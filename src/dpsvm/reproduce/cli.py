@@ -24,7 +24,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ..utils._cli import PROG, add_run_options, integer_option, run_subcommand
+from ..utils._cli import (
+    PROG,
+    add_integer_argument,
+    add_run_options,
+    integer_option,
+    run_subcommand,
+)
 from ._config import make_config
 from ._runner import ReproductionError
 from ._sarwate2009 import run_sarwate2009
@@ -112,7 +118,7 @@ def add_reproduce_subparser(subparsers: Any) -> argparse.ArgumentParser:
             "--quick 2); K > 10 uses a K-fold split",
         ),
     ):
-        p.add_argument(flag, type=integer_option(flag, 1), metavar=metavar, help=text)
+        add_integer_argument(p, flag, 1, metavar=metavar, help=text)
     add_run_options(
         p,
         n_jobs=_n_jobs,

@@ -120,13 +120,54 @@ class StoredAnswer:
     response: dict[str, Any]
 
 
+def _state_values(state: LedgerState) -> dict[str, Any]:
+    """The columns of the budget row that hold ``state`` (inverse of _read_state)."""
+    return {
+        "version": state.version,
+        "epsilon_spent": state.epsilon_spent,
+        "delta_spent": state.delta_spent,
+        "answers": state.answers,
+        "state_json": json.dumps(state.state, allow_nan=False),
+    }
+
+
+class _LedgerReads:
+    """The reads a ledger and one locked charge share, each on its connection."""
+
+    #: Lock the budget row with ``SELECT ... FOR UPDATE`` when reading it.
+    _lock = False
+
+    def _connection(self) -> contextlib.AbstractContextManager[Connection]:
+        raise NotImplementedError
+
+    def _budget_row(self) -> LedgerState:
+        with self._connection() as conn:
+            return _read_state(conn, lock=self._lock)
+
+    def key_answers(self, key_id: str) -> int:
+        """Rows answered for one key (a ledger reads without a lock).
+
+        Parameters
+        ----------
+        key_id : str
+            The key's id.
+
+        Returns
+        -------
+        int
+            The count.
+        """
+        with self._connection() as conn:
+            return _key_answers(conn, key_id)
+
+
 def _sqlite_url(spec: str) -> str:
     if "://" in spec:
         return spec
     return "sqlite:///" + spec
 
 
-class Ledger:
+class Ledger(_LedgerReads):
     """A durable, transactional privacy ledger for one served model.
 
     Parameters
@@ -257,16 +298,8 @@ class Ledger:
                         created_unix=time.time(),
                     )
                 )
-                conn.execute(
-                    _state.insert().values(
-                        id=1,
-                        version=0,
-                        epsilon_spent=0.0,
-                        delta_spent=0.0,
-                        answers=0,
-                        state_json=json.dumps(initial_state, allow_nan=False),
-                    )
-                )
+                empty = LedgerState(0, 0.0, 0.0, 0, initial_state)
+                conn.execute(_state.insert().values(id=1, **_state_values(empty)))
             else:
                 self._check_binding(row)
         return self.snapshot()
@@ -311,8 +344,7 @@ class Ledger:
         LedgerState
             The last committed row.
         """
-        with self._reader() as conn:
-            return _read_state(conn, lock=False)
+        return self._budget_row()
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[LedgerTransaction]:
@@ -326,23 +358,8 @@ class Ledger:
         with self.engine.begin() as conn:
             yield LedgerTransaction(conn, lock=not self._is_sqlite)
 
-    def key_answers(self, key_id: str) -> int:
-        """Rows answered for one key (no lock).
-
-        Parameters
-        ----------
-        key_id : str
-            The key's id.
-
-        Returns
-        -------
-        int
-            The count.
-        """
-        with self._reader() as conn:
-            return _key_answers(conn, key_id)
-
-    def _reader(self) -> Connection:
+    def _connection(self) -> Connection:
+        # A read-only connection: on SQLite a WAL reader that never blocks a writer.
         return self.engine.connect().execution_options(dpsvm_read_only=True)
 
     def dispose(self) -> None:
@@ -373,7 +390,7 @@ def _key_answers(conn: Connection, key_id: str) -> int:
     return 0 if value is None else int(value)
 
 
-class LedgerTransaction:
+class LedgerTransaction(_LedgerReads):
     """Reads and writes of one locked charge (see :meth:`Ledger.transaction`).
 
     Parameters
@@ -388,6 +405,9 @@ class LedgerTransaction:
         self._conn = conn
         self._lock = lock
 
+    def _connection(self) -> contextlib.AbstractContextManager[Connection]:
+        return contextlib.nullcontext(self._conn)  # the transaction's own
+
     def state(self) -> LedgerState:
         """The budget row, locked until the transaction ends.
 
@@ -396,7 +416,7 @@ class LedgerTransaction:
         LedgerState
             The current row.
         """
-        return _read_state(self._conn, lock=self._lock)
+        return self._budget_row()
 
     def lookup(self, key_id: str, request_id: str) -> StoredAnswer | None:
         """The answer already sent for this key and request id.
@@ -419,21 +439,6 @@ class LedgerTransaction:
         if row is None:
             return None
         return StoredAnswer(row.request_hash, json.loads(row.response_json))
-
-    def key_answers(self, key_id: str) -> int:
-        """Rows answered for one key.
-
-        Parameters
-        ----------
-        key_id : str
-            The key's id.
-
-        Returns
-        -------
-        int
-            The count.
-        """
-        return _key_answers(self._conn, key_id)
 
     def record(
         self,
@@ -486,15 +491,7 @@ class LedgerTransaction:
         )
         conn = self._conn
         conn.execute(
-            _state.update()
-            .where(_state.c.id == 1)
-            .values(
-                version=new.version,
-                epsilon_spent=new.epsilon_spent,
-                delta_spent=new.delta_spent,
-                answers=new.answers,
-                state_json=json.dumps(state, allow_nan=False),
-            )
+            _state.update().where(_state.c.id == 1).values(**_state_values(new))
         )
         conn.execute(
             _answers.insert().values(

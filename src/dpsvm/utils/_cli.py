@@ -17,9 +17,13 @@ from typing import Any, NoReturn
 
 __all__ = [
     "PROG",
+    "SEED_MAX",
     "RaisingParser",
     "UsageError",
+    "add_integer_argument",
+    "add_positive_argument",
     "add_run_options",
+    "add_seed_argument",
     "delta_option",
     "integer_option",
     "number",
@@ -116,6 +120,43 @@ def integer_option(
         return v
 
     return parse
+
+
+#: The largest seed an option accepts (NumPy's seeds are any non-negative int;
+#: the CLI keeps them to 63 bits so that a seed fits a signed 64-bit integer).
+SEED_MAX = 2**63 - 1
+
+
+def add_integer_argument(
+    p: Any, flag: str, low: int, high: int | None = None, **kwargs: Any
+) -> argparse.Action:
+    """Add ``flag`` of type :func:`integer_option` ``(flag, low, high)``.
+
+    ``p`` is a parser or an argument group; ``kwargs`` go to ``add_argument``
+    (``default``, ``metavar``, ``help``, ...). The option names itself in its
+    errors without being spelled twice.
+    """
+    action: argparse.Action = p.add_argument(
+        flag, type=integer_option(flag, low, high), **kwargs
+    )
+    return action
+
+
+def add_positive_argument(p: Any, flag: str, **kwargs: Any) -> argparse.Action:
+    """Add ``flag`` of type :func:`positive_option` ``(flag)`` (a finite number > 0).
+
+    ``p`` is a parser or an argument group; ``kwargs`` go to ``add_argument``.
+    """
+    action: argparse.Action = p.add_argument(flag, type=positive_option(flag), **kwargs)
+    return action
+
+
+def add_seed_argument(p: Any, flag: str, *, help: str) -> argparse.Action:
+    """Add a seed option ``flag``: an integer in [0, :data:`SEED_MAX`], no default.
+
+    ``p`` is a parser or an argument group; ``help`` says what the seed seeds.
+    """
+    return add_integer_argument(p, flag, 0, SEED_MAX, help=help)
 
 
 def add_run_options(

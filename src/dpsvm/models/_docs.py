@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""numpydoc fragments shared by the estimators' method docstrings.
+
+A method docstring names a fragment on a line of its own, ``%(name)s``, and
+:data:`model_doc` (:func:`dpsvm.utils._docs.fill_doc`) substitutes it at
+import time, indented like the marker.
+"""
+
+from __future__ import annotations
+
+from ..utils._docs import fill_doc
+
+_ROWS = """Parameters
+----------
+X : array-like of shape (n_samples, n_features)"""
+
+#: numpydoc fragments of the model family (``%(name)s`` lines).
+DOC_FRAGMENTS = {
+    # fit of the estimators that release explicit weights.
+    "fit_training_rows": _ROWS + "\n    Training rows.",
+    "returns_fitted_estimator": """Returns
+-------
+self
+    The fitted estimator.""",
+    # fit of the kernel releases (dpsvm.models.kernel_erm.KernelERMBase).
+    "fit_kernel_release": _ROWS
+    + """
+    Training rows (projected onto the domain).
+y : array-like of shape (n_samples,)
+    Labels (hinge) or real targets.
+
+Returns
+-------
+self""",
+    # evaluation of a released kernel function at points of the domain.
+    "domain_points_to_values": _ROWS
+    + """
+    Points (projected onto the domain).
+
+Returns
+-------
+ndarray of shape (n_samples,)""",
+    # decision_function of a released linear model.
+    "rows_to_scores": _ROWS
+    + """
+    Rows to score.
+
+Returns
+-------
+ndarray of shape (n_samples,) or (n_samples, n_classes)
+    Scores; one column per class for more than two classes.""",
+    # any other per-row map of the released model.
+    "rows_to": _ROWS
+    + """
+    Rows.
+
+Returns
+-------""",
+    # --- class docstrings -------------------------------------------------
+    "random_state_noise": """random_state : None, int or numpy.random.Generator, \
+default=None
+    ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
+    only**.""",
+    # the end of the Attributes of an estimator that solved on the data.
+    "solver_attributes": """solver_info_ : dict
+    Solver diagnostics. Reads the data: do not publish.
+n_features_in_ : int
+    Number of input features.""",
+    # the feature map and release record of the explicit-feature estimators.
+    "explicit_feature_attributes": """feature_map_ : transformer or None
+    The (copied) feature map.
+feature_norm_ : float
+    κ used.
+privacy_event_ : PrivacyEvent
+    Frozen record of the release.""",
+    # the first Attributes of a kernel release (KernelERMBase).
+    "kernel_release_attributes": """classes_ : ndarray
+    The label set (hinge loss).
+kappa_ : float
+    κ of the kernel on the declared domain.
+lipschitz_ : float
+    C_L of the loss.""",
+    # the last Attributes of the non-private classifiers.
+    "non_private_attributes": """classes_ : ndarray
+    The label set.
+n_iter_ : ndarray
+    Solver iterations per binary problem.
+n_features_in_ : int
+    Number of input columns.""",
+}
+
+model_doc = fill_doc(DOC_FRAGMENTS)
