@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
@@ -46,6 +47,73 @@ CANDIDATE_CONSTRAINTS: dict[str, list[Any]] = {
     "n_candidates": [Interval(Integral, 1, None, closed="left")],
     "max_candidates": [Interval(Integral, 1, None, closed="left")],
     "selection": [StrOptions({"exponential", "permute-and-flip"})],
+    "beta": [Interval(Real, 0, 1, closed="neither")],
+}
+
+
+# The parameter records below are keyword-only dataclasses: the generated
+# ``__init__`` stores every argument unchanged (scikit-learn's convention;
+# nothing is validated or derived before ``fit``), and ``repr=False, eq=False``
+# keep scikit-learn's ``repr`` and identity equality.
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
+class MarginParams:
+    """The parameters of every margin learner, declared once with their defaults.
+
+    A learner declares its own parameters in a subclass decorated the same way
+    (a field declared again there overrides the default); the constraints are
+    :data:`COMMON_CONSTRAINTS` and the learner's own.
+    """
+
+    epsilon: float = 1.0
+    margin: float = 0.5
+    norm_bound: float = 1.0
+    data_norm: float = 1.0
+    classes: ArrayLike | None = None
+    random_state: Any = None
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
+class CandidateSelectionParams(MarginParams):
+    """Parameters of the pure-DP learners that select from a finite candidate set.
+
+    Bassily, Mohri & Suresh (2022), Alg. 1 and §5: JL dimension, candidate set
+    and selection primitive (constraints: :data:`CANDIDATE_CONSTRAINTS`).
+    """
+
+    n_components: int | str = 2
+    jl_constant: float = 1.0
+    candidates: str = "grid"
+    n_candidates: int = 10_000
+    max_candidates: int = 200_000
+    selection: str = "exponential"
+    beta: float = 0.05
+    accountant: BudgetAccountant | None = None
+
+
+@dataclass(kw_only=True, eq=False, repr=False)
+class JLERMParams(MarginParams):
+    """Parameters of the (ε, δ) JL + private-ERM learners (Alg. 2 and Alg. 3)."""
+
+    delta: float = 1e-5
+    n_components: int | str = "auto"
+    projection: str = "fast"
+    solver: str = "noisy-gd"
+    max_iter: int = 200
+    beta: float = 0.05
+
+
+#: Constraints of :class:`JLERMParams` beyond :data:`COMMON_CONSTRAINTS`.
+JL_ERM_CONSTRAINTS: dict[str, list[Any]] = {
+    "delta": [Interval(Real, 0, 1, closed="neither")],
+    "n_components": [
+        Interval(Integral, 1, None, closed="left"),
+        StrOptions({"auto"}),
+    ],
+    "projection": [StrOptions({"fast", "rademacher"})],
+    "solver": [StrOptions({"noisy-gd", "phased-sgd", "boosted-phased-sgd"})],
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
     "beta": [Interval(Real, 0, 1, closed="neither")],
 }
 
@@ -333,6 +401,28 @@ def select_fewest_errors(
     return idx, event
 
 
+def post_processed_event(
+    mechanism: str,
+    inner: PrivacyEvent,
+    *,
+    reference: str,
+    details: dict[str, Any],
+) -> PrivacyEvent:
+    """The event of a release computed from ``inner``'s output and public values.
+
+    Post-processing keeps ``inner``'s (ε, δ) (Dwork & Roth 2014, Prop. 2.1);
+    ``inner`` is kept as the only child.
+    """
+    return PrivacyEvent(
+        mechanism,
+        inner.epsilon,
+        inner.delta,
+        reference=reference,
+        details=details,
+        children=(inner,),
+    )
+
+
 class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     """Binary classifier plumbing: public label set, ±1 targets, linear scores."""
 
@@ -460,3 +550,99 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = self._accept_sparse
         tags.non_deterministic = True
         return tags
+
+
+class CandidateSelectionClassifier(CandidateSelectionParams, MarginClassifierBase):
+    """Base of the pure-DP learners that pick one of a data-independent finite set.
+
+    Bassily, Mohri & Suresh (2022), Alg. 1 (linear) and §5 (networks): build
+    the candidate set from public values, count each candidate's training
+    errors, and pick one by the exponential mechanism
+    (:func:`select_fewest_errors`). A subclass supplies the block shapes, the
+    cover scale and the scores of a batch of candidates.
+    """
+
+    n_candidates_: int
+    covering_radius_: float
+    theory_n_components_: int
+    theorem_applies_: bool
+
+    def _check_cover(
+        self,
+        shapes: list[tuple[int, ...]],
+        radius: float,
+        gamma: float,
+        *,
+        describe: str,
+        remedy: str,
+    ) -> None:
+        """Refuse an intractable grid from public values (before the data are read)."""
+        if self.candidates == "grid":
+            check_grid_cover(
+                [int(np.prod(s)) for s in shapes],
+                radius,
+                gamma,
+                self.max_candidates,
+                describe=describe,
+                remedy=remedy,
+            )
+
+    def _select_candidate(
+        self,
+        shapes: list[tuple[int, ...]],
+        radius: float,
+        gamma: float,
+        *,
+        public: np.random.Generator,
+        remedy: str,
+        scores: Any,
+        chunk: int,
+        y: FloatArray,
+        random_state: np.random.Generator,
+        theory_k: int,
+        reaches_theory: bool,
+        mechanism: str,
+        reference: str,
+        details: dict[str, Any],
+        argmax: Any = private_argmax,
+    ) -> list[FloatArray]:
+        """Build the candidates, select one privately; return its weight blocks.
+
+        Sets ``n_candidates_``, ``covering_radius_``, ``theory_n_components_``,
+        ``theorem_applies_`` (a grid cover and ``reaches_theory``) and
+        ``privacy_event_``; ``scores`` and ``chunk`` are those of
+        :func:`count_candidate_errors`, ``argmax`` that of
+        :func:`select_fewest_errors`.
+        """
+        cands = build_candidates(
+            self.candidates,
+            shapes,
+            radius,
+            gamma,
+            n_random=int(self.n_candidates),
+            max_candidates=self.max_candidates,
+            public=public,
+            remedy=remedy,
+        )
+        errors = count_candidate_errors(cands, scores, y, chunk)
+        self.n_candidates_ = cands.n_candidates
+        self.covering_radius_ = float(cands.covering_radius)
+        self.theory_n_components_ = theory_k
+        self.theorem_applies_ = bool(self.candidates == "grid" and reaches_theory)
+        idx, self.privacy_event_ = select_fewest_errors(
+            errors,
+            y.shape[0],
+            epsilon=self.epsilon,
+            method=self.selection,
+            random_state=random_state,
+            mechanism=mechanism,
+            reference=reference,
+            details={
+                **details,
+                "n_candidates": self.n_candidates_,
+                "candidates": self.candidates,
+                "theorem_applies": self.theorem_applies_,
+            },
+            argmax=argmax,
+        )
+        return [w[0] for w in cands.take(np.array([idx]))]

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from ..utils._docs import COMMON_FRAGMENTS, fill_doc
 
+_RANDOM_STATE = """random_state : None, int or numpy.random.Generator, default=None
+    ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+    documentation only."""
+
 #: numpydoc fragments shared by the margin learners' docstrings
 #: (``%(name)s`` lines, filled by :func:`margin_doc`).
 DOC_FRAGMENTS = {
@@ -35,15 +39,7 @@ y : array-like of shape (m,)
     "accountant": """accountant : BudgetAccountant or None, default=None
     Budget to check before the data are read and charge after a successful
     fit. Shared by clones (it is not copied).""",
-    "random_state": """random_state : None, int or numpy.random.Generator, default=None
-    ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-    documentation only.""",
-    "selection_params": """max_candidates : int, default=200000
-    Largest cover built; a larger one is refused before the data are read.
-selection : {"exponential", "permute-and-flip"}, default="exponential"
-    The pure-DP selection mechanism.
-beta : float, default=0.05
-    β of the theory dimension.""",
+    "random_state": _RANDOM_STATE,
     "erm_rows": """X : array-like of shape (m, k)
     Rows; each is projected onto the ball of radius ``data_norm``.
 y : array-like of shape (m,)
@@ -57,5 +53,24 @@ data_norm : float
 n_features_in_ : int
     Input width.""",
 }
+
+# The last parameters of the candidate-selection learners
+# (:class:`~dpsvm.margins._base.CandidateSelectionParams`), which draw their
+# public objects from ``random_state`` first.
+DOC_FRAGMENTS["selection_params"] = "\n".join(
+    [
+        """max_candidates : int, default=200000
+    Largest cover built; a larger one is refused before the data are read.
+selection : {"exponential", "permute-and-flip"}, default="exponential"
+    The pure-DP selection mechanism.
+beta : float, default=0.05
+    β of the theory dimension.""",
+        DOC_FRAGMENTS["classes"],
+        DOC_FRAGMENTS["accountant"],
+        _RANDOM_STATE
+        + """ The JL maps and the candidates come from a public
+    seed drawn from it before the data are read.""",
+    ]
+)
 
 margin_doc = fill_doc(DOC_FRAGMENTS)

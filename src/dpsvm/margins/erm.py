@@ -121,16 +121,28 @@ def _prepare(
     )
 
 
-def _check_delta(delta: float, m: int, *, strict: bool) -> float:
+def _check_delta(delta: float, m: int, *, strict: bool, needed_by: str = "") -> float:
+    """δ ∈ (0, 1); with ``strict`` also δ < 1/m (Bassily, Mohri & Suresh 2022,
+    Lemma 3.1), the message naming the result that needs it (``needed_by``)."""
     delta = float(delta)
     if not 0.0 < delta < 1.0:
         raise ValueError(f"delta must be in (0, 1), got {delta}.")
     if strict and not delta < 1.0 / m:
         raise ValueError(
             f"delta must be < 1/n_samples = {1.0 / m:.3g} (Bassily, Mohri & Suresh "
-            f"2022, Lemma 3.1); got {delta}. Lower delta."
+            f"2022, Lemma 3.1{needed_by}); got {delta}. Lower delta."
         )
     return delta
+
+
+def _check_boosting_epsilon(epsilon: float, delta: float) -> None:
+    """Algorithm 5 needs ε ≤ ln(1/δ) (Bassily, Mohri & Suresh 2022, Lemma 3.1)."""
+    if epsilon > math.log(1.0 / delta):
+        raise ValueError(
+            f"epsilon must be <= ln(1/delta) = {math.log(1.0 / delta):.3g} "
+            f"(Bassily, Mohri & Suresh 2022, Lemma 3.1); got {epsilon}. Lower "
+            "epsilon or delta, or use another solver."
+        )
 
 
 def _dp_accounting() -> Any:
@@ -564,12 +576,7 @@ def boosted_phased_sgd(
     )
     rho = check_positive(rho, "rho")
     m = Xp.shape[0]
-    if epsilon > math.log(1.0 / delta):
-        raise ValueError(
-            f"epsilon must be <= ln(1/delta) = {math.log(1.0 / delta):.3g} "
-            f"(Bassily, Mohri & Suresh 2022, Lemma 3.1); got {epsilon}. Lower "
-            "epsilon or delta, or use another solver."
-        )
+    _check_boosting_epsilon(epsilon, delta)
     n_runs, eps_run, delta_run = boosting_parameters(epsilon, delta, beta)
     eps_hat, delta_hat = epsilon / (2.0 * n_runs), delta / n_runs
     group = _bootstrap_group_size(m, delta_hat / 2.0)

@@ -17,14 +17,14 @@ n × 2D feature matrix nor the k × 2D projection is ever held in memory.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
-from ..accounting.events import PrivacyEvent
 from ..kernels import (
     SHIFT_INVARIANT_KERNELS,
     PolynomialFeatureMap,
@@ -32,12 +32,15 @@ from ..kernels import (
     polynomial_feature_norm_bound,
     reject_string_gamma,
 )
-from ..utils._params import store_init_params
 from ._base import (
     COMMON_CONSTRAINTS,
+    JL_ERM_CONSTRAINTS,
     REFERENCE,
+    FloatArray,
+    JLERMParams,
     MarginClassifierBase,
     child_seed,
+    post_processed_event,
     split_random_state,
 )
 from ._docs import margin_doc
@@ -47,12 +50,11 @@ from .bounds import (
     rff_dimension,
     rff_norm_inflation,
 )
+from .erm import _check_delta
 from .linear import JLMarginClassifier
 from .projections import RademacherJL
 
 __all__ = ["KernelMarginClassifier"]
-
-FloatArray = NDArray[np.float64]
 
 #: Largest n × 2D feature matrix (in float64 values) that ``feature_mode="auto"``
 #: materialises (256 MiB); beyond it the map is streamed.
@@ -112,7 +114,8 @@ class _StreamedFeatures:
 
 
 @margin_doc
-class KernelMarginClassifier(MarginClassifierBase):
+@dataclass(kw_only=True, eq=False, repr=False)
+class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
     """(ε, δ)-DP kernel classifier with margin guarantees (Algorithm 3).
 
     Random Fourier features ψ̂ (or the exact polynomial feature map) followed by
@@ -259,9 +262,9 @@ class KernelMarginClassifier(MarginClassifierBase):
 
     _accept_sparse = False  # the feature maps take dense rows
 
-    _parameter_constraints: dict[str, list[Any]] = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         **COMMON_CONSTRAINTS,
-        "delta": [Interval(Real, 0, 1, closed="neither")],
+        **JL_ERM_CONSTRAINTS,
         "kernel": [StrOptions({*SHIFT_INVARIANT_KERNELS, "poly"})],
         "gamma": [Interval(Real, 0, None, closed="neither")],
         "degree": [Interval(Integral, 1, None, closed="left")],
@@ -270,44 +273,19 @@ class KernelMarginClassifier(MarginClassifierBase):
             Interval(Integral, 1, None, closed="left"),
             StrOptions({"paper"}),
         ],
-        "n_components": [
-            Interval(Integral, 1, None, closed="left"),
-            StrOptions({"auto"}),
-        ],
         "norm_scaling": [StrOptions({"paper", "inflated"})],
-        "projection": [StrOptions({"fast", "rademacher"})],
-        "solver": [StrOptions({"noisy-gd", "phased-sgd", "boosted-phased-sgd"})],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "beta": [Interval(Real, 0, 1, closed="neither")],
         "feature_mode": [StrOptions({"auto", "materialize", "stream"})],
         "chunk_size": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 1e-5,
-        margin: float = 0.5,
-        norm_bound: float = 1.0,
-        data_norm: float = 1.0,
-        kernel: str = "rbf",
-        gamma: float = 1.0,
-        degree: int = 2,
-        coef0: float = 1.0,
-        n_random_features: int | str = 1000,
-        n_components: int | str = "auto",
-        norm_scaling: str = "paper",
-        projection: str = "fast",
-        solver: str = "noisy-gd",
-        max_iter: int = 200,
-        beta: float = 0.05,
-        feature_mode: str = "auto",
-        chunk_size: int = 4096,
-        classes: ArrayLike | None = None,
-        random_state: Any = None,
-    ) -> None:
-        store_init_params(self, locals())
+    kernel: str = "rbf"
+    gamma: float = 1.0
+    degree: int = 2
+    coef0: float = 1.0
+    n_random_features: int | str = 1000
+    norm_scaling: str = "paper"
+    feature_mode: str = "auto"
+    chunk_size: int = 4096
 
     def _check_public_params(self) -> None:
         # A string gamma would be a data-dependent bandwidth: refused first.
@@ -318,12 +296,7 @@ class KernelMarginClassifier(MarginClassifierBase):
         m, d = Xv.shape
         beta = float(self.beta)
         lam = float(self.norm_bound)
-        if not self.delta < 1.0 / m:
-            raise ValueError(
-                f"delta must be < 1/n_samples = {1.0 / m:.3g} (Bassily, Mohri & "
-                f"Suresh 2022, Lemma 3.1, needed by Thm 4.2); got {self.delta}. "
-                "Lower delta."
-            )
+        _check_delta(self.delta, m, strict=True, needed_by=", needed by Thm 4.2")
         gen, public_seed = split_random_state(self.random_state)
         poly = self.kernel == "poly"
         if poly:
@@ -415,10 +388,10 @@ class KernelMarginClassifier(MarginClassifierBase):
         self.norm_inflation_ = inflation
         if not stream:
             self.coef_ = inner.coef_
-        self.privacy_event_ = PrivacyEvent(
+        # Algorithm 2 on a data-independent feature map: its (ε, δ) (Thm 4.2).
+        self.privacy_event_ = post_processed_event(
             "kernel-margin-erm",
-            inner.privacy_event_.epsilon,
-            inner.privacy_event_.delta,
+            inner.privacy_event_,
             reference=f"{REFERENCE}, Alg. 3 and Thm 4.2",
             details={
                 "kernel": self.kernel,
@@ -430,7 +403,6 @@ class KernelMarginClassifier(MarginClassifierBase):
                 "n_samples": m,
                 "n_features": d,
             },
-            children=(inner.privacy_event_,),
         )
 
     def _features(self, X: FloatArray) -> FloatArray:

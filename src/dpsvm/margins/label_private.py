@@ -10,8 +10,9 @@ and are read freely (here: to build the candidate set). A label-DP model is
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from numbers import Integral
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -21,17 +22,16 @@ from sklearn.utils.extmath import randomized_svd
 from .._compat import Interval, StrOptions
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import ExponentialMechanism
-from ..utils._params import store_init_params
 from ..utils._random import check_random_state
 from ._base import (
     COMMON_CONSTRAINTS,
+    FloatArray,
     MarginClassifierBase,
+    MarginParams,
     rows_in_ball,
 )
 
 __all__ = ["LabelPrivateMarginClassifier", "greedy_linf_net"]
-
-FloatArray = NDArray[np.float64]
 
 _REFERENCE = (
     "Bassily, Mohri & Suresh, 'Differentially private learning with margin "
@@ -116,7 +116,8 @@ def _feature_subspace(
     return np.asarray(vt.T, dtype=np.float64)
 
 
-class LabelPrivateMarginClassifier(MarginClassifierBase):
+@dataclass(kw_only=True, eq=False, repr=False)
+class LabelPrivateMarginClassifier(MarginParams, MarginClassifierBase):
     """Linear margin classifier with pure ε-**label**-DP (features are public).
 
     Builds a finite set of linear candidates w (‖w‖ = ``norm_bound``) from the
@@ -250,7 +251,7 @@ class LabelPrivateMarginClassifier(MarginClassifierBase):
     True
     """
 
-    _parameter_constraints: dict[str, list[Any]] = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         **COMMON_CONSTRAINTS,
         "candidates": [StrOptions({"subspace", "sphere"}), "array-like"],
         "n_candidates": [Interval(Integral, 1, None, closed="left")],
@@ -259,22 +260,12 @@ class LabelPrivateMarginClassifier(MarginClassifierBase):
         "n_rounds": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        margin: float = 0.1,
-        norm_bound: float = 1.0,
-        data_norm: float = 1.0,
-        candidates: str | ArrayLike = "subspace",
-        n_candidates: int = 2000,
-        n_directions: int = 10,
-        cover: str = "auto",
-        n_rounds: int = 1,
-        classes: ArrayLike | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        store_init_params(self, locals())
+    margin: float = 0.1
+    candidates: str | ArrayLike = "subspace"
+    n_candidates: int = 2000
+    n_directions: int = 10
+    cover: str = "auto"
+    n_rounds: int = 1
 
     # -- helpers ---------------------------------------------------------------
     def _directions(

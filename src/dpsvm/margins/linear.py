@@ -3,33 +3,39 @@
 
 from __future__ import annotations
 
-import math
-from numbers import Integral, Real
-from typing import Any
+from dataclasses import dataclass
+from numbers import Integral
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
-from ..accounting import BudgetAccountant, PrivacyEvent
-from ..utils._params import store_init_params
+from ..accounting import BudgetAccountant
 from ..validation import project_rows_to_ball
 from ._base import (
     CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
+    JL_ERM_CONSTRAINTS,
     REFERENCE,
+    CandidateSelectionClassifier,
     CandidateSet,
     FloatArray,
+    JLERMParams,
     MarginClassifierBase,
-    build_candidates,
-    check_grid_cover,
     count_candidate_errors,
-    select_fewest_errors,
+    post_processed_event,
     split_random_state,
 )
 from ._docs import margin_doc
 from .bounds import jl_distortion, jl_em_dimension, jl_erm_dimension
-from .erm import boosted_phased_sgd, noisy_projected_gd, phased_sgd
+from .erm import (
+    _check_boosting_epsilon,
+    _check_delta,
+    boosted_phased_sgd,
+    noisy_projected_gd,
+    phased_sgd,
+)
 from .losses import RhoHingeLoss
 from .projections import FastJL, RademacherJL
 from .selection import private_argmax
@@ -44,16 +50,16 @@ def count_errors(candidates: FloatArray, Z: FloatArray, y: FloatArray) -> FloatA
     cands = CandidateSet(
         [candidates], [candidates.shape[1:]], product=False, covering_radius=0.0
     )
-    return _count_linear_errors(cands, Z, y)
+    return count_candidate_errors(cands, lambda w: w[0] @ Z.T, y, _linear_chunk(Z))
 
 
-def _count_linear_errors(cands: CandidateSet, Z: FloatArray, y: FloatArray) -> Any:
-    chunk = max(1, _SCORE_CHUNK // max(Z.shape[0], 1))
-    return count_candidate_errors(cands, lambda w: w[0] @ Z.T, y, chunk)
+def _linear_chunk(Z: FloatArray) -> int:
+    """Candidates scored at once against the rows of ``Z``."""
+    return max(1, _SCORE_CHUNK // max(Z.shape[0], 1))
 
 
 @margin_doc
-class JLExponentialMarginClassifier(MarginClassifierBase):
+class JLExponentialMarginClassifier(CandidateSelectionClassifier):
     """Pure ε-DP linear classifier: JL projection + exponential mechanism.
 
     Algorithm 1 (A_PrivMrg) of Bassily, Mohri & Suresh (2022): project the rows
@@ -86,11 +92,6 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
     n_candidates : int, default=10000
         Size of the random candidate set.
     %(selection_params)s
-    %(classes)s
-    %(accountant)s
-    %(random_state)s
-        The JL map and candidates come from a public seed drawn from it before
-        the data are read.
 
     Attributes
     ----------
@@ -161,26 +162,6 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         **CANDIDATE_CONSTRAINTS,
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        margin: float = 0.5,
-        norm_bound: float = 1.0,
-        data_norm: float = 1.0,
-        n_components: int | str = 2,
-        jl_constant: float = 1.0,
-        candidates: str = "grid",
-        n_candidates: int = 10_000,
-        max_candidates: int = 200_000,
-        selection: str = "exponential",
-        beta: float = 0.05,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        random_state: Any = None,
-    ) -> None:
-        store_init_params(self, locals())
-
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m, d = Xv.shape
         theory_k = jl_em_dimension(
@@ -189,67 +170,51 @@ class JLExponentialMarginClassifier(MarginClassifierBase):
         k = theory_k if self.n_components == "theory" else int(self.n_components)
         k = min(k, d)
         gamma = self.margin / (10.0 * self.data_norm)
-        if self.candidates == "grid":
-            where = (
-                f"n_components='theory' (k={k}, Algorithm 1's value for this n_samples)"
-                if self.n_components == "theory"
-                else f"k={k}, theory value {theory_k}"
-            )
-            check_grid_cover(
-                [k],
-                2.0 * self.norm_bound,
-                gamma,
-                self.max_candidates,
-                describe="exact cover of B^k(2*norm_bound) at scale "
-                f"margin/(10*data_norm) ({where})",
-                remedy="Lower n_components, or raise margin (or lower "
-                "norm_bound*data_norm).",
-            )
-        gen, public_seed = split_random_state(self.random_state)
-        proj = RademacherJL(k, random_state=public_seed).fit(Xv[:1])
-        cands = build_candidates(
-            self.candidates,
+        where = (
+            f"n_components='theory' (k={k}, Algorithm 1's value for this n_samples)"
+            if self.n_components == "theory"
+            else f"k={k}, theory value {theory_k}"
+        )
+        self._check_cover(
             [(k,)],
             2.0 * self.norm_bound,
             gamma,
-            n_random=int(self.n_candidates),
-            max_candidates=self.max_candidates,
-            public=np.random.default_rng(public_seed),
-            remedy="lower n_components or raise margin.",
+            describe="exact cover of B^k(2*norm_bound) at scale "
+            f"margin/(10*data_norm) ({where})",
+            remedy="Lower n_components, or raise margin (or lower "
+            "norm_bound*data_norm).",
         )
-        errors = _count_linear_errors(cands, proj.transform(Xv), ys)
+        gen, public_seed = split_random_state(self.random_state)
+        proj = RademacherJL(k, random_state=public_seed).fit(Xv[:1])
+        Z = proj.transform(Xv)
         self.projection_ = proj
         self.n_components_ = proj.n_components_
-        self.theory_n_components_ = theory_k
         self.jl_distortion_ = 0.0 if proj.identity_ else jl_distortion(k, m, self.beta)
-        self.n_candidates_ = cands.n_candidates
-        self.covering_radius_ = float(cands.covering_radius)
-        self.theorem_applies_ = bool(
-            self.candidates == "grid" and (k >= theory_k or proj.identity_)
-        )
-        idx, self.privacy_event_ = select_fewest_errors(
-            errors,
-            m,
-            epsilon=self.epsilon,
-            method=self.selection,
+        (w_tilde,) = self._select_candidate(
+            [(k,)],
+            2.0 * self.norm_bound,
+            gamma,
+            public=np.random.default_rng(public_seed),
+            remedy="lower n_components or raise margin.",
+            scores=lambda w: w[0] @ Z.T,
+            chunk=_linear_chunk(Z),
+            y=ys,
             random_state=gen,
+            theory_k=theory_k,
+            reaches_theory=k >= theory_k or proj.identity_,
             mechanism="jl-exponential-mechanism",
             reference=f"{REFERENCE}, Alg. 1 and Thm 3.1",
-            details={
-                "n_components": self.n_components_,
-                "n_candidates": self.n_candidates_,
-                "candidates": self.candidates,
-                "theorem_applies": self.theorem_applies_,
-            },
+            details={"n_components": self.n_components_},
             # Looked up here so that an audit can substitute a flawed variant.
             argmax=private_argmax,
         )
-        self.compressed_coef_ = cands.take(np.array([idx]))[0][0].copy()
+        self.compressed_coef_ = w_tilde.copy()
         self.coef_ = proj.adjoint_transform(self.compressed_coef_)
 
 
 @margin_doc
-class JLMarginClassifier(MarginClassifierBase):
+@dataclass(kw_only=True, eq=False, repr=False)
+class JLMarginClassifier(JLERMParams, MarginClassifierBase):
     """(ε, δ)-DP linear classifier: fast JL projection + private ERM on the ρ-hinge.
 
     Algorithm 2 (A_EffPrivMrg) of Bassily, Mohri & Suresh (2022): project the rows
@@ -348,59 +313,26 @@ class JLMarginClassifier(MarginClassifierBase):
     ((50,), 0.0001)
     """
 
-    _parameter_constraints: dict[str, list[Any]] = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         **COMMON_CONSTRAINTS,
-        "delta": [Interval(Real, 0, 1, closed="neither")],
-        "n_components": [
-            Interval(Integral, 1, None, closed="left"),
-            StrOptions({"auto"}),
-        ],
-        "projection": [StrOptions({"fast", "rademacher"})],
-        "solver": [StrOptions({"noisy-gd", "phased-sgd", "boosted-phased-sgd"})],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "beta": [Interval(Real, 0, 1, closed="neither")],
+        **JL_ERM_CONSTRAINTS,
     }
 
-    _GUARANTEES = {
+    accountant: BudgetAccountant | None = None
+
+    _GUARANTEES: ClassVar[dict[str, str]] = {
         "boosted-phased-sgd": "Lemma 3.1 / Thm 3.2 (paper construction: Alg. 2, 5)",
         "phased-sgd": "substitute: single phased-SGD run (DP-SCO, in expectation)",
         "noisy-gd": "substitute: noisy projected GD with RDP accounting (no utility "
         "theorem of the paper)",
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 1e-5,
-        margin: float = 0.5,
-        norm_bound: float = 1.0,
-        data_norm: float = 1.0,
-        n_components: int | str = "auto",
-        projection: str = "fast",
-        solver: str = "noisy-gd",
-        max_iter: int = 200,
-        beta: float = 0.05,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        random_state: Any = None,
-    ) -> None:
-        store_init_params(self, locals())
-
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m = Xv.shape[0]
-        if not self.delta < 1.0 / m:
-            raise ValueError(
-                f"delta must be < 1/n_samples = {1.0 / m:.3g} (Bassily, Mohri & Suresh "
-                f"2022, Lemma 3.1); got {self.delta}. Lower delta."
-            )
-        if self.solver == "boosted-phased-sgd" and self.epsilon > math.log(
-            1.0 / self.delta
-        ):
-            raise ValueError(
-                f"epsilon must be <= ln(1/delta) = {math.log(1.0 / self.delta):.3g} "
-                "for solver='boosted-phased-sgd' (Lemma 3.1); lower epsilon or delta."
-            )
+        # Refused before the data are projected (the solvers check again).
+        _check_delta(self.delta, m, strict=True)
+        if self.solver == "boosted-phased-sgd":
+            _check_boosting_epsilon(self.epsilon, self.delta)
         k = (
             jl_erm_dimension(m, self.epsilon, self.delta, self.beta)
             if self.n_components == "auto"
@@ -413,41 +345,27 @@ class JLMarginClassifier(MarginClassifierBase):
         r_tilde = 2.0 * self.data_norm
         Z = project_rows_to_ball(proj.transform(Xv), r_tilde)
         radius = 2.0 * self.norm_bound  # Alg. 2 step 4: ERM over B^k(2Λ)
+        # The solvers' shared arguments: the ball B^k(2Λ), the clipped row
+        # norm 2r and the whole (ε, δ) budget.
+        common: dict[str, Any] = {
+            "radius": radius,
+            "data_norm": r_tilde,
+            "epsilon": self.epsilon,
+            "delta": self.delta,
+            "random_state": gen,
+        }
         if self.solver == "noisy-gd":
             res = noisy_projected_gd(
                 Z,
                 ys,
                 loss=RhoHingeLoss(self.margin),
-                radius=radius,
-                data_norm=r_tilde,
-                epsilon=self.epsilon,
-                delta=self.delta,
                 n_steps=self.max_iter,
-                random_state=gen,
+                **common,
             )
         elif self.solver == "phased-sgd":
-            res = phased_sgd(
-                Z,
-                ys,
-                rho=self.margin,
-                radius=radius,
-                data_norm=r_tilde,
-                epsilon=self.epsilon,
-                delta=self.delta,
-                random_state=gen,
-            )
+            res = phased_sgd(Z, ys, rho=self.margin, **common)
         else:
-            res = boosted_phased_sgd(
-                Z,
-                ys,
-                rho=self.margin,
-                radius=radius,
-                data_norm=r_tilde,
-                epsilon=self.epsilon,
-                delta=self.delta,
-                beta=self.beta,
-                random_state=gen,
-            )
+            res = boosted_phased_sgd(Z, ys, rho=self.margin, beta=self.beta, **common)
         self.projection_ = proj
         self.n_components_ = proj.n_components_
         self.jl_distortion_ = (
@@ -457,10 +375,10 @@ class JLMarginClassifier(MarginClassifierBase):
         self.compressed_coef_ = res.coef
         self.coef_ = proj.adjoint_transform(res.coef)
         self.guarantee_ = self._GUARANTEES[self.solver]
-        self.privacy_event_ = PrivacyEvent(
+        # Φᵀw̃ (and the public map) is post-processing of the solver's release.
+        self.privacy_event_ = post_processed_event(
             "jl-margin-erm",
-            res.privacy_event.epsilon,
-            res.privacy_event.delta,
+            res.privacy_event,
             reference=f"{REFERENCE}, Alg. 2 and Thm 3.2",
             details={
                 "solver": self.solver,
@@ -468,5 +386,4 @@ class JLMarginClassifier(MarginClassifierBase):
                 "n_components": self.n_components_,
                 "projection": self.projection,
             },
-            children=(res.privacy_event,),
         )

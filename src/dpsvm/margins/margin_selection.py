@@ -12,7 +12,7 @@ from numpy.typing import ArrayLike
 from sklearn.base import clone
 
 from .._compat import HasMethods, Interval
-from ..accounting import BudgetAccountant, PrivacyEvent
+from ..accounting import BudgetAccountant, PrivacyEvent, basic_composition
 from ..utils._params import store_init_params
 from ._base import (
     REFERENCE,
@@ -273,10 +273,13 @@ class PrivateMarginSelection(MarginClassifierBase):
         self.coef_ = getattr(base, "coef_", None)  # type: ignore[assignment]
         base_event = base.privacy_event_
         gem_event = gem.privacy_event()
+        # Lemma F.1: basic composition of the GEM and the base learner
+        # (Dwork & Roth 2014, Thm 3.16), through the library's one helper.
+        eps_total, delta_total = basic_composition([gem_event, base_event])
         self.privacy_event_ = PrivacyEvent(
             "private-margin-selection",
-            gem_event.epsilon + base_event.epsilon,
-            base_event.delta,
+            eps_total,
+            delta_total,
             neighbouring=base_event.neighbouring,
             reference=f"{REFERENCE}, App. F, Alg. 6 and Lemma F.1",
             details={"selected_margin": rho_star, "composition": "basic"},

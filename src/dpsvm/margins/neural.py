@@ -3,25 +3,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
-from ..accounting import BudgetAccountant
-from ..utils._params import store_init_params
 from ._base import (
     CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
     REFERENCE,
+    CandidateSelectionClassifier,
     FloatArray,
-    MarginClassifierBase,
-    build_candidates,
-    check_grid_cover,
-    count_candidate_errors,
-    select_fewest_errors,
     split_random_state,
 )
 from ._docs import margin_doc
@@ -40,7 +35,8 @@ def _activation(a: FloatArray, eta: float) -> FloatArray:
 
 
 @margin_doc
-class NeuralMarginClassifier(MarginClassifierBase):
+@dataclass(kw_only=True, eq=False, repr=False)
+class NeuralMarginClassifier(CandidateSelectionClassifier):
     """Pure ε-DP classifier over JL-compressed tiny networks (exponential mechanism).
 
     The construction of §5 of Bassily, Mohri & Suresh (2022): an L-layer,
@@ -81,11 +77,6 @@ class NeuralMarginClassifier(MarginClassifierBase):
     n_candidates : int, default=2000
         Size of the random candidate set.
     %(selection_params)s
-    %(classes)s
-    %(accountant)s
-    %(random_state)s
-        The JL maps and candidates come from a public seed drawn from it before
-        the data are read.
 
     Attributes
     ----------
@@ -141,7 +132,7 @@ class NeuralMarginClassifier(MarginClassifierBase):
     (2, 0.0)
     """
 
-    _parameter_constraints: dict[str, list[Any]] = {
+    _parameter_constraints: ClassVar[dict[str, list[Any]]] = {
         **COMMON_CONSTRAINTS,
         "n_layers": [Interval(Integral, 1, None, closed="left")],
         "width": [Interval(Integral, 1, None, closed="left")],
@@ -153,28 +144,11 @@ class NeuralMarginClassifier(MarginClassifierBase):
         "activation_scale": [Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        margin: float = 0.5,
-        norm_bound: float = 1.0,
-        data_norm: float = 1.0,
-        n_layers: int = 2,
-        width: int = 1,
-        n_components: int | str = 1,
-        jl_constant: float = 1.0,
-        activation_scale: float = 1.0,
-        candidates: str = "grid",
-        n_candidates: int = 2000,
-        max_candidates: int = 200_000,
-        selection: str = "exponential",
-        beta: float = 0.05,
-        classes: ArrayLike | None = None,
-        accountant: BudgetAccountant | None = None,
-        random_state: Any = None,
-    ) -> None:
-        store_init_params(self, locals())
+    n_layers: int = 2
+    width: int = 1
+    n_components: int | str = 1
+    activation_scale: float = 1.0
+    n_candidates: int = 2000
 
     def _block_shapes(self, k: int, d: int) -> list[tuple[int, ...]]:
         n, lay = int(self.width), int(self.n_layers)
@@ -221,17 +195,15 @@ class NeuralMarginClassifier(MarginClassifierBase):
         gamma = neural_cover_scale(
             self.margin, self.data_norm, self.norm_bound, lay, self.activation_scale
         )
-        if self.candidates == "grid":
-            check_grid_cover(
-                [int(np.prod(s)) for s in shapes],
-                radius,
-                gamma,
-                self.max_candidates,
-                describe=f"cover of the compressed network weights at scale "
-                f"gamma={gamma:.3g} ({n_params} parameters: n_layers={lay}, "
-                f"width={self.width}, k={k}; theory k={theory_k})",
-                remedy="Lower n_components, width or n_layers, or raise margin.",
-            )
+        self._check_cover(
+            shapes,
+            radius,
+            gamma,
+            describe=f"cover of the compressed network weights at scale "
+            f"gamma={gamma:.3g} ({n_params} parameters: n_layers={lay}, "
+            f"width={self.width}, k={k}; theory k={theory_k})",
+            remedy="Lower n_components, width or n_layers, or raise margin.",
+        )
         gen, public_seed = split_random_state(self.random_state)
         public = np.random.default_rng(public_seed)
         seeds = [int(s) for s in public.integers(0, 2**32, size=lay)]
@@ -240,44 +212,26 @@ class NeuralMarginClassifier(MarginClassifierBase):
             phis.append(
                 RademacherJL(k, random_state=seed).fit(np.zeros((1, self.width)))
             )
-        cands = build_candidates(
-            self.candidates,
+        Z0 = phis[0].transform(Xv)
+        self.projections_ = phis
+        self.n_parameters_ = n_params
+        # Bassily, Mohri & Suresh (2022), §5 step 5: P(h) ∝ exp(−(ε/2)·#errors(h)).
+        self.compressed_weights_ = self._select_candidate(
             shapes,
             radius,
             gamma,
-            n_random=int(self.n_candidates),
-            max_candidates=self.max_candidates,
             public=public,
             remedy="lower n_components or width.",
-        )
-        Z0 = phis[0].transform(Xv)
-        chunk = max(1, _BLOCK_ELEMENTS // (m * max(k, int(self.width))))
-        errors = count_candidate_errors(
-            cands, lambda w: self._forward(w, Z0, phis), ys, chunk
-        )
-        self.projections_ = phis
-        self.n_parameters_ = n_params
-        self.n_candidates_ = cands.n_candidates
-        self.covering_radius_ = float(cands.covering_radius)
-        self.theory_n_components_ = theory_k
-        self.theorem_applies_ = bool(self.candidates == "grid" and k >= theory_k)
-        # Bassily, Mohri & Suresh (2022), §5 step 5: P(h) ∝ exp(−(ε/2)·#errors(h)).
-        chosen, self.privacy_event_ = select_fewest_errors(
-            errors,
-            m,
-            epsilon=self.epsilon,
-            method=self.selection,
+            scores=lambda w: self._forward(w, Z0, phis),
+            chunk=max(1, _BLOCK_ELEMENTS // (m * max(k, int(self.width)))),
+            y=ys,
             random_state=gen,
+            theory_k=theory_k,
+            reaches_theory=k >= theory_k,
             mechanism="jl-network-exponential-mechanism",
             reference=f"{REFERENCE}, §5 and Thm 5.1",
-            details={
-                "n_parameters": n_params,
-                "n_candidates": self.n_candidates_,
-                "candidates": self.candidates,
-                "theorem_applies": self.theorem_applies_,
-            },
+            details={"n_parameters": n_params},
         )
-        self.compressed_weights_ = [w[0] for w in cands.take(np.array([chosen]))]
 
     def _scores(self, Xv: Any) -> FloatArray:
         """Network scores h(x) of validated rows."""
