@@ -43,9 +43,9 @@ def test_float32_fit_is_certified_by_the_exact_float64_gradient(loss, monkeypatc
     calls: list[bool] = []
     fused = RowScaledDesign.fused_products
 
-    def spy(self, v, weights, *, single=False):  # type: ignore[no-untyped-def]
+    def spy(self, v, weights, *, single=False, out=None):  # type: ignore[no-untyped-def]
         calls.append(single and self.single)
-        return fused(self, v, weights, single=single)
+        return fused(self, v, weights, single=single, out=out)
 
     monkeypatch.setattr(RowScaledDesign, "fused_products", spy)
     lam = 1e-4

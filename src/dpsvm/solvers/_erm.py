@@ -195,7 +195,12 @@ class RowScaledDesign:
         return out
 
     def fused_products(
-        self, v: FloatArray, weights: Any, *, single: bool = False
+        self,
+        v: FloatArray,
+        weights: Any,
+        *,
+        single: bool = False,
+        out: FloatArray | None = None,
     ) -> tuple[FloatArray, FloatArray]:
         """X̃·v and X̃ᵀ·u with u = ``weights(rows, (X̃·v)[rows])``, in one pass.
 
@@ -209,16 +214,22 @@ class RowScaledDesign:
         are taken in single precision on the rows in place (BLAS sgemv, no
         widened copy; relative error about 10⁻⁷), the rest in float64. For
         iterates far from the optimum only: nothing certified may rest on them.
+        ``out``: the array that receives X̃·v (a float32 one keeps a rounded
+        copy).
         """
         X = self.X
         n, d = self.shape
         if self.sparse or (X.dtype == np.float64 and X.strides[1] != X.itemsize):
             xv = self.matvec(v)
-            return xv, self.rmatvec(weights(slice(None), xv.copy()))
+            u = self.rmatvec(weights(slice(None), xv.copy()))
+            if out is not None:
+                out[...] = xv
+                xv = out
+            return xv, u
         single = single and self.single
         q = self.n_raw
         scale, const = self.scale, self.const
-        xv = np.empty(n)
+        xv = np.empty(n) if out is None else out
         acc = np.zeros(q)
         usum = 0.0
         vq = v[:q].astype(np.float32) if single else v[:q]
@@ -447,7 +458,7 @@ def solve_smooth(
     D = as_design(X)
     d = D.shape[1]
     y = np.asarray(y)
-    if y.dtype.kind != "f":
+    if y.dtype.kind not in "fi":  # float or integer ±1 targets are used as given
         y = y.astype(np.float64)
     lin = np.zeros(d) if linear is None else np.asarray(linear, dtype=float)
     fun = _objective(D, y, loss, lam, lin)
@@ -535,23 +546,32 @@ _HESSIAN_F32_MIN = 1 << 22
 _SINGLE_PRECISION_UNTIL = 1e-7
 
 
-def _grad_step(D, y, loss, lam, lin, w, m, p, single=False):  # type: ignore[no-untyped-def]
+def _grad_step(D, y, loss, lam, lin, w, m, p, single=False, *, move=False):  # type: ignore[no-untyped-def]
     """∇J at w + p, and X̃·p, in one fused pass over the rows.
 
-    ``m`` holds X̃·w. Loss values are not needed here: J along the step follows
-    from the margins m + t·X̃·p alone (:func:`_value`), with no further pass.
-    ``single``: products in single precision (``RowScaledDesign.fused_products``).
+    ``m`` holds X̃·w (``None``: zero margins, a pass from scratch). Loss values
+    are not needed here: J along the step follows from the margins m + t·X̃·p
+    alone (:func:`_value`), with no further pass. ``single``: products in
+    single precision (``RowScaledDesign.fused_products``). ``move``: ``m`` is
+    moved in place to X̃(w + p), and X̃·p is returned as a float32 copy (for
+    line searches), which saves an n-vector of float64.
     """
 
     def weights(sl, xp):  # type: ignore[no-untyped-def]
         yc = y[sl]
-        z = xp + m[sl]
-        z *= yc
+        if move:
+            z = m[sl]
+            z += xp
+            z = z * yc
+        else:
+            z = xp if m is None else xp + m[sl]
+            z *= yc
         der = loss.derivative(z)
         der *= yc
         return der
 
-    Xp, gX = D.fused_products(p, weights, single=single)
+    out = np.empty(D.shape[0], dtype=np.float32) if move else None
+    Xp, gX = D.fused_products(p, weights, single=single, out=out)
     gX /= D.shape[0]
     gX += lam * (w + p)
     gX += lin
@@ -582,7 +602,7 @@ def _value(y, loss, lam, lin, w, m, xp=None, t=0.0):  # type: ignore[no-untyped-
     total = 0.0
     for start in range(0, n, _ELEMENTWISE_ROWS):
         sl = slice(start, start + _ELEMENTWISE_ROWS)
-        z = m[sl] if xp is None else m[sl] + t * xp[sl]
+        z = m[sl] if xp is None else m[sl] + np.float64(t) * xp[sl]
         z = z * y[sl]
         total += float(np.sum(loss.value(z)))
     return total / n + 0.5 * lam * float(w @ w) + float(lin @ w)
@@ -603,19 +623,29 @@ def _hessian(Dh, yh, mh, loss, lam):  # type: ignore[no-untyped-def]
     return H
 
 
-def _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_full, f=None):  # type: ignore[no-untyped-def]
+def _armijo(
+    D, y, loss, lam, lin, w, m, g, p, Xp, g_full, f=None, *, moved=False, single=False
+):  # type: ignore[no-untyped-def]
     """Armijo backtracking on J along p, from the margins m + t·X̃p (no pass over X).
 
     ``g_full`` is ∇J(w + p) and ``f`` is J(w) if known. Returns (t, J(w + tp),
     ∇J(w + tp), its norm), or ``None`` when no decrease is possible in floating
-    point.
+    point. ``moved``: ``m`` holds X̃(w + p) (``_grad_step(..., move=True)``)
+    and ``Xp`` a float32 copy of X̃p; the margins of a damped step are then
+    recomputed in place by a pass from scratch (``single``: in single
+    precision).
     """
+    off = 1.0 if moved else 0.0
     if f is None:
-        f = _value(y, loss, lam, lin, w, m)
+        f = (
+            _value(y, loss, lam, lin, w, m, Xp, -1.0)
+            if moved
+            else _value(y, loss, lam, lin, w, m)
+        )
     slope = float(g @ p)
     t = 1.0
     for _ in range(60):
-        f_t = _value(y, loss, lam, lin, w + t * p, m, Xp, t)
+        f_t = _value(y, loss, lam, lin, w + t * p, m, Xp, t - off)
         if f_t <= f + 1e-4 * t * slope:
             break
         t *= 0.5
@@ -623,6 +653,10 @@ def _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_full, f=None):  # type: igno
         return None
     if t == 1.0:
         g_t = g_full
+    elif moved:
+        m.fill(0.0)
+        zero = np.zeros_like(w)
+        g_t, _ = _grad_step(D, y, loss, lam, lin, zero, m, w + t * p, single, move=True)
     else:
         g_t = _grad_at(D, y, loss, lam, lin, w + t * p, m + t * Xp)
     return t, f_t, g_t, float(np.linalg.norm(g_t))
@@ -686,9 +720,10 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
     Dh, yh = D.rows(stride), y[hrows]
     single = D.single  # single-precision passes until the switch below
     certify = rel_tol == 0.0  # the returned gradient must be exact
+    # The margins m = X̃w, moved in place by every pass (_grad_step's move).
     m = np.zeros(n)
     if np.any(w) or single:
-        g, m = _grad_step(D, y, loss, lam, lin, np.zeros(d), m, w, single)
+        g = _grad_step(D, y, loss, lam, lin, np.zeros(d), m, w, single, move=True)[0]
     else:
         g = _grad_at(D, y, loss, lam, lin, w, m)
     gn = float(np.linalg.norm(g))
@@ -711,18 +746,16 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
             # (margins and gradient), kept if its exact ‖∇J‖ is below the
             # single-precision estimate at w; else the same pass at w.
             single = False
-            del m  # free the inexact margins before the pass
-            g_new, m = _exact_pass(D, y, loss, lam, lin, w + p)
+            g_new = _exact_pass(D, y, loss, lam, lin, w + p, m)
             gn_new = float(np.linalg.norm(g_new))
             if gn_new < gn:
                 w = w + p
             else:
-                del m
-                g_new, m = _exact_pass(D, y, loss, lam, lin, w)
+                g_new = _exact_pass(D, y, loss, lam, lin, w, m)
                 gn_new = float(np.linalg.norm(g_new))
             g, gn, gn_best, f = g_new, gn_new, gn_new, None
             continue
-        g_new, Xp = _grad_step(D, y, loss, lam, lin, w, m, p, single)
+        g_new, Xp = _grad_step(D, y, loss, lam, lin, w, m, p, single, move=True)
         gn_new = float(np.linalg.norm(g_new))
         t = 1.0
         if gn_new <= _ACCEPT * gn_best:
@@ -732,15 +765,30 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
             f = None
             gn_best = gn_new
         else:
-            found = _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_new, f)
-            if found is None:
+            found = _armijo(
+                D,
+                y,
+                loss,
+                lam,
+                lin,
+                w,
+                m,
+                g,
+                p,
+                Xp,
+                g_new,
+                f,
+                moved=True,
+                single=single,
+            )
+            if found is None:  # (m is left at X̃(w + p); recomputed below)
                 if single:  # rounding of the single-precision passes: go exact
                     gn = min(gn, tol, _SINGLE_PRECISION_UNTIL)
                     continue
                 break  # no decrease possible in floating point
             t, f, g_new, gn_new = found
             gn_best = min(gn_best, gn_new)
-        w = _move(w, m, t, p, Xp)
+        w = w + t * p  # (the pass, or the line search, moved m)
         Xp = None  # free it before the next step computes its own
         g_old = g
         g = g_new
@@ -761,15 +809,15 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
                 H = H - np.outer(Hs, Hs) / sHs + np.outer(yv, yv) / ys
         gn = gn_new
     if single and certify:  # max_iter reached in single precision: exact ∇J
-        del m
-        g, _ = _exact_pass(D, y, loss, lam, lin, w)
+        g = _exact_pass(D, y, loss, lam, lin, w, m)
     return w, g, it, (None if H is None else (H, hessian_rows))
 
 
-def _exact_pass(D, y, loss, lam, lin, w):  # type: ignore[no-untyped-def]
-    """∇J at w and the margins X̃w, from scratch in float64 (one fused pass)."""
-    n, d = D.shape
-    return _grad_step(D, y, loss, lam, lin, np.zeros(d), np.zeros(n), w)
+def _exact_pass(D, y, loss, lam, lin, w, m):  # type: ignore[no-untyped-def]
+    """∇J at w, with the margins X̃w written into ``m``: from scratch, float64."""
+    m.fill(0.0)
+    g, _ = _grad_step(D, y, loss, lam, lin, np.zeros_like(w), m, w, move=True)
+    return g
 
 
 def _polish(D, y, loss, lam, fun, w, tol, steps=20):  # type: ignore[no-untyped-def]
