@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dpsvm.losses import HuberLoss, LogisticLoss
-from dpsvm.solvers import _erm
+from dpsvm.solvers import _erm, row_norms
 from dpsvm.solvers._erm import RowScaledDesign, _objective, solve_smooth
 
 
@@ -85,3 +85,14 @@ def test_iteration_cap_in_single_precision_returns_the_exact_gradient(monkeypatc
         RowScaledDesign(D.toarray()), y.astype(np.float64), LogisticLoss(), 1e-3, lin
     )(w)
     np.testing.assert_allclose(g, g_exact, rtol=1e-9, atol=1e-15)
+
+
+@pytest.mark.parametrize("shape", [(1_000, 3), (2_777, 100), (50, 700)])
+def test_float32_row_norms_equal_those_of_the_widened_rows(shape):
+    # Blockwise widening (a reused buffer) must give the norms, bit for bit,
+    # of the float64 rows, which decide the clipping.
+    X = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+    np.testing.assert_array_equal(row_norms(X), row_norms(X.astype(np.float64)))
+    np.testing.assert_array_equal(
+        row_norms(np.asfortranarray(X)), row_norms(X.astype(np.float64))
+    )

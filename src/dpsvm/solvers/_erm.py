@@ -451,18 +451,18 @@ def solve_smooth(
     >>> res.grad_norm <= 1e-10, res.distance_bound == res.grad_norm / 0.1
     (True, True)
     """
+    d = X.shape[1]
+    lin = np.zeros(d) if linear is None else np.asarray(linear, dtype=float)
+    w = np.zeros(d) if w0 is None else np.array(w0, dtype=float)
     if getattr(X, "chunked", False):  # a dask design: passes over its chunks
-        return X.solve_smooth(  # type: ignore[no-any-return]
-            y, loss, lam, linear=linear, tol=tol, max_iter=max_iter, w0=w0
+        return X.minimise(  # type: ignore[no-any-return]
+            y, loss, lam, lin, w, tol, max_iter, warm=w0 is None
         )
     D = as_design(X)
-    d = D.shape[1]
     y = np.asarray(y)
     if y.dtype.kind not in "fi":  # float or integer ±1 targets are used as given
         y = y.astype(np.float64)
-    lin = np.zeros(d) if linear is None else np.asarray(linear, dtype=float)
     fun = _objective(D, y, loss, lam, lin)
-    w = np.zeros(d) if w0 is None else np.array(w0, dtype=float)
     it = 0
     # A d × d Hessian pays when d is small and below n (for d > n its rank is
     # at most n, and CG needs at most n + 1 steps).
