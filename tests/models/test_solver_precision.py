@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
+import scipy.sparse
 
 from dpsvm.losses import HuberLoss, LogisticLoss
+from dpsvm.models import DPLinearSVC, DPLogisticRegression
 from dpsvm.solvers import _erm, row_norms
 from dpsvm.solvers._erm import RowScaledDesign, _objective, solve_smooth
 
@@ -96,3 +100,40 @@ def test_float32_row_norms_equal_those_of_the_widened_rows(shape):
     np.testing.assert_array_equal(
         row_norms(np.asfortranarray(X)), row_norms(X.astype(np.float64))
     )
+
+
+@pytest.mark.parametrize(
+    "cls,kwargs",
+    [
+        (DPLogisticRegression, {}),
+        (DPLinearSVC, {"mechanism": "output", "fit_intercept": False}),
+    ],
+)
+def test_every_input_type_gives_the_same_event_and_model(cls, kwargs):
+    # Large enough for the warm start and the single-precision passes of
+    # float32 rows; float64, float32 (C and F), CSR and dask inputs of the same
+    # values must give the identical privacy event and the same model.
+    rng = np.random.default_rng(11)
+    n, d = 20_000, 8
+    X = (rng.standard_normal((n, d)) * 0.45).astype(np.float32)  # some clipped
+    y = np.where(X @ rng.standard_normal(d) + 0.3 * rng.standard_normal(n) > 0, 1, -1)
+    inputs: dict[str, object] = {
+        "float32-C": X,
+        "float32-F": np.asfortranarray(X),
+        "csr": scipy.sparse.csr_matrix(X),
+    }
+    try:
+        import dask.array as da
+
+        inputs["dask-float32"] = da.from_array(X, chunks=(2_500, d))
+    except ImportError:  # pragma: no cover - the [dask] extra is not installed
+        pass
+    ref = cls(classes=[-1, 1], random_state=3, **kwargs).fit(X.astype(np.float64), y)
+    for name, Xi in inputs.items():
+        clf = cls(classes=[-1, 1], random_state=3, **kwargs).fit(Xi, y)
+        for field in dataclasses.fields(ref.privacy_event_):
+            got = getattr(clf.privacy_event_, field.name)
+            assert got == getattr(ref.privacy_event_, field.name), (name, field.name)
+        np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(clf.intercept_, ref.intercept_, atol=1e-8)
+        assert clf.solver_info_[0]["grad_norm"] <= clf.tol
