@@ -540,12 +540,13 @@ _HESSIAN_KEEP = 0.1
 _ACCEPT = 0.5
 #: Hessians over at least this many entries are accumulated in float32.
 _HESSIAN_F32_MIN = 1 << 22
-#: A level reuses its warm start's sampled Hessian when that was built from at
-#: least this fraction of the level's own sample size in curved rows (ℓ″ > 0).
-#: Logistic (every row curved): reused from half the rows, which saves a
-#: Hessian build (measured 10% of a 10⁶ × 100 float32 fit); Huber (only the
-#: quadratic zone is curved): rebuilt, as a half-size sample then cost an
-#: extra Newton iteration.
+#: On float32 rows a level reuses its warm start's sampled Hessian when that was
+#: built from at least this fraction of the level's own sample size in curved
+#: rows (ℓ″ > 0). Logistic (every row curved): reused from half the rows, which
+#: saves a Hessian build (measured 10% of a 10⁶ × 100 float32 fit) for at most
+#: one more cheap single-precision pass; Huber (only the quadratic zone is
+#: curved): rebuilt, as a half-size sample then cost an extra iteration. On
+#: float64 rows a pass costs as much as a build: always rebuilt.
 _WARM_HESSIAN_FRACTION = 0.5
 #: Newton on float32 rows takes single-precision passes while ‖∇J‖ is above
 #: this (speed only; see ``_newton``). The single-precision gradient of a unit-
@@ -743,7 +744,7 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
     # The warm start's last Hessian (sampled on every _WARM_FACTOR-th row) when
     # it has enough curved rows (_WARM_HESSIAN_FRACTION); else a new one.
     H, hessian_rows = None, 0
-    if warm_h is not None and warm_h[1] >= _WARM_HESSIAN_FRACTION * Dh.shape[0]:
+    if single and warm_h and warm_h[1] >= _WARM_HESSIAN_FRACTION * Dh.shape[0]:
         H, hessian_rows = warm_h
     while (gn > tol or (single and certify)) and it < max_iter:
         it += 1
