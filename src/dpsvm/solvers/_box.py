@@ -223,17 +223,14 @@ def _soft(u: FloatArray, mu: float) -> FloatArray:
 
 
 def _smoothed_newton(
-    Phi: FloatArray,
-    lo: FloatArray,
-    hi: FloatArray,
-    r: FloatArray,
-    lam: float,
-    mu: float,
-    h: float,
-    w: FloatArray,
-    max_iter: int = 100,
+    problem: _Certifier, h: float, w: FloatArray, max_iter: int = 100
 ) -> tuple[FloatArray, int]:
-    """Minimise the h-smoothed (1) by Newton's method with Armijo backtracking."""
+    """Minimise the h-smoothed (1) by Newton's method with Armijo backtracking.
+
+    The problem (features, box, λ, μ) is the one ``problem`` certifies.
+    """
+    Phi, lo, hi, r = problem.Phi, problem.lo, problem.hi, problem.r
+    lam, mu = problem.lam, problem.mu
     n, D = Phi.shape
 
     def fun(v: FloatArray) -> tuple[float, FloatArray, FloatArray]:
@@ -449,17 +446,13 @@ def _kernel_dca(
 
 
 def _smoothing(
-    Phi: FloatArray,
-    lo: FloatArray,
-    hi: FloatArray,
-    r: FloatArray,
-    lam: float,
-    l1: float,
-    cert: _Certifier,
-    target_distance: float,
-    best: _Best | None,
+    cert: _Certifier, target_distance: float, best: _Best | None
 ) -> tuple[_Best | None, int]:
-    """Smoothing continuation h → 0 with Newton steps and active-set polish."""
+    """Smoothing continuation h → 0 with Newton steps and active-set polish.
+
+    The problem (features, box, λ, μ) is the one ``cert`` certifies.
+    """
+    Phi, lo, hi, r, lam = cert.Phi, cert.lo, cert.hi, cert.r, cert.lam
     n, D = Phi.shape
     scale = max(1.0, float(np.max(np.abs(r)))) if n else 1.0
     w = np.zeros(D)
@@ -467,7 +460,7 @@ def _smoothing(
     iters = 0
     for rel_h in _SMOOTHING:
         h = rel_h * scale
-        w, it = _smoothed_newton(Phi, lo, hi, r, lam, l1, h, w)
+        w, it = _smoothed_newton(cert, h, w)
         iters += it
         a = np.clip((r - Phi @ w) / h, lo, hi)
         candidates = [(a, "smoothing")] + [
@@ -534,7 +527,7 @@ def solve_box_erm(
         assert Phi is not None
         Phi = np.asarray(Phi, dtype=np.float64)
         cert = _Certifier(Phi, lo, hi, r, lam, l1, None)
-        best, iters = _smoothing(Phi, lo, hi, r, lam, l1, cert, target_distance, None)
+        best, iters = _smoothing(cert, target_distance, None)
     else:
         # Kernel: a few epochs of dual coordinate ascent (certifies most
         # problems at O(n) per step); then smoothing continuation on a
@@ -549,9 +542,7 @@ def solve_box_erm(
         if not _certified(best, lam, target_distance):
             factor = kernel_factor(gram) if Phi is None else np.asarray(Phi)
             fcert = _Certifier(factor, lo, hi, r, lam, 0.0, gram)
-            best, it = _smoothing(
-                factor, lo, hi, r, lam, 0.0, fcert, target_distance, best
-            )
+            best, it = _smoothing(fcert, target_distance, best)
             iters += it
         if not _certified(best, lam, target_distance):
             assert best is not None

@@ -34,7 +34,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..losses import Loss
-from ._erm import _ACCEPT, _NEWTON_MAX_FEATURES, RowScaledDesign, SolverResult
+from ._erm import (
+    _ACCEPT,
+    _NEWTON_MAX_FEATURES,
+    RowScaledDesign,
+    SolverResult,
+    _newton_direction,
+)
 
 __all__ = [
     "ChunkedDesign",
@@ -145,11 +151,7 @@ def _pass_block(
     if kind == "newton":
         s = loss.second_derivative(z)
         np.sqrt(s, out=s)
-        H = np.zeros((d, d))
-        for sl, A in D.blocks():
-            A *= s[sl, None]
-            H += A.T @ A
-        out[0, 1 + d :] = H.ravel()
+        out[0, 1 + d :] = D.weighted_gram(s).ravel()
     deriv *= y
     out[0, 1 : 1 + d] = D.rmatvec(deriv, overwrite=True)
     return out
@@ -212,66 +214,44 @@ class ChunkedDesign:
         self.n_passes += 1
         return np.asarray(per_chunk.sum(axis=0).compute(), dtype=np.float64)
 
-    def solve_smooth(
+    def minimise(
         self,
         y: Any,
         loss: Loss,
         lam: float,
+        lin: FloatArray,
+        w: FloatArray,
+        tol: float,
+        max_iter: int,
         *,
-        linear: FloatArray | None = None,
-        tol: float = 1e-10,
-        max_iter: int = 200,
-        w0: FloatArray | None = None,
+        warm: bool = True,
         rel_tol: float = 0.0,
     ) -> SolverResult:
         """Minimise J to ‖∇J‖ ≤ ``tol`` by passes over the chunks.
 
-        The counterpart of :func:`~dpsvm.solvers._erm.solve_smooth`, with the
-        same certificate ‖w − w*‖ ≤ ‖∇J(w)‖/λ.
-
-        Parameters
-        ----------
-        y : dask.array.Array of shape (n_samples,)
-            ±1 targets, chunked like the rows of ``X``.
-        loss : Loss
-            A loss with ``second_derivative``.
-        lam : float
-            Strong-convexity modulus λ > 0.
-        linear : ndarray of shape (n_features,), optional
-            The linear term a of J.
-        tol : float, default=1e-10
-            Target ‖∇J(w)‖₂.
-        max_iter : int, default=200
-            Newton iterations allowed.
-        w0 : ndarray of shape (n_features,), optional
-            Starting point (zeros by default; then large problems are first
-            solved on a fixed subset of the chunks).
-        rel_tol : float, default=0.0
-            Also stop once ‖∇J‖ has shrunk this much relative to the start
-            (the warm start's own solves only).
-
-        Returns
-        -------
-        SolverResult
-            The solution and its certificate.
+        The chunked driver of :func:`~dpsvm.solvers.solve_smooth` (which
+        documents the problem and normalises its arguments), with the same
+        certificate ‖w − w*‖ ≤ ‖∇J(w)‖/λ. ``y``: the ±1 targets as a dask array
+        chunked like the rows; ``lin`` and ``w``: the linear term and the start;
+        ``warm``: large problems are first solved on every ``_WARM_FACTOR``-th
+        chunk, until ‖∇J‖ has shrunk ``rel_tol``-fold there.
         """
         n, d = self.shape
-        lin = np.zeros(d) if linear is None else np.asarray(linear, dtype=float)
-        w = np.zeros(d) if w0 is None else np.array(w0, dtype=float)
         newton = d <= _DASK_NEWTON_MAX_FEATURES
         it = 0
-        if w0 is None and self.X.numblocks[0] >= _WARM_FACTOR * _WARM_MIN_CHUNKS:
+        if warm and self.X.numblocks[0] >= _WARM_FACTOR * _WARM_MIN_CHUNKS:
             sub = ChunkedDesign(self.X.blocks[::_WARM_FACTOR], *self.geometry)
-            warm = sub.solve_smooth(
+            start = sub.minimise(
                 y.blocks[::_WARM_FACTOR],
                 loss,
                 lam,
-                linear=linear,
-                tol=tol,
-                max_iter=max_iter,
+                lin,
+                w,
+                tol,
+                max_iter,
                 rel_tol=_WARM_REL_TOL,
             )
-            w, it = warm.coef, warm.n_iter
+            w, it = start.coef, start.n_iter
             self.n_passes += sub.n_passes
 
         def evaluate(u: FloatArray) -> tuple[float, FloatArray, FloatArray | None]:
@@ -291,8 +271,6 @@ class ChunkedDesign:
         while gn > tol and it < max_iter:
             it += 1
             if H is not None:
-                from ._erm import _newton_direction
-
                 p = _newton_direction(H, g)
             else:
                 target = max(min(0.5, math.sqrt(gn)) * gn, 0.1 * tol)

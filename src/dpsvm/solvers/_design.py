@@ -17,7 +17,7 @@ import scipy.sparse
 from numpy.typing import NDArray
 
 from ..validation import project_rows_to_ball
-from ._erm import RowScaledDesign
+from ._erm import RowScaledDesign, _chunk_rows
 
 __all__ = ["clip_factors", "row_norms", "scaled_design"]
 
@@ -70,11 +70,15 @@ def row_norms(X: Any) -> FloatArray:
     elif X.dtype == np.float64:
         norms = np.einsum("ij,ij->i", X, X)
     else:
+        # Widened into one reused float64 buffer, a cache-sized block at a time
+        # (the same float64 values, summed by the same einsum, as in place).
         norms = np.empty(n)
-        step = max(256, (1 << 21) // (8 * max(X.shape[1], 1)))
+        step = _chunk_rows(X.shape[1], widened=True)
+        buf = np.empty((min(step, n), X.shape[1]))
         for start in range(0, n, step):
-            block = np.asarray(X[start : start + step], dtype=np.float64)
-            norms[start : start + step] = np.einsum("ij,ij->i", block, block)
+            block = buf[: min(step, n - start)]
+            np.copyto(block, X[start : start + step])
+            np.einsum("ij,ij->i", block, block, out=norms[start : start + step])
     np.sqrt(norms, out=norms)
     return np.asarray(norms, dtype=np.float64)
 

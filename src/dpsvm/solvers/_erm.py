@@ -93,8 +93,15 @@ class SolverResult:
 _CHUNK_BYTES = 1 << 21
 
 
-def _chunk_rows(d: int) -> int:
-    rows = _CHUNK_BYTES // (8 * max(d, 1))
+def _chunk_rows(d: int, *, widened: bool = False) -> int:
+    """Rows per block of a pass over d columns.
+
+    ``widened``: float32 rows copied into a float64 buffer; the block then
+    takes 12 bytes a value (source and buffer), and half the rows keep both in
+    the per-core L2 cache (measured 15% faster per pass at 10⁶ × 100, one BLAS
+    thread, than 2 MiB buffers).
+    """
+    rows = _CHUNK_BYTES // ((16 if widened else 8) * max(d, 1))
     # Wide rows (fewer than 16 in a block): 8 rows (1.3 MiB at d = 20,000)
     # keep the second product of a fused pass in the per-core L2 cache; that
     # measured 10-15% faster than 13-row blocks at d = 20,000 (one BLAS thread).
@@ -144,6 +151,9 @@ class RowScaledDesign:
         self.shape = (n, p + (const is not None))
         # Whole-matrix BLAS reads float64 dense input in place at any order.
         self._direct = self.sparse or X.dtype == np.float64
+        #: float32 rows can also be multiplied in single precision, in place
+        #: (``fused_products(..., single=True)``).
+        self.single = not self.sparse and X.dtype == np.float32
 
     # -- products --------------------------------------------------------------
     def matvec(self, w: FloatArray) -> FloatArray:
@@ -185,7 +195,12 @@ class RowScaledDesign:
         return out
 
     def fused_products(
-        self, v: FloatArray, weights: Any
+        self,
+        v: FloatArray,
+        weights: Any,
+        *,
+        single: bool = False,
+        out: FloatArray | None = None,
     ) -> tuple[FloatArray, FloatArray]:
         """X̃·v and X̃ᵀ·u with u = ``weights(rows, (X̃·v)[rows])``, in one pass.
 
@@ -194,20 +209,32 @@ class RowScaledDesign:
         step. Sparse rows, and float64 rows that are not contiguous (Fortran
         order), use two whole-matrix products instead. ``weights`` may modify
         its second argument in place.
+
+        ``single`` (float32 rows only, see ``self.single``): the two products
+        are taken in single precision on the rows in place (BLAS sgemv, no
+        widened copy; relative error about 10⁻⁷), the rest in float64. For
+        iterates far from the optimum only: nothing certified may rest on them.
+        ``out``: the array that receives X̃·v (a float32 one keeps a rounded
+        copy).
         """
         X = self.X
         n, d = self.shape
         if self.sparse or (X.dtype == np.float64 and X.strides[1] != X.itemsize):
             xv = self.matvec(v)
-            return xv, self.rmatvec(weights(slice(None), xv.copy()))
+            u = self.rmatvec(weights(slice(None), xv.copy()))
+            if out is not None:
+                out[...] = xv
+                xv = out
+            return xv, u
+        single = single and self.single
         q = self.n_raw
         scale, const = self.scale, self.const
-        xv = np.empty(n)
+        xv = np.empty(n) if out is None else out
         acc = np.zeros(q)
         usum = 0.0
-        vq = v[:q]
-        for sl, block in self._raw_blocks():
-            xb = block @ vq
+        vq = v[:q].astype(np.float32) if single else v[:q]
+        for sl, block in self._raw_blocks(single=single):
+            xb = np.asarray(block @ vq, dtype=np.float64)
             if scale is not None:
                 xb *= scale[sl]
             if const is not None:
@@ -218,23 +245,25 @@ class RowScaledDesign:
                 usum += float(np.sum(u))
             if scale is not None:
                 u *= scale[sl]
-            acc += u @ block
+            acc += (u.astype(np.float32) if single else u) @ block
         out = np.empty(d)
         out[:q] = acc
         if const is not None:
             out[q] = const * usum
         return xv, out
 
-    def _raw_blocks(self):  # type: ignore[no-untyped-def]
+    def _raw_blocks(self, *, single: bool = False):  # type: ignore[no-untyped-def]
         """(rows, float64 block of X) for dense input, a block of rows at a time.
 
         float64 blocks are views; other dtypes are widened into one reused
         buffer, so a block is valid only until the next one is drawn.
+        ``single``: float32 blocks as views instead.
         """
         n = self.shape[0]
-        step = _chunk_rows(self.n_raw)
         X = self.X
-        buf = None if X.dtype == np.float64 else np.empty((min(step, n), self.n_raw))
+        view = single or X.dtype == np.float64
+        step = _chunk_rows(self.n_raw, widened=not view)
+        buf = None if view else np.empty((min(step, n), self.n_raw))
         for start in range(0, n, step):
             sl = slice(start, min(start + step, n))
             if buf is None:
@@ -265,6 +294,37 @@ class RowScaledDesign:
             if self.const is not None:
                 block[:, p] = self.const
             yield sl, block
+
+    def weighted_gram(self, s: FloatArray, dtype: Any = np.float64) -> FloatArray:
+        """X̃ᵀ·diag(s²)·X̃ = Σᵢ sᵢ² x̃ᵢx̃ᵢᵀ, accumulated a block of rows at a time.
+
+        Each block of rows is scaled by s (with the per-row scale) in one
+        product into ``dtype`` and added by BLAS syrk; rows with sᵢ = 0 are
+        skipped when they are at least half of their block (Huber: only the
+        quadratic zone is curved). The result is float64 of shape (d, d).
+        """
+        n, d = self.shape
+        p = self.n_raw
+        f = s if self.scale is None else s * self.scale
+        G = np.zeros((d, d))
+        step = max(256, _chunk_rows(d))  # BLAS syrk needs a few hundred rows
+        for start in range(0, n, step):
+            sl = slice(start, min(start + step, n))
+            fb, sb = f[sl], s[sl]
+            raw = self.X[sl]
+            nz = np.flatnonzero(fb)
+            if nz.size < fb.size // 2:
+                raw, fb, sb = raw[nz], fb[nz], sb[nz]
+            if self.sparse:
+                raw = raw.toarray()
+            A = np.empty((fb.size, d), dtype=dtype)
+            np.multiply(
+                raw, fb.astype(dtype)[:, None], out=A[:, :p], casting="same_kind"
+            )
+            if self.const is not None:
+                A[:, p] = self.const * sb
+            G += A.T @ A  # numpy calls BLAS syrk for Aᵀ·A
+        return G
 
     def rows(self, stride: int) -> RowScaledDesign:
         """Every ``stride``-th row (a view for dense input; no data values read)."""
@@ -391,25 +451,25 @@ def solve_smooth(
     >>> res.grad_norm <= 1e-10, res.distance_bound == res.grad_norm / 0.1
     (True, True)
     """
+    d = X.shape[1]
+    lin = np.zeros(d) if linear is None else np.asarray(linear, dtype=float)
+    w = np.zeros(d) if w0 is None else np.array(w0, dtype=float)
     if getattr(X, "chunked", False):  # a dask design: passes over its chunks
-        return X.solve_smooth(  # type: ignore[no-any-return]
-            y, loss, lam, linear=linear, tol=tol, max_iter=max_iter, w0=w0
+        return X.minimise(  # type: ignore[no-any-return]
+            y, loss, lam, lin, w, tol, max_iter, warm=w0 is None
         )
     D = as_design(X)
-    d = D.shape[1]
     y = np.asarray(y)
-    if y.dtype.kind != "f":
+    if y.dtype.kind not in "fi":  # float or integer ±1 targets are used as given
         y = y.astype(np.float64)
-    lin = np.zeros(d) if linear is None else np.asarray(linear, dtype=float)
     fun = _objective(D, y, loss, lam, lin)
-    w = np.zeros(d) if w0 is None else np.array(w0, dtype=float)
     it = 0
     # A d × d Hessian pays when d is small and below n (for d > n its rank is
     # at most n, and CG needs at most n + 1 steps).
     small = d <= _NEWTON_MAX_FEATURES and d <= D.shape[0] and not D.sparse
     if small:
         method = "newton"
-        w, g, it = _newton(D, y, loss, lam, lin, w, tol, max_iter, warm=w0 is None)
+        w, g, it, _ = _newton(D, y, loss, lam, lin, w, tol, max_iter, warm=w0 is None)
     elif d > D.shape[0]:
         # Wide rows (d > n): one fused pass per iteration (see _fused_lbfgs);
         # Newton-CG finishes if it ever stalls.
@@ -480,24 +540,46 @@ _HESSIAN_KEEP = 0.1
 _ACCEPT = 0.5
 #: Hessians over at least this many entries are accumulated in float32.
 _HESSIAN_F32_MIN = 1 << 22
+#: On float32 rows a level reuses its warm start's sampled Hessian when that was
+#: built from at least this fraction of the level's own sample size in curved
+#: rows (ℓ″ > 0). Logistic (every row curved): reused from half the rows, which
+#: saves a Hessian build (measured 10% of a 10⁶ × 100 float32 fit) for at most
+#: one more cheap single-precision pass; Huber (only the quadratic zone is
+#: curved): rebuilt, as a half-size sample then cost an extra iteration. On
+#: float64 rows a pass costs as much as a build: always rebuilt.
+_WARM_HESSIAN_FRACTION = 0.5
+#: Newton on float32 rows takes single-precision passes while ‖∇J‖ is above
+#: this (speed only; see ``_newton``). The single-precision gradient of a unit-
+#: ball problem is off by ~10⁻⁹ (measured at 10⁶ × 100), far below it.
+_SINGLE_PRECISION_UNTIL = 1e-7
 
 
-def _grad_step(D, y, loss, lam, lin, w, m, p):  # type: ignore[no-untyped-def]
+def _grad_step(D, y, loss, lam, lin, w, m, p, single=False, *, move=False):  # type: ignore[no-untyped-def]
     """∇J at w + p, and X̃·p, in one fused pass over the rows.
 
-    ``m`` holds X̃·w. Loss values are not needed here: J along the step follows
-    from the margins m + t·X̃·p alone (:func:`_value`), with no further pass.
+    ``m`` holds X̃·w (``None``: zero margins, a pass from scratch). Loss values
+    are not needed here: J along the step follows from the margins m + t·X̃·p
+    alone (:func:`_value`), with no further pass. ``single``: products in
+    single precision (``RowScaledDesign.fused_products``). ``move``: ``m`` is
+    moved in place to X̃(w + p), and X̃·p is returned as a float32 copy (for
+    line searches), which saves an n-vector of float64.
     """
 
     def weights(sl, xp):  # type: ignore[no-untyped-def]
         yc = y[sl]
-        z = xp + m[sl]
-        z *= yc
+        if move:
+            z = m[sl]
+            z += xp
+            z = z * yc
+        else:
+            z = xp if m is None else xp + m[sl]
+            z *= yc
         der = loss.derivative(z)
         der *= yc
         return der
 
-    Xp, gX = D.fused_products(p, weights)
+    out = np.empty(D.shape[0], dtype=np.float32) if move else None
+    Xp, gX = D.fused_products(p, weights, single=single, out=out)
     gX /= D.shape[0]
     gX += lam * (w + p)
     gX += lin
@@ -528,48 +610,53 @@ def _value(y, loss, lam, lin, w, m, xp=None, t=0.0):  # type: ignore[no-untyped-
     total = 0.0
     for start in range(0, n, _ELEMENTWISE_ROWS):
         sl = slice(start, start + _ELEMENTWISE_ROWS)
-        z = m[sl] if xp is None else m[sl] + t * xp[sl]
+        z = m[sl] if xp is None else m[sl] + np.float64(t) * xp[sl]
         z = z * y[sl]
         total += float(np.sum(loss.value(z)))
     return total / n + 0.5 * lam * float(w @ w) + float(lin @ w)
 
 
 def _hessian(Dh, yh, mh, loss, lam):  # type: ignore[no-untyped-def]
-    """(1/|S|) Σ_S ℓ″(yᵢmᵢ) x̃ᵢx̃ᵢᵀ + λI over the rows of ``Dh`` (all or a sample)."""
+    """(1/|S|) Σ_S ℓ″(yᵢmᵢ) x̃ᵢx̃ᵢᵀ + λI over the rows of ``Dh`` (all or a sample).
+
+    Returns H and the number of rows with ℓ″ > 0 that it was built from.
+    """
     rows, d = Dh.shape
     s = loss.second_derivative(yh * mh) * (1.0 / rows)
     np.sqrt(s, out=s)
-    H = np.zeros((d, d))
     # Single precision for the products (BLAS ssyrk, half the memory traffic):
     # H only preconditions the step, whose result is judged by the exact
     # float64 gradient; a 1e-7 relative error in H is far below the sampling
     # error of a sub-sampled Hessian.
     work = np.float32 if rows * d >= _HESSIAN_F32_MIN else np.float64
-    sw = s.astype(work, copy=False)
-    for sl, A in Dh.blocks(work):
-        sb = sw[sl]
-        nz = np.flatnonzero(sb)
-        if nz.size < sb.size // 2:  # Huber: only the quadratic zone is curved
-            A, sb = A[nz], sb[nz]
-        A *= sb[:, None]
-        H += A.T @ A  # numpy calls BLAS syrk for Aᵀ·A
+    H = Dh.weighted_gram(s, work)
     H[np.diag_indices_from(H)] += lam
-    return H
+    return H, int(np.count_nonzero(s))
 
 
-def _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_full, f=None):  # type: ignore[no-untyped-def]
+def _armijo(
+    D, y, loss, lam, lin, w, m, g, p, Xp, g_full, f=None, *, moved=False, single=False
+):  # type: ignore[no-untyped-def]
     """Armijo backtracking on J along p, from the margins m + t·X̃p (no pass over X).
 
     ``g_full`` is ∇J(w + p) and ``f`` is J(w) if known. Returns (t, J(w + tp),
     ∇J(w + tp), its norm), or ``None`` when no decrease is possible in floating
-    point.
+    point. ``moved``: ``m`` holds X̃(w + p) (``_grad_step(..., move=True)``)
+    and ``Xp`` a float32 copy of X̃p; the margins of a damped step are then
+    recomputed in place by a pass from scratch (``single``: in single
+    precision).
     """
+    off = 1.0 if moved else 0.0
     if f is None:
-        f = _value(y, loss, lam, lin, w, m)
+        f = (
+            _value(y, loss, lam, lin, w, m, Xp, -1.0)
+            if moved
+            else _value(y, loss, lam, lin, w, m)
+        )
     slope = float(g @ p)
     t = 1.0
     for _ in range(60):
-        f_t = _value(y, loss, lam, lin, w + t * p, m, Xp, t)
+        f_t = _value(y, loss, lam, lin, w + t * p, m, Xp, t - off)
         if f_t <= f + 1e-4 * t * slope:
             break
         t *= 0.5
@@ -577,6 +664,10 @@ def _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_full, f=None):  # type: igno
         return None
     if t == 1.0:
         g_t = g_full
+    elif moved:
+        m.fill(0.0)
+        zero = np.zeros_like(w)
+        g_t, _ = _grad_step(D, y, loss, lam, lin, zero, m, w + t * p, single, move=True)
     else:
         g_t = _grad_at(D, y, loss, lam, lin, w + t * p, m + t * Xp)
     return t, f_t, g_t, float(np.linalg.norm(g_t))
@@ -611,12 +702,20 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
     problems are first solved on a fixed subsample of the rows (recursively),
     and the Hessian is estimated on at most ``_HESSIAN_ROWS`` fixed rows; the
     gradient, the line search and the stopping test always use every row.
+
+    float32 rows: while ‖∇J‖ > ``_SINGLE_PRECISION_UNTIL`` the passes take
+    their products in single precision (:meth:`RowScaledDesign.fused_products`
+    with ``single=True``); the first step below that recomputes the margins
+    X̃w and ∇J from scratch in float64, and every later pass is exact, so the
+    returned gradient (``rel_tol == 0``: the certified solve) is the exact
+    float64 one.
     """
     n, d = D.shape
     it = 0
     cap = max(_HESSIAN_ROWS, 100 * d)
+    warm_h = None
     if warm and n >= _WARM_FACTOR * max(_WARM_MIN_ROWS, 50 * d):
-        w, _, it = _newton(
+        w, _, it, warm_h = _newton(
             D.rows(_WARM_FACTOR),
             y[::_WARM_FACTOR],
             loss,
@@ -630,22 +729,43 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
     stride = max(1, -(-n // cap))
     hrows = slice(None, None, stride)
     Dh, yh = D.rows(stride), y[hrows]
+    single = D.single  # single-precision passes until the switch below
+    certify = rel_tol == 0.0  # the returned gradient must be exact
+    # The margins m = X̃w, moved in place by every pass (_grad_step's move).
     m = np.zeros(n)
-    if np.any(w):
-        g, m = _grad_step(D, y, loss, lam, lin, np.zeros(d), m, w)
+    if np.any(w) or single:
+        g = _grad_step(D, y, loss, lam, lin, np.zeros(d), m, w, single, move=True)[0]
     else:
         g = _grad_at(D, y, loss, lam, lin, w, m)
     gn = float(np.linalg.norm(g))
     tol = max(tol, rel_tol * gn)
     gn_best = gn
     f = None  # J(w), computed only when a line search needs it
-    H = None
-    while gn > tol and it < max_iter:
+    # The warm start's last Hessian (sampled on every _WARM_FACTOR-th row) when
+    # it has enough curved rows (_WARM_HESSIAN_FRACTION); else a new one.
+    H, hessian_rows = None, 0
+    if single and warm_h and warm_h[1] >= _WARM_HESSIAN_FRACTION * Dh.shape[0]:
+        H, hessian_rows = warm_h
+    while (gn > tol or (single and certify)) and it < max_iter:
         it += 1
         if H is None:
-            H = _hessian(Dh, yh, m[hrows], loss, lam)
+            H, hessian_rows = _hessian(Dh, yh, m[hrows], loss, lam)
         p = _newton_direction(H, g)
-        g_new, Xp = _grad_step(D, y, loss, lam, lin, w, m, p)
+        if single and gn <= max(tol, _SINGLE_PRECISION_UNTIL):
+            # Switch to exact products: one float64 pass at w + p from scratch
+            # (margins and gradient), kept if its exact ‖∇J‖ is below the
+            # single-precision estimate at w; else the same pass at w.
+            single = False
+            g_new = _exact_pass(D, y, loss, lam, lin, w + p, m)
+            gn_new = float(np.linalg.norm(g_new))
+            if gn_new < gn:
+                w = w + p
+            else:
+                g_new = _exact_pass(D, y, loss, lam, lin, w, m)
+                gn_new = float(np.linalg.norm(g_new))
+            g, gn, gn_best, f = g_new, gn_new, gn_new, None
+            continue
+        g_new, Xp = _grad_step(D, y, loss, lam, lin, w, m, p, single, move=True)
         gn_new = float(np.linalg.norm(g_new))
         t = 1.0
         if gn_new <= _ACCEPT * gn_best:
@@ -655,12 +775,30 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
             f = None
             gn_best = gn_new
         else:
-            found = _armijo(D, y, loss, lam, lin, w, m, g, p, Xp, g_new, f)
-            if found is None:
+            found = _armijo(
+                D,
+                y,
+                loss,
+                lam,
+                lin,
+                w,
+                m,
+                g,
+                p,
+                Xp,
+                g_new,
+                f,
+                moved=True,
+                single=single,
+            )
+            if found is None:  # (m is left at X̃(w + p); recomputed below)
+                if single:  # rounding of the single-precision passes: go exact
+                    gn = min(gn, tol, _SINGLE_PRECISION_UNTIL)
+                    continue
                 break  # no decrease possible in floating point
             t, f, g_new, gn_new = found
             gn_best = min(gn_best, gn_new)
-        w = _move(w, m, t, p, Xp)
+        w = w + t * p  # (the pass, or the line search, moved m)
         Xp = None  # free it before the next step computes its own
         g_old = g
         g = g_new
@@ -680,7 +818,16 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
             if ys > 0 and sHs > 0:
                 H = H - np.outer(Hs, Hs) / sHs + np.outer(yv, yv) / ys
         gn = gn_new
-    return w, g, it
+    if single and certify:  # max_iter reached in single precision: exact ∇J
+        g = _exact_pass(D, y, loss, lam, lin, w, m)
+    return w, g, it, (None if H is None else (H, hessian_rows))
+
+
+def _exact_pass(D, y, loss, lam, lin, w, m):  # type: ignore[no-untyped-def]
+    """∇J at w, with the margins X̃w written into ``m``: from scratch, float64."""
+    m.fill(0.0)
+    g, _ = _grad_step(D, y, loss, lam, lin, np.zeros_like(w), m, w, move=True)
+    return g
 
 
 def _polish(D, y, loss, lam, fun, w, tol, steps=20):  # type: ignore[no-untyped-def]
@@ -691,7 +838,7 @@ def _polish(D, y, loss, lam, fun, w, tol, steps=20):  # type: ignore[no-untyped-
     for _ in range(steps):
         if gn <= tol:
             break
-        p = _newton_direction(_hessian(D, y, m, loss, lam), g)
+        p = _newton_direction(_hessian(D, y, m, loss, lam)[0], g)
         w_new = w + p
         _, g_new = fun(w_new)
         gn_new = float(np.linalg.norm(g_new))
