@@ -307,9 +307,13 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             "solver_tol": self.tol,
         }
         plan = self._perturbation(mech, n, d, lam, loss, eps)
+        solve: Any  # the plan's solver contract: (strong, linear) or (cap)
         if isinstance(plan, ObjectivePerturbation):
-            out = plan.perturb(
-                lambda strong, linear: _solve(
+            # J(w) + linear·w at the strong convexity the plan asks for (Δ fallback).
+            def perturbed_objective(
+                strong: float, linear: FloatArray | None
+            ) -> SolverResult:
+                return _solve(
                     Xt,
                     y,
                     loss,
@@ -317,21 +321,14 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                     tol=plan.tol,
                     max_iter=self.max_iter,
                     linear=linear,
-                ),
-                rng,
-                max_iter=self.max_iter,
-            )
-            details.update(plan.details(R))
-            event = plan.event(
-                _EVENT_NAMES[mech],
-                reference=_REFERENCES[mech],
-                details=details,
-                lipschitz=loss.lipschitz,
-                non_private_reason=self._non_private_reason(),
-            )
+                )
+
+            solve = perturbed_objective
+            event_terms: dict[str, Any] = {"lipschitz": loss.lipschitz}
         else:
-            out = plan.perturb(
-                lambda cap: _solve(
+            # The exact minimiser, to the distance the plan charges for.
+            def exact_minimiser(cap: float) -> SolverResult:
+                return _solve(
                     Xt,
                     y,
                     loss,
@@ -339,17 +336,20 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                     tol=min(self.tol, lam * cap),
                     max_iter=self.max_iter,
                     target_distance=cap,
-                ),
-                rng,
-                max_iter=self.max_iter,
-            )
-            details.update(plan.details(R))
-            event = plan.event(
-                _EVENT_NAMES[mech],
-                reference=_REFERENCES[mech],
-                details=details,
-                data_norm=R,  # released w/R (module dpsvm.perturbation)
-            )
+                )
+
+            solve = exact_minimiser
+            event_terms = {"data_norm": R}  # released w/R (module dpsvm.perturbation)
+        out = plan.perturb(solve, rng, max_iter=self.max_iter)
+        details.update(plan.details(R))
+        if isinstance(plan, ObjectivePerturbation):
+            event_terms["non_private_reason"] = self._non_private_reason()
+        event = plan.event(
+            _EVENT_NAMES[mech],
+            reference=_REFERENCES[mech],
+            details=details,
+            **event_terms,
+        )
         w, res = out.value, out.solution
         info = {
             "method": res.method,
