@@ -225,6 +225,7 @@ def run(
     kinds: tuple[str, ...] = ("dense", "sparse"),
     intercepts: tuple[bool, ...] = (False, True),
     linearsvc: tuple[str, ...] = (),
+    tall_intercepts: tuple[bool | None, ...] = (None,),
 ) -> list[str]:
     """Run the benchmark and return the Markdown table rows."""
     rows = [
@@ -236,7 +237,8 @@ def run(
     for n in tall_rows:
         for dt in dtypes:
             X, y = make_tall(n, 100, np.dtype(dt))
-            _compare(f"{n:,} × 100 {dt}", X, y, 1e-4, repeats, rows)
+            for icpt in tall_intercepts:
+                _compare(f"{n:,} × 100 {dt}", X, y, 1e-4, repeats, rows, intercept=icpt)
             del X, y
     if wide is not None:
         n, d = wide
@@ -278,6 +280,15 @@ def main() -> None:
         help="wide set, like for like: neither fits an intercept (no), both (yes)",
     )
     ap.add_argument(
+        "--tall-intercepts",
+        nargs="*",
+        choices=["mixed", "no", "yes"],
+        default=["mixed"],
+        help="tall set: dpsvm's default (an intercept) against scikit-learn without "
+        "one (mixed, as first recorded), or like for like: neither (no), both (yes; "
+        "both libraries' defaults)",
+    )
+    ap.add_argument(
         "--linearsvc",
         nargs="*",
         default=["sparse"],
@@ -301,6 +312,10 @@ def main() -> None:
             kinds=tuple(args.kinds),
             intercepts=tuple(i == "yes" for i in args.intercepts),
             linearsvc=tuple(args.linearsvc),
+            tall_intercepts=tuple(
+                {"mixed": None, "no": False, "yes": True}[i]
+                for i in args.tall_intercepts
+            ),
         )
 
 

@@ -26,12 +26,20 @@ def test_tiny_run_reports_every_method() -> None:
         S, _ = module.make_wide(40, 300, density=0.05)
         assert scipy.sparse.issparse(S)
         rows = module.run(
-            [1_000], ["float32"], [1e-2], 1, (30, 200), linearsvc=("sparse",)
+            [1_000],
+            ["float32"],
+            [1e-2],
+            1,
+            (30, 200),
+            linearsvc=("sparse",),
+            tall_intercepts=(None, True),
         )
     finally:
         sys.modules.pop(name, None)
     body = [r for r in rows[2:] if r.startswith("| ")]
-    # Tall: 3 methods. Wide: 2 intercept settings × (3 methods on dense rows,
-    # 4 on sparse rows with LinearSVC), 1 Λ. Each row with a ratio column.
-    assert len(body) == 3 + 2 * (3 + 4) and all("×" in r for r in body)
+    # Tall: 2 intercept settings (mixed, like for like) × 3 methods. Wide: 2
+    # intercept settings × (3 methods on dense rows, 4 on sparse rows with
+    # LinearSVC), 1 Λ. Each row with a ratio column.
+    assert len(body) == 2 * 3 + 2 * (3 + 4) and all("×" in r for r in body)
+    assert sum(r.startswith("| 1,000 × 100 float32, intercept |") for r in body) == 3
     assert sum("÷ LinearSVC" in r for r in body) == 2
