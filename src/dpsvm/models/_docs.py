@@ -61,6 +61,28 @@ Returns
 default=None
     ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
     only**.""",
+    # the Attributes of the private linear estimators (DPLinearSVC and
+    # DPLogisticRegression).
+    "dp_linear_attributes": """\
+coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+    Released weights on the original feature scale.
+intercept_ : ndarray of shape (1,) or (n_classes,)
+    Released intercepts (zeros without ``fit_intercept``).
+classes_ : ndarray
+    The label set.
+data_norm_ : float
+    The row-norm bound used.
+regularization_ : float
+    The Λ used (``regularization``, or the value ``"auto"`` resolved to).
+privacy_event_ : PrivacyEvent
+    Frozen record of the release (mechanism, ε, δ, sensitivity, paper).
+solver_info_ : list of dict
+    Solver diagnostics (iterations, gradient norm, certificate). Reads the
+    data: do not publish.
+n_iter_ : ndarray
+    Solver iterations per binary problem.
+n_features_in_ : int
+    Number of features seen in ``fit``.""",
     # the end of the Attributes of an estimator that solved on the data.
     "solver_attributes": """solver_info_ : dict
     Solver diagnostics. Reads the data: do not publish.

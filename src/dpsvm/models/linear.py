@@ -490,6 +490,7 @@ _PRIVACY_NOTES = """
 """
 
 
+@model_doc
 @_model_file("DPLinearSVC")
 class DPLinearSVC(_DPLinearBase):
     """Differentially private linear SVM (Huber or hinge loss).
@@ -564,25 +565,7 @@ class DPLinearSVC(_DPLinearBase):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
-        Released weights on the original feature scale.
-    intercept_ : ndarray of shape (1,) or (n_classes,)
-        Released intercepts (zeros without ``fit_intercept``).
-    classes_ : ndarray
-        The label set.
-    data_norm_ : float
-        The row-norm bound used.
-    regularization_ : float
-        The Λ used (``regularization``, or the value ``"auto"`` resolved to).
-    privacy_event_ : PrivacyEvent
-        Frozen record of the release (mechanism, ε, δ, sensitivity, paper).
-    solver_info_ : list of dict
-        Solver diagnostics (iterations, gradient norm, certificate). Reads the
-        data: do not publish.
-    n_iter_ : ndarray
-        Solver iterations per binary problem.
-    n_features_in_ : int
-        Number of features seen in ``fit``.
+    %(dp_linear_attributes)s
 
     See Also
     --------
@@ -669,24 +652,7 @@ class DPLogisticRegression(_DPLinearBase):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
-        Released weights.
-    intercept_ : ndarray of shape (1,) or (n_classes,)
-        Released intercepts.
-    classes_ : ndarray
-        The label set.
-    data_norm_ : float
-        The row-norm bound used.
-    regularization_ : float
-        The Λ used (``"auto"`` resolved).
-    privacy_event_ : PrivacyEvent
-        Frozen record of the release.
-    solver_info_ : list of dict
-        Solver diagnostics (do not publish).
-    n_iter_ : ndarray
-        Solver iterations per binary problem.
-    n_features_in_ : int
-        Number of features seen in ``fit``.
+    %(dp_linear_attributes)s
 
     See Also
     --------
