@@ -187,6 +187,34 @@ def test_nothing_is_spent_when_a_candidate_fails():
     assert acc.total() == (0.0, 0.0)
 
 
+def test_no_model_is_left_behind_when_the_final_spend_fails(monkeypatch):
+    # Regression: the selector stored best_estimator_ before spending, so a
+    # spend refused after the check (another release sharing the accountant
+    # spent in between) left an uncharged model on the object.
+    X, y = _linear_data()
+    acc = BudgetAccountant(epsilon=1.0)
+    tuner = PrivateParameterTuning(
+        DPLinearSVC(classes=[-1, 1]),
+        {"regularization": [1e-2, 1e-1]},
+        epsilon=0.7,
+        accountant=acc,
+        random_state=0,
+    )
+    select = type(tuner)._select
+
+    def select_then_concurrent_spend(self, start):  # type: ignore[no-untyped-def]
+        out = select(self, start)
+        acc.spend(PrivacyEvent("concurrent-release", 0.5))
+        return out
+
+    monkeypatch.setattr(type(tuner), "_select", select_then_concurrent_spend)
+    with pytest.raises(BudgetExceededError):
+        tuner.fit(X, y)
+    assert not hasattr(tuner, "best_estimator_")
+    assert not hasattr(tuner, "privacy_event_")
+    assert [e.mechanism for e in acc.ledger] == ["concurrent-release"]
+
+
 def test_too_few_rows_are_refused():
     X, y = _rows(3)
     with pytest.raises(ValueError, match="m \\+ 1 = 4"):

@@ -469,8 +469,16 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             float(getattr(self, "delta", 0.0)),
         )
         Xv, ys = self._validate_binary(X, y)
-        self._fit_binary(Xv, ys, y)
-        plan.spend(self.privacy_event_)
+        saved = dict(self.__dict__)
+        try:
+            self._fit_binary(Xv, ys, y)
+            plan.spend(self.privacy_event_)
+        except BaseException:
+            # A failed or refused release (a concurrent release used the shared
+            # budget) leaves the learner as it was: nothing unpaid stays on it.
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            raise
         return self
 
     def _check_public_params(self) -> None:

@@ -172,11 +172,13 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             X, y, candidate_epsilon=candidate_epsilon, delta=delta
         )
         best, estimator, event = self._select(start)
+        # Charged before anything is released on self: if the spend fails (a
+        # concurrent spend used the shared budget), no model is left behind.
+        start.ticket.spend(event)
         self.best_index_ = int(best)
         self.best_params_ = dict(start.candidates[best])
         self.best_estimator_ = estimator
         self.privacy_event_ = event
-        start.ticket.spend(event)
         return self
 
     def _selection_budget(self) -> tuple[float | None, float | None]:

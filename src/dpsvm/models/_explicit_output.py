@@ -667,12 +667,12 @@ class DPOutputPerturbationRegressor(
         Phi = self._prepare_features(X)
         rng = check_random_state(self.random_state)
         w, event, info = self._release(Phi, r, epsilon, delta, rng)
+        ticket.spend(event)  # before the release is stored (see release_one_vs_rest)
         self._set_coef(w[None, :])
         self.coef_ = self.coef_[0]
         self.intercept_ = float(self.intercept_[0])
         self.privacy_event_ = event
         self.solver_info_ = info
-        ticket.spend(event)
         return self
 
     @model_doc

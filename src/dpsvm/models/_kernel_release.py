@@ -404,13 +404,14 @@ class DPGaussianProcessRelease(_KernelRelease):
                 "jitter": self.jitter,
             },
         )
-        self.privacy_event_ = dataclasses.replace(event, sensitivity_norm="rkhs")
+        event = dataclasses.replace(event, sensitivity_norm="rkhs")
+        ticket.spend(event)  # before the release is usable (answers need the event)
+        self.privacy_event_ = event
         self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
         d = self.n_features_in_
         self._gp_points = np.zeros((0, d))
         self._gp_values = np.zeros(0)
         self._gp_index: dict[bytes, int] = {}
-        ticket.spend(self.privacy_event_)
         return self
 
     def _gp_draw(self, Xp: FloatArray) -> FloatArray:

@@ -165,9 +165,11 @@ def release_one_vs_rest(
 ) -> list[dict[str, Any]]:
     """:func:`fit_one_vs_rest`, then publish the release and pay for it.
 
-    Sets ``coef_`` / ``intercept_`` (the estimator's ``_set_coef``),
-    ``privacy_event_`` and ``solver_info_``, then spends the composed event on
-    ``ticket`` (the accountant checked before the data were read).
+    Spends the composed event on ``ticket`` (the accountant checked before the
+    data were read), then sets ``coef_`` / ``intercept_`` (the estimator's
+    ``_set_coef``), ``privacy_event_`` and ``solver_info_``: a spend refused
+    after the check (a concurrent release used the shared budget) leaves no
+    released model on the estimator.
 
     Returns
     -------
@@ -177,10 +179,10 @@ def release_one_vs_rest(
     W, event, infos = fit_one_vs_rest(
         fit_binary, targets, epsilon, delta, estimator.classes
     )
+    ticket.spend(event)
     estimator._set_coef(W)
     estimator.privacy_event_ = event
     estimator.solver_info_ = infos
-    ticket.spend(event)
     return infos
 
 

@@ -678,12 +678,20 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             random_state=self.random_state,
         )
         inner.fit(Z, y)
+        saved = dict(self.__dict__)
         self.classes_ = inner.classes_
         self.coef_ = inner.coef_
         self.solver_info_ = inner.solver_info_
         self.n_iter_ = inner.n_iter_
         self.privacy_event_ = self._event(inner.privacy_event_, R, X.shape[0], loss)
-        ticket.spend(self.privacy_event_)
+        try:
+            ticket.spend(self.privacy_event_)
+        except BaseException:
+            # Refused (a concurrent release used the shared budget): the
+            # release is discarded, nothing unpaid stays on the estimator.
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            raise
         return self
 
     def _check_privacy_event(self, event: PrivacyEvent, data_norm: float) -> None:
