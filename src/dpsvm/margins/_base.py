@@ -468,8 +468,8 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             self.epsilon,
             float(getattr(self, "delta", 0.0)),
         )
-        Xv, ys = self._validate_binary(X, y)
         saved = dict(self.__dict__)
+        Xv, ys = self._validate_binary(X, y)
         try:
             self._fit_binary(Xv, ys, y)
             plan.spend(self.privacy_event_)

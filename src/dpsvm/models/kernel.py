@@ -651,6 +651,7 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             delta,
             non_private_reason=self._non_private_reason(),
         )
+        saved = dict(self.__dict__)  # restored if the final spend is refused
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         rff, R = self._feature_setup(X.shape[1])
@@ -678,7 +679,6 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             random_state=self.random_state,
         )
         inner.fit(Z, y)
-        saved = dict(self.__dict__)
         self.classes_ = inner.classes_
         self.coef_ = inner.coef_
         self.solver_info_ = inner.solver_info_
