@@ -83,3 +83,34 @@ def test_refused_final_spend_leaves_no_release(monkeypatch, index: int) -> None:
     left = [a for a in RELEASED if hasattr(estimator, a)]
     assert not left, f"{type(estimator).__name__} kept {left} after a refused spend"
     assert [e.mechanism for e in acc.ledger] == ["concurrent-release"]
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_refused_refit_keeps_the_paid_model(monkeypatch, index: int) -> None:
+    # A refit whose final spend is refused leaves the estimator exactly as the
+    # earlier, paid fit left it (not a mix of the two fits).
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-0.5, 0.5, size=(400, 3))
+    y = (X[:, 0] > 0).astype(int)
+    acc = BudgetAccountant(epsilon=100.0, delta=0.5)
+    estimator = _estimators(acc)[index]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        estimator.fit(X, y)
+    before = dict(vars(estimator))
+    spend = Charge.spend
+
+    def concurrent_then_spend(self, event, *, times=1):  # type: ignore[no-untyped-def]
+        if self.accountant is acc:
+            eps, delta = acc.remaining()
+            acc.spend(PrivacyEvent("concurrent-release", eps, delta))
+        return spend(self, event, times=times)
+
+    monkeypatch.setattr(Charge, "spend", concurrent_then_spend)
+    with warnings.catch_warnings(), pytest.raises(BudgetExceededError):
+        warnings.simplefilter("ignore")
+        estimator.fit(X[::-1], y[::-1])
+    assert vars(estimator).keys() == before.keys()
+    changed = [k for k, v in vars(estimator).items() if v is not before[k]]
+    assert not changed, f"{type(estimator).__name__} changed {changed}"
+    assert [e.mechanism for e in acc.ledger][-1] == "concurrent-release"

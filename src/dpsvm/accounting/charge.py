@@ -234,6 +234,11 @@ class Charge:
         The planned δ.
     non_private_reason : str or None
         Set for a release with no privacy guarantee: its cost is (∞, 1).
+    owner : object or None, default=None
+        The estimator that makes the release. Its attributes are recorded when
+        the budget is checked (before any data are read) and put back if
+        :meth:`spend` fails, so that a refused release (a concurrent spend used
+        the shared budget) leaves nothing unpaid on it: it is as before ``fit``.
 
     Attributes
     ----------
@@ -260,6 +265,7 @@ class Charge:
         epsilon: float,
         delta: float,
         non_private_reason: str | None,
+        owner: Any = None,
     ) -> None:
         self.accountant = resolve_accountant(accountant)
         self.non_private_reason = non_private_reason
@@ -268,6 +274,10 @@ class Charge:
         self.epsilon = float(epsilon)
         self.delta = float(delta)
         self.spent: PrivacyEvent | None = None
+        # The owner's state before the release (shallow: fit reassigns its
+        # attributes), put back by discard().
+        self._owner = owner
+        self._owner_state = None if owner is None else dict(vars(owner))
         acc = self.accountant
         if acc is None:
             return
@@ -312,12 +322,21 @@ class Charge:
         """
         if self.spent is not None:
             raise RuntimeError("This charge was already spent.")
+        try:
+            self._record(event, int(times))
+        except BaseException:
+            self.discard()
+            raise
+        self.spent = event
+        return event
+
+    def _record(self, event: PrivacyEvent, times: int) -> None:
+        """Check ``event`` against the planned cost and record it ``times`` times."""
         if isinstance(event, NonPrivateEvent) and self.non_private_reason is None:
             raise ValueError(
                 f"Event {event.mechanism!r} is not private but the release was "
                 "checked as private; refusing to record it."
             )
-        times = int(times)
         # Basic composition of the batch (Dwork & Roth 2014, Thm 3.16).
         eps, delta = times * event.epsilon, times * event.delta
         if eps > self.epsilon * (1.0 + _RTOL) or delta > self.delta * (1.0 + _RTOL):
@@ -334,8 +353,27 @@ class Charge:
             with acc._lock:
                 for _ in range(times):
                     acc.spend(event)
-        self.spent = event
-        return event
+
+    def discard(self) -> None:
+        """Put the owner's attributes back as they were when the budget was checked.
+
+        Called by :meth:`spend` when recording fails; a caller whose release
+        fails after the check may call it too. Without an owner it does nothing.
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace
+        >>> est = SimpleNamespace(coef_=None)
+        >>> ticket = charge(None, 1.0, owner=est)
+        >>> est.coef_ = [1.0]
+        >>> ticket.discard()
+        >>> est.coef_ is None
+        True
+        """
+        if self._owner_state is not None:
+            state = vars(self._owner)
+            state.clear()
+            state.update(self._owner_state)
 
     def __enter__(self) -> Charge:
         """Return the charge.
@@ -370,6 +408,7 @@ def charge(
     delta: float = 0.0,
     *,
     non_private_reason: str | None = None,
+    owner: Any = None,
 ) -> Charge:
     """Check a planned release against ``accountant`` now; spend later.
 
@@ -388,6 +427,9 @@ def charge(
         For a mode with no privacy guarantee: why, naming the option to change.
         Such a release costs (∞, 1) and is refused by any accountant whose
         budget is not (∞, 1).
+    owner : object or None, default=None
+        The estimator making the release: if the final spend fails, its
+        attributes are put back as they were now (:meth:`Charge.discard`).
 
     Returns
     -------
@@ -419,4 +461,4 @@ def charge(
     >>> len(acc)
     1
     """
-    return Charge(accountant, epsilon, delta, non_private_reason)
+    return Charge(accountant, epsilon, delta, non_private_reason, owner)

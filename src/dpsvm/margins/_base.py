@@ -467,18 +467,11 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             resolve_accountant(getattr(self, "accountant", None)),
             self.epsilon,
             float(getattr(self, "delta", 0.0)),
+            owner=self,  # a refused spend puts the learner back as it was
         )
-        saved = dict(self.__dict__)
         Xv, ys = self._validate_binary(X, y)
-        try:
-            self._fit_binary(Xv, ys, y)
-            plan.spend(self.privacy_event_)
-        except BaseException:
-            # A failed or refused release (a concurrent release used the shared
-            # budget) leaves the learner as it was: nothing unpaid stays on it.
-            self.__dict__.clear()
-            self.__dict__.update(saved)
-            raise
+        self._fit_binary(Xv, ys, y)
+        plan.spend(self.privacy_event_)
         return self
 
     def _check_public_params(self) -> None:

@@ -230,7 +230,9 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"{type(self).__name__} composes pure-DP candidates only (delta = 0)."
             )
-        ticket = charge_candidates(self.accountant, epsilon, delta, estimators)
+        ticket = charge_candidates(
+            self.accountant, epsilon, delta, estimators, owner=self
+        )
         Xd, yv = validated_rows(self, X, y)
         return SelectionStart(
             epsilon,

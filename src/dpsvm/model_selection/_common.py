@@ -331,7 +331,11 @@ def split_generator(
 
 
 def charge_candidates(
-    accountant: Any, epsilon: float, delta: float, estimators: Sequence[Any]
+    accountant: Any,
+    epsilon: float,
+    delta: float,
+    estimators: Sequence[Any],
+    owner: Any = None,
 ) -> Any:
     """Check and reserve (ε, δ) for a selector before any data are read.
 
@@ -346,6 +350,7 @@ def charge_candidates(
         epsilon,
         delta,
         non_private_reason=first_non_private_reason(estimators),
+        owner=owner,
     )
 
 

@@ -338,7 +338,7 @@ class _ExplicitOutputBase(BaseEstimator):
     def _begin_fit(self) -> tuple[float, float, Charge]:
         epsilon, delta = self._check_privacy_parameters()
         # Checked before reading any data; spent only after a successful fit.
-        ticket = charge(resolve_accountant(self.accountant), epsilon, delta)
+        ticket = charge(resolve_accountant(self.accountant), epsilon, delta, owner=self)
         return epsilon, delta, ticket
 
     def _prepare_features(self, X: FloatArray) -> FloatArray:

@@ -385,7 +385,7 @@ class DPGaussianProcessRelease(_KernelRelease):
         epsilon = check_epsilon(self.epsilon)
         delta = check_delta(self.delta, allow_zero=False)
         # Checked before reading any data; spent only after a successful fit.
-        ticket = charge(resolve_accountant(self.accountant), epsilon, delta)
+        ticket = charge(resolve_accountant(self.accountant), epsilon, delta, owner=self)
         cal, n = self._fit_model(X, y)
         # Balle & Wang (2018) Thm 8 at L2 (here RKHS) sensitivity Δ_H + 2·cap;
         # Hall, Rinaldo & Wasserman (2013) Cor. 9 for the process.

@@ -650,8 +650,8 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             epsilon,
             delta,
             non_private_reason=self._non_private_reason(),
+            owner=self,  # a refused spend puts the estimator back as it was
         )
-        saved = dict(self.__dict__)  # restored if the final spend is refused
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         rff, R = self._feature_setup(X.shape[1])
@@ -684,14 +684,7 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         self.solver_info_ = inner.solver_info_
         self.n_iter_ = inner.n_iter_
         self.privacy_event_ = self._event(inner.privacy_event_, R, X.shape[0], loss)
-        try:
-            ticket.spend(self.privacy_event_)
-        except BaseException:
-            # Refused (a concurrent release used the shared budget): the
-            # release is discarded, nothing unpaid stays on the estimator.
-            self.__dict__.clear()
-            self.__dict__.update(saved)
-            raise
+        ticket.spend(self.privacy_event_)
         return self
 
     def _check_privacy_event(self, event: PrivacyEvent, data_norm: float) -> None:

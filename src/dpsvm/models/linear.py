@@ -230,6 +230,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             epsilon,
             delta,
             non_private_reason=not_private,
+            owner=self,
         )
         if not_private is not None and self._warn_not_private:
             warn_not_private(not_private, stacklevel=4)

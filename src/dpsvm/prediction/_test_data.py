@@ -206,24 +206,17 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
         checked for (ε, δ) before any data are read, and the ticket is spent
         by :meth:`_record_release`. w* (``_model``) and the solver diagnostics
         exist only inside the block: they are dropped when it ends, also when
-        the release fails; a failed release also restores every attribute.
+        the release fails.
         """
         eps = check_epsilon(self.epsilon)
         delta = check_delta(self.delta, allow_zero=allow_zero_delta)
-        ticket = charge(self.accountant, eps, delta)
+        # owner: a refused final spend puts the learner back as it was.
+        ticket = charge(self.accountant, eps, delta, owner=self)
         self._check_binary(y)
         rng = check_random_state(self.random_state)
-        saved = dict(self.__dict__)
         try:
             cal, n = self._fit_model(X, y)
             yield eps, delta, rng, cal, n, ticket
-        except BaseException:
-            # A failed or refused release (the final spend can be refused when a
-            # concurrent release used the shared budget) leaves the learner as
-            # it was: nothing unpaid stays on it.
-            self.__dict__.clear()
-            self.__dict__.update(saved)
-            raise
         finally:
             for name in ("_model", "solver_info_"):
                 if hasattr(self, name):
