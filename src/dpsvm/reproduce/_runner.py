@@ -795,32 +795,28 @@ def _kernel_models(
 ) -> tuple[Any, Callable[[str, float, np.random.Generator], Any]]:
     from ..models.kernel import DPKernelSVC, NonPrivateRandomFeatureSVC
 
+    # The same random features, loss and λ for the non-private reference and
+    # every private method.
+    common: dict[str, Any] = {
+        "kernel": "rbf",
+        "gamma": gamma,
+        "n_components": n_components,
+        "huber_h": huber_h,
+        "regularization": lam,
+        "classes": _CLASSES,
+        "feature_random_state": feature_seed,
+    }
     rr = NonPrivateRandomFeatureSVC(
-        kernel="rbf",
-        gamma=gamma,
-        n_components=n_components,
-        feature_map="cos-phase",
-        norm_handling="paper",
-        loss="huber",
-        huber_h=huber_h,
-        regularization=lam,
-        classes=_CLASSES,
-        feature_random_state=feature_seed,
+        feature_map="cos-phase", norm_handling="paper", loss="huber", **common
     )
 
     def private(method: str, eps: float, rng: np.random.Generator) -> Any:
         return DPKernelSVC(
-            kernel="rbf",
-            gamma=gamma,
-            n_components=n_components,
             mechanism="objective-2009" if method == "alg2_2009" else "objective",
             norm_handling="paper" if method == "alg2_2009" else "clip",
-            huber_h=huber_h,
-            regularization=lam,
             epsilon=eps,
-            classes=_CLASSES,
-            feature_random_state=feature_seed,
             random_state=rng,
+            **common,
         )
 
     return rr, private
