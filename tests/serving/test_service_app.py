@@ -347,3 +347,38 @@ def test_concurrent_charges_share_one_commit_and_all_are_recorded(tmp_path):
     assert b["answers"] == 8 and math.isclose(b["epsilon_spent"], 0.08)
     assert len(served.predictor.history) == 8
     assert len(transactions) < 8  # queued charges were committed together
+
+
+def test_ledger_meta_table_keeps_its_on_disk_schema_and_binding_row(tmp_path):
+    # Ledgers outlive releases: the meta table's columns (order, types, NOT
+    # NULL) are the on-disk format, and a new ledger's row holds the binding.
+    import sqlite3
+
+    path = tmp_path / "meta.db"
+    ledger = Ledger(
+        str(path),
+        fingerprint="f" * 64,
+        model_name="m",
+        mechanism="laplace",
+        epsilon_total=2.0,
+        delta_total=1e-6,
+    )
+    ledger.open({"n": 0})
+    ledger.dispose()
+    with sqlite3.connect(path) as conn:
+        columns = conn.execute("PRAGMA table_info(dpsvm_ledger_meta)").fetchall()
+        row = conn.execute(
+            "SELECT id, format_version, fingerprint, model_name, mechanism, "
+            "epsilon_total, delta_total FROM dpsvm_ledger_meta"
+        ).fetchall()
+    assert [(c[1], c[2], c[3], c[5]) for c in columns] == [
+        ("id", "INTEGER", 1, 1),
+        ("format_version", "INTEGER", 1, 0),
+        ("fingerprint", "VARCHAR(64)", 1, 0),
+        ("model_name", "VARCHAR(200)", 1, 0),
+        ("mechanism", "VARCHAR(100)", 1, 0),
+        ("epsilon_total", "FLOAT", 1, 0),
+        ("delta_total", "FLOAT", 1, 0),
+        ("created_unix", "FLOAT", 1, 0),
+    ]
+    assert row == [(1, 1, "f" * 64, "m", "laplace", 2.0, 1e-6)]

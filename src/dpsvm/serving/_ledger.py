@@ -42,17 +42,30 @@ __all__ = ["Ledger", "LedgerError", "LedgerState", "StoredAnswer"]
 
 FORMAT_VERSION = 1
 
+#: What binds a ledger to one model and one total budget: each is a column of
+#: ``dpsvm_ledger_meta`` and the :class:`Ledger` attribute of the same name,
+#: written when the ledger is created and checked on every later open.
+_BINDING_COLUMNS: dict[str, Any] = {
+    "fingerprint": sa.String(64),
+    "model_name": sa.String(200),
+    "mechanism": sa.String(100),
+    "epsilon_total": sa.Float,
+    "delta_total": sa.Float,
+}
+
+
+def _required_columns(types: dict[str, Any]) -> list[sa.Column[Any]]:
+    """NOT NULL columns of the given types, in the order given."""
+    return [sa.Column(name, type_, nullable=False) for name, type_ in types.items()]
+
+
 _metadata = sa.MetaData()
 _meta = sa.Table(
     "dpsvm_ledger_meta",
     _metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("format_version", sa.Integer, nullable=False),
-    sa.Column("fingerprint", sa.String(64), nullable=False),
-    sa.Column("model_name", sa.String(200), nullable=False),
-    sa.Column("mechanism", sa.String(100), nullable=False),
-    sa.Column("epsilon_total", sa.Float, nullable=False),
-    sa.Column("delta_total", sa.Float, nullable=False),
+    *_required_columns(_BINDING_COLUMNS),
     sa.Column("created_unix", sa.Float, nullable=False),
 )
 _state = sa.Table(
@@ -290,12 +303,8 @@ class Ledger(_LedgerReads):
                     _meta.insert().values(
                         id=1,
                         format_version=FORMAT_VERSION,
-                        fingerprint=self.fingerprint,
-                        model_name=self.model_name,
-                        mechanism=self.mechanism,
-                        epsilon_total=self.epsilon_total,
-                        delta_total=self.delta_total,
                         created_unix=time.time(),
+                        **{name: getattr(self, name) for name in _BINDING_COLUMNS},
                     )
                 )
                 empty = LedgerState(0, 0.0, 0.0, 0, initial_state)
