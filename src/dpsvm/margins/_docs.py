@@ -48,6 +48,10 @@ y : array-like of shape (m,)
     Λ_W, the radius of the constraint ball.
 data_norm : float
     r̃, the public row-norm bound.""",
+    "jl_coef": """coef_ : ndarray of shape (n_features_in_,)
+    w = Φᵀw̃, the released weights on the input features.
+compressed_coef_ : ndarray of shape (n_components_,)
+    w̃, the private solution in the k-dimensional JL space.""",
     "label_attributes": """classes_ : ndarray of shape (2,)
     The labels.
 n_features_in_ : int
