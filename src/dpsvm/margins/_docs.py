@@ -77,4 +77,15 @@ beta : float, default=0.05
     ]
 )
 
+# The problem of the ρ-hinge solvers (phased SGD and Algorithm 5): the rows,
+# the margin ρ and the two balls.
+DOC_FRAGMENTS["erm_rho_problem"] = "\n".join(
+    [
+        DOC_FRAGMENTS["erm_rows"],
+        """rho : float
+    The margin ρ > 0 of the ρ-hinge.""",
+        DOC_FRAGMENTS["erm_ball"],
+    ]
+)
+
 margin_doc = fill_doc(DOC_FRAGMENTS)
