@@ -115,6 +115,41 @@ def test_post_processed_event_keeps_the_inner_guarantee():
     assert event.details["a"] == 1
 
 
+@pytest.mark.parametrize(
+    ("cls", "kw", "mechanism", "source", "keys"),
+    [
+        (
+            JLMarginClassifier,
+            {"n_components": 4},
+            "jl-margin-erm",
+            "Alg. 2 and Thm 3.2",
+            ["solver", "guarantee", "n_components", "projection"],
+        ),
+        (
+            KernelMarginClassifier,
+            {"n_random_features": 20, "gamma": 2.0},
+            "kernel-margin-erm",
+            "Alg. 3 and Thm 4.2",
+            ["kernel", "gamma", "n_random_features", "streamed"],
+        ),
+    ],
+)
+def test_jl_erm_learners_release_a_post_processed_event(
+    cls, kw, mechanism, source, keys
+):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 6)) * 0.4
+    y = np.where(X[:, 0] > 0, 1, -1)
+    clf = cls(epsilon=1.5, delta=1e-3, classes=[-1, 1], random_state=0, **kw)
+    event = clf.fit(X, y).privacy_event_
+    (inner,) = event.children
+    assert event.mechanism == mechanism
+    assert (event.epsilon, event.delta) == (inner.epsilon, inner.delta)
+    assert event.reference.startswith("Bassily, Mohri & Suresh (2022)")
+    assert event.reference.endswith(source)
+    assert list(event.details)[: len(keys)] == keys
+
+
 def test_margin_selection_event_is_the_basic_composition_of_its_parts():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 5))

@@ -311,6 +311,29 @@ def test_boosted_event_composes_to_epsilon_delta():
     assert ev.details["selection_sensitivity"] == pytest.approx((1 + 2 / 0.5) / 300)
 
 
+def test_boosted_runs_are_phased_sgd_on_bootstraps_at_the_run_budget():
+    # Algorithm 5 steps 4-6: run t is phased SGD on the t-th bootstrap of the
+    # projected rows at (ε′, δ′); rows longer than r̃ are projected once.
+    X, y = _separable(300)
+    X = 1.7 * X  # every row outside B(r̃)
+    kw = dict(rho=0.5, radius=2.0, data_norm=1.5)
+    res = boosted_phased_sgd(X, y, epsilon=1.0, delta=1e-3, random_state=3, **kw)
+    n_runs, eps_run, delta_run = boosting_parameters(1.0, 1e-3, 0.05)
+    gen = np.random.default_rng(3)
+    Xp = project_to_ball(X, 1.5)
+    runs = []
+    for _ in range(n_runs):
+        idx = gen.integers(0, 300, size=300)
+        run = phased_sgd(
+            Xp[idx], y[idx], epsilon=eps_run, delta=delta_run, random_state=gen, **kw
+        )
+        runs.append(run.coef)
+    assert any(np.array_equal(res.coef, w) for w in runs)
+    assert [c.details["run_epsilon"] for c in res.privacy_event.children[:-1]] == [
+        eps_run
+    ] * n_runs
+
+
 @pytest.mark.parametrize("cls", JL)
 @pytest.mark.parametrize("k", [5, 40])
 def test_jl_adjoint_matches_inner_products(cls, k):

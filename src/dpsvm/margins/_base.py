@@ -477,6 +477,24 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     def _check_public_params(self) -> None:
         """Refusals of public settings that must come before validation."""
 
+    def _set_post_processed_event(
+        self,
+        mechanism: str,
+        inner: PrivacyEvent,
+        source: str,
+        details: dict[str, Any],
+    ) -> None:
+        """Set ``privacy_event_`` for a release computed from ``inner``'s output.
+
+        The event is :func:`post_processed_event` of ``inner`` (same (ε, δ),
+        Dwork & Roth 2014, Prop. 2.1), citing Bassily, Mohri & Suresh (2022) at
+        ``source`` (e.g. ``"Alg. 2 and Thm 3.2"``), with ``details`` as its
+        public facts.
+        """
+        self.privacy_event_ = post_processed_event(
+            mechanism, inner, reference=f"{REFERENCE}, {source}", details=details
+        )
+
     def _fit_binary(self, X: Any, y: FloatArray, labels: ArrayLike) -> None:
         """Fit on validated rows and ±1 targets; set ``privacy_event_``."""
         raise NotImplementedError

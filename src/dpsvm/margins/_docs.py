@@ -48,6 +48,10 @@ y : array-like of shape (m,)
     Λ_W, the radius of the constraint ball.
 data_norm : float
     r̃, the public row-norm bound.""",
+    "jl_coef": """coef_ : ndarray of shape (n_features_in_,)
+    w = Φᵀw̃, the released weights on the input features.
+compressed_coef_ : ndarray of shape (n_components_,)
+    w̃, the private solution in the k-dimensional JL space.""",
     "label_attributes": """classes_ : ndarray of shape (2,)
     The labels.
 n_features_in_ : int
@@ -70,6 +74,17 @@ beta : float, default=0.05
         _RANDOM_STATE
         + """ The JL maps and the candidates come from a public
     seed drawn from it before the data are read.""",
+    ]
+)
+
+# The problem of the ρ-hinge solvers (phased SGD and Algorithm 5): the rows,
+# the margin ρ and the two balls.
+DOC_FRAGMENTS["erm_rho_problem"] = "\n".join(
+    [
+        DOC_FRAGMENTS["erm_rows"],
+        """rho : float
+    The margin ρ > 0 of the ρ-hinge.""",
+        DOC_FRAGMENTS["erm_ball"],
     ]
 )
 

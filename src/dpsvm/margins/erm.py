@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -88,6 +88,24 @@ class ERMResult:
     details: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class _BallProblem:
+    """A checked private ERM problem on a ball, as the solvers pass it on.
+
+    Rows ``X`` projected onto B(r̃) (r̃ = ``data_norm``), labels ``y`` in
+    {−1, +1}, the constraint radius Λ_W (``radius``) and the (ε, δ) budget of
+    one run. Algorithm 5 runs phased SGD on bootstraps of the same problem at a
+    smaller budget (:func:`dataclasses.replace`).
+    """
+
+    X: FloatArray
+    y: FloatArray
+    radius: float
+    data_norm: float
+    epsilon: float
+    delta: float
+
+
 def _prepare(
     X: ArrayLike,
     y: ArrayLike,
@@ -97,8 +115,8 @@ def _prepare(
     delta: float,
     *,
     strict: bool,
-) -> tuple[FloatArray, FloatArray, float, float, float]:
-    """Checked (rows in B(r̃), ±1 labels, Λ_W, ε, δ) of the three solvers.
+) -> _BallProblem:
+    """The checked problem (rows in B(r̃), ±1 labels, Λ_W, r̃, ε, δ) of the solvers.
 
     ``strict``: also require δ < 1/m (Bassily, Mohri & Suresh 2022, Lemma 3.1).
     """
@@ -112,12 +130,13 @@ def _prepare(
     # The privacy proofs need every row in B(r̃); projecting each row onto the
     # public ball enforces it whatever the data (Bassily, Mohri & Suresh 2022,
     # Alg. 2 step 3).
-    return (
-        project_to_ball(Xa, data_norm),
-        ya,
-        check_positive(radius, "radius"),
-        check_epsilon(epsilon),
-        _check_delta(delta, Xa.shape[0], strict=strict),
+    return _BallProblem(
+        X=project_to_ball(Xa, data_norm),
+        y=ya,
+        radius=check_positive(radius, "radius"),
+        data_norm=data_norm,
+        epsilon=check_epsilon(epsilon),
+        delta=_check_delta(delta, Xa.shape[0], strict=strict),
     )
 
 
@@ -296,9 +315,8 @@ def noisy_projected_gd(
     >>> res.privacy_event.epsilon <= 5.0
     True
     """
-    Xp, ya, radius, epsilon, delta = _prepare(
-        X, y, data_norm, radius, epsilon, delta, strict=False
-    )
+    problem = _prepare(X, y, data_norm, radius, epsilon, delta, strict=False)
+    Xp, ya = problem.X, problem.y
     m, k = Xp.shape
     n_steps = int(n_steps)
     if n_steps < 1:
@@ -306,31 +324,33 @@ def noisy_projected_gd(
     lip = float(loss.lipschitz)
     if not math.isfinite(lip):
         raise ValueError(f"The {loss.name} loss is not Lipschitz; use the rho-hinge.")
-    grad_bound = lip * data_norm
+    grad_bound = lip * problem.data_norm
     # Replace-one: two per-example gradients of norm ≤ L r̃ change, so the mean
     # gradient moves by at most 2 L r̃ / m (Bassily, Smith & Thakurta 2014, Alg. 1
     # with the replace-one sensitivity).
     sensitivity = 2.0 * grad_bound / m
-    z = gaussian_gd_noise_multiplier(epsilon, delta, n_steps)
+    z = gaussian_gd_noise_multiplier(problem.epsilon, problem.delta, n_steps)
     sigma = z * sensitivity
-    achieved = gaussian_gd_epsilon(z, n_steps, delta)
+    achieved = gaussian_gd_epsilon(z, n_steps, problem.delta)
     # Step size for projected SGD on a convex problem with E‖g‖² ≤ G² + kσ²
     # and diameter 2Λ_W (Bassily, Smith & Thakurta 2014, Lemma 3.1 / Shamir &
     # Zhang 2013): η = 2Λ_W / sqrt((G² + kσ²) T).
-    eta = 2.0 * radius / math.sqrt((grad_bound**2 + k * sigma**2) * n_steps)
+    eta = 2.0 * problem.radius / math.sqrt((grad_bound**2 + k * sigma**2) * n_steps)
     gen = check_random_state(random_state)
     w = np.zeros(k)
     avg = np.zeros(k)
     for _ in range(n_steps):
         t = ya * (Xp @ w)
         grad = Xp.T @ (loss.derivative(t) * ya) / m
-        w = project_to_ball(w - eta * (grad + gen.normal(0.0, sigma, size=k)), radius)
+        w = project_to_ball(
+            w - eta * (grad + gen.normal(0.0, sigma, size=k)), problem.radius
+        )
         avg += w
-    coef = project_to_ball(avg / n_steps, radius)
+    coef = project_to_ball(avg / n_steps, problem.radius)
     event = PrivacyEvent(
         "noisy-projected-gd",
         achieved,
-        delta,
+        problem.delta,
         sensitivity=sensitivity,
         sensitivity_norm="l2",
         reference=_GD_REFERENCE,
@@ -371,10 +391,7 @@ def phased_sgd(
 
     Parameters
     ----------
-    %(erm_rows)s
-    rho : float
-        The margin ρ > 0 of the ρ-hinge.
-    %(erm_ball)s
+    %(erm_rho_problem)s
     epsilon : float
         ε > 0.
     delta : float
@@ -406,10 +423,16 @@ def phased_sgd(
     >>> res.coef.shape
     (2,)
     """
-    Xp, ya, radius, epsilon, delta = _prepare(
-        X, y, data_norm, radius, epsilon, delta, strict=False
-    )
-    rho = check_positive(rho, "rho")
+    problem = _prepare(X, y, data_norm, radius, epsilon, delta, strict=False)
+    return _phased_sgd(problem, check_positive(rho, "rho"), random_state)
+
+
+def _phased_sgd(
+    problem: _BallProblem, rho: float, random_state: RandomStateLike
+) -> ERMResult:
+    """:func:`phased_sgd` on a checked problem (ρ > 0 checked by the caller)."""
+    Xp, ya, radius, data_norm = problem.X, problem.y, problem.radius, problem.data_norm
+    epsilon, delta = problem.epsilon, problem.delta
     n, k = Xp.shape
     lip = data_norm / rho  # L = G r̃ with G = 1/ρ
     diameter = 2.0 * radius
@@ -527,10 +550,7 @@ def boosted_phased_sgd(
 
     Parameters
     ----------
-    %(erm_rows)s
-    rho : float
-        The margin ρ > 0 of the ρ-hinge.
-    %(erm_ball)s
+    %(erm_rho_problem)s
     epsilon : float
         ε, with 0 < ε ≤ ln(1/δ).
     delta : float
@@ -571,10 +591,9 @@ def boosted_phased_sgd(
     >>> res.privacy_event.epsilon, len(res.privacy_event.children)
     (1.0, 5)
     """
-    Xp, ya, radius, epsilon, delta = _prepare(
-        X, y, data_norm, radius, epsilon, delta, strict=True
-    )
+    problem = _prepare(X, y, data_norm, radius, epsilon, delta, strict=True)
     rho = check_positive(rho, "rho")
+    Xp, ya, epsilon, delta = problem.X, problem.y, problem.epsilon, problem.delta
     m = Xp.shape[0]
     _check_boosting_epsilon(epsilon, delta)
     n_runs, eps_run, delta_run = boosting_parameters(epsilon, delta, beta)
@@ -594,16 +613,10 @@ def boosted_phased_sgd(
     for _ in range(n_runs):
         # Alg. 5 step 5: a bootstrap of the indices (data-independent draws).
         idx = gen.integers(0, m, size=m)
-        res = phased_sgd(
-            Xp[idx],
-            ya[idx],
-            rho=rho,
-            radius=radius,
-            data_norm=data_norm,
-            epsilon=eps_run,
-            delta=delta_run,
-            random_state=gen,
-        )
+        # The rows are already in B(r̃): each run solves the bootstrap problem
+        # at the run budget (ε′, δ′).
+        run = replace(problem, X=Xp[idx], y=ya[idx], epsilon=eps_run, delta=delta_run)
+        res = _phased_sgd(run, rho, gen)
         runs.append(res.coef)
         steps.append(res.details["n_steps"])
         children.append(
@@ -625,7 +638,7 @@ def boosted_phased_sgd(
     losses = np.array([np.mean(hinge.value(ya * (Xp @ w))) for w in runs])
     # Alg. 5 step 7 with the corrected sensitivity: the ρ-hinge on B(Λ_W) × B(r̃)
     # lies in [0, 1 + Λ_W r̃/ρ], so one replacement moves the mean by ≤ that / m.
-    sel_sens = (1.0 + radius * data_norm / rho) / m
+    sel_sens = (1.0 + problem.radius * problem.data_norm / rho) / m
     em = ExponentialMechanism(epsilon=epsilon / 2.0, sensitivity=sel_sens)
     chosen = em.select(-losses, random_state=gen)
     children.append(em.privacy_event())

@@ -35,12 +35,10 @@ from ..kernels import (
 from ._base import (
     COMMON_CONSTRAINTS,
     JL_ERM_CONSTRAINTS,
-    REFERENCE,
     FloatArray,
     JLERMParams,
     MarginClassifierBase,
     child_seed,
-    post_processed_event,
     split_random_state,
 )
 from ._docs import margin_doc
@@ -389,11 +387,11 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         if not stream:
             self.coef_ = inner.coef_
         # Algorithm 2 on a data-independent feature map: its (ε, δ) (Thm 4.2).
-        self.privacy_event_ = post_processed_event(
+        self._set_post_processed_event(
             "kernel-margin-erm",
             inner.privacy_event_,
-            reference=f"{REFERENCE}, Alg. 3 and Thm 4.2",
-            details={
+            "Alg. 3 and Thm 4.2",
+            {
                 "kernel": self.kernel,
                 "gamma": float(self.gamma),
                 "n_random_features": D,

@@ -24,7 +24,6 @@ from ._base import (
     JLERMParams,
     MarginClassifierBase,
     count_candidate_errors,
-    post_processed_event,
     split_random_state,
 )
 from ._docs import margin_doc
@@ -95,10 +94,7 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features_in_,)
-        w = Φᵀw̃.
-    compressed_coef_ : ndarray of shape (n_components_,)
-        The selected w̃.
+    %(jl_coef)s
     projection_ : RademacherJL
         The fitted JL map (public).
     n_components_ : int
@@ -253,10 +249,7 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_features_in_,)
-        w = Φᵀw̃.
-    compressed_coef_ : ndarray of shape (n_components_,)
-        w̃ ∈ B^k(2Λ).
+    %(jl_coef)s
     projection_ : FastJL or RademacherJL
         The fitted JL map (public).
     n_components_ : int
@@ -376,11 +369,11 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
         self.coef_ = proj.adjoint_transform(res.coef)
         self.guarantee_ = self._GUARANTEES[self.solver]
         # Φᵀw̃ (and the public map) is post-processing of the solver's release.
-        self.privacy_event_ = post_processed_event(
+        self._set_post_processed_event(
             "jl-margin-erm",
             res.privacy_event,
-            reference=f"{REFERENCE}, Alg. 2 and Thm 3.2",
-            details={
+            "Alg. 2 and Thm 3.2",
+            {
                 "solver": self.solver,
                 "guarantee": self.guarantee_,
                 "n_components": self.n_components_,
