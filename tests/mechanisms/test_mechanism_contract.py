@@ -255,3 +255,46 @@ def test_randomise_scalar_and_matrix_shapes(name):
     mech = ADDITIVE[name](1.0, 1.0)
     assert mech.randomise(2.0, random_state=0).shape == ()
     assert mech.randomise(np.ones((2, 3)), random_state=0).shape == (2, 3)
+
+
+@pytest.mark.parametrize("method", ["discrete", "naive"])
+def test_laplace_randomise_is_laplace_release(method):
+    # randomise is written once in Mechanism; LaplaceVector only supplies the
+    # release step, which must stay the (discretised) laplace_release.
+    from dpsvm.mechanisms import laplace_release
+
+    mech = LaplaceVector(epsilon=0.5, sensitivity=2.0, method=method, bound=10.0)
+    value = np.array([1.0, -2.5, 3.25])
+    expected = laplace_release(
+        value, 4.0, 11, sensitivity=2.0, bound=10.0, method=method
+    )
+    np.testing.assert_array_equal(mech.randomise(value, random_state=11), expected)
+
+
+def test_subclass_inherits_checked_sample_and_additive_randomise():
+    # A subclass implements only _draw: sample checks the size (ints and
+    # shapes), randomise adds one draw of the value's shape.
+    class Ones(Mechanism):
+        name = "ones"
+        sensitivity_norm = "l2"
+
+        def __init__(self) -> None:
+            super().__init__(epsilon=1.0, delta=0.0, sensitivity=1.0)
+
+        def _draw(self, size, gen):
+            return np.ones(size)
+
+        def _event_details(self):
+            return {}
+
+    assert Ones().sample((2, 3)).shape == (2, 3)
+    with pytest.raises(ValueError, match="size"):
+        Ones().sample(0)
+    np.testing.assert_array_equal(Ones().randomise([[1.0, 2.0]]), [[2.0, 3.0]])
+
+
+def test_gamma_norm_sample_refuses_shapes_but_randomise_takes_them():
+    mech = GammaNormVector(epsilon=1.0, sensitivity=1.0)
+    with pytest.raises(TypeError, match="one vector"):
+        mech.sample((2, 3), random_state=0)
+    assert mech.randomise(np.zeros((2, 3)), random_state=0).shape == (2, 3)

@@ -335,9 +335,11 @@ class Mechanism(BaseMechanism):
     """An additive-noise mechanism: release ``value + noise``.
 
     Subclasses implement ``_draw(size, generator)`` (noise of a checked size
-    from a generator); :meth:`sample` checks the size and the random state and
-    draws, and :meth:`randomise` adds one fresh draw of the value's shape to a
-    float64 copy of the value.
+    from a generator); :meth:`sample` checks the size (``_check_sample_size``,
+    :func:`check_size` unless a subclass accepts fewer sizes) and the random
+    state and draws, and :meth:`randomise` releases a float64 copy of the value
+    plus fresh noise (``_release``: one draw of the value's shape added, unless
+    a subclass releases differently, e.g. on a grid).
 
     Parameters
     ----------
@@ -356,6 +358,10 @@ class Mechanism(BaseMechanism):
         self, size: int | tuple[int, ...], gen: np.random.Generator
     ) -> NDArray[np.float64]:
         """Return noise of a checked ``size`` (an int or a shape) from ``gen``."""
+
+    def _check_sample_size(self, size: Any) -> int | tuple[int, ...]:
+        """Return the checked ``size`` of :meth:`sample` (an int or a shape)."""
+        return check_size(size)
 
     @fill_mechanism_doc
     def sample(
@@ -386,7 +392,9 @@ class Mechanism(BaseMechanism):
         >>> mech.sample((2, 3), random_state=0).shape
         (2, 3)
         """
-        return self._draw(check_size(size), check_random_state(random_state))
+        return self._draw(
+            self._check_sample_size(size), check_random_state(random_state)
+        )
 
     def randomise(
         self, value: ArrayLike, random_state: RandomStateLike = None
@@ -404,7 +412,9 @@ class Mechanism(BaseMechanism):
         Returns
         -------
         ndarray of float64
-            ``value + noise``, with the shape of ``value``.
+            ``value + noise``, with the shape of ``value``; a
+            :class:`~dpsvm.mechanisms.LaplaceVector` release lies on the
+            public grid 2^m (``method="discrete"``, its default).
 
         Raises
         ------
@@ -422,6 +432,12 @@ class Mechanism(BaseMechanism):
         >>> w.dtype, w.shape
         (dtype('float64'), (3,))
         """
+        return self._release(value, random_state)
+
+    def _release(
+        self, value: ArrayLike, random_state: RandomStateLike
+    ) -> NDArray[np.float64]:
+        """Return a float64 copy of the checked ``value`` plus one draw of its shape."""
         out = check_release_value(value)
         rng = check_random_state(random_state)
         out += self._draw(out.shape, rng)

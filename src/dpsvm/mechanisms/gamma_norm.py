@@ -196,6 +196,9 @@ class GammaNormVector(Mechanism):
     theorem). The whole
     vector is protected; :meth:`randomise` treats an array of any shape as one
     flattened vector, so Δ₂ must bound the Frobenius norm of the change.
+    :meth:`sample` draws one noise vector of shape ``(size,)``: ``size`` is the
+    dimension d > 0, an int (a tuple is refused: the noise is a single vector,
+    not i.i.d. draws; use :meth:`randomise` for arrays).
 
     References
     ----------
@@ -228,30 +231,10 @@ class GammaNormVector(Mechanism):
         "The scale s = Δ₂/ε of ν(b) ∝ exp(−‖b‖₂/s); E‖b‖₂ = d·s (read-only)."
     )
 
-    @fill_mechanism_doc
-    def sample(
-        self, size: int | tuple[int, ...], random_state: RandomStateLike = None
-    ) -> NDArray[np.float64]:
-        """Draw one noise vector of dimension ``size``.
-
-        Parameters
-        ----------
-        size : int
-            The dimension d > 0 (a tuple is refused: the noise is a single
-            vector, not i.i.d. draws; use :meth:`randomise` for arrays).
-        %(random_state)s
-
-        Returns
-        -------
-        ndarray of shape (size,)
-            The noise vector.
-
-        Examples
-        --------
-        >>> GammaNormVector(epsilon=1.0, sensitivity=1.0).sample(3, 0).shape
-        (3,)
-        """
-        return self._draw(_check_dim(size), check_random_state(random_state))
+    def _check_sample_size(self, size: Any) -> int:
+        # One spherical vector, not i.i.d. draws: a tuple is refused (randomise
+        # takes arrays of any shape as one flattened vector).
+        return _check_dim(size)
 
     def _draw(
         self, size: int | tuple[int, ...], gen: np.random.Generator

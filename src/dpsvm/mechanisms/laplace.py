@@ -216,37 +216,10 @@ class LaplaceVector(Mechanism):
     ) -> NDArray[np.float64]:
         return sample_laplace(size, self._scale, gen)
 
-    def randomise(
-        self, value: ArrayLike, random_state: RandomStateLike = None
+    def _release(
+        self, value: ArrayLike, random_state: RandomStateLike
     ) -> NDArray[np.float64]:
-        """Release ``value`` with Laplace noise of scale λ, as a new float64 array.
-
-        Parameters
-        ----------
-        value : array-like of real numbers
-            The exact (sensitive) value, finite and non-empty; not modified.
-        random_state : None, int or numpy.random.Generator, default=None
-            See :meth:`sample`.
-
-        Returns
-        -------
-        ndarray of float64
-            The release, with the shape of ``value``: on the public grid 2^m
-            (``method="discrete"``) or ``value + sample(...)`` (``"naive"``).
-
-        Raises
-        ------
-        TypeError
-            If ``value`` is not real-valued.
-        ValueError
-            If ``value`` is empty or has a non-finite entry.
-
-        Examples
-        --------
-        >>> mech = LaplaceVector(epsilon=1.0, sensitivity=1.0)
-        >>> mech.randomise([1, 2, 3], random_state=0).shape
-        (3,)
-        """
+        # On the public grid 2^m ("discrete") or value + sample(...) ("naive").
         return laplace_release(
             value,
             self._scale,

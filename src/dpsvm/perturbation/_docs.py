@@ -50,5 +50,20 @@ max_iter : int or None, default=None
     solver's certificate fails.""",
 }
 
+#: Returns and Examples of the family constructors of ``OutputNoise``.
+PERTURBATION_DOCS["family_returns"] = (
+    PERTURBATION_DOCS["noise_returns"]
+    + """
+
+Examples
+--------
+The three families side by side:
+
+>>> OutputNoise.gamma_norm(1.0, 2.0).scale, OutputNoise.laplace(0.5, 2.0).scale
+(2.0, 4.0)
+>>> round(OutputNoise.gaussian(1.0, 1e-5, 1.0).scale, 3)
+3.731"""
+)
+
 #: Decorator that fills the ``%(name)s`` lines of a perturbation docstring.
 fill_perturbation_doc = fill_doc(PERTURBATION_DOCS)

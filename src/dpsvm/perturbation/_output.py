@@ -263,12 +263,7 @@ class OutputNoise:
         %(epsilon)s
         %(l2_sensitivity)s
 
-        %(noise_returns)s
-
-        Examples
-        --------
-        >>> OutputNoise.gamma_norm(1.0, 2.0).scale
-        2.0
+        %(family_returns)s
         """
         return cls._of(GammaNormVector(epsilon=epsilon, sensitivity=l2_sensitivity))
 
@@ -286,12 +281,7 @@ class OutputNoise:
         l1_sensitivity : float
             Δ₁ > 0.
 
-        %(noise_returns)s
-
-        Examples
-        --------
-        >>> OutputNoise.laplace(0.5, 2.0).scale
-        4.0
+        %(family_returns)s
         """
         return cls._of(LaplaceVector(epsilon=epsilon, sensitivity=l1_sensitivity))
 
@@ -309,12 +299,7 @@ class OutputNoise:
             δ in (0, 1).
         %(l2_sensitivity)s
 
-        %(noise_returns)s
-
-        Examples
-        --------
-        >>> round(OutputNoise.gaussian(1.0, 1e-5, 1.0).scale, 3)
-        3.731
+        %(family_returns)s
         """
         return cls._of(
             AnalyticGaussian(epsilon=epsilon, delta=delta, sensitivity=l2_sensitivity)
