@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 import numpy as np
 import scipy.linalg
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
@@ -40,6 +40,7 @@ from ..bounds.nie_wang import nw_noise_scale
 from ..exceptions import NotPrivateWarning
 from ..perturbation import OutputNoise
 from ..utils._params import estimator_init
+from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon
 from ._docs import model_doc
 from .kernel_erm import KERNEL_ERM_PARAMETERS, SENSITIVITY_REFERENCE, KernelERMBase
@@ -51,7 +52,6 @@ __all__ = [
     "ScalarOffsetNotPrivateWarning",
 ]
 
-FloatArray = NDArray[np.float64]
 
 _COMMON_PARAMETERS = """
     kernel : {"linear", "rbf", "poly"}, default="rbf"
