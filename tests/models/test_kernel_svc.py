@@ -370,3 +370,39 @@ def test_inferred_label_set_warns():
     X, y = _data()
     with pytest.warns(PrivacyLeakWarning, match="classes"):
         DPKernelSVC(n_components=5, random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize("mechanism", ["rubinstein", "objective-2009"])
+def test_event_is_the_linear_step_event_renamed(mechanism):
+    # The released event keeps the linear step's ε, δ, sensitivity and
+    # children; only the name, reference and details change, and a non-private
+    # parameter choice turns it into a NonPrivateEvent with the full reason.
+    X, y = _data()
+    loss = "hinge" if mechanism == "rubinstein" else "huber"
+    y3 = np.where(X[:, 0] > 0.5, 2, y)
+    clf = DPKernelSVC(
+        mechanism=mechanism,
+        loss=loss,
+        n_components=5,
+        classes=[-1, 1, 2],
+        feature_random_state=0,
+        random_state=0,
+    )
+    if mechanism == "objective-2009":
+        with pytest.warns(NotPrivateWarning):
+            clf.fit(X, y3)
+    else:
+        clf.fit(X, y3)
+    event = clf.privacy_event_
+    assert event.mechanism.startswith("random-fourier-features[")
+    assert "; linear step: " in event.reference
+    assert len(event.children) == 3
+    assert event.details["n_classes"] == 3
+    if mechanism == "rubinstein":
+        assert isinstance(event, PureDpEvent) and event.epsilon == 1.0
+        assert all(isinstance(c, PureDpEvent) for c in event.children)
+    else:
+        assert isinstance(event, NonPrivateEvent)
+        assert event.reason == clf._non_private_reason()
+        for child in event.children:  # ε/K each, nominally
+            assert child.details["nominal_epsilon"] == pytest.approx(1.0 / 3)

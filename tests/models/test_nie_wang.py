@@ -807,3 +807,28 @@ def test_output_perturbation_model_with_a_feature_map_is_not_written(tmp_path):
     with pytest.raises(TypeError, match="feature_map"):
         save_model(est, tmp_path / "model.json")
     assert not (tmp_path / "model.json").exists()
+
+
+def test_convention_sensitivities_are_named_functions_of_one_signature():
+    # Both public sensitivities are built by one factory: each keeps its own
+    # name (doctests, numpydoc, help) and the documented signature.
+    import inspect
+
+    for func in (rkhs_sensitivity, prediction_sensitivity):
+        assert func.__module__ == "dpsvm.models.nie_wang"
+        assert func.__qualname__ == func.__name__
+        assert list(inspect.signature(func).parameters) == [
+            "kappa",
+            "lipschitz",
+            "regularization",
+            "n_samples",
+            "convention",
+            "gamma",
+        ]
+        assert "n_samples : int" in (func.__doc__ or "")
+        with pytest.raises(ValueError, match="gamma is only meaningful"):
+            func(1.0, 1.0, 0.1, 10, gamma=3.0)
+    # S = κ·Δ_H (Nie & Wang, Definition 2 and the proof of Proposition 1).
+    assert prediction_sensitivity(2.0, 1.0, 0.2, 100) == pytest.approx(
+        2.0 * rkhs_sensitivity(2.0, 1.0, 0.2, 100)
+    )

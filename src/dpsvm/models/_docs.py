@@ -102,6 +102,16 @@ kappa_ : float
     κ of the kernel on the declared domain.
 lipschitz_ : float
     C_L of the loss.""",
+    # the References entry of the ERM paper that most estimators cite.
+    "reference_cms11": """\
+.. [CMS11] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
+   empirical risk minimization", JMLR 12:1069–1109, 2011.""",
+    # the start of the Examples of the classifiers shown on the nested-balls
+    # demo data (make_nested_balls, 2000 rows).
+    "examples_nested_balls": """Examples
+--------
+>>> from dpsvm.datasets import make_nested_balls
+>>> X, y = make_nested_balls(2000, random_state=0)""",
     # the last Attributes of the non-private classifiers.
     "non_private_attributes": """classes_ : ndarray
     The label set.

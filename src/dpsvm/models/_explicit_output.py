@@ -20,7 +20,7 @@ from numbers import Real
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.multiclass import check_classification_targets
@@ -33,6 +33,7 @@ from ..accounting.events import PrivacyEvent
 from ..perturbation import OutputPerturbation
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state
+from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._docs import model_doc
 from .base import (
@@ -55,7 +56,6 @@ from .kernel_erm import (
 
 __all__ = ["DPOutputPerturbationRegressor", "DPOutputPerturbationSVC"]
 
-FloatArray = NDArray[np.float64]
 
 _NOISE_REFERENCES = {
     "gamma-norm": (
@@ -459,11 +459,8 @@ class DPOutputPerturbationSVC(
     .. [3] B. Balle, Y.-X. Wang, "Improving the Gaussian mechanism for
        differential privacy", ICML 2018, arXiv:1805.06530v1, Theorem 8.
 
-    Examples
-    --------
-    >>> from dpsvm.datasets import make_nested_balls
+    %(examples_nested_balls)s
     >>> from dpsvm.models import DPOutputPerturbationSVC
-    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> clf = DPOutputPerturbationSVC(epsilon=1.0, classes=[-1, 1], random_state=0)
     >>> clf.fit(X, y).privacy_event_.mechanism
     'nw-output-perturbation-vector(gamma-norm)'

@@ -25,24 +25,30 @@ import dataclasses
 import math
 import warnings
 from numbers import Real
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 import numpy as np
 import scipy.linalg
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
-from ..accounting.charge import charge
+from ..accounting.charge import Charge, charge
 from ..accounting.events import NonPrivateEvent
 from ..bounds.nie_wang import nw_noise_scale
 from ..exceptions import NotPrivateWarning
 from ..perturbation import OutputNoise
 from ..utils._params import estimator_init
+from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon
 from ._docs import model_doc
-from .kernel_erm import KERNEL_ERM_PARAMETERS, SENSITIVITY_REFERENCE, KernelERMBase
+from .kernel_erm import (
+    KERNEL_ERM_PARAMETERS,
+    SENSITIVITY_REFERENCE,
+    Calibration,
+    KernelERMBase,
+)
 
 __all__ = [
     "DPGaussianProcessRelease",
@@ -51,7 +57,6 @@ __all__ = [
     "ScalarOffsetNotPrivateWarning",
 ]
 
-FloatArray = NDArray[np.float64]
 
 _COMMON_PARAMETERS = """
     kernel : {"linear", "rbf", "poly"}, default="rbf"
@@ -101,7 +106,47 @@ class ScalarOffsetNotPrivateWarning(NotPrivateWarning):
 
 
 class _KernelRelease(KernelERMBase):
-    """``predict`` of the kernel releases: labels (hinge) or values."""
+    """``fit`` and ``predict`` of the kernel releases.
+
+    ``fit`` is written once: check ε, run the release's step before the data
+    are read (:meth:`_before_data`: an accountant check or charge, a warning),
+    fit the exact model f_z (:meth:`_fit_model`), then :meth:`_release` it.
+    """
+
+    def _before_data(self, epsilon: float) -> Charge | None:
+        """What must happen before the data are read; the charge to spend, if any."""
+        return None
+
+    def _release(
+        self, cal: Calibration, n: int, epsilon: float, ticket: Charge | None
+    ) -> None:  # pragma: no cover - abstract
+        """Calibrate the noise to ``cal``, record the event, publish the release."""
+        raise NotImplementedError
+
+    @model_doc
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
+        """Fit the exact model f_z (kept private), then make the release.
+
+        What the fit costs is the release's (class Notes): nothing for
+        :class:`PerQueryLaplacePredictor`, whose answers spend; (ε, δ), checked
+        before the data are read, for :class:`DPGaussianProcessRelease`;
+        :class:`NonPrivateScalarOffsetRelease` warns (not DP).
+
+        %(fit_kernel_release)s
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is out of range, or no accountant is given to a
+            :class:`PerQueryLaplacePredictor`.
+        """
+        epsilon = check_epsilon(self.epsilon)
+        ticket = self._before_data(epsilon)
+        cal, n = self._fit_model(X, y)
+        self._release(cal, n, epsilon, ticket)
+        return self
 
     @model_doc
     def predict(self, X: ArrayLike) -> np.ndarray:
@@ -204,26 +249,17 @@ class PerQueryLaplacePredictor(_KernelRelease):
         {"epsilon": 0.1, "accountant": None}, KERNEL_ERM_PARAMETERS
     )
 
-    @model_doc
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> PerQueryLaplacePredictor:
-        """Fit the private model (spends nothing; nothing is released).
-
-        %(fit_kernel_release)s
-            The fitted predictor.
-
-        Raises
-        ------
-        ValueError
-            If no accountant is given.
-        """
-        epsilon = check_epsilon(self.epsilon)
+    def _before_data(self, epsilon: float) -> None:
+        # The fit spends nothing (nothing is released); every answer will.
         if resolve_accountant(self.accountant) is None:
             raise ValueError(
                 "PerQueryLaplacePredictor needs an accountant: every answer spends "
                 "epsilon from it. Pass accountant=BudgetAccountant(total_epsilon)."
             )
-        cal, n = self._fit_model(X, y)
+
+    def _release(
+        self, cal: Calibration, n: int, epsilon: float, ticket: Charge | None
+    ) -> None:
         # One answer f_z(x) moves by at most S_eff = κ(Δ_H + 2·cap) between
         # neighbours (Nie & Wang Def. 2 / Prop. 1): Laplace(S_eff/ε) per answer
         # (Dwork et al. 2006, Prop. 1), discretised by the perturbation layer.
@@ -244,7 +280,6 @@ class PerQueryLaplacePredictor(_KernelRelease):
         )
         self.privacy_event_ = dataclasses.replace(event, sensitivity_norm="sup")
         self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
-        return self
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """Private answers f_z(x) + Lap(S/ε), one per row; spends ε per row.
@@ -374,19 +409,17 @@ class DPGaussianProcessRelease(_KernelRelease):
         KERNEL_ERM_PARAMETERS,
     )
 
-    @model_doc
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> DPGaussianProcessRelease:
-        """Fit f_z and fix the released random function (spends (ε, δ)).
-
-        %(fit_kernel_release)s
-            The fitted release.
-        """
-        epsilon = check_epsilon(self.epsilon)
+    def _before_data(self, epsilon: float) -> Charge:
         delta = check_delta(self.delta, allow_zero=False)
         # Checked before reading any data; spent only after a successful fit.
-        ticket = charge(resolve_accountant(self.accountant), epsilon, delta, owner=self)
-        cal, n = self._fit_model(X, y)
+        return charge(resolve_accountant(self.accountant), epsilon, delta, owner=self)
+
+    def _release(
+        self, cal: Calibration, n: int, epsilon: float, ticket: Charge | None
+    ) -> None:
+        # Fixes the released random function f_z + σ·GP(0, K) and spends (ε, δ).
+        assert ticket is not None  # from _before_data
+        delta = ticket.delta  # the checked δ, planned on the ticket
         # Balle & Wang (2018) Thm 8 at L2 (here RKHS) sensitivity Δ_H + 2·cap;
         # Hall, Rinaldo & Wasserman (2013) Cor. 9 for the process.
         self._noise = OutputNoise.gaussian(epsilon, delta, cal.rkhs_effective)
@@ -412,7 +445,6 @@ class DPGaussianProcessRelease(_KernelRelease):
         self._gp_points = np.zeros((0, d))
         self._gp_values = np.zeros(0)
         self._gp_index: dict[bytes, int] = {}
-        return self
 
     def _gp_draw(self, Xp: FloatArray) -> FloatArray:
         """σ(G + W) at the rows, conditionally on every earlier evaluation.
@@ -555,15 +587,7 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
             "DPGaussianProcessRelease."
         )
 
-    @model_doc
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> NonPrivateScalarOffsetRelease:
-        """Fit f_z and draw the scalar offset (warns: not DP).
-
-        %(fit_kernel_release)s
-            The fitted model.
-        """
-        epsilon = check_epsilon(self.epsilon)
+    def _before_data(self, epsilon: float) -> None:
         warnings.warn(
             "NonPrivateScalarOffsetRelease is Nie & Wang's printed mechanism f_z + b "
             "with a scalar b: it is NOT differential privacy in the standard sense "
@@ -572,9 +596,13 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
             "paper only; use PerQueryLaplacePredictor, DPOutputPerturbationSVC or "
             "DPGaussianProcessRelease for private releases.",
             ScalarOffsetNotPrivateWarning,
-            stacklevel=2,
+            stacklevel=3,  # the frame that calls fit (its _fit_context wrapper)
         )
-        cal, n = self._fit_model(X, y)
+
+    def _release(
+        self, cal: Calibration, n: int, epsilon: float, ticket: Charge | None
+    ) -> None:
+        # Draws the scalar offset b of Nie & Wang eq. (2); not DP.
         lam = float(self.regularization)
         # Nie & Wang Lemma 1 / Prop. 1: Lap(B_Δ/ε) ("lemma1") or Lap(B_Δ/(2ε))
         # ("prop1"), B_Δ = 2κ²C_L/(λγm) with λ = Λ/2, γ = 2.
@@ -608,7 +636,6 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
                 "noise_scale": scale,
             },
         )
-        return self
 
     @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:

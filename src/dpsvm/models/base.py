@@ -13,7 +13,7 @@ from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 import scipy.sparse
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import assert_all_finite
@@ -34,12 +34,11 @@ from ..solvers import (
     row_norms,
     scaled_design,
 )
+from ..utils._types import FloatArray
 from ..validation import project_rows_to_ball
 from ._docs import model_doc
 
 __all__ = ["LinearModelBase", "ScorePredictMixin"]
-
-FloatArray = NDArray[np.float64]
 
 
 #: ``privacy_event_.details["label_set"]`` of a fit with ``classes=None``.

@@ -42,7 +42,7 @@ from numbers import Integral, Real
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
@@ -66,6 +66,7 @@ from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ..solvers import RowScaledDesign
 from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
 from ..utils._params import estimator_init, store_init_params
+from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._docs import model_doc
 from .base import (
@@ -86,7 +87,6 @@ __all__ = [
     "solve_kernel_hinge_dual",
 ]
 
-FloatArray = NDArray[np.float64]
 
 #: The linear mechanism each kernel mechanism composes.
 _LINEAR_MECHANISM = {
@@ -402,6 +402,7 @@ _PRIVACY_NOTES = """
 """
 
 
+@model_doc
 @_model_file("DPKernelSVC")
 class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
     """Differentially private kernel SVM on random Fourier features.
@@ -551,14 +552,10 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
        arXiv:0911.5708, 2009, Algorithm 3, Corollaries 9 and 15.
     .. [2] A. D. Sarwate, K. Chaudhuri, C. Monteleoni, "Differentially private
        support vector machines", arXiv:0912.0071, 2009, Algorithm 2, Theorem 3.
-    .. [3] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
-       empirical risk minimization", JMLR 12:1069–1109, 2011.
+    %(reference_cms11)s
 
-    Examples
-    --------
-    >>> from dpsvm.datasets import make_nested_balls
+    %(examples_nested_balls)s
     >>> from dpsvm.models import DPKernelSVC
-    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> clf = DPKernelSVC(gamma=0.5, n_components=50, mechanism="rubinstein",
     ...                   regularization=0.1, epsilon=1.0, classes=[-1, 1],
     ...                   feature_random_state=0, random_state=0).fit(X, y)
@@ -771,21 +768,20 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         reason = self._non_private_reason()
         if self.projection_radius_ is None:
             reference += "; norm_handling='paper' voids the guarantee"
-        # Non-private (ε = ∞, nominal ε in details) for objective-2009 or an
-        # unprojected √2-norm feature map calibrated as norm 1.
-        event_type = PrivacyEvent if reason is None else NonPrivateEvent
-        extra = {} if reason is None else {"reason": reason}
-        return event_type(
+        # The linear step's event, renamed (same ε, δ, sensitivity, children).
+        renamed = dataclasses.replace(
+            linear,
             mechanism=name,
-            epsilon=linear.epsilon,
-            delta=linear.delta,
-            sensitivity=linear.sensitivity,
-            sensitivity_norm=linear.sensitivity_norm,
-            neighbouring=linear.neighbouring,
             reference=f"{reference}; linear step: {linear.reference}",
             details=details,
-            children=linear.children,
-            **extra,
+        )
+        if reason is None:
+            return renamed
+        # Non-private (ε = ∞, nominal ε in details) for objective-2009 or an
+        # unprojected √2-norm feature map calibrated as norm 1.
+        fields = dataclasses.fields(PrivacyEvent)
+        return NonPrivateEvent(
+            **{f.name: getattr(renamed, f.name) for f in fields}, reason=reason
         )
 
     # -- model file (dpsvm.io) ------------------------------------------------
@@ -852,11 +848,8 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
         Projection radius of the features (``None`` for ``"paper"``).
     %(non_private_attributes)s
 
-    Examples
-    --------
-    >>> from dpsvm.datasets import make_nested_balls
+    %(examples_nested_balls)s
     >>> from dpsvm.models import NonPrivateRandomFeatureSVC
-    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> clf = NonPrivateRandomFeatureSVC(gamma=0.5, n_components=50, loss="huber",
     ...                                  regularization=1e-5,
     ...                                  feature_random_state=0).fit(X, y)

@@ -28,7 +28,7 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
@@ -45,6 +45,7 @@ from ..solvers import (
     solve_squared_erm,
 )
 from ..utils._random import call_generator
+from ..utils._types import FloatArray
 from ..validation import project_rows_to_ball
 from .base import LABEL_SET_FROM_DATA, resolve_label_set
 
@@ -52,7 +53,6 @@ from .base import LABEL_SET_FROM_DATA, resolve_label_set
 # builds on. The other names are shared with the sibling modules only.
 __all__ = ["KernelERMBase", "KernelSpec"]
 
-FloatArray = NDArray[np.float64]
 
 SENSITIVITY_REFERENCE = (
     "Nie & Wang, 'Perturbation of convex risk minimization and its application in "

@@ -23,7 +23,7 @@ from numbers import Real
 from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions, _fit_context
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
@@ -41,6 +41,7 @@ from ..perturbation import (
 from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state
+from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon
 from ._docs import model_doc
 from .base import (
@@ -55,7 +56,6 @@ from .base import model_file as _model_file
 
 __all__ = ["DPLinearSVC", "DPLogisticRegression", "NonPrivateLinearClassifier"]
 
-FloatArray = NDArray[np.float64]
 
 _REFERENCES = {
     "objective": (
@@ -579,19 +579,15 @@ class DPLinearSVC(_DPLinearBase):
 
     References
     ----------
-    .. [1] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
-       empirical risk minimization", JMLR 12:1069–1109, 2011.
-    .. [2] A. D. Sarwate, K. Chaudhuri, C. Monteleoni, "Differentially private
+    %(reference_cms11)s
+    .. [1] A. D. Sarwate, K. Chaudhuri, C. Monteleoni, "Differentially private
        support vector machines", arXiv:0912.0071, 2009.
-    .. [3] B. I. P. Rubinstein, P. L. Bartlett, L. Huang, N. Taft, "Learning in a
+    .. [2] B. I. P. Rubinstein, P. L. Bartlett, L. Huang, N. Taft, "Learning in a
        large function space: privacy-preserving mechanisms for SVM learning",
        arXiv:0911.5708, 2009.
 
-    Examples
-    --------
-    >>> from dpsvm.datasets import make_nested_balls
+    %(examples_nested_balls)s
     >>> from dpsvm.models import DPLinearSVC
-    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> clf = DPLinearSVC(epsilon=1.0, classes=[-1, 1], random_state=0).fit(X, y)
     >>> clf.privacy_event_.epsilon
     1.0
@@ -667,14 +663,10 @@ class DPLogisticRegression(_DPLinearBase):
     ----------
     .. [1] K. Chaudhuri, C. Monteleoni, "Privacy-preserving logistic regression",
        NIPS 2008.
-    .. [2] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
-       empirical risk minimization", JMLR 12:1069–1109, 2011.
+    %(reference_cms11)s
 
-    Examples
-    --------
-    >>> from dpsvm.datasets import make_nested_balls
+    %(examples_nested_balls)s
     >>> from dpsvm.models import DPLogisticRegression
-    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> clf = DPLogisticRegression(epsilon=0.5, classes=[-1, 1], random_state=0)
     >>> clf.fit(X, y).predict_proba(X[:2]).shape
     (2, 2)
@@ -706,6 +698,7 @@ class DPLogisticRegression(_DPLinearBase):
         return np.log(self.predict_proba(X))
 
 
+@model_doc
 @_model_file("NonPrivateLinearClassifier")
 class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
     """The non-private reference: the same bias-free problem, solved exactly.
@@ -753,11 +746,8 @@ class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
     n_features_in_ : int
         Number of features seen in ``fit``.
 
-    Examples
-    --------
-    >>> from dpsvm.datasets import make_nested_balls
+    %(examples_nested_balls)s
     >>> from dpsvm.models import NonPrivateLinearClassifier
-    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> NonPrivateLinearClassifier(loss="hinge").fit(X, y).coef_.shape
     (1, 5)
     """
