@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
@@ -48,21 +48,58 @@ def estimator_init(*groups: Mapping[str, Any]) -> Callable[..., None]:
     >>> Est(epsilon=0.5).epsilon, Est().classes
     (0.5, None)
     """
+    return estimator_init_with_required((), *groups)
+
+
+def estimator_init_with_required(
+    required: Sequence[str], *groups: Mapping[str, Any]
+) -> Callable[..., None]:
+    """Return a scikit-learn ``__init__`` with required leading parameters.
+
+    As :func:`estimator_init`, preceded by the parameters named in
+    ``required``: positional-or-keyword, without a default (a meta-estimator's
+    wrapped ``estimator`` and its ``param_grid``). With ``required=()`` it is
+    :func:`estimator_init`.
+
+    Parameters
+    ----------
+    required : sequence of str
+        Names of the required parameters, in order.
+    *groups : mapping of str to object
+        The keyword-only parameter names and their defaults.
+
+    Returns
+    -------
+    callable
+        The ``__init__`` to assign in the class body.
+
+    Examples
+    --------
+    >>> class Meta:
+    ...     __init__ = estimator_init_with_required(("estimator",), {"epsilon": 1.0})
+    >>> Meta("svc").estimator, Meta(estimator="svc", epsilon=0.5).epsilon
+    ('svc', 0.5)
+    """
     merged: dict[str, Any] = {}
     for group in groups:
         merged.update(group)
     signature = inspect.Signature(
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
         + [
+            inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            for name in required
+        ]
+        + [
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
             for name, default in merged.items()
         ]
     )
+    names = [*required, *merged]
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         bound = signature.bind(self, *args, **kwargs)
         bound.apply_defaults()
-        for name in merged:
+        for name in names:
             setattr(self, name, bound.arguments[name])
 
     __init__.__signature__ = signature  # type: ignore[attr-defined]
