@@ -11,7 +11,6 @@ from sklearn.base import BaseEstimator, clone
 from dpsvm.utils._docs import fill_doc
 from dpsvm.utils._params import (
     estimator_init,
-    estimator_init_with_required,
     store_init_params,
 )
 
@@ -93,10 +92,10 @@ def test_estimator_init_rejects_positional_and_unknown_arguments(args, kwargs):
 
 
 class _MetaEst(BaseEstimator):
-    __init__ = estimator_init_with_required(("estimator", "grid"), _SHARED)
+    __init__ = estimator_init(_SHARED, required=("estimator", "grid"))
 
 
-def test_estimator_init_with_required_puts_required_parameters_first():
+def test_estimator_init_puts_required_parameters_first():
     params = inspect.signature(_MetaEst).parameters
     assert list(params) == ["estimator", "grid", "alpha", "beta"]
     assert params["estimator"].kind is params["estimator"].POSITIONAL_OR_KEYWORD

@@ -30,7 +30,7 @@ from .._compat import Interval
 from ..accounting.accountant import BudgetAccountant
 from ..accounting.charge import refuse_non_private
 from ..accounting.events import NonPrivateEvent, PrivacyEvent
-from ..utils._params import estimator_init_with_required
+from ..utils._params import estimator_init
 from ..utils._random import check_random_state, child_generator
 
 __all__ = ["FORBIDDEN_GRID_KEYS", "check_param_grid", "partition_indices"]
@@ -61,10 +61,13 @@ def selector_init(*own: Mapping[str, Any]) -> Callable[..., None]:
     accountant=None, random_state=None, split_random_state=None)``: the
     parameters every selector has (:data:`SELECTOR_CONSTRAINTS`) declared
     once, with the selector's own parameters (``own``, names and defaults)
-    between them; built by :func:`dpsvm.utils._params.estimator_init_with_required`.
+    between them; built by :func:`dpsvm.utils._params.estimator_init`.
     """
-    return estimator_init_with_required(
-        ("estimator", "param_grid"), {"epsilon": 1.0}, *own, SELECTOR_PARAMETERS
+    return estimator_init(
+        {"epsilon": 1.0},
+        *own,
+        SELECTOR_PARAMETERS,
+        required=("estimator", "param_grid"),
     )
 
 

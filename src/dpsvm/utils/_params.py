@@ -19,7 +19,9 @@ def store_init_params(estimator: Any, values: dict[str, Any]) -> None:
         setattr(estimator, name, values[name])
 
 
-def estimator_init(*groups: Mapping[str, Any]) -> Callable[..., None]:
+def estimator_init(
+    *groups: Mapping[str, Any], required: Sequence[str] = ()
+) -> Callable[..., None]:
     """Return a scikit-learn ``__init__`` whose parameters are declared in a table.
 
     The keyword-only parameters are the keys of ``groups`` in order, with their
@@ -35,6 +37,10 @@ def estimator_init(*groups: Mapping[str, Any]) -> Callable[..., None]:
     ----------
     *groups : mapping of str to object
         Parameter names and their defaults.
+    required : sequence of str, default=()
+        Names of parameters without a default that come first, in order, and
+        may be given by position (a meta-estimator's wrapped ``estimator`` and
+        its ``param_grid``).
 
     Returns
     -------
@@ -47,36 +53,8 @@ def estimator_init(*groups: Mapping[str, Any]) -> Callable[..., None]:
     ...     __init__ = estimator_init({"epsilon": 1.0, "classes": None})
     >>> Est(epsilon=0.5).epsilon, Est().classes
     (0.5, None)
-    """
-    return estimator_init_with_required((), *groups)
-
-
-def estimator_init_with_required(
-    required: Sequence[str], *groups: Mapping[str, Any]
-) -> Callable[..., None]:
-    """Return a scikit-learn ``__init__`` with required leading parameters.
-
-    As :func:`estimator_init`, preceded by the parameters named in
-    ``required``: positional-or-keyword, without a default (a meta-estimator's
-    wrapped ``estimator`` and its ``param_grid``). With ``required=()`` it is
-    :func:`estimator_init`.
-
-    Parameters
-    ----------
-    required : sequence of str
-        Names of the required parameters, in order.
-    *groups : mapping of str to object
-        The keyword-only parameter names and their defaults.
-
-    Returns
-    -------
-    callable
-        The ``__init__`` to assign in the class body.
-
-    Examples
-    --------
     >>> class Meta:
-    ...     __init__ = estimator_init_with_required(("estimator",), {"epsilon": 1.0})
+    ...     __init__ = estimator_init({"epsilon": 1.0}, required=("estimator",))
     >>> Meta("svc").estimator, Meta(estimator="svc", epsilon=0.5).epsilon
     ('svc', 0.5)
     """
