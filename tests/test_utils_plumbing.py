@@ -9,7 +9,10 @@ import pytest
 from sklearn.base import BaseEstimator, clone
 
 from dpsvm.utils._docs import fill_doc
-from dpsvm.utils._params import estimator_init, store_init_params
+from dpsvm.utils._params import (
+    estimator_init,
+    store_init_params,
+)
 
 
 def test_fill_doc_indents_each_fragment_like_its_marker():
@@ -86,3 +89,27 @@ def test_estimator_init_stores_arguments_unchanged_for_sklearn():
 def test_estimator_init_rejects_positional_and_unknown_arguments(args, kwargs):
     with pytest.raises(TypeError):
         _TableEst(*args, **kwargs)
+
+
+class _MetaEst(BaseEstimator):
+    __init__ = estimator_init(_SHARED, required=("estimator", "grid"))
+
+
+def test_estimator_init_puts_required_parameters_first():
+    params = inspect.signature(_MetaEst).parameters
+    assert list(params) == ["estimator", "grid", "alpha", "beta"]
+    assert params["estimator"].kind is params["estimator"].POSITIONAL_OR_KEYWORD
+    assert params["grid"].default is params["grid"].empty
+    assert params["alpha"].kind is params["alpha"].KEYWORD_ONLY
+    est = _MetaEst("e", grid={"a": [1]}, beta=2)
+    assert est.get_params(deep=False) == {
+        "estimator": "e",
+        "grid": {"a": [1]},
+        "alpha": 1.0,
+        "beta": 2,
+    }
+    assert clone(est).get_params(deep=False)["grid"] == {"a": [1]}
+    with pytest.raises(TypeError):
+        _MetaEst("e")  # grid is required
+    with pytest.raises(TypeError):
+        _MetaEst("e", {}, 0.5)  # the table's parameters stay keyword-only

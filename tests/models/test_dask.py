@@ -16,6 +16,7 @@ from dpsvm.accounting import BudgetAccountant  # noqa: E402
 from dpsvm.exceptions import PrivacyLeakWarning  # noqa: E402
 from dpsvm.models import DPLinearSVC, DPLogisticRegression  # noqa: E402
 from dpsvm.solvers import _dask as dask_module  # noqa: E402
+from dpsvm.solvers import _erm as erm_module  # noqa: E402
 
 N, D, CHUNK = 2000, 5, 500
 
@@ -78,6 +79,9 @@ def test_newton_cg_passes_match(monkeypatch):
 @pytest.mark.parametrize("newton_max", [None, 2])
 def test_warm_start_on_a_subset_of_chunks_gives_the_same_fit(monkeypatch, newton_max):
     # Many chunks: first solved on every 2nd chunk, then certified on all rows.
+    # The stride is the in-memory warm start's (``_erm._warm_start``); the
+    # chunk driver reads it again for its threshold.
+    monkeypatch.setattr(erm_module, "_WARM_FACTOR", 2)
     monkeypatch.setattr(dask_module, "_WARM_FACTOR", 2)
     monkeypatch.setattr(dask_module, "_WARM_MIN_CHUNKS", 2)
     if newton_max is not None:
@@ -89,6 +93,39 @@ def test_warm_start_on_a_subset_of_chunks_gives_the_same_fit(monkeypatch, newton
     _assert_same_event(clf.privacy_event_, ref.privacy_event_)
     np.testing.assert_allclose(clf.coef_, ref.coef_, rtol=1e-7, atol=1e-9)
     assert clf.solver_info_[0]["grad_norm"] <= 1e-10
+
+
+def test_warm_start_solves_on_every_factor_th_chunk(monkeypatch):
+    # One warm start for both drivers: the same solver call on the systematic
+    # subsample (every _WARM_FACTOR-th row chunk here), to _WARM_REL_TOL.
+    monkeypatch.setattr(erm_module, "_WARM_FACTOR", 2)
+    X, y = _data(3)
+    yf = np.where(y == 7, 1.0, -1.0)
+    design = dask_module.ChunkedDesign(
+        da.from_array(X, chunks=(250, D)), 1.0, 1.0, None
+    )
+    seen = {}
+
+    def solve(D_sub, y_sub, loss, lam, lin, w, tol, max_iter, *, rel_tol):  # type: ignore[no-untyped-def]
+        seen.update(X=D_sub.X, y=y_sub, rel_tol=rel_tol)
+        return "result"
+
+    zeros = np.zeros(D)
+    sub, result = erm_module._warm_start(
+        solve, design, da.from_array(yf, chunks=250), None, 0.1, zeros, zeros, 1e-10, 5
+    )
+    rows = np.concatenate([np.arange(i, i + 250) for i in range(0, N, 500)])
+    assert result == "result" and sub.shape == (rows.size, D)
+    np.testing.assert_array_equal(seen["X"].compute(), X[rows])
+    np.testing.assert_array_equal(seen["y"].compute(), yf[rows])
+    assert seen["rel_tol"] == erm_module._WARM_REL_TOL > 0
+    # In memory: every 2nd row, through the same helper.
+    in_memory = erm_module.as_design(X)
+    mem_sub, _ = erm_module._warm_start(
+        solve, in_memory, yf, None, 0.1, zeros, zeros, 1e-10, 5
+    )
+    np.testing.assert_array_equal(mem_sub.toarray(), in_memory.toarray()[::2])
+    np.testing.assert_array_equal(seen["y"], yf[::2])
 
 
 def test_one_vs_rest_and_column_chunks():

@@ -31,6 +31,7 @@ from ._common import (
     candidate_delta,
     charge_candidates,
     check_param_grid,
+    holdout_split,
     prepare_candidates,
     validated_rows,
 )
@@ -141,6 +142,7 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     epsilon: float
     accountant: Any
     random_state: Any
+    split_random_state: Any
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
@@ -192,6 +194,18 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
         """Run the selector's procedure: (selected index, model, one event)."""
         raise NotImplementedError
+
+    def _holdout_split(
+        self, fraction_name: str, n: int, rng: np.random.Generator
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(held-out, rest) rows by the public fraction parameter ``fraction_name``.
+
+        :func:`holdout_split` with that parameter's value and the selector's
+        ``split_random_state`` (data-independent: the sizes depend on n only).
+        """
+        return holdout_split(
+            n, getattr(self, fraction_name), fraction_name, self.split_random_state, rng
+        )
 
     def _begin_selection(
         self,

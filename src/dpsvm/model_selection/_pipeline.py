@@ -7,20 +7,17 @@ import math
 from numbers import Real
 from typing import Any
 
-import numpy as np
 from sklearn.base import clone
 
 from .._compat import Interval, StrOptions
-from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
-from ..utils._params import store_init_params
 from ._base import SelectionStart, SelectorBase, selector_doc
 from ._common import (
     SELECTOR_CONSTRAINTS,
     fit_with_child_stream,
     fitted_event,
-    holdout_split,
+    selector_init,
 )
 from ._repeated import PrivateRandomSearch, _calibrate_base_epsilon, _check_mean
 from ._sarwate import PrivateParameterTuning
@@ -111,21 +108,14 @@ class PrivateSelectThenFit(SelectorBase):
         "mean_repetitions": [Interval(Real, 1, None, closed="left")],
     }
 
-    def __init__(
-        self,
-        estimator: Any,
-        param_grid: Any,
-        *,
-        epsilon: float = 1.0,
-        selection_fraction: float = 0.25,
-        selector: str = "parameter-tuning",
-        transfer: str = "noise-matched",
-        mean_repetitions: float = 10.0,
-        accountant: BudgetAccountant | None = None,
-        random_state: int | np.random.Generator | None = None,
-        split_random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        store_init_params(self, locals())
+    __init__ = selector_init(
+        {
+            "selection_fraction": 0.25,
+            "selector": "parameter-tuning",
+            "transfer": "noise-matched",
+            "mean_repetitions": 10.0,
+        }
+    )
 
     def _transfer_grid(
         self, candidates: list[dict[str, Any]], n_final: int, n_sel: int, eps: float
@@ -156,13 +146,7 @@ class PrivateSelectThenFit(SelectorBase):
     def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
         """Select on S, then fit the final model on F."""
         epsilon, rng, Xd, y = start.epsilon, start.rng, start.X, start.y
-        sel, fin = holdout_split(
-            y.shape[0],
-            self.selection_fraction,
-            "selection_fraction",
-            self.split_random_state,
-            rng,
-        )
+        sel, fin = self._holdout_split("selection_fraction", y.shape[0], rng)
         n_sel = int(sel.size)
 
         inner_cands = self._transfer_grid(

@@ -24,18 +24,16 @@ from typing import Any
 import numpy as np
 
 from .._compat import Interval, StrOptions
-from ..accounting.accountant import BudgetAccountant
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import LaplaceVector, laplace_release
-from ..utils._params import store_init_params
 from ..validation import check_delta, check_epsilon
 from ._base import SelectionStart, SelectorBase, selector_doc
 from ._common import (
     SELECTOR_CONSTRAINTS,
     fit_with_child_stream,
     fitted_event,
-    holdout_split,
     prepare_candidates,
+    selector_init,
 )
 
 __all__ = [
@@ -435,22 +433,15 @@ class PrivateRandomSearch(SelectorBase):
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
     }
 
-    def __init__(
-        self,
-        estimator: Any,
-        param_grid: Any,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 0.0,
-        repetitions: str = "geometric",
-        mean_repetitions: float = 10.0,
-        shape: float | None = None,
-        validation_fraction: float = 0.2,
-        accountant: BudgetAccountant | None = None,
-        random_state: int | np.random.Generator | None = None,
-        split_random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        store_init_params(self, locals())
+    __init__ = selector_init(
+        {
+            "delta": 0.0,
+            "repetitions": "geometric",
+            "mean_repetitions": 10.0,
+            "shape": None,
+            "validation_fraction": 0.2,
+        }
+    )
 
     def _selection_budget(self) -> tuple[float | None, float | None]:
         """ε₀ of one run, calibrated to the end-to-end (ε, δ), and that δ."""
@@ -471,13 +462,7 @@ class PrivateRandomSearch(SelectorBase):
         eta = _shape_of(self.repetitions, self.shape)
         mean = _check_mean(self.mean_repetitions)
         rng, Xd, y, candidates = start.rng, start.X, start.y, start.candidates
-        val, train = holdout_split(
-            y.shape[0],
-            self.validation_fraction,
-            "validation_fraction",
-            self.split_random_state,
-            rng,
-        )
+        val, train = self._holdout_split("validation_fraction", y.shape[0], rng)
         X_tr, y_tr, X_val, y_val = Xd[train], y[train], Xd[val], y[val]
 
         k = sample_repetitions(self.repetitions, mean, rng, shape=self.shape)

@@ -7,17 +7,16 @@ from typing import Any
 
 import numpy as np
 
-from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import ExponentialMechanism
-from ..utils._params import store_init_params
 from ._base import SelectionStart, SelectorBase, selector_doc
 from ._common import (
     SELECTOR_CONSTRAINTS,
     fit_with_child_stream,
     fitted_event,
     partition_indices,
+    selector_init,
     split_generator,
 )
 
@@ -132,17 +131,7 @@ class PrivateParameterTuning(SelectorBase):
         **SELECTOR_CONSTRAINTS,
     }
 
-    def __init__(
-        self,
-        estimator: Any,
-        param_grid: Any,
-        *,
-        epsilon: float = 1.0,
-        accountant: BudgetAccountant | None = None,
-        random_state: int | np.random.Generator | None = None,
-        split_random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        store_init_params(self, locals())
+    __init__ = selector_init()
 
     def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
         """Algorithm 3: fit the candidates on disjoint parts, select one.

@@ -12,15 +12,19 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions, _fit_context
-from ..accounting.accountant import BudgetAccountant
 from ..bounds.prediction import data_independent_parameters
 from ..exceptions import DPSVMConvergenceError
 from ..mechanisms import ExponentialMechanism
 from ..perturbation import OutputNoise
-from ..utils._params import store_init_params
+from ..utils._params import estimator_init
 from ._common import FloatArray
 from ._docs import prediction_doc
-from ._test_data import HINGE_CONSTRAINTS, _PublicModelLearner, uniform_ball_points
+from ._test_data import (
+    HINGE_CONSTRAINTS,
+    HINGE_PARAMETERS,
+    _PublicModelLearner,
+    uniform_ball_points,
+)
 
 __all__ = ["TestDataIndependentLearner", "sample_linear_exponential"]
 
@@ -170,14 +174,11 @@ default="auto"
     data_norm : float or None, default=1.0
         Radius of the declared input domain; training rows, candidate points
         and prediction inputs are projected onto it and R_φ is computed from it.
-    %(kernel_bound)s
-    %(regularization)s
     %(public_model_tail)s
 
     Attributes
     ----------
-    %(model_attributes)s
-    %(hinge_release_attributes)s
+    %(public_model_attributes)s
     n_rounds_ : int
         B.
     threshold_ : float
@@ -235,28 +236,19 @@ default="auto"
         "n_candidates": [Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 1e-6,
-        n_rounds: int | None = None,
-        beta: float = 0.05,
-        em_fraction: float = 0.5,
-        candidates: Any = "auto",
-        n_candidates: int = 1000,
-        accountant: BudgetAccountant | None = None,
-        kernel: Any = "linear",
-        gamma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        data_norm: float | None = 1.0,
-        kernel_bound: float | None = None,
-        regularization: float = 0.01,
-        classes: ArrayLike | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        store_init_params(self, locals())
+    __init__ = estimator_init(
+        {
+            "epsilon": 1.0,
+            "delta": 1e-6,
+            "n_rounds": None,
+            "beta": 0.05,
+            "em_fraction": 0.5,
+            "candidates": "auto",
+            "n_candidates": 1000,
+        },
+        HINGE_PARAMETERS,
+        {"kernel": "linear"},
+    )
 
     def _candidate_set(self, d: int, radius: float, rng: np.random.Generator) -> Any:
         """The data-independent candidates, or None for the continuous sampler."""

@@ -5,6 +5,19 @@ from __future__ import annotations
 
 from ..utils._docs import fill_doc
 
+_KERNEL_BOUND = """kernel_bound : float or None, default=None
+    R_φ of a callable kernel (required for one, refused otherwise)."""
+
+_REGULARIZATION = """regularization : float, default=0.01
+    λ > 0 of (λ/2)‖w‖² (public, not tuned on the data)."""
+
+_MODEL_ATTRIBUTES = """classes_ : ndarray
+    The label set.
+kappa_ : float
+    R_φ on the declared domain.
+prediction_sensitivity_ : float
+    S = 2LR_φ²/(λn) plus the solver-certificate margin."""
+
 #: numpydoc fragments shared by the prediction learners (``%(name)s`` lines).
 DOC_FRAGMENTS = {
     "kernel_family": """    K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (γ⟨x, y⟩ + c₀)^p, or a
@@ -15,11 +28,15 @@ degree : int, default=3
     p (poly).
 coef0 : float, default=1.0
     c₀ ≥ 0 (poly).""",
-    "kernel_bound": """kernel_bound : float or None, default=None
-    R_φ of a callable kernel (required for one, refused otherwise).""",
-    "regularization": """regularization : float, default=0.01
-    λ > 0 of (λ/2)‖w‖² (public, not tuned on the data).""",
-    "public_model_tail": """accountant : BudgetAccountant or None, default=None
+    "kernel_bound": _KERNEL_BOUND,
+    "regularization": _REGULARIZATION,
+    # The last parameters of the two learners that release a model on public
+    # points (Jain & Thakurta Alg. 2 and 3), and their first attributes.
+    "public_model_tail": _KERNEL_BOUND
+    + "\n"
+    + _REGULARIZATION
+    + """
+accountant : BudgetAccountant or None, default=None
     Checked for (ε, δ) before the training data are read
     (:func:`dpsvm.accounting.charge`) and charged ``privacy_event_`` once,
     after a successful fit; a failed fit spends nothing.
@@ -28,13 +45,10 @@ classes : array-like or None, default=None
     :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
 random_state : None, int or numpy.random.Generator, default=None
     ``None``: CSPRNG noise (real use). An int: **tests and docs only**.""",
-    "model_attributes": """classes_ : ndarray
-    The label set.
-kappa_ : float
-    R_φ on the declared domain.
-prediction_sensitivity_ : float
-    S = 2LR_φ²/(λn) plus the solver-certificate margin.""",
-    "hinge_release_attributes": """lipschitz_ : float
+    "model_attributes": _MODEL_ATTRIBUTES,
+    "public_model_attributes": _MODEL_ATTRIBUTES
+    + """
+lipschitz_ : float
     L = 1 (hinge).
 privacy_event_ : PrivacyEvent
     The record of the release.

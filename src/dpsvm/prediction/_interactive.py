@@ -26,10 +26,11 @@ from ..bounds.prediction import (
 )
 from ..exceptions import BudgetExceededError
 from ..mechanisms import laplace_release, sample_laplace
-from ..utils._params import store_init_params
+from ..utils._params import estimator_init
 from ..validation import check_delta, check_epsilon
 from ._common import (
     JT_REFERENCE,
+    PREDICTION_PARAMETERS,
     FloatArray,
     PredictionBase,
     VacuousCalibrationWarning,
@@ -275,35 +276,22 @@ class PrivateInteractivePredictor(PredictionBase):
         "accountant": [BudgetAccountant, None],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 1e-6,
-        n_queries: int = 1000,
-        mechanism: str = "pinp",
-        beta: float = 0.05,
-        constants: str = "thm9",
-        B_rule: str | int = "paper",
-        w_norm_bound: float | None = None,
-        threshold: float | None = None,
-        svt_split: tuple[float, float, float] = (0.25, 0.25, 0.5),
-        after_cap: str = "public-state",
-        accountant: BudgetAccountant | None = None,
-        kernel: Any = "rbf",
-        gamma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        data_norm: float | None = 1.0,
-        kernel_bound: float | None = None,
-        loss: str = "hinge",
-        quantile: float = 0.5,
-        y_bound: float | None = None,
-        regularization: float = 0.01,
-        classes: ArrayLike | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        store_init_params(self, locals())
+    __init__ = estimator_init(
+        {
+            "epsilon": 1.0,
+            "delta": 1e-6,
+            "n_queries": 1000,
+            "mechanism": "pinp",
+            "beta": 0.05,
+            "constants": "thm9",
+            "B_rule": "paper",
+            "w_norm_bound": None,
+            "threshold": None,
+            "svt_split": (0.25, 0.25, 0.5),
+            "after_cap": "public-state",
+        },
+        PREDICTION_PARAMETERS,
+    )
 
     # ------------------------------------------------------------------ fit
     def _check_split(self) -> tuple[float, float, float]:

@@ -22,10 +22,10 @@ from ..accounting.charge import Charge, charge
 from ..bounds.prediction import noisy_label_scale, weight_norm_bound
 from ..mechanisms import laplace_release
 from ..perturbation import OutputNoise
-from ..utils._params import store_init_params
+from ..utils._params import estimator_init
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
-from ._common import JT_REFERENCE, FloatArray, PredictionBase
+from ._common import JT_REFERENCE, PREDICTION_PARAMETERS, FloatArray, PredictionBase
 from ._docs import prediction_doc
 
 __all__ = ["TestDataDependentLearner", "fit_noisy_labels", "uniform_ball_points"]
@@ -125,14 +125,23 @@ def fit_noisy_labels(gram: ArrayLike, labels: ArrayLike, radius: float) -> Float
     return np.asarray(U @ (c / root), dtype=np.float64)
 
 
+#: The loss parameters of the kernel ERM, fixed (hinge) on the public-model learners.
+_LOSS_PARAMETERS = ("loss", "quantile", "y_bound")
+
 #: The learners are binary hinge-loss classifiers: no loss parameters.
 HINGE_CONSTRAINTS: dict[str, Any] = {
     **{
         k: v
         for k, v in PredictionBase._parameter_constraints.items()
-        if k not in ("loss", "quantile", "y_bound")
+        if k not in _LOSS_PARAMETERS
     },
     "accountant": [BudgetAccountant, None],
+}
+
+#: The shared parameters of the hinge-loss learners (those of
+#: :data:`~._common.PREDICTION_PARAMETERS` without the loss parameters).
+HINGE_PARAMETERS: dict[str, Any] = {
+    k: v for k, v in PREDICTION_PARAMETERS.items() if k not in _LOSS_PARAMETERS
 }
 
 
@@ -290,14 +299,11 @@ class TestDataDependentLearner(_PublicModelLearner):
         Radius of the declared input domain; training rows, public points and
         prediction inputs are projected onto it and R_φ is computed from it
         (e.g. R_φ = (R² + 1)^{3/2} for (⟨x, y⟩ + 1)³).
-    %(kernel_bound)s
-    %(regularization)s
     %(public_model_tail)s
 
     Attributes
     ----------
-    %(model_attributes)s
-    %(hinge_release_attributes)s
+    %(public_model_attributes)s
     noise_scale_ : float
         ν = S/ε_q.
     constraint_radius_ : float
@@ -352,26 +358,17 @@ class TestDataDependentLearner(_PublicModelLearner):
         "radius_fraction": [Interval(Real, 0, 1, closed="neither")],
     }
 
-    def __init__(
-        self,
-        *,
-        epsilon: float = 1.0,
-        delta: float = 1e-6,
-        n_test_points: int = 200,
-        constraint_radius: float | str | None = None,
-        radius_fraction: float = 0.1,
-        accountant: BudgetAccountant | None = None,
-        kernel: Any = "poly",
-        gamma: float = 1.0,
-        degree: int = 3,
-        coef0: float = 1.0,
-        data_norm: float | None = 1.0,
-        kernel_bound: float | None = None,
-        regularization: float = 0.01,
-        classes: ArrayLike | None = None,
-        random_state: int | np.random.Generator | None = None,
-    ) -> None:
-        store_init_params(self, locals())
+    __init__ = estimator_init(
+        {
+            "epsilon": 1.0,
+            "delta": 1e-6,
+            "n_test_points": 200,
+            "constraint_radius": None,
+            "radius_fraction": 0.1,
+        },
+        HINGE_PARAMETERS,
+        {"kernel": "poly"},
+    )
 
     def _private_radius(
         self,

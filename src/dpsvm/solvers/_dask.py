@@ -37,9 +37,11 @@ from ..losses import Loss
 from ._erm import (
     _ACCEPT,
     _NEWTON_MAX_FEATURES,
+    _WARM_FACTOR,
     RowScaledDesign,
     SolverResult,
     _newton_direction,
+    _warm_start,
 )
 
 __all__ = [
@@ -62,11 +64,9 @@ _STEPS = 0.5 ** np.arange(1, 41)
 # Warm start (speed only; the result is certified on every row): with at least
 # _WARM_FACTOR × _WARM_MIN_CHUNKS chunks, the same objective is first solved on
 # every _WARM_FACTOR-th chunk (recursively) until its gradient has shrunk
-# _WARM_REL_TOL-fold, as in memory (``_erm._newton``). Those passes read
-# 1/_WARM_FACTOR of the chunks, and the full passes start near w*.
-_WARM_FACTOR = 8
+# _WARM_REL_TOL-fold, by the in-memory driver's ``_erm._warm_start``. Those
+# passes read 1/_WARM_FACTOR of the chunks, and the full passes start near w*.
 _WARM_MIN_CHUNKS = 4
-_WARM_REL_TOL = 1e-3
 
 
 def is_dask_array(X: Any) -> bool:
@@ -187,6 +187,11 @@ class ChunkedDesign:
         self.shape = (int(n), int(p) + (const is not None))
         self.n_passes = 0
 
+    def subsample(self, y: Any, stride: int) -> tuple[ChunkedDesign, Any]:
+        """Every ``stride``-th row chunk of the design and of ``y`` (chunked alike)."""
+        sub = ChunkedDesign(self.X.blocks[::stride], *self.geometry)
+        return sub, y.blocks[::stride]
+
     def _reduce(
         self, y: Any, kind: str, loss: Loss, w: FloatArray, v: FloatArray | None
     ) -> FloatArray:
@@ -240,16 +245,8 @@ class ChunkedDesign:
         newton = d <= _DASK_NEWTON_MAX_FEATURES
         it = 0
         if warm and self.X.numblocks[0] >= _WARM_FACTOR * _WARM_MIN_CHUNKS:
-            sub = ChunkedDesign(self.X.blocks[::_WARM_FACTOR], *self.geometry)
-            start = sub.minimise(
-                y.blocks[::_WARM_FACTOR],
-                loss,
-                lam,
-                lin,
-                w,
-                tol,
-                max_iter,
-                rel_tol=_WARM_REL_TOL,
+            sub, start = _warm_start(
+                ChunkedDesign.minimise, self, y, loss, lam, lin, w, tol, max_iter
             )
             w, it = start.coef, start.n_iter
             self.n_passes += sub.n_passes

@@ -333,6 +333,10 @@ class RowScaledDesign:
         scale = None if self.scale is None else self.scale[::stride]
         return RowScaledDesign(self.X[::stride], scale, self.const)
 
+    def subsample(self, y: Any, stride: int) -> tuple[RowScaledDesign, Any]:
+        """Every ``stride``-th row of the design and of the targets ``y``."""
+        return self.rows(stride), y[::stride]
+
     def toarray(self) -> Any:
         """X̃ materialised in float64 (dense, or CSR for sparse input)."""
         X = self.X
@@ -682,6 +686,21 @@ def _move(w, m, t, p, Xp):  # type: ignore[no-untyped-def]
     return w + t * p
 
 
+def _warm_start(solve, D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-untyped-def]
+    """The warm start of the Newton drivers (in memory and chunked).
+
+    ``solve`` (``_newton``, or ``ChunkedDesign.minimise``) on the systematic
+    subsample ``D.subsample(y, _WARM_FACTOR)`` (every _WARM_FACTOR-th row, or
+    row chunk) of the same objective, from ``w``, until the subsample's
+    gradient has shrunk _WARM_REL_TOL-fold (itself warm-started when large).
+    Returns the subsampled design and ``solve``'s result.
+    """
+    D_sub, y_sub = D.subsample(y, _WARM_FACTOR)
+    return D_sub, solve(
+        D_sub, y_sub, loss, lam, lin, w, tol, max_iter, rel_tol=_WARM_REL_TOL
+    )
+
+
 def _newton_direction(H, g):  # type: ignore[no-untyped-def]
     try:
         with warnings.catch_warnings():
@@ -715,16 +734,8 @@ def _newton(D, y, loss, lam, lin, w, tol, max_iter, *, warm=True, rel_tol=0.0): 
     cap = max(_HESSIAN_ROWS, 100 * d)
     warm_h = None
     if warm and n >= _WARM_FACTOR * max(_WARM_MIN_ROWS, 50 * d):
-        w, _, it, warm_h = _newton(
-            D.rows(_WARM_FACTOR),
-            y[::_WARM_FACTOR],
-            loss,
-            lam,
-            lin,
-            w,
-            tol,
-            max_iter,
-            rel_tol=_WARM_REL_TOL,
+        _, (w, _, it, warm_h) = _warm_start(
+            _newton, D, y, loss, lam, lin, w, tol, max_iter
         )
     stride = max(1, -(-n // cap))
     hrows = slice(None, None, stride)

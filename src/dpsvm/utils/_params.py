@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
@@ -19,7 +19,9 @@ def store_init_params(estimator: Any, values: dict[str, Any]) -> None:
         setattr(estimator, name, values[name])
 
 
-def estimator_init(*groups: Mapping[str, Any]) -> Callable[..., None]:
+def estimator_init(
+    *groups: Mapping[str, Any], required: Sequence[str] = ()
+) -> Callable[..., None]:
     """Return a scikit-learn ``__init__`` whose parameters are declared in a table.
 
     The keyword-only parameters are the keys of ``groups`` in order, with their
@@ -35,6 +37,10 @@ def estimator_init(*groups: Mapping[str, Any]) -> Callable[..., None]:
     ----------
     *groups : mapping of str to object
         Parameter names and their defaults.
+    required : sequence of str, default=()
+        Names of parameters without a default that come first, in order, and
+        may be given by position (a meta-estimator's wrapped ``estimator`` and
+        its ``param_grid``).
 
     Returns
     -------
@@ -47,6 +53,10 @@ def estimator_init(*groups: Mapping[str, Any]) -> Callable[..., None]:
     ...     __init__ = estimator_init({"epsilon": 1.0, "classes": None})
     >>> Est(epsilon=0.5).epsilon, Est().classes
     (0.5, None)
+    >>> class Meta:
+    ...     __init__ = estimator_init({"epsilon": 1.0}, required=("estimator",))
+    >>> Meta("svc").estimator, Meta(estimator="svc", epsilon=0.5).epsilon
+    ('svc', 0.5)
     """
     merged: dict[str, Any] = {}
     for group in groups:
@@ -54,15 +64,20 @@ def estimator_init(*groups: Mapping[str, Any]) -> Callable[..., None]:
     signature = inspect.Signature(
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
         + [
+            inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            for name in required
+        ]
+        + [
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default)
             for name, default in merged.items()
         ]
     )
+    names = [*required, *merged]
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         bound = signature.bind(self, *args, **kwargs)
         bound.apply_defaults()
-        for name in merged:
+        for name in names:
             setattr(self, name, bound.arguments[name])
 
     __init__.__signature__ = signature  # type: ignore[attr-defined]
