@@ -21,14 +21,17 @@ An HTML comment on the line(s) just before a fence steers the Python test:
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import gzip
 import importlib
 import io
 import json
 import re
+import runpy
 import shlex
 import shutil
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -360,6 +363,153 @@ def test_dpsvm_command_parses(command: Command) -> None:
             )
 
 
+# ------------------------------------------- inline `dpsvm ...` code spans
+
+
+def _inline_spans(path: Path) -> list[tuple[int, str]]:
+    """(line, text) of the inline code spans of a Markdown file (outside fences);
+    a span may run over a line break."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    inside: str | None = None
+    kept = []
+    for line in lines:
+        match = _FENCE.match(line)
+        if match and (inside is None or line.startswith(inside)):
+            inside = match["fence"] if inside is None else None
+            kept.append("")
+        else:
+            kept.append("" if inside is not None else line)
+    text = "\n".join(kept)
+    return [
+        (text.count("\n", 0, m.start()) + 1, " ".join(m[1].split()))
+        for m in re.finditer(r"(?<!`)`([^`]+)`(?!`)", text)
+    ]
+
+
+def _options(parser: argparse.ArgumentParser) -> dict[tuple[str, ...], set[str]]:
+    """Subcommand path → its option strings, for every (sub)parser."""
+    found: dict[tuple[str, ...], set[str]] = {(): set()}
+
+    def walk(p: argparse.ArgumentParser, path: tuple[str, ...]) -> None:
+        found[path] = set()
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, (*path, name))
+            found[path].update(action.option_strings)
+
+    walk(parser, ())
+    return found
+
+
+INLINE = [
+    (path, line, span)
+    for path in DOC_FILES
+    for line, span in _inline_spans(path)
+    if span.startswith("dpsvm ")
+]
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "span"),
+    INLINE,
+    ids=[f"{p.relative_to(ROOT).as_posix()}:L{n}" for p, n, _ in INLINE],
+)
+def test_inline_dpsvm_span_names_real_options(path: Path, line: int, span: str) -> None:
+    # A span such as `dpsvm train --schema` is a fragment (required arguments
+    # left out): its subcommand must exist and its options must be that
+    # subcommand's. A span that reads as a whole command must parse.
+    options = _options(build_parser())
+    words = shlex.split(span)[1:]
+    command: tuple[str, ...] = ()
+    while words and (*command, words[0]) in options:
+        command, words = (*command, words[0]), words[1:]
+    where = f"{path.relative_to(ROOT)}:{line}: `{span}`"
+    assert command, f"{where}: no such dpsvm subcommand"
+    unknown = [
+        w.split("=")[0]
+        for w in words
+        if w.startswith("--") and w.split("=")[0] not in options[command]
+    ]
+    assert not unknown, f"{where}: dpsvm {' '.join(command)} has no {unknown}"
+
+
+# ------------------------------------------ `python benchmarks/...` commands
+
+
+class _Parsed(Exception):
+    """Raised instead of running a benchmark once its arguments are parsed."""
+
+
+def _benchmark_commands() -> list[tuple[str, Path, tuple[str, ...]]]:
+    texts = [
+        (f"{b.name}:L{number}", text)
+        for b in SHELL_BLOCKS
+        for number, text in _logical_lines(b)
+    ]
+    texts += [
+        (f"{path.relative_to(ROOT).as_posix()}:L{line}", span)
+        for path in DOC_FILES
+        for line, span in _inline_spans(path)
+    ]
+    found = []
+    for name, text in texts:
+        try:
+            simple = _simple_commands(text)
+        except ValueError:
+            continue
+        for words in simple:
+            while words and re.match(r"^[A-Za-z_]\w*=", words[0]):
+                words = words[1:]
+            if len(words) >= 2 and Path(words[0]).name.startswith("python"):
+                script = words[1]
+                if script.startswith("benchmarks/") and script.endswith(".py"):
+                    found.append((name, ROOT / script, tuple(words[2:])))
+    return found
+
+
+BENCHMARK_COMMANDS = _benchmark_commands()
+
+
+@pytest.mark.parametrize(
+    ("name", "script", "argv"),
+    BENCHMARK_COMMANDS,
+    ids=[name for name, _, _ in BENCHMARK_COMMANDS],
+)
+def test_benchmark_command_parses(
+    name: str, script: Path, argv: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The script runs as __main__ up to its parse_args, which raises instead of
+    # returning: nothing is benchmarked.
+    shown = f"python {script.relative_to(ROOT)} {shlex.join(argv)}"
+    assert script.is_file(), f"{name}: `{shown}`: no such script"
+    original = argparse.ArgumentParser.parse_args
+
+    def parse_args(self: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> Any:
+        original(self, *args, **kwargs)
+        raise _Parsed
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_args)
+    monkeypatch.setattr(sys, "argv", [str(script), *argv])
+    monkeypatch.syspath_prepend(str(script.parent))
+    stderr = io.StringIO()
+    try:
+        with (
+            contextlib.redirect_stderr(stderr),
+            contextlib.redirect_stdout(io.StringIO()),
+        ):
+            runpy.run_path(str(script), run_name="__main__")
+    except _Parsed:
+        return
+    except ImportError as exc:
+        pytest.skip(f"{script.name} needs {exc.name}")
+    except SystemExit as exc:
+        if exc.code in (0, None):
+            return
+        pytest.fail(f"{name}: `{shown}` exits {exc.code}: {stderr.getvalue()}")
+    pytest.fail(f"{name}: `{shown}` returned without parsing its arguments")
+
+
 # ------------------------------------------------------ the checks can fail
 
 
@@ -407,8 +557,24 @@ def test_every_doc_file_is_scanned() -> None:
     # a guard against an extractor that silently finds nothing
     assert len(PYTHON_BLOCKS) >= 10
     assert len(COMMANDS) >= 30
+    assert len(INLINE) >= 20
+    assert len(BENCHMARK_COMMANDS) >= 10
     assert {b.path.name for b in PYTHON_BLOCKS} >= {
         "README.md",
         "schema.md",
         "margins.md",
     }
+
+
+@pytest.mark.parametrize(
+    "span", ["dpsvm train --no-such-flag", "dpsvm no-such-command", "dpsvm --tune"]
+)
+def test_a_bad_inline_span_fails(span: str) -> None:
+    with pytest.raises(AssertionError):
+        test_inline_dpsvm_span_names_real_options(ROOT / "README.md", 0, span)
+
+
+def test_a_bad_benchmark_command_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    script = ROOT / "benchmarks" / "bench_scale.py"
+    with pytest.raises(pytest.fail.Exception, match="no-such-flag"):
+        test_benchmark_command_parses("x", script, ("--no-such-flag",), monkeypatch)
