@@ -55,6 +55,7 @@ _MARKER = re.compile(
     r"^<!--\s*docs-test:\s*(?P<action>skip|setup|warns)\b\s*(?P<arg>.*?)\s*-->$"
 )
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)(?P<word>\w+)\1")
+_DOTTED = re.compile(r"(?<![\w./])dpsvm(?:\.\w+)+")  # dpsvm.a.b
 _SHELL_OPERATORS = {"&&", "||", ";", "|", "&", "(", ")", "{", "}"}
 
 
@@ -434,6 +435,37 @@ def test_inline_dpsvm_span_names_real_options(path: Path, line: int, span: str) 
     assert not unknown, f"{where}: dpsvm {' '.join(command)} has no {unknown}"
 
 
+def _resolves(dotted: str) -> bool:
+    """Whether ``dpsvm.a.b.C.attr`` names a module or an attribute of one."""
+    parts = dotted.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj: Any = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attr in parts[i:]:
+            if not hasattr(obj, attr):
+                return False
+            obj = getattr(obj, attr)
+        return True
+    return False
+
+
+@pytest.mark.parametrize(
+    "path", DOC_FILES, ids=[p.relative_to(ROOT).as_posix() for p in DOC_FILES]
+)
+def test_inline_dotted_dpsvm_names_resolve(path: Path) -> None:
+    # `dpsvm.accounting.charge`, `dpsvm.io`, ...: each names a real module or
+    # attribute (a renamed or moved name leaves a stale reference behind).
+    stale = [
+        f"L{line}: {name}"
+        for line, span in _inline_spans(path)
+        for name in _DOTTED.findall(span)
+        if not _resolves(name)
+    ]
+    assert not stale, f"{path.relative_to(ROOT)}: no such name: {stale}"
+
+
 # ------------------------------------------ `python benchmarks/...` commands
 
 
@@ -559,6 +591,13 @@ def test_every_doc_file_is_scanned() -> None:
     assert len(COMMANDS) >= 30
     assert len(INLINE) >= 20
     assert len(BENCHMARK_COMMANDS) >= 10
+    dotted = [
+        name
+        for path in DOC_FILES
+        for _, span in _inline_spans(path)
+        for name in _DOTTED.findall(span)
+    ]
+    assert len(dotted) >= 100
     assert {b.path.name for b in PYTHON_BLOCKS} >= {
         "README.md",
         "schema.md",
@@ -572,6 +611,13 @@ def test_every_doc_file_is_scanned() -> None:
 def test_a_bad_inline_span_fails(span: str) -> None:
     with pytest.raises(AssertionError):
         test_inline_dpsvm_span_names_real_options(ROOT / "README.md", 0, span)
+
+
+def test_a_stale_dotted_name_is_found() -> None:
+    assert _resolves("dpsvm.accounting.charge")
+    assert _resolves("dpsvm.models.DPLinearSVC.fit")
+    assert not _resolves("dpsvm.accounting.no_such_name")
+    assert not _resolves("dpsvm.no_such_module.f")
 
 
 def test_a_bad_benchmark_command_fails(monkeypatch: pytest.MonkeyPatch) -> None:
