@@ -147,3 +147,108 @@ def test_references_can_be_followed(path: Path) -> None:
         f"{path.relative_to(ROOT)} cites notes that are not in the repository; "
         f"cite the paper's theorem/equation instead: {bad}"
     )
+
+
+# ---------------------------------------------------------------------------
+# docs/architecture.md names only what exists
+# ---------------------------------------------------------------------------
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+#: Code spans of the document that are prose, not names (operators, package
+#: names of other projects, argument lists shown as text).
+_NOT_A_NAME = re.compile(r"[\s,*<>=]|^dp-accounting$|^NW\*$")
+
+
+def _code_spans(text: str) -> list[str]:
+    return sorted(set(re.findall(r"`([^`\n]+)`", text)))
+
+
+def _resolve_dotted(name: str) -> bool:
+    """``name`` imports or resolves, read as the document writes names.
+
+    Absolute (``dpsvm.models``, ``dataclasses.replace``), relative to
+    ``dpsvm`` (``models.base.LinearModelBase``) or to one of its packages
+    (``kernel_erm.KernelERMBase``, ``_paths.DataFiles``), or a class defined
+    in some dpsvm module with one of its attributes (``Mechanism.sample``).
+    """
+    import importlib
+
+    packages = sorted(_module_name(p.parent) for p in SRC.glob("*/__init__.py"))
+    roots = ["", "dpsvm.", *(f"{pkg}." for pkg in packages)]
+    for candidate in (root + name for root in roots):
+        parts = candidate.split(".")
+        for cut in range(len(parts), 0, -1):
+            try:
+                obj: object = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            try:
+                for attr in parts[cut:]:
+                    obj = getattr(obj, attr)
+            except AttributeError:
+                break
+            return True
+    head, _, rest = name.partition(".")
+    for path in _modules():
+        try:
+            obj = importlib.import_module(_module_name(path))
+        except ImportError:
+            continue
+        if isinstance(getattr(obj, head, None), type):
+            try:
+                obj = getattr(obj, head)
+                for attr in rest.split("."):
+                    obj = getattr(obj, attr)
+            except AttributeError:
+                continue
+            return True
+    return False
+
+
+def _source_text() -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in _modules())
+
+
+def _unknown_names(spans: list[str], source: str) -> list[str]:
+    """The spans that name no file, module, attribute or identifier of dpsvm."""
+    unknown = []
+    for span in spans:
+        name = re.sub(r"\(.*\)$", "", span.strip()).lstrip("@").rstrip("=")
+        if not name or _NOT_A_NAME.search(name):
+            continue
+        if "/" in name or name.endswith((".py", ".md")):
+            path = name.rstrip("/")
+            if not (
+                (ROOT / path).exists()
+                or (SRC / path).exists()
+                or any(SRC.rglob(Path(path).name))
+            ):
+                unknown.append(span)
+        elif "." in name:
+            if not _resolve_dotted(name):
+                unknown.append(span)
+        elif not re.search(rf"\b{re.escape(name)}\b", source):
+            unknown.append(span)
+    return unknown
+
+
+def test_architecture_document_names_what_exists() -> None:
+    """Every file, module, class, function and parameter that
+    docs/architecture.md names in code spans exists in the source tree."""
+    spans = _code_spans(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert len(spans) > 50  # the document is read, not an empty match
+    assert _unknown_names(spans, _source_text()) == []
+
+
+def test_architecture_name_check_can_fail() -> None:
+    source = _source_text()
+    stale = [
+        "models/_no_such_module.py",
+        "solvers.solve_everything",
+        "models.base.NoSuchBase",
+        "NoSuchParametersTable",
+        "utils._params.estimator_init_with_required",
+    ]
+    assert _unknown_names(stale, source) == stale
+    assert _unknown_names(["models.base.LinearModelBase", "solvers/"], source) == []
