@@ -188,15 +188,8 @@ def test_file_content_is_the_documented_json(data, tmp_path):
     save_model(est, path)
     text = path.read_text(encoding="utf-8")
     doc = json.loads(text)
-    assert list(doc) == [
-        "format",
-        "format_version",
-        "dpsvm_version",
-        "estimator",
-        "params",
-        "state",
-        "privacy_event",
-    ]
+    # No feature names, schema or selection: the envelope's first seven keys.
+    assert list(doc) == list(_ENVELOPE[:7])
     assert list(doc["state"]) == [
         "label_type",
         "classes",
@@ -693,15 +686,8 @@ def test_kernel_file_content_is_the_documented_json(data, tmp_path):
     save_model(est, path)
     text = path.read_text(encoding="utf-8")
     doc = json.loads(text)
-    assert list(doc) == [
-        "format",
-        "format_version",
-        "dpsvm_version",
-        "estimator",
-        "params",
-        "state",
-        "privacy_event",
-    ]
+    # No feature names, schema or selection: the envelope's first seven keys.
+    assert list(doc) == list(_ENVELOPE[:7])
     assert list(doc["state"]) == [
         "label_type",
         "classes",

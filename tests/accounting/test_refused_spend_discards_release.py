@@ -60,23 +60,31 @@ def _estimators(acc: BudgetAccountant) -> list[object]:
     ]
 
 
-@pytest.mark.parametrize("index", range(8))
-def test_refused_final_spend_leaves_no_release(monkeypatch, index: int) -> None:
-    rng = np.random.default_rng(0)
+def _data(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
     X = rng.uniform(-0.5, 0.5, size=(400, 3))
-    y = (X[:, 0] > 0).astype(int)
-    acc = BudgetAccountant(epsilon=100.0, delta=0.5)
-    estimator = _estimators(acc)[index]
+    return X, (X[:, 0] > 0).astype(int)
+
+
+def _refuse_final_spend(monkeypatch: pytest.MonkeyPatch, acc: BudgetAccountant) -> None:
+    """Another release sharing ``acc`` takes what is left just before each spend."""
     spend = Charge.spend
 
     def concurrent_then_spend(self, event, *, times=1):  # type: ignore[no-untyped-def]
         if self.accountant is acc:
-            # Another release sharing the accountant takes what is left.
             eps, delta = acc.remaining()
             acc.spend(PrivacyEvent("concurrent-release", eps, delta))
         return spend(self, event, times=times)
 
     monkeypatch.setattr(Charge, "spend", concurrent_then_spend)
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_refused_final_spend_leaves_no_release(monkeypatch, index: int) -> None:
+    X, y = _data(0)
+    acc = BudgetAccountant(epsilon=100.0, delta=0.5)
+    estimator = _estimators(acc)[index]
+    _refuse_final_spend(monkeypatch, acc)
     with warnings.catch_warnings(), pytest.raises(BudgetExceededError):
         warnings.simplefilter("ignore")
         estimator.fit(X, y)
@@ -89,24 +97,14 @@ def test_refused_final_spend_leaves_no_release(monkeypatch, index: int) -> None:
 def test_refused_refit_keeps_the_paid_model(monkeypatch, index: int) -> None:
     # A refit whose final spend is refused leaves the estimator exactly as the
     # earlier, paid fit left it (not a mix of the two fits).
-    rng = np.random.default_rng(1)
-    X = rng.uniform(-0.5, 0.5, size=(400, 3))
-    y = (X[:, 0] > 0).astype(int)
+    X, y = _data(1)
     acc = BudgetAccountant(epsilon=100.0, delta=0.5)
     estimator = _estimators(acc)[index]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         estimator.fit(X, y)
     before = dict(vars(estimator))
-    spend = Charge.spend
-
-    def concurrent_then_spend(self, event, *, times=1):  # type: ignore[no-untyped-def]
-        if self.accountant is acc:
-            eps, delta = acc.remaining()
-            acc.spend(PrivacyEvent("concurrent-release", eps, delta))
-        return spend(self, event, times=times)
-
-    monkeypatch.setattr(Charge, "spend", concurrent_then_spend)
+    _refuse_final_spend(monkeypatch, acc)
     with warnings.catch_warnings(), pytest.raises(BudgetExceededError):
         warnings.simplefilter("ignore")
         estimator.fit(X[::-1], y[::-1])
