@@ -33,7 +33,6 @@ References
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
 from typing import Any
 
 from ..bounds.nie_wang import (
@@ -99,26 +98,20 @@ def __getattr__(name: str) -> Any:
 
 _CONVENTIONS = ("dpsvm", "nie-wang", "jain-thakurta")
 
-_CONVENTION_PARAMETERS = """Parameters
-----------
-kappa : float
-    κ = sup √K(x, x) over the declared domain (R_φ of Jain & Thakurta).
-lipschitz : float
-    C_L (L of Jain & Thakurta).
-regularization : float
-    The regularisation weight in ``convention``.
-n_samples : int
-    n (m of Nie & Wang).
-convention : {"dpsvm", "nie-wang", "jain-thakurta"}, default="dpsvm"
-    ``"dpsvm"``: Λ in (1/n)Σℓ + (Λ/2)‖f‖². ``"nie-wang"``: λ in
-    (1/m)ΣL + λΩ(f) with Ω ``gamma``-strongly convex. ``"jain-thakurta"``:
-    λ in (1/n)Σℓ + (λ/2)‖w‖².
-gamma : float, default=2.0
-    γ of Ω (``"nie-wang"`` only; 2 for Ω = ‖f‖²).
-
-Returns
--------
-float"""
+_CONVENTION_PARAMETERS = """kappa : float
+        κ = sup √K(x, x) over the declared domain (R_φ of Jain & Thakurta).
+    lipschitz : float
+        C_L (L of Jain & Thakurta).
+    regularization : float
+        The regularisation weight in ``convention``.
+    n_samples : int
+        n (m of Nie & Wang).
+    convention : {"dpsvm", "nie-wang", "jain-thakurta"}, default="dpsvm"
+        ``"dpsvm"``: Λ in (1/n)Σℓ + (Λ/2)‖f‖². ``"nie-wang"``: λ in
+        (1/m)ΣL + λΩ(f) with Ω ``gamma``-strongly convex. ``"jain-thakurta"``:
+        λ in (1/n)Σℓ + (λ/2)‖w‖².
+    gamma : float, default=2.0
+        γ of Ω (``"nie-wang"`` only; 2 for Ω = ‖f‖²)."""
 
 
 def _to_nie_wang(
@@ -141,100 +134,104 @@ def _to_nie_wang(
     return regularization / 2.0, 2.0
 
 
-def _in_conventions(
-    nie_wang_formula: Callable[[float, float, float, float, int], float],
-    name: str,
-    doc: str,
-) -> Callable[..., float]:
-    """A public sensitivity taking Λ in any convention: ``nie_wang_formula``
-    ``(κ, C_L, λ_NW, γ, n)`` after :func:`_to_nie_wang` (named ``name``, with
-    ``doc`` whose ``{parameters_returns_float}`` line becomes the shared
-    Parameters section and the head of Returns)."""
-
-    def sensitivity(
-        kappa: float,
-        lipschitz: float,
-        regularization: float,
-        n_samples: int,
-        *,
-        convention: str = "dpsvm",
-        gamma: float = 2.0,
-    ) -> float:
-        lam_nw, g = _to_nie_wang(regularization, convention, gamma)
-        return nie_wang_formula(kappa, lipschitz, lam_nw, g, n_samples)
-
-    sensitivity.__name__ = sensitivity.__qualname__ = name
-    sensitivity.__doc__ = doc.replace(
-        "{parameters_returns_float}", _CONVENTION_PARAMETERS
-    )
-    return sensitivity
-
-
-# [NW] Thm 2: Δ_H = 2κC_L/(λγm).
-rkhs_sensitivity = _in_conventions(
-    nw_sensitivity_thm2,
-    "rkhs_sensitivity",
+def rkhs_sensitivity(
+    kappa: float,
+    lipschitz: float,
+    regularization: float,
+    n_samples: int,
+    *,
+    convention: str = "dpsvm",
+    gamma: float = 2.0,
+) -> float:
     """RKHS-norm sensitivity Δ_H of the exact regularised minimiser (Nie & Wang Thm 2).
 
-{parameters_returns_float}
-    Δ_H = 2κC_L/(λ_NW·γ·n) = 2LR_φ/(λ_JT·n) = 2κC_L/(nΛ).
+    Parameters
+    ----------
+    {parameters}
 
-Raises
-------
-ValueError
-    For an unknown convention, ``gamma`` ≠ 2 outside ``"nie-wang"``, or an
-    out-of-range argument.
+    Returns
+    -------
+    float
+        Δ_H = 2κC_L/(λ_NW·γ·n) = 2LR_φ/(λ_JT·n) = 2κC_L/(nΛ).
 
-Notes
------
-Privacy: replace-one neighbours; computed by
-:func:`dpsvm.bounds.nie_wang.nw_sensitivity_thm2` ([NW] Thm 2; Jain &
-Thakurta eq. (3)). Assumes the exact minimiser, a convex Lipschitz loss and
-a data-independent κ.
+    Raises
+    ------
+    ValueError
+        For an unknown convention, ``gamma`` ≠ 2 outside ``"nie-wang"``, or an
+        out-of-range argument.
 
-References
-----------
-[NW] Theorem 2; P. Jain, A. Thakurta, ICML 2013, eq. (3).
+    Notes
+    -----
+    Privacy: replace-one neighbours; computed by
+    :func:`dpsvm.bounds.nie_wang.nw_sensitivity_thm2` ([NW] Thm 2; Jain &
+    Thakurta eq. (3)). Assumes the exact minimiser, a convex Lipschitz loss and
+    a data-independent κ.
 
-Examples
---------
->>> rkhs_sensitivity(1.0, 1.0, 0.2, 1000)  # Λ = 0.2: 2/(1000·0.2)
-0.01
->>> rkhs_sensitivity(1.0, 1.0, 0.1, 1000, convention="nie-wang")
-0.01
-""",
-)
+    References
+    ----------
+    [NW] Theorem 2; P. Jain, A. Thakurta, ICML 2013, eq. (3).
 
-# [NW] Prop. 1 proof: B_Δ = κ·2κC_L/(λγm).
-prediction_sensitivity = _in_conventions(
-    nw_sup_sensitivity,
-    "prediction_sensitivity",
+    Examples
+    --------
+    >>> rkhs_sensitivity(1.0, 1.0, 0.2, 1000)  # Λ = 0.2: 2/(1000·0.2)
+    0.01
+    >>> rkhs_sensitivity(1.0, 1.0, 0.1, 1000, convention="nie-wang")
+    0.01
+    """
+    lam_nw, g = _to_nie_wang(regularization, convention, gamma)
+    # [NW] Thm 2: Δ_H = 2κC_L/(λγm).
+    return nw_sensitivity_thm2(kappa, lipschitz, lam_nw, g, n_samples)
+
+
+def prediction_sensitivity(
+    kappa: float,
+    lipschitz: float,
+    regularization: float,
+    n_samples: int,
+    *,
+    convention: str = "dpsvm",
+    gamma: float = 2.0,
+) -> float:
     """Sensitivity S of one prediction f_z(x), the number both papers share.
 
-{parameters_returns_float}
-    S = κΔ_H = 2κ²C_L/(λ_NW·γ·n) = 2LR_φ²/(λ_JT·n) = 2κ²C_L/(nΛ).
+    Parameters
+    ----------
+    {parameters}
 
-Raises
-------
-ValueError
-    As :func:`rkhs_sensitivity`.
+    Returns
+    -------
+    float
+        S = κΔ_H = 2κ²C_L/(λ_NW·γ·n) = 2LR_φ²/(λ_JT·n) = 2κ²C_L/(nΛ).
 
-Notes
------
-Privacy: replace-one neighbours; sup_x |f_z(x) − f_z̄(x)| ≤ S, computed by
-:func:`dpsvm.bounds.nie_wang.nw_sup_sensitivity` ([NW] Def. 2 / Prop. 1,
-B_Δ; Jain & Thakurta Thm 9, S). A single answer f_z(x) + Lap(S/ε) is ε-DP.
+    Raises
+    ------
+    ValueError
+        As :func:`rkhs_sensitivity`.
 
-References
-----------
-[NW] Definition 2 and the proof of Proposition 1; P. Jain, A. Thakurta,
-ICML 2013, Theorem 9.
+    Notes
+    -----
+    Privacy: replace-one neighbours; sup_x |f_z(x) − f_z̄(x)| ≤ S, computed by
+    :func:`dpsvm.bounds.nie_wang.nw_sup_sensitivity` ([NW] Def. 2 / Prop. 1,
+    B_Δ; Jain & Thakurta Thm 9, S). A single answer f_z(x) + Lap(S/ε) is ε-DP.
 
-Examples
---------
->>> a = prediction_sensitivity(2.0, 1.0, 0.1, 100, convention="nie-wang")
->>> b = prediction_sensitivity(2.0, 1.0, 0.2, 100, convention="jain-thakurta")
->>> a == b, round(a, 12)
-(True, 0.4)
-""",
-)
+    References
+    ----------
+    [NW] Definition 2 and the proof of Proposition 1; P. Jain, A. Thakurta,
+    ICML 2013, Theorem 9.
+
+    Examples
+    --------
+    >>> a = prediction_sensitivity(2.0, 1.0, 0.1, 100, convention="nie-wang")
+    >>> b = prediction_sensitivity(2.0, 1.0, 0.2, 100, convention="jain-thakurta")
+    >>> a == b, round(a, 12)
+    (True, 0.4)
+    """
+    lam_nw, g = _to_nie_wang(regularization, convention, gamma)
+    # [NW] Prop. 1 proof: B_Δ = κ·2κC_L/(λγm).
+    return nw_sup_sensitivity(kappa, lipschitz, lam_nw, g, n_samples)
+
+
+for _func in (rkhs_sensitivity, prediction_sensitivity):
+    _func.__doc__ = (_func.__doc__ or "").replace(
+        "{parameters}", _CONVENTION_PARAMETERS
+    )
