@@ -796,6 +796,44 @@ def test_output_perturbation_models_save_and_load(tmp_path, make, labels):
         load_model(path)
 
 
+def _edit_top(doc, key, value):
+    doc["privacy_event"][key] = value
+
+
+def _edit_child_n(doc, key, value):
+    child = doc["privacy_event"]["children"][0]
+    child["details"]["n_samples"] = value
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(lambda d: _edit_top(d, "epsilon", 0.01), id="top-epsilon"),
+        pytest.param(lambda d: _edit_top(d, "delta", 0.5), id="top-delta"),
+        pytest.param(
+            lambda d: d["privacy_event"]["details"].update(n_classes=7),
+            id="n_classes",
+        ),
+        pytest.param(lambda d: _edit_child_n(d, "n_samples", 10**6), id="child-n"),
+    ],
+)
+def test_one_vs_rest_model_file_cannot_under_report_its_epsilon(tmp_path, edit):
+    # Regression: a three-class DPOutputPerturbationSVC file whose top-level
+    # one-vs-rest event was edited (ε 1 → 0.01, δ, n_classes) loaded with the
+    # edited, smaller ε; each child was checked but not their composition.
+    X, _ = _clf_data(80)
+    y = np.digitize(X[:, 0], [-0.2, 0.2])
+    est = DPOutputPerturbationSVC(classes=[0, 1, 2], random_state=0).fit(X, y)
+    path = tmp_path / "model.json"
+    save_model(est, path)
+    assert load_model(path).privacy_event_.epsilon == pytest.approx(1.0)
+    doc = json.loads(path.read_text())
+    edit(doc)
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match="privacy_event"):
+        load_model(path)
+
+
 def test_output_perturbation_model_with_a_feature_map_is_not_written(tmp_path):
     X, y = _clf_data(40)
     est = DPOutputPerturbationSVC(
@@ -810,8 +848,8 @@ def test_output_perturbation_model_with_a_feature_map_is_not_written(tmp_path):
 
 
 def test_convention_sensitivities_are_named_functions_of_one_signature():
-    # Both public sensitivities are built by one factory: each keeps its own
-    # name (doctests, numpydoc, help) and the documented signature.
+    # Both public sensitivities keep their own name (doctests, numpydoc, help)
+    # and the documented signature.
     import inspect
 
     for func in (rkhs_sensitivity, prediction_sensitivity):

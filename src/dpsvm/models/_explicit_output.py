@@ -40,6 +40,7 @@ from .base import (
     NoisyFitTagsMixin,
     SavedAttribute,
     ScoreColumnsMixin,
+    check_one_vs_rest_event,
     one_vs_rest_targets,
     release_one_vs_rest,
     resolve_label_set,
@@ -173,12 +174,11 @@ class _ExplicitOutputBase(BaseEstimator):
         name = f"nw-output-perturbation-vector({self.noise})"
         coef = np.atleast_2d(np.asarray(self.coef_))
         k, dim = coef.shape[0], coef.shape[1] + int(bool(self.fit_intercept))
-        if k > 1 and (
-            event.mechanism != f"one-vs-rest({name})" or len(event.children) != k
-        ):
-            raise ValueError(f"expected a one-vs-rest event of {k} releases.")
+        # One-vs-rest: the top-level event must compose its children (each
+        # checked below against the parameters), so it cannot under-report.
+        releases = check_one_vs_rest_event(event, k) if k > 1 else (event,)
         eps_k, delta_k = float(self.epsilon) / k, float(self.delta) / k
-        for child in event.children if k > 1 else (event,):
+        for child in releases:
             d = child.details
             n = d.get("n_samples")
             if child.mechanism != name or not isinstance(n, int) or n < 1:

@@ -154,6 +154,43 @@ def fit_one_vs_rest(
     return W, mark_label_set(event, classes), infos
 
 
+def check_one_vs_rest_event(event: PrivacyEvent, k: int) -> tuple[PrivacyEvent, ...]:
+    """Refuse a read-back event that is not :func:`fit_one_vs_rest`'s composition.
+
+    For a model file: ``event`` must be the ``one-vs-rest(...)`` event of ``k``
+    releases of one mechanism, with ``details["n_classes"] == k``, its ε and δ
+    the sequential composition of the children's (Dwork & Roth 2014,
+    Theorem 3.16) and one public n across the children. The caller checks each
+    child against the estimator's parameters; together a file cannot report
+    less than the children it is made of.
+
+    Returns
+    -------
+    tuple of PrivacyEvent
+        The ``k`` children.
+    """
+    children = event.children
+    if (
+        len(children) != k
+        or event.mechanism != f"one-vs-rest({children[0].mechanism})"
+        or event.details.get("n_classes") != k
+        or any(c.mechanism != children[0].mechanism for c in children)
+    ):
+        raise ValueError(f"expected a one-vs-rest event of {k} releases.")
+    for what, got, want in (
+        ("epsilon", event.epsilon, sum(c.epsilon for c in children)),
+        ("delta", event.delta, min(1.0, sum(c.delta for c in children))),
+    ):
+        if not (got == want or math.isclose(got, want, rel_tol=1e-12)):
+            raise ValueError(
+                f"the one-vs-rest event's {what} is {got!r}; its {k} releases "
+                f"compose to {want!r}."
+            )
+    if len({c.details.get("n_samples") for c in children}) != 1:
+        raise ValueError("the per-class events disagree on n_samples.")
+    return children
+
+
 def release_one_vs_rest(
     estimator: Any,
     fit_binary: BinaryRelease,
