@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -224,3 +225,25 @@ def test_allow_non_private_lets_a_reproduction_tune_but_books_nothing_private():
     with pytest.raises(ValueError, match="label"):
         with allow_non_private(""):
             pass
+
+
+def test_a_batch_refused_part_way_records_nothing() -> None:
+    # Regression: a batch of three answers checked at 0.9, after which a
+    # concurrent release took 0.5, recorded two answers (0.2 of budget) before
+    # the third was refused, although the release was thrown away.
+    acc = BudgetAccountant(1.0)
+    ticket = charge(acc, 0.9)
+    acc.spend(PrivacyEvent("concurrent", 0.5))
+    with pytest.raises(BudgetExceededError):
+        ticket.spend(PrivacyEvent("answer", 0.2), times=3)
+    assert [e.mechanism for e in acc.ledger] == ["concurrent"]
+    assert acc.remaining()[0] == pytest.approx(0.5)
+
+
+def test_a_charge_block_left_by_an_exception_puts_the_owner_back() -> None:
+    est = SimpleNamespace(coef_=None)
+    with pytest.raises(RuntimeError, match="solver failed"):
+        with charge(None, 1.0, owner=est):
+            est.coef_ = [1.0]
+            raise RuntimeError("solver failed")
+    assert est.coef_ is None

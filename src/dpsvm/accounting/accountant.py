@@ -522,6 +522,22 @@ class BudgetAccountant:
             self._costs.append((event.epsilon, event.delta))
         return event
 
+    def _spend_batch(self, event: PrivacyEvent, times: int) -> None:
+        """Record ``event`` ``times`` times, all or none (one lock for the batch).
+
+        If a later copy does not fit (e.g. a concurrent release took budget
+        since it was checked), the copies already recorded are removed again.
+        """
+        with self._lock:
+            n0 = len(self._ledger)
+            try:
+                for _ in range(times):
+                    self.spend(event)
+            except BaseException:
+                del self._ledger[n0:]
+                del self._costs[n0:]
+                raise
+
     def compose(self, event: PrivacyEvent) -> BudgetAccountant:
         """Spend ``event`` and return the accountant (dp-accounting style).
 

@@ -347,12 +347,9 @@ class Charge:
             )
         acc = self.accountant
         if acc is not None:
-            # One lock for the batch: no concurrent spend can interleave, and
-            # since the planned (ε, δ) fitted, each of the ``times`` smaller
-            # steps composes to at most the same bound.
-            with acc._lock:
-                for _ in range(times):
-                    acc.spend(event)
+            # All or none: a batch refused part-way (a concurrent release took
+            # budget since the check) leaves nothing in the ledger.
+            acc._spend_batch(event, times)
 
     def discard(self) -> None:
         """Put the owner's attributes back as they were when the budget was checked.
@@ -396,9 +393,13 @@ class Charge:
         Parameters
         ----------
         exc_type, exc, traceback
-            The exception leaving the block, if any (then nothing is spent).
+            The exception leaving the block, if any (then nothing is spent and
+            the owner is put back, :meth:`discard`).
         """
-        if exc_type is None and self.spent is None:
+        if self.spent is None:
+            if exc_type is not None:
+                self.discard()
+                return
             raise RuntimeError("A charge block ended without spend(event).")
 
 
