@@ -162,11 +162,14 @@ def check_certificate(
     """
     if not distance_bound <= cap:
         # No achieved value is quoted: it is computed from the data.
-        within = "" if max_iter is None else f" in max_iter = {max_iter} iterations"
+        within, advice = "", ""
+        if max_iter is not None:  # the estimator has a max_iter to raise
+            within = f" in max_iter = {max_iter} iterations"
+            advice = " Increase max_iter;"
         raise DPSVMConvergenceError(
             "The solver did not certify its distance to the exact minimiser "
             f"within the public cap {cap:.3g} that the noise is calibrated "
-            f"for{within}. Increase max_iter; nothing was released or spent."
+            f"for{within}.{advice} nothing was released or spent."
         )
 
 
