@@ -34,7 +34,10 @@ Registered today: :class:`~dpsvm.models.DPLinearSVC`,
 :class:`~dpsvm.models.DPLogisticRegression`,
 :class:`~dpsvm.models.NonPrivateLinearClassifier` (linear state, below),
 :class:`~dpsvm.models.DPKernelSVC` and
-:class:`~dpsvm.models.NonPrivateRandomFeatureSVC` (random-feature state).
+:class:`~dpsvm.models.NonPrivateRandomFeatureSVC` (random-feature state),
+:class:`~dpsvm.models.DPOutputPerturbationSVC` and
+:class:`~dpsvm.models.DPOutputPerturbationRegressor` (explicit-feature state,
+``feature_map=None`` only).
 A subclass of a registered class is not registered: :func:`save_model` refuses
 it, since a file names exactly one class.
 
@@ -50,7 +53,7 @@ reader, not forgery:
 
 * every key, type and shape (below);
 * the privacy event against the parameters it was computed from, by the
-  estimator's ``_check_privacy_event``: its type (a non-private mode such as
+  estimator's ``_check_saved_event``: its type (a non-private mode such as
   ``mechanism="objective-2009"`` or ``norm_handling="paper"`` must carry a
   non-private event, and a private one a pure event), the mechanism, ε (per
   class under one-vs-rest), Λ, the row-norm bound, the loss, and the noise
