@@ -22,9 +22,11 @@ creates the accountant and passes it explicitly; :func:`resolve_accountant` maps
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from ..exceptions import BudgetExceededError, NonPrivateReleaseError
@@ -521,6 +523,34 @@ class BudgetAccountant:
             self._ledger.append(event)
             self._costs.append((event.epsilon, event.delta))
         return event
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[BudgetAccountant]:
+        """Hold the ledger: no other thread spends until the block ends.
+
+        For a release whose final cost depends on the data (e.g. a sparse-vector
+        batch, charged only for the updates it made): check the worst case,
+        compute and spend inside one block, so that no concurrent spend can
+        slip in between and make the refusal of the actual cost depend on the
+        data. The lock is re-entrant: :meth:`check` and :meth:`spend` work
+        inside the block.
+
+        Yields
+        ------
+        BudgetAccountant
+            ``self``.
+
+        Examples
+        --------
+        >>> acc = BudgetAccountant(1.0)
+        >>> with acc.exclusive():
+        ...     acc.check(0.5)
+        ...     _ = acc.spend(PrivacyEvent("release", 0.25))
+        >>> len(acc)
+        1
+        """
+        with self._lock:
+            yield self
 
     def _spend_batch(self, event: PrivacyEvent, times: int) -> None:
         """Record ``event`` ``times`` times, all or none (one lock for the batch).

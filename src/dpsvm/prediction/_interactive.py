@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import warnings
 from collections.abc import Mapping
@@ -15,7 +16,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context
-from ..accounting.accountant import BudgetAccountant
+from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
 from ..accounting.composition import best_composition
 from ..accounting.events import PrivacyEvent
@@ -641,32 +642,38 @@ class PrivateInteractivePredictor(PredictionBase):
                 f"{T - self._n_answers} of n_queries={T}; nothing was answered."
             )
         before = self._spent
-        ticket = self._check_batch(k)  # before any answer is computed
-        saved = (self._n_answers, self._points, self._coef)
-        if self.mechanism == "laplace":
-            # Per-coordinate discretised Laplace, as PerQueryLaplacePredictor: each
-            # answer moves by at most S between neighbours and is ε_q-DP.
-            exact = self._model.decision(Z)
-            scores = laplace_release(
-                exact,
-                self.noise_scale_,
-                self._noise_generator(),
-                sensitivity=self.noise_scale_ * self._eps_q,
-            )
-            updates = np.zeros(k, dtype=bool)
-            public = np.zeros(k, dtype=bool)
-        else:
-            scores, updates, public = self._answer_updates(Z)
-        self._n_answers += k
-        self._spent = self._spent_after(self._n_answers, self.n_updates)
-        try:
-            self._charge_batch(ticket, k, before)
-        except BaseException:
-            # Not charged (e.g. a concurrent spend used the shared budget): the
-            # answers are discarded unreleased and the state rolled back.
-            self._n_answers, self._points, self._coef = saved
-            self._spent = before
-            raise
+        acc = resolve_accountant(self.accountant)
+        # One hold of the ledger from the worst-case check to the spend: the
+        # actual cost (data-dependent for sparse-vector) then always fits, so a
+        # concurrent spend cannot make the refusal depend on the data.
+        with acc.exclusive() if acc is not None else contextlib.nullcontext():
+            ticket = self._check_batch(k)  # before any answer is computed
+            saved = (self._n_answers, self._points, self._coef)
+            if self.mechanism == "laplace":
+                # Per-coordinate discretised Laplace, as PerQueryLaplacePredictor: each
+                # answer moves by at most S between neighbours and is ε_q-DP.
+                exact = self._model.decision(Z)
+                scores = laplace_release(
+                    exact,
+                    self.noise_scale_,
+                    self._noise_generator(),
+                    sensitivity=self.noise_scale_ * self._eps_q,
+                )
+                updates = np.zeros(k, dtype=bool)
+                public = np.zeros(k, dtype=bool)
+            else:
+                scores, updates, public = self._answer_updates(Z)
+            self._n_answers += k
+            self._spent = self._spent_after(self._n_answers, self.n_updates)
+            try:
+                self._charge_batch(ticket, k, before)
+            except BaseException:
+                # Not charged (the ledger is held, so only a cost above the
+                # checked worst case could do this): the answers are discarded
+                # unreleased and the state rolled back.
+                self._n_answers, self._points, self._coef = saved
+                self._spent = before
+                raise
         return PredictionAnswers(
             labels=self._labels(scores),
             scores=np.asarray(scores, dtype=np.float64),
