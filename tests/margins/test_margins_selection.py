@@ -130,14 +130,14 @@ def test_smoothed_loss_is_the_scaled_moreau_envelope():
 def test_sparse_rows_are_projected_without_densifying():
     import scipy.sparse as sp
 
-    from dpsvm.margins.margin_selection import _rows_to_ball
+    from dpsvm.margins.margin_selection import rows_in_ball
 
     X = sp.random(50, 30, density=0.2, random_state=0, format="csr") * 5
-    P = _rows_to_ball(X, 1.0)
+    P = rows_in_ball(X, 1.0)
     assert sp.issparse(P)
     norms = np.sqrt(np.asarray(P.multiply(P).sum(axis=1)).ravel())
     assert norms.max() <= 1.0
-    dense = _rows_to_ball(X.toarray(), 1.0)
+    dense = rows_in_ball(X.toarray(), 1.0)
     np.testing.assert_allclose(P.toarray(), dense, rtol=1e-9, atol=1e-12)
 
 

@@ -372,17 +372,15 @@ def select_fewest_errors(
     mechanism: str,
     reference: str,
     details: dict[str, Any],
-    argmax: Any = private_argmax,
 ) -> tuple[int, PrivacyEvent]:
     """Pure ε-DP choice of a candidate with few training errors, and its event.
 
     Bassily, Mohri & Suresh (2022), Alg. 1 step 5 and §5 step 5:
     P(c) ∝ exp(−(ε/2)·#errors(c)), i.e. utility −#errors/m with replace-one
-    sensitivity 1/m (one replaced example changes each count by at most 1).
-    ``argmax`` is the selection primitive (:func:`~dpsvm.margins.selection.
-    private_argmax`); audits pass a deliberately flawed one to test the test.
+    sensitivity 1/m (one replaced example changes each count by at most 1),
+    drawn by :func:`~dpsvm.margins.selection.private_argmax`.
     """
-    idx, em_event = argmax(
+    idx, em_event = private_argmax(
         -errors / n_samples,
         epsilon=epsilon,
         sensitivity=1.0 / n_samples,
@@ -623,15 +621,13 @@ class CandidateSelectionClassifier(CandidateSelectionParams, MarginClassifierBas
         mechanism: str,
         reference: str,
         details: dict[str, Any],
-        argmax: Any = private_argmax,
     ) -> list[FloatArray]:
         """Build the candidates, select one privately; return its weight blocks.
 
         Sets ``n_candidates_``, ``covering_radius_``, ``theory_n_components_``,
         ``theorem_applies_`` (a grid cover and ``reaches_theory``) and
         ``privacy_event_``; ``scores`` and ``chunk`` are those of
-        :func:`count_candidate_errors`, ``argmax`` that of
-        :func:`select_fewest_errors`.
+        :func:`count_candidate_errors`.
         """
         cands = build_candidates(
             self.candidates,
@@ -662,6 +658,5 @@ class CandidateSelectionClassifier(CandidateSelectionParams, MarginClassifierBas
                 "candidates": self.candidates,
                 "theorem_applies": self.theorem_applies_,
             },
-            argmax=argmax,
         )
         return [w[0] for w in cands.take(np.array([idx]))]

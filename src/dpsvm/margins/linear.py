@@ -19,11 +19,9 @@ from ._base import (
     JL_ERM_CONSTRAINTS,
     REFERENCE,
     CandidateSelectionClassifier,
-    CandidateSet,
     FloatArray,
     JLERMParams,
     MarginClassifierBase,
-    count_candidate_errors,
     split_random_state,
 )
 from ._docs import margin_doc
@@ -37,19 +35,10 @@ from .erm import (
 )
 from .losses import RhoHingeLoss
 from .projections import FastJL, RademacherJL
-from .selection import private_argmax
 
 __all__ = ["JLExponentialMarginClassifier", "JLMarginClassifier"]
 
 _SCORE_CHUNK = 1 << 22  # candidates × rows scored per block
-
-
-def count_errors(candidates: FloatArray, Z: FloatArray, y: FloatArray) -> FloatArray:
-    """#{i : yᵢ⟨c, zᵢ⟩ ≤ 0} for each candidate row c (a tie is an error)."""
-    cands = CandidateSet(
-        [candidates], [candidates.shape[1:]], product=False, covering_radius=0.0
-    )
-    return count_candidate_errors(cands, lambda w: w[0] @ Z.T, y, _linear_chunk(Z))
 
 
 def _linear_chunk(Z: FloatArray) -> int:
@@ -202,7 +191,6 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
             reference=f"{REFERENCE}, Alg. 1 and Thm 3.1",
             details={"n_components": self.n_components_},
             # Looked up here so that an audit can substitute a flawed variant.
-            argmax=private_argmax,
         )
         self.compressed_coef_ = w_tilde.copy()
         self.coef_ = proj.adjoint_transform(self.compressed_coef_)

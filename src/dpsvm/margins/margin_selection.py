@@ -68,10 +68,6 @@ def smoothed_hinge_minimum(
     return value, accuracy
 
 
-#: Kept for callers of the former private helper (same map).
-_rows_to_ball = rows_in_ball
-
-
 @margin_doc
 class PrivateMarginSelection(MarginClassifierBase):
     """Choose the margin ρ privately, then fit a margin learner with it.

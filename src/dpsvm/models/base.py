@@ -445,11 +445,7 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         design = self._design(X, R, norms)
         # ±1 targets as int8 (an eighth of the memory of float64); every
         # product with them is taken in float64, with the same values.
-        one, minus_one = np.int8(1), np.int8(-1)
-        if self.classes_.size == 2:
-            targets = [np.where(y == self.classes_[1], one, minus_one)]
-        else:
-            targets = [np.where(y == c, one, minus_one) for c in self.classes_]
+        targets = one_vs_rest_targets(y, self.classes_, np.int8)
         return design, targets, self._internal_lambda(X.shape[0], R, len(targets))
 
     def _internal_lambda(self, n: int, R: float, n_problems: int) -> float:
