@@ -64,7 +64,8 @@ n_features_in_ : int
 DOC_FRAGMENTS["selection_params"] = "\n".join(
     [
         """max_candidates : int, default=200000
-    Largest cover built; a larger one is refused before the data are read.
+    Largest cover built; a larger one is refused before any score is computed
+    (before the data are read where its size does not depend on them).
 selection : {"exponential", "permute-and-flip"}, default="exponential"
     The pure-DP selection mechanism.
 beta : float, default=0.05

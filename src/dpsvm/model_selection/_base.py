@@ -174,8 +174,9 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             X, y, candidate_epsilon=candidate_epsilon, delta=delta
         )
         best, estimator, event = self._select(start)
-        # Charged before anything is released on self: if the spend fails (a
-        # concurrent spend used the shared budget), no model is left behind.
+        # Charged before the selection is stored on self; if the spend fails (a
+        # concurrent spend used the shared budget), the charge puts back what
+        # _select already set (owner=self), so no model is left behind.
         start.ticket.spend(event)
         self.best_index_ = int(best)
         self.best_params_ = dict(start.candidates[best])
