@@ -470,8 +470,6 @@ class DPOutputPerturbationSVC(
         **_ExplicitOutputBase._parameter_constraints,
         "classes": ["array-like", None],
     }
-    # ScoreColumnsMixin (listed first, as mixins are) declares _scores abstract.
-    _scores = _ExplicitOutputBase._scores
 
     # -- model file (dpsvm.io): the released weights -------------------------
     _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (

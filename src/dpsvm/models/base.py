@@ -603,10 +603,13 @@ class PublicParameterFitMixin:
 
 
 class ScoreColumnsMixin(ScorePredictMixin):
-    """``decision_function`` from ``_scores`` (one column per binary problem)."""
+    """``decision_function`` from ``_scores`` (one column per binary problem).
 
-    def _scores(self, X: ArrayLike) -> FloatArray:  # pragma: no cover - abstract
-        raise NotImplementedError
+    ``_scores`` comes from the estimator's base class; it is only declared here,
+    so that it does not shadow that implementation in the method order.
+    """
+
+    _scores: Callable[[ArrayLike], FloatArray]
 
     @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
