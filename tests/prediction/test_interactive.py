@@ -203,16 +203,43 @@ def test_laplace_charges_one_event_per_answer():
     )
 
 
-def test_accountant_refusal_answers_nothing_and_spends_nothing():
+class _PrivateModelGuard:
+    """Stands in for the private w*: its public kernel works, reading w* fails."""
+
+    def __init__(self, model):
+        self.spec = model.spec  # the kernel and domain are public
+
+    def decision(self, Z):
+        raise AssertionError("the private model was read before the budget check")
+
+
+def test_accountant_refusal_answers_nothing_and_spends_nothing(monkeypatch):
     p0, X = _fit("laplace", delta=0.0)
     eps_q = p0.prediction_sensitivity_ / p0.noise_scale_
     acc = BudgetAccountant(2.5 * eps_q)  # affords two answers, not three
     p, _ = _fit("laplace", delta=0.0, accountant=acc)
     before = p.state_dict()
+    # ⟨w*, φ(z)⟩ is the only read of the private model: the refusal comes first.
+    monkeypatch.setattr(p, "_model", _PrivateModelGuard(p._model))
     with pytest.raises(BudgetExceededError):
         p.answer(X[:3])
     assert p.state_dict() == before and len(acc) == 0
+    monkeypatch.undo()
     assert p.answer(X[:2]).n_answers == 2 and len(acc) == 2
+
+
+@pytest.mark.parametrize("mechanism", ["pinp", "sparse-vector"])
+def test_update_mechanisms_refused_by_the_accountant_read_nothing(
+    monkeypatch, mechanism
+):
+    p0, X = _fit(mechanism, **USEFUL)
+    acc = BudgetAccountant(p0.total_epsilon / 2, 1e-3)  # less than the worst case
+    p, _ = _fit(mechanism, **USEFUL, accountant=acc)
+    before = p.state_dict()
+    monkeypatch.setattr(p, "_model", _PrivateModelGuard(p._model))
+    with pytest.raises(BudgetExceededError):
+        p.answer(X[:10])
+    assert p.state_dict() == before and len(acc) == 0
 
 
 def test_accountant_does_not_change_the_answers():

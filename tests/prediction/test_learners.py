@@ -120,10 +120,16 @@ def test_learners_charge_their_event_once():
     assert len(acc) == 2
 
 
-def test_learners_refused_by_the_accountant_read_and_spend_nothing():
+def test_learners_refused_by_the_accountant_read_and_spend_nothing(monkeypatch):
     X, y = _data()
     acc = BudgetAccountant(0.5, 1e-4)  # less than the ε = 1 of one fit
+
+    def read_the_data(*args, **kwargs):
+        raise AssertionError("the training data were read before the budget check")
+
     for clf in _learners(acc):
+        # Fitting w* is the first read of (X, y): a refusal must come before it.
+        monkeypatch.setattr(clf, "_fit_model", read_the_data)
         with pytest.raises(BudgetExceededError):
             clf.fit(X, y)
         assert not hasattr(clf, "privacy_event_") and not hasattr(clf, "_model")
