@@ -39,7 +39,9 @@ def row_norms(X: Any) -> FloatArray:
     Returns
     -------
     ndarray of shape (n_samples,)
-        ‖xᵢ‖₂ in float64.
+        ‖xᵢ‖₂ in float64; +inf for a row whose ‖x‖² overflows although its
+        entries are finite (the callers then project that row with the
+        overflow-safe :func:`project_rows_to_ball`).
 
     Examples
     --------
@@ -62,7 +64,8 @@ def row_norms(X: Any) -> FloatArray:
             seg = np.array(X.data[lo : indptr[stop]], dtype=np.float64)  # a copy
             if seg.size == 0:
                 continue
-            seg *= seg
+            with np.errstate(over="ignore"):  # an overflowed ‖x‖² is +inf
+                seg *= seg
             # One sum per non-empty row: the segments between consecutive
             # non-empty rows' offsets are exactly their entries.
             rows = np.flatnonzero(np.diff(indptr[start : stop + 1]))
