@@ -185,8 +185,9 @@ CONFIGS: dict[str, dict[str, Factory]] = {
         )
     },
     "NonPrivateRandomFeatureSVC": {
+        # The Huber loss: the exact hinge solver is slow, and not the point.
         "rbf": lambda: NonPrivateRandomFeatureSVC(
-            n_components=8, feature_random_state=0, **B
+            n_components=8, loss="huber", feature_random_state=0, **B
         ),
     },
     "NonPrivateKernelSVC": {
@@ -268,7 +269,12 @@ CONFIGS: dict[str, dict[str, Factory]] = {
         ),
     },
     "LabelPrivateMarginClassifier": {
-        "default": lambda: LabelPrivateMarginClassifier(random_state=0, **B)
+        "sphere": lambda: LabelPrivateMarginClassifier(
+            candidates="sphere", n_candidates=100, random_state=0, **B
+        ),
+        "subspace": lambda: LabelPrivateMarginClassifier(
+            n_directions=2, random_state=0, **B
+        ),
     },
     "KernelMarginClassifier": {
         "rbf": lambda: KernelMarginClassifier(
