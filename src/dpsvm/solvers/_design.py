@@ -91,7 +91,10 @@ def clip_factors(norms: FloatArray, radius: float) -> FloatArray | None:
 
     A row is scaled iff its computed norm exceeds the radius, by one ulp less
     than radius/‖x‖ (the map of :func:`project_rows_to_ball`, as a scale vector
-    instead of a projected copy). ``None`` when no row moves.
+    instead of a projected copy). ``None`` when no row moves. The norms must be
+    finite: a row whose ‖x‖² overflowed (norm +inf) has no factor here, and
+    the callers project it with the overflow-safe :func:`project_rows_to_ball`
+    instead (:func:`scaled_design` with ``norms=None``).
 
     Parameters
     ----------
