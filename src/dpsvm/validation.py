@@ -270,6 +270,17 @@ def project_rows_to_ball(X: ArrayLike, radius: float) -> NDArray[np.floating]:
     data-independent preprocessing step: it enforces the row-norm bound that the
     privacy calibrations assume, without reading any other record.
 
+    The norm is overflow-safe (the scaling of LAPACK's ``dnrm2``): a row whose
+    ‖x‖² overflows although every entry is finite (a row of 1e300 in every
+    coordinate, or 1.5e308 in one) is first divided by its largest absolute
+    entry m, and its norm is m·‖x/m‖; when that exceeds the radius the row
+    becomes (x/m)·(radius/‖x/m‖), a finite row of norm ``radius`` in the
+    direction of x. Only rows with a NaN or infinite entry have no projection
+    (they become NaN); callers refuse them first. This is the library's one
+    clip to the public ball: every learner applies it (or the same map as a
+    per-row factor, :func:`dpsvm.solvers.clip_factors`) before any projection,
+    feature map or kernel ("Bounded before mapped", ``docs/privacy.md``).
+
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
@@ -287,25 +298,42 @@ def project_rows_to_ball(X: ArrayLike, radius: float) -> NDArray[np.floating]:
     >>> project_rows_to_ball([[3.0, 4.0], [0.3, 0.4]], 1.0)
     array([[0.6, 0.8],
            [0.3, 0.4]])
+    >>> project_rows_to_ball([[1e300, 1e300], [-1.5e308, 0.0]], 2.0)
+    array([[ 1.41421356,  1.41421356],
+           [-2.        ,  0.        ]])
     """
     radius = check_positive(radius, "radius")
     X = np.array(X, dtype=np.result_type(np.asarray(X).dtype, np.float64), copy=True)
     norms = np.sqrt(np.einsum("ij,ij->i", X, X))
+    too_long = norms > radius
     huge = np.isinf(norms)
     if np.any(huge):
         huge[huge] = np.all(np.isfinite(X[huge]), axis=1)
     if np.any(huge):
         # ‖x‖² overflowed although every entry is finite: rescale those rows by
-        # their largest entry first, which keeps their direction.
-        X[huge] /= np.max(np.abs(X[huge]), axis=1)[:, None]
-        norms[huge] = np.sqrt(np.einsum("ij,ij->i", X[huge], X[huge]))
-    too_long = norms > radius
+        # their largest entry m first (which keeps their direction); the true
+        # norm is m·‖x/m‖ (inf only beyond the float range).
+        rows = np.flatnonzero(huge)
+        scaled = X[rows] / np.max(np.abs(X[rows]), axis=1)[:, None]
+        unit_norms = np.sqrt(np.einsum("ij,ij->i", scaled, scaled))
+        with np.errstate(over="ignore"):
+            true_norms = np.max(np.abs(X[rows]), axis=1) * unit_norms
+        longer = true_norms > radius
+        # Longer rows: (x/m)·(radius/‖x/m‖), which neither overflows nor
+        # underflows; a row within a huge radius is left unchanged.
+        X[rows[longer]] = scaled[longer] * (radius / unit_norms[longer])[:, None]
+        too_long[rows] = False
+        norms[rows] = true_norms
+        clipped = np.union1d(rows[longer], np.flatnonzero(too_long))
+    else:
+        clipped = np.flatnonzero(too_long)
     if np.any(too_long):
         X[too_long] *= (radius / norms[too_long])[:, None]
+    if clipped.size:
         # Rounding can leave a norm a few ulps above the radius; shrink those
         # rows by one more ulp-sized factor, until the computed norm is within
         # the bound (a factor < 1 every round, so this ends within a few rounds).
-        idx = np.flatnonzero(too_long)
+        idx = clipped
         for _ in range(64):
             renorm = np.sqrt(np.einsum("ij,ij->i", X[idx], X[idx]))
             over = renorm > radius

@@ -350,8 +350,29 @@ def kernel_matrix(
             dtype=np.float64,
         )
     g = check_gamma(gamma)
-    if name == "rbf":
-        return np.asarray(rbf_kernel(Xa, Ya, gamma=g), dtype=np.float64)
-    if name == "laplacian":
-        return np.asarray(laplacian_kernel(Xa, Ya, gamma=g), dtype=np.float64)
-    return np.asarray(_cauchy_kernel(Xa, Ya, g), dtype=np.float64)
+    # Finite rows far outside any ball (no ball is declared here) must not give
+    # NaN: a distance beyond the float range is +inf and its kernel value 0.
+    with np.errstate(over="ignore", invalid="ignore"):
+        if name == "rbf":
+            K = np.asarray(rbf_kernel(Xa, Ya, gamma=g), dtype=np.float64)
+            return _direct_rbf_where_nan(K, Xa, Ya, g)
+        if name == "laplacian":
+            return np.asarray(laplacian_kernel(Xa, Ya, gamma=g), dtype=np.float64)
+        return np.asarray(_cauchy_kernel(Xa, Ya, g), dtype=np.float64)
+
+
+def _direct_rbf_where_nan(
+    K: NDArray[np.float64], X: NDArray[np.float64], Y: NDArray[np.float64], g: float
+) -> NDArray[np.float64]:
+    """Recompute exp(−γ‖x − y‖²) directly where the expansion gave NaN.
+
+    scikit-learn's ‖x‖² + ‖y‖² − 2⟨x, y⟩ is inf − inf for finite rows of huge
+    norm; the direct sum of (xₗ − yₗ)² is +inf there (kernel 0), and NaN only
+    for a NaN or infinite entry.
+    """
+    i, j = np.nonzero(np.isnan(K))
+    if i.size:
+        with np.errstate(over="ignore", invalid="ignore"):
+            diff = X[i] - Y[j]
+            K[i, j] = np.exp(-g * np.einsum("ij,ij->i", diff, diff))
+    return K

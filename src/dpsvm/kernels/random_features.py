@@ -39,6 +39,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._params import store_init_params
 from ..utils._random import check_random_state
+from ..validation import project_rows_to_ball
 from . import _trig
 from ._spectral import (
     SHIFT_INVARIANT_KERNELS,
@@ -129,6 +130,16 @@ def fourier_features(
     ndarray of shape (n_samples, n_outputs)
         The features.
 
+    Notes
+    -----
+    Bounded before mapped: a row whose phases could overflow is first projected
+    (overflow-safe, :func:`dpsvm.validation.project_rows_to_ball`) onto the
+    public ball of radius B = f_max/(4·maxⱼ‖ωⱼ‖₂) (f_max the largest float of
+    ``dtype``), on which every ⟨ωⱼ, x⟩ + ψⱼ is finite (Cauchy–Schwarz), so a
+    finite row never gives a NaN feature. B depends on the released frequencies
+    only; rows inside it (every row whose phases were representable to better
+    than 2π) are unchanged.
+
     Examples
     --------
     >>> import numpy as np
@@ -161,11 +172,19 @@ def fourier_features(
     # cos and sin, the scale and the phases folded in; within 4e-16·s of
     # s·np.cos/np.sin); float32: numpy's own cos/sin are already vectorised.
     fast = dt == np.dtype(np.float64)
-    checked = not (fast and n > 0 and _arguments_bounded(Xa, W, psi))
+    bounded = n > 0 and _arguments_bounded(Xa, W, psi)
+    checked = not (fast and bounded)
+    # Rows are read through the phase ball unless every argument is known small.
+    ball = None if bounded or n == 0 else _phase_ball_radius(W, dt)
+
+    def rows_of(start: int, stop: int) -> NDArray[Any]:
+        if ball is None:
+            return np.asarray(Xa[start:stop], dtype=dt)
+        return np.asarray(project_rows_to_ball(Xa[start:stop], ball), dtype=dt)
 
     def cos_sin(start: int) -> None:
         stop = min(n, start + rows)
-        z = np.matmul(np.asarray(Xa[start:stop], dtype=dt), W)  # chunk × m
+        z = np.matmul(rows_of(start, stop), W)  # chunk × m
         block = out[start:stop]
         if fast:
             _trig.cos_sin(
@@ -179,7 +198,7 @@ def fourier_features(
     def cos_phase(start: int) -> None:
         stop = min(n, start + rows)
         block = out[start:stop]
-        np.matmul(np.asarray(Xa[start:stop], dtype=dt), W, out=block)
+        np.matmul(rows_of(start, stop), W, out=block)
         if fast:  # _trig adds ψ tile by tile, rounded as in block + ψ
             _trig.cos(block, scale=s, shift=psi, out=block, checked=checked)
             return
@@ -228,6 +247,22 @@ def _arguments_bounded(
     if psi is not None:
         bound += max(float(psi.max()), -float(psi.min()))
     return bool(2.0 * bound < _trig.FAST_ARGUMENT_BOUND)
+
+
+def _phase_ball_radius(W: NDArray[Any], dt: np.dtype[Any]) -> float | None:
+    """Radius of the public ball on which every phase ⟨ωⱼ, x⟩ (+ ψⱼ) is finite.
+
+    |⟨ωⱼ, x⟩| ≤ ‖ωⱼ‖·‖x‖ (Cauchy–Schwarz, also for every partial sum), so with
+    ‖x‖ ≤ f_max/(4·maxⱼ‖ωⱼ‖) the products, the sums (with their rounding) and
+    the |ψ| ≤ π of the phases stay below f_max in ``dt``. ``None`` when the
+    frequencies are all zero (every phase is then ψ) or not finite.
+    """
+    if W.size == 0:
+        return None
+    widest = float(np.max(np.linalg.norm(np.asarray(W, dtype=np.float64), axis=0)))
+    if not (0.0 < widest < math.inf):
+        return None
+    return float(np.finfo(dt).max) / (4.0 * widest)
 
 
 def _n_threads(n_jobs: int | None, n_chunks: int) -> int:

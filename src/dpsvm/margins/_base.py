@@ -231,13 +231,31 @@ def rows_in_ball(X: Any, radius: float) -> Any:
 
     Dense rows use :func:`~dpsvm.margins.projections.project_to_ball`; sparse
     rows are scaled by :func:`dpsvm.solvers.clip_factors` (the same map as a
-    per-row factor, without densifying).
+    per-row factor, without densifying), except rows whose ‖x‖² overflows:
+    those alone are projected densely by the overflow-safe
+    :func:`dpsvm.validation.project_rows_to_ball`.
     """
     if not sp.issparse(X):
         return project_to_ball(X, radius)
     X = sp.csr_matrix(X, dtype=np.float64)
-    factors = clip_factors(row_norms(X), radius)
-    return X if factors is None else sp.diags(factors) @ X
+    norms = row_norms(X)
+    huge = np.flatnonzero(~np.isfinite(norms))
+    if huge.size:
+        norms[huge] = 0.0  # replaced below
+    factors = clip_factors(norms, radius)
+    if huge.size == 0:
+        return X if factors is None else sp.diags(factors) @ X
+    if factors is None:
+        factors = np.ones(X.shape[0])
+    factors[huge] = 0.0
+    fixed = sp.csr_matrix(project_to_ball(X[huge].toarray(), radius))
+    place = sp.csr_matrix(
+        (np.ones(huge.size), (huge, np.arange(huge.size))),
+        shape=(X.shape[0], huge.size),
+    )
+    out = sp.csr_matrix(sp.diags(factors) @ X + place @ fixed)
+    out.eliminate_zeros()
+    return out
 
 
 class CandidateSet:

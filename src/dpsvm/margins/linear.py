@@ -22,6 +22,7 @@ from ._base import (
     FloatArray,
     JLERMParams,
     MarginClassifierBase,
+    rows_in_ball,
     split_random_state,
 )
 from ._docs import margin_doc
@@ -66,7 +67,7 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
         Λ, the norm of the comparator class B^d(Λ).
     data_norm : float, default=1.0
         r, the public row-norm bound (enters the cover scale; privacy holds for
-        any row norm).
+        any row norm). Rows are projected onto B^d(r) before the JL map.
     n_components : int or "theory", default=2
         k. ``"theory"`` uses Algorithm 1's k = ⌈c′Λ²r² ln(m/β)/ρ²⌉ (with
         c′ = ``jl_constant``), whose cover is almost always too large to build.
@@ -171,7 +172,9 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
         )
         gen, public_seed = split_random_state(self.random_state)
         proj = RademacherJL(k, random_state=public_seed).fit(Xv[:1])
-        Z = proj.transform(Xv)
+        # Bounded before mapped: rows onto B^d(r) before Φ, so that no entry of
+        # Φx overflows (a positive rescaling: no training sign changes).
+        Z = proj.transform(Xv if proj.identity_ else rows_in_ball(Xv, self.data_norm))
         self.projection_ = proj
         self.n_components_ = proj.n_components_
         self.jl_distortion_ = 0.0 if proj.identity_ else jl_distortion(k, m, self.beta)
@@ -216,7 +219,8 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
     norm_bound : float, default=1.0
         Λ; the ERM domain is B^k(2Λ).
     data_norm : float, default=1.0
-        r; projected rows are clipped to B^k(2r) (required for privacy).
+        r; rows are projected onto B^d(r) before the JL map and the projected
+        rows are clipped to B^k(2r) (required for privacy).
     n_components : int or "auto", default="auto"
         k; ``"auto"`` is Algorithm 2's k = ⌈εm ln(m/β)/(ln^{3/2}(1/δ) ln(1/β))⌉.
         The identity is used when k ≥ n_features.
@@ -322,9 +326,13 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
         gen, public_seed = split_random_state(self.random_state)
         cls = FastJL if self.projection == "fast" else RademacherJL
         proj = cls(k, random_state=public_seed).fit(Xv[:1])
-        # Alg. 2 step 3: clip the projected rows to B^k(2r) — required for privacy.
+        # Bounded before mapped: rows onto Alg. 2's input ball B^d(r) before Φ
+        # (overflow-safe, so no entry of Φx is inf and no inf·0 is NaN) ...
+        Xb = Xv if proj.identity_ else rows_in_ball(Xv, self.data_norm)
+        # ... and Alg. 2 step 3: clip the projected rows to B^k(2r) — required
+        # for privacy.
         r_tilde = 2.0 * self.data_norm
-        Z = project_rows_to_ball(proj.transform(Xv), r_tilde)
+        Z = project_rows_to_ball(proj.transform(Xb), r_tilde)
         radius = 2.0 * self.norm_bound  # Alg. 2 step 4: ERM over B^k(2Λ)
         # The solvers' shared arguments: the ball B^k(2Λ), the clipped row
         # norm 2r and the whole (ε, δ) budget.

@@ -106,8 +106,9 @@ class PrivateMarginSelection(MarginClassifierBase):
         is added to each score's sensitivity.
     score_components : int or None, default=None
         If set, the scores are computed on a data-independent fast JL sketch of
-        the rows to this dimension (clipped to B(r)): cheaper for wide data and
-        still a fixed function of the data, so equally private.
+        the rows to this dimension (rows projected onto B(r) before and after
+        the sketch): cheaper for wide data and still a fixed function of the
+        data, so equally private.
     %(classes)s
     %(accountant)s
     %(random_state)s
@@ -209,11 +210,12 @@ class PrivateMarginSelection(MarginClassifierBase):
         eps_sel = self.selection_fraction * self.epsilon
         eps_base = self.epsilon - eps_sel
         lam, r = self.norm_bound, self.data_norm
-        rows: Any = Xv
+        # Bounded before mapped: rows onto B(r) before the sketch (overflow-safe),
+        # and the sketched rows onto B(r) again (the scores' data_norm).
+        rows: Any = rows_in_ball(Xv, r)
         if self.score_components is not None:
             sketch = FastJL(self.score_components, random_state=public_seed)
-            rows = sketch.fit(Xv[:1]).transform(Xv)
-        rows = rows_in_ball(rows, r)
+            rows = rows_in_ball(sketch.fit(Xv[:1]).transform(rows), r)
         margins = margin_grid(lam * r, m)
         scores = np.empty(margins.size)
         sens = np.empty(margins.size)

@@ -17,6 +17,7 @@ from ._base import (
     REFERENCE,
     CandidateSelectionClassifier,
     FloatArray,
+    rows_in_ball,
     split_random_state,
 )
 from ._docs import margin_doc
@@ -57,6 +58,8 @@ class NeuralMarginClassifier(CandidateSelectionClassifier):
         Λ, the per-layer Frobenius bound; candidates lie in balls of radius 2Λ.
     data_norm : float, default=1.0
         r, the public row-norm bound (enters γ; privacy holds for any norm).
+        Rows are projected onto B^d(r) before the first JL map (in ``fit`` and
+        in prediction).
     n_layers : int, default=2
         L ≥ 1 (L = 1 is a linear model).
     width : int, default=1
@@ -212,7 +215,9 @@ class NeuralMarginClassifier(CandidateSelectionClassifier):
             phis.append(
                 RademacherJL(k, random_state=seed).fit(np.zeros((1, self.width)))
             )
-        Z0 = phis[0].transform(Xv)
+        # Bounded before mapped: rows onto B^d(r) (Thm 5.1's domain,
+        # overflow-safe) before the first JL map, in fit and in prediction.
+        Z0 = phis[0].transform(rows_in_ball(Xv, self.data_norm))
         self.projections_ = phis
         self.n_parameters_ = n_params
         # Bassily, Mohri & Suresh (2022), §5 step 5: P(h) ∝ exp(−(ε/2)·#errors(h)).
@@ -235,7 +240,7 @@ class NeuralMarginClassifier(CandidateSelectionClassifier):
 
     def _scores(self, Xv: Any) -> FloatArray:
         """Network scores h(x) of validated rows."""
-        Z0 = self.projections_[0].transform(Xv)
+        Z0 = self.projections_[0].transform(rows_in_ball(Xv, self.data_norm))
         weights = [w[None] for w in self.compressed_weights_]
         return self._forward(weights, Z0, self.projections_)[0]
 

@@ -442,11 +442,13 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         self.classes_ = self._resolve_classes(y, all_public)
         R = self._resolve_data_norm(computed)
         self.data_norm_ = R
-        design = self._design(X, R, norms)
         # ±1 targets as int8 (an eighth of the memory of float64); every
         # product with them is taken in float64, with the same values.
         targets = one_vs_rest_targets(y, self.classes_, np.int8)
-        return design, targets, self._internal_lambda(X.shape[0], R, len(targets))
+        # λ first: a data-derived R (data_norm=None) outside the float range is
+        # refused with its own message before any row is projected onto it.
+        lam = self._internal_lambda(X.shape[0], R, len(targets))
+        return self._design(X, R, norms), targets, lam
 
     def _internal_lambda(self, n: int, R: float, n_problems: int) -> float:
         """λ = Λ/R² of the internal problem, refused outside the float range.

@@ -39,7 +39,9 @@ def row_norms(X: Any) -> FloatArray:
     Returns
     -------
     ndarray of shape (n_samples,)
-        ‖xᵢ‖₂ in float64.
+        ‖xᵢ‖₂ in float64; +inf for a row whose ‖x‖² overflows although its
+        entries are finite (the callers then project that row with the
+        overflow-safe :func:`project_rows_to_ball`).
 
     Examples
     --------
@@ -62,7 +64,8 @@ def row_norms(X: Any) -> FloatArray:
             seg = np.array(X.data[lo : indptr[stop]], dtype=np.float64)  # a copy
             if seg.size == 0:
                 continue
-            seg *= seg
+            with np.errstate(over="ignore"):  # an overflowed ‖x‖² is +inf
+                seg *= seg
             # One sum per non-empty row: the segments between consecutive
             # non-empty rows' offsets are exactly their entries.
             rows = np.flatnonzero(np.diff(indptr[start : stop + 1]))
@@ -88,7 +91,10 @@ def clip_factors(norms: FloatArray, radius: float) -> FloatArray | None:
 
     A row is scaled iff its computed norm exceeds the radius, by one ulp less
     than radius/‖x‖ (the map of :func:`project_rows_to_ball`, as a scale vector
-    instead of a projected copy). ``None`` when no row moves.
+    instead of a projected copy). ``None`` when no row moves. The norms must be
+    finite: a row whose ‖x‖² overflowed (norm +inf) has no factor here, and
+    the callers project it with the overflow-safe :func:`project_rows_to_ball`
+    instead (:func:`scaled_design` with ``norms=None``).
 
     Parameters
     ----------
