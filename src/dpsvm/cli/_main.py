@@ -50,6 +50,7 @@ from ._data import (
     read_table,
     resolve_label_column,
 )
+from ._demo import DEMO_EPSILONS
 from ._metrics import (
     METRICS,
     declared_classes,
@@ -340,12 +341,19 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser(
         "demo",
         help="train a private linear SVM on the bundled breast-cancer data",
-        description="Train DPLinearSVC (objective perturbation, Huber loss) on the "
-        "breast-cancer data bundled with scikit-learn and compare its test accuracy "
-        "with non-private references.",
+        description="Train DPLinearSVC with its defaults (objective perturbation, "
+        "Huber loss, intercept, regularization='auto') at several ε on the "
+        "breast-cancer data bundled with scikit-learn and compare its test "
+        "accuracy with non-private references and the majority class.",
     )
     demo.add_argument(
-        "--epsilon", type=_epsilon, default=1.0, help="ε per model (default 1)"
+        "--epsilon",
+        type=_epsilon,
+        nargs="+",
+        default=list(DEMO_EPSILONS),
+        metavar="E",
+        help="ε per model, one or more values "
+        f"(default {' '.join(f'{e:g}' for e in DEMO_EPSILONS)})",
     )
     add_seed_argument(
         demo,
@@ -814,7 +822,7 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ._demo import run_demo
 
     run_demo(
-        epsilon=args.epsilon,
+        epsilons=args.epsilon,
         random_state=args.random_state,
         n_draws=args.draws,
         out=out,
