@@ -656,7 +656,7 @@ def sweep_png(rows: Sequence[dict[str, Any]], title: str) -> bytes:
         panels.append(("balanced_accuracy", "held-out balanced accuracy"))
     n_classes = sum(1 for key in rows[0] if key.startswith("f1_mean["))
     fig, axes = plt.subplots(
-        1, len(panels), figsize=(5.5 * len(panels), 4.2), dpi=120, squeeze=False
+        1, len(panels), figsize=(5.5 * len(panels), 5.0), dpi=120, squeeze=False
     )
     try:
         for ax, (key, label) in zip(axes[0], panels, strict=True):
@@ -694,7 +694,13 @@ def sweep_png(rows: Sequence[dict[str, Any]], title: str) -> bytes:
             ax.set_xlabel("ε (privacy budget; smaller is more private)")
             ax.set_ylabel(label)
             ax.grid(True, alpha=0.3)
-            ax.legend(loc="best", fontsize="small")
+            # Below the axes: never over a line or a point.
+            ax.legend(
+                loc="upper center",
+                bbox_to_anchor=(0.5, -0.17),
+                fontsize="small",
+                frameon=False,
+            )
         fig.suptitle(title + " (held-out figures: NOT differentially private)")
         fig.tight_layout()
         buf = io.BytesIO()
