@@ -110,6 +110,21 @@ def test_declared_order_orders_f1_confusion_and_the_positive_class():
     assert evaluate_predictions([1.0, 2.0], [1, 2], [2, 1]).accuracy == 1.0
 
 
+def test_multiclass_roc_auc_is_the_macro_one_vs_rest_average():
+    rng = np.random.default_rng(5)
+    truth = rng.integers(0, 3, 200)
+    scores = rng.dirichlet([1, 1, 1], 200) + 0.5 * np.eye(3)[truth]
+    scores /= scores.sum(axis=1, keepdims=True)
+    predicted = scores.argmax(axis=1)
+    ev = evaluate_predictions(truth, predicted, [0, 1, 2], scores)
+    expected = roc_auc_score(truth, scores, multi_class="ovr", average="macro")
+    assert ev.roc_auc == pytest.approx(expected)
+    assert "macro" in ev.roc_auc_note
+    assert ev.balanced_accuracy == pytest.approx(
+        balanced_accuracy_score(truth, predicted)
+    )
+
+
 def test_metrics_option_chooses_and_refuses():
     assert metrics_option("all") == METRICS
     assert metrics_option("roc_auc,accuracy") == ("accuracy", "roc-auc")

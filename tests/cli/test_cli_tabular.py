@@ -84,6 +84,28 @@ def test_a_semicolon_file_needs_and_takes_delimiter(run, files):
     )
 
 
+def test_sweep_and_predict_take_delimiter(run, files):
+    table = files["dir"] / "t.csv"
+    code, _, err = run(
+        "sweep", "--data", str(files["semi"]), "--delimiter", "semicolon",
+        "--schema", str(files["schema"]), "--epsilons", "5", "--seeds", "1",
+        "--random-state", "0", "--out-csv", str(table),
+    )  # fmt: skip
+    assert code == 0, err
+    assert pd.read_csv(table)["balanced_accuracy_mean"].iloc[0] > 0.6
+    code, err, model = _train(run, files, files["comma"])
+    outputs = []
+    for data, extra in ((files["comma"], ()), (files["semi"], ("--delimiter", ";"))):
+        out = files["dir"] / f"p-{data.stem}.csv"
+        code, _, err = run(
+            "predict", "--model", str(model), "--data", str(data), "--out", str(out),
+            *extra,
+        )  # fmt: skip
+        assert code == 0, err
+        outputs.append(out.read_text())
+    assert outputs[0] == outputs[1]
+
+
 def test_delimiter_for_numeric_csv_and_its_refusals(run, tmp_path):
     rng = np.random.default_rng(1)
     X = rng.uniform(-0.5, 0.5, (300, 2))
