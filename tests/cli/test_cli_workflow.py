@@ -166,6 +166,10 @@ def test_holdout_prints_accuracy_with_a_warning_and_keeps_it_out_of_files(run, f
     assert code == 0, err
     match = re.search(r"held-out accuracy (\d\.\d+)", out)
     assert match is not None and 0.5 < float(match.group(1)) <= 1.0
+    # Beside it, the majority-class rate and the balanced accuracy of those rows.
+    assert re.search(
+        r"\(majority-class rate 0\.\d{4}, balanced accuracy 0\.\d{4}\)", out
+    )
     assert "NOT differentially private" in err
     # Trained on the other 75 %: the event records the smaller n.
     details = load_model(str(model)).privacy_event_.children[0].details

@@ -1105,16 +1105,15 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for line in _budget_lines(event, args):
         status.write(f"{PROG}: {line}\n")
     if held_out is not None:
-        accuracy = float(
-            np.mean(
-                np.asarray(estimator.predict(_frame(X[held_out], names)), dtype=object)
-                == np.asarray(y[held_out], dtype=object)
-            )
-        )
+        ev = evaluate_model(estimator, _frame(X[held_out], names), y[held_out])
         _warn(holdout_warning(), err)
+        warning = majority_warning(ev.accuracy, ev.majority_rate, "held out: ")
+        if warning is not None:
+            _warn(warning, err)
         status.write(
-            f"{PROG}: held-out accuracy {accuracy:.4f} on a random {args.holdout:g} "
-            "of the rows (NOT differentially private)\n"
+            f"{PROG}: held-out accuracy {ev.accuracy:.4f} (majority-class rate "
+            f"{ev.majority_rate:.4f}, balanced accuracy {ev.balanced_accuracy:.4f}) "
+            f"on a random {args.holdout:g} of the rows (NOT differentially private)\n"
         )
     return 0
 
