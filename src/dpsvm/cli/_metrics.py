@@ -205,6 +205,13 @@ class Evaluation:
         What ``roc_auc`` is, or why there is none.
     confusion : ndarray of shape (K, K)
         Counts; rows are the true classes, columns the predicted ones.
+
+    Notes
+    -----
+    Privacy: every field is computed exactly from the labelled rows evaluated
+    on (exact counts included); none is differentially private. They are
+    evaluation figures for the person who holds those rows, never written into
+    a model file or a privacy report.
     """
 
     n: int
