@@ -53,45 +53,65 @@ def dirs(tmp_path):
 
 # --------------------------------------------------------------------- demo
 def test_demo_prints_accuracies_and_privacy(run):
-    code, out, err = run("demo", "--random-state", "0", "--draws", "3")
+    code, out, err = run(
+        "demo", "--random-state", "0", "--draws", "3", "--epsilon", "1"
+    )
     assert code == 0, err
     assert err == ""
-    m = re.search(r"DPLinearSVC, ε = 1 .*?(\d\.\d{3}) ± (\d\.\d{3})", out)
+    m = re.search(r"^ +1 +(\S+) +(\d\.\d{3}) ± (\d\.\d{3}) +(\d\.\d{3})$", out, re.M)
     assert m, out
-    mean = float(m.group(1))
-    for name in ("NonPrivateLinearClassifier", "scikit-learn LinearSVC"):
-        line = next(ln for ln in out.splitlines() if name in ln)
-        assert 0.5 < float(line.split()[-1]) <= 1.0
+    lam, mean, noiseless = float(m.group(1)), float(m.group(2)), float(m.group(4))
+    line = next(ln for ln in out.splitlines() if "scikit-learn LinearSVC" in ln)
+    assert 0.5 < float(line.split()[-1]) <= 1.0
+    assert "majority class of the training labels" in out
     assert "mechanism objective-perturbation" in out
     assert "Chaudhuri, Monteleoni & Sarwate, JMLR 12 (2011)" in out
     # Three ε = 1 releases compose (basic composition) to ε = 3.
-    assert "all 3 draws together: ε = 3, δ = 0" in out
+    assert "all 3 models together: ε = 3, δ = 0" in out
+    # The demo states the defaults it uses, not a hand-picked Λ without intercept.
+    assert "intercept on" in out and 'regularization="auto"' in out
+    assert "no intercept" not in out
 
-    # The table reports what the estimator gives with the same seeded generator.
-    from dpsvm.cli._demo import DEMO_REGULARIZATION
+    # The table reports what the estimator gives with its DEFAULTS and the same
+    # seeded generator (regularization="auto", fit_intercept=True).
     from dpsvm.datasets import load_breast_cancer
+    from dpsvm.models import NonPrivateLinearClassifier
 
     data = load_breast_cancer()
     rng = check_random_state(0)
-    accs = [
-        DPLinearSVC(
-            regularization=DEMO_REGULARIZATION,
-            fit_intercept=False,
-            classes=[-1, 1],
-            random_state=rng,
+    models = [
+        DPLinearSVC(data_norm=1.0, classes=[-1, 1], random_state=rng).fit(
+            data.X_train, data.y_train
         )
-        .fit(data.X_train, data.y_train)
-        .score(data.X_test, data.y_test)
         for _ in range(3)
     ]
+    assert all(m.get_params()["regularization"] == "auto" for m in models)
+    assert all(m.get_params()["fit_intercept"] is True for m in models)
+    accs = [m.score(data.X_test, data.y_test) for m in models]
     assert mean == pytest.approx(np.mean(accs), abs=5e-4)
+    assert lam == pytest.approx(models[0].regularization_, rel=1e-2)
+    ref = NonPrivateLinearClassifier(
+        loss="huber", regularization=models[0].regularization_, data_norm=1.0,
+        fit_intercept=True, classes=[-1, 1],
+    ).fit(data.X_train, data.y_train)  # fmt: skip
+    assert noiseless == pytest.approx(ref.score(data.X_test, data.y_test), abs=5e-4)
 
 
-def test_demo_default_uses_fresh_noise(run):
-    code, out, err = run("demo", "--draws", "2", "--epsilon", "2")
+def test_demo_default_runs_every_default_epsilon_and_warns_at_the_majority(run):
+    from dpsvm.cli._demo import DEMO_EPSILONS
+
+    code, out, err = run("demo", "--draws", "2")
     assert code == 0, err
-    assert "DPLinearSVC, ε = 2" in out
+    for eps in DEMO_EPSILONS:
+        assert re.search(rf"^ +{eps:g} +\S+ +\d\.\d{{3}} ±", out, re.M), out
     assert "fresh CSPRNG noise" in out
+    # ε = 0.5 on 426 rows: Λ = "auto" is so large that the model answers the
+    # majority class; the demo says so in words.
+    code, out, err = run(
+        "demo", "--draws", "2", "--epsilon", "0.5", "--random-state", "1"
+    )
+    assert code == 0, err
+    assert "not above the majority class" in out
 
 
 # ------------------------------------------------------ train/predict/eval
@@ -127,7 +147,10 @@ def test_train_predict_evaluate_csv(run, dirs):
     assert lines == [str(v) for v in clf.predict(named).tolist()]
     assert set(lines) <= {"-1", "1"}
 
-    code, stdout, err = run("evaluate", "--model", str(model), "--data", str(test_csv))
+    code, stdout, err = run(
+        "evaluate", "--model", str(model), "--data", str(test_csv),
+        "--metrics", "accuracy",
+    )  # fmt: skip
     assert code == 0, err
     m = re.fullmatch(r"accuracy: (\d\.\d{6}) \(n = (\d+)\)\n", stdout)
     assert m, stdout

@@ -166,6 +166,10 @@ def test_holdout_prints_accuracy_with_a_warning_and_keeps_it_out_of_files(run, f
     assert code == 0, err
     match = re.search(r"held-out accuracy (\d\.\d+)", out)
     assert match is not None and 0.5 < float(match.group(1)) <= 1.0
+    # Beside it, the majority-class rate and the balanced accuracy of those rows.
+    assert re.search(
+        r"\(majority-class rate 0\.\d{4}, balanced accuracy 0\.\d{4}\)", out
+    )
     assert "NOT differentially private" in err
     # Trained on the other 75 %: the event records the smaller n.
     details = load_model(str(model)).privacy_event_.children[0].details
@@ -267,7 +271,9 @@ def test_sweep_writes_a_table_and_a_png(run, files):
     assert code == 0, err
     assert "NOT differentially private" in err
     frame = pd.read_csv(table)
-    assert list(frame.columns) == list(_workflow.SWEEP_COLUMNS)
+    # The former columns first, then the honest metrics (tests/cli/test_cli_metrics.py).
+    assert list(frame.columns[:5]) == list(_workflow.SWEEP_COLUMNS)
+    assert {"majority_rate", "balanced_accuracy_mean", "roc_auc_mean"} <= set(frame)
     assert frame["epsilon"].tolist() == [0.5, 5.0]
     assert (frame["seeds"] == 2).all()
     assert frame["accuracy_mean"].between(0, 1).all()

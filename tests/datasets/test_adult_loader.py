@@ -16,7 +16,16 @@ from dpsvm.datasets import _paths, adult, load_adult
 from dpsvm.datasets._download import ChecksumMismatchError
 from dpsvm.exceptions import PrivacyLeakWarning
 
-SHARED_ADULT = _paths._repo_shared_dir() / "adult"
+
+def _shared_adult() -> Path:
+    """The real files' folder: $DPSVM_DATA/adult, else the default data directory.
+
+    Resolved when a test runs (not at import), so that DPSVM_DATA set for the
+    run is honoured, as by every data-dependent test.
+    """
+    data_dir = _paths.resolve_data_dir()
+    return (data_dir if data_dir is not None else _paths._repo_shared_dir()) / "adult"
+
 
 # 6 numeric + (8 + 16 + 7 + 14 + 6 + 5 + 2 + 41) = 6 + 99 one-hot columns.
 N_FEATURES = 105
@@ -381,8 +390,9 @@ def test_download_checksum_mismatch(
     assert list((dest / "adult").iterdir()) == []
 
 
+@pytest.mark.adult
 def test_official_checksums_match_sources_md() -> None:
-    sources = SHARED_ADULT / "SOURCES.md"
+    sources = _shared_adult() / "SOURCES.md"
     if not sources.is_file():
         pytest.skip(f"{sources} not present")
     text = sources.read_text(encoding="utf-8")
@@ -394,10 +404,13 @@ def test_official_checksums_match_sources_md() -> None:
 
 
 def _require_real_files() -> Path:
-    needed = [SHARED_ADULT / "adult.data.gz", SHARED_ADULT / "adult.test.gz"]
+    shared = _shared_adult()
+    needed = [shared / "adult.data.gz", shared / "adult.test.gz"]
     if not all(p.is_file() for p in needed):
-        pytest.skip(f"UCI Adult files not found in {SHARED_ADULT} (see SOURCES.md)")
-    return SHARED_ADULT.parent
+        pytest.skip(
+            f"UCI Adult files not found in {shared} (set DPSVM_DATA; see SOURCES.md)"
+        )
+    return shared.parent
 
 
 @pytest.fixture(scope="module")
@@ -475,7 +488,7 @@ class TestRealAdult:
         target = tmp_path / "adult"
         target.mkdir()
         for name in ("adult.data", "adult.test"):
-            with gzip.open(SHARED_ADULT / f"{name}.gz", "rb") as src:
+            with gzip.open(_shared_adult() / f"{name}.gz", "rb") as src:
                 with open(target / name, "wb") as dst:
                     shutil.copyfileobj(src, dst)
             assert (
@@ -486,3 +499,22 @@ class TestRealAdult:
         assert b.files["adult.data"] == str(target / "adult.data")
         np.testing.assert_array_equal(b.X_train, real.X_train)
         np.testing.assert_array_equal(b.y_test, real.y_test)
+
+
+def test_real_file_tests_read_dpsvm_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Regression: the real-file tests looked only next to the checkout and
+    # ignored DPSVM_DATA. They now find (and load) the files DPSVM_DATA names.
+    monkeypatch.setattr(_paths, "_repo_shared_dir", lambda: tmp_path / "no" / "such")
+    write_adult(tmp_path / "elsewhere", gz=True)
+    (tmp_path / "elsewhere" / "adult" / "SOURCES.md").write_text("sums")
+    monkeypatch.setenv("DPSVM_DATA", str(tmp_path / "elsewhere"))
+    assert _shared_adult() == tmp_path / "elsewhere" / "adult"
+    assert _require_real_files() == tmp_path / "elsewhere"
+    assert load_adult(_require_real_files()).X_test.shape == (2, N_FEATURES)
+    # A DPSVM_DATA without the files: the real-file tests skip, whatever lies
+    # next to the checkout.
+    monkeypatch.setenv("DPSVM_DATA", str(tmp_path / "empty"))
+    with pytest.raises(pytest.skip.Exception, match="DPSVM_DATA"):
+        _require_real_files()

@@ -22,7 +22,7 @@ import os
 import re
 import sys
 import zlib
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,7 +93,7 @@ def _open_source(path: str | os.PathLike[str]) -> tuple[Any, str]:
     return pa.memory_map(name), name
 
 
-def _first_row(source: Any, where: str) -> list[str] | None:
+def _first_row(source: Any, where: str, delimiter: str = ",") -> list[str] | None:
     """The cells of the first non-blank line (``None`` for an empty file)."""
     head = b""
     while True:
@@ -111,7 +111,7 @@ def _first_row(source: Any, where: str) -> list[str] | None:
         text = head[: exc.start].decode("utf-8-sig")
     for line in text.splitlines():
         if line.strip():
-            return next(csv.reader([line]))
+            return next(csv.reader([line], delimiter=delimiter))
     return None
 
 
@@ -127,6 +127,8 @@ def read_table(
     *,
     header: bool | None = None,
     numeric_columns: Collection[str] | None = None,
+    delimiter: str = ",",
+    column_names: Sequence[str] | None = None,
 ) -> tuple[Any, list[str] | None, str]:
     """Read a CSV file into a pyarrow table (the parser of :func:`read_csv`).
 
@@ -141,6 +143,13 @@ def read_table(
     numeric_columns : collection of str, optional
         With a header: read every column not named here as text (no inference of
         booleans, dates or numbers), as a public schema's categories need.
+    delimiter : str, default=","
+        The one-character field separator (``--delimiter``), e.g. ``";"`` or
+        ``"\\t"``.
+    column_names : sequence of str, optional
+        The column names of a file without a header row (``--names``): the
+        first row is data, and the file must have exactly this many columns.
+        Refused with ``header=True``.
 
     Returns
     -------
@@ -166,12 +175,23 @@ def read_table(
     source, where = _open_source(path)
     if isinstance(source, pa.BufferReader):
         data = source.read()
-        first = _first_row(pa.BufferReader(data), where)
+        first = _first_row(pa.BufferReader(data), where, delimiter)
         source = pa.BufferReader(data)
     else:
-        first = _first_row(_open_source(path)[0], where)
+        first = _first_row(_open_source(path)[0], where, delimiter)
     if first is None:
         raise DataError(f"{where}: empty file")
+    if column_names is not None:
+        # The public names of a header-less file: its first row is data.
+        if header:
+            raise ValueError("column_names is for a file without a header row")
+        if len(column_names) != len(first):
+            raise DataError(
+                f"{where}: --names gives {len(column_names)} column names but the "
+                f"file has {len(first)} columns (separated by {delimiter!r}; see "
+                "--delimiter)"
+            )
+        header = False
     if header is None:
         if first and all(_is_number(c) for c in first):
             raise DataError(
@@ -202,6 +222,8 @@ def read_table(
                 f"{', '.join(map(repr, sorted(seen)))}; every column needs its own "
                 "name"
             )
+    if column_names is not None:
+        names = list(column_names)  # checked by the --names option
     ncols = len(first)
     text_types = {}
     if numeric_columns is not None and names is not None:
@@ -217,6 +239,7 @@ def read_table(
                 column_names=[f"c{j}" for j in range(ncols)],
                 skip_rows=1 if header else 0,
             ),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter),
             convert_options=pacsv.ConvertOptions(
                 column_types=text_types,
                 null_values=[""],
@@ -254,6 +277,8 @@ def read_csv(
     *,
     header: bool | None = None,
     dtype: type[np.floating[Any]] | np.dtype[Any] = np.float64,
+    delimiter: str = ",",
+    column_names: Sequence[str] | None = None,
 ) -> Table:
     """Read a numeric CSV file (pyarrow's parallel C++ parser).
 
@@ -267,6 +292,10 @@ def read_csv(
         first row of numbers only is refused as ambiguous).
     dtype : {numpy.float64, numpy.float32}, default=numpy.float64
         The type of the values (float32 halves the memory).
+    delimiter : str, default=","
+        The field separator (see :func:`read_table`).
+    column_names : sequence of str, optional
+        The column names of a file without a header row (see :func:`read_table`).
 
     Returns
     -------
@@ -285,7 +314,9 @@ def read_csv(
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    table, names, where = read_table(path, header=header)
+    table, names, where = read_table(
+        path, header=header, delimiter=delimiter, column_names=column_names
+    )
     if table.num_rows == 0:
         raise DataError(f"{where}: no data rows (only a header)")
     out = np.empty((table.num_rows, table.num_columns), dtype=dtype, order="F")

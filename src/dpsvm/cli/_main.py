@@ -50,6 +50,20 @@ from ._data import (
     read_table,
     resolve_label_column,
 )
+from ._demo import DEMO_EPSILONS
+from ._metrics import (
+    METRICS,
+    declared_classes,
+    evaluate_model,
+    evaluation_json,
+    evaluation_text,
+    majority_warning,
+    metrics_option,
+    reorder_columns,
+    sweep_rows,
+    sweep_text,
+)
+from ._tabular import add_dialect_options, add_schema_subparser, run_schema_command
 from ._workflow import (
     ABSURD_EPSILON,
     TUNE_GRID,
@@ -173,6 +187,7 @@ def _add_data_options(p: argparse.ArgumentParser, *, part: str, labels: str) -> 
         help="the CSV file has no header row (by default the first row is the "
         "header, and a first row of numbers only is refused as ambiguous)",
     )
+    add_dialect_options(p)
     if part == "training":
         add_integer_argument(
             p,
@@ -326,12 +341,19 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser(
         "demo",
         help="train a private linear SVM on the bundled breast-cancer data",
-        description="Train DPLinearSVC (objective perturbation, Huber loss) on the "
-        "breast-cancer data bundled with scikit-learn and compare its test accuracy "
-        "with non-private references.",
+        description="Train DPLinearSVC with its defaults (objective perturbation, "
+        "Huber loss, intercept, regularization='auto') at several ε on the "
+        "breast-cancer data bundled with scikit-learn and compare its test "
+        "accuracy with non-private references and the majority class.",
     )
     demo.add_argument(
-        "--epsilon", type=_epsilon, default=1.0, help="ε per model (default 1)"
+        "--epsilon",
+        type=_epsilon,
+        nargs="+",
+        default=list(DEMO_EPSILONS),
+        metavar="E",
+        help="ε per model, one or more values "
+        f"(default {' '.join(f'{e:g}' for e in DEMO_EPSILONS)})",
     )
     add_seed_argument(
         demo,
@@ -410,12 +432,33 @@ def build_parser() -> argparse.ArgumentParser:
 
     evaluate = sub.add_parser(
         "evaluate",
-        help="print the accuracy of a saved model",
-        description="Print a saved model's accuracy on labelled data. The accuracy "
-        "is computed from the data as is: it is not differentially private.",
+        help="print a saved model's accuracy, balanced accuracy, F1, ROC AUC, "
+        "confusion matrix and the majority-class rate",
+        description="Print a saved model's figures on labelled data: accuracy, "
+        "the majority-class rate beside it (always answering the most frequent "
+        "class), balanced accuracy, the F1 of each class, the ROC AUC (from the "
+        "model's scores) and the confusion matrix, classes in their declared "
+        "order. An accuracy at or below the majority-class rate gets a warning. "
+        "The figures are computed exactly from the data, which you hold: they "
+        "are evaluation figures, not differentially private releases.",
     )
     evaluate.add_argument("--model", required=True, metavar="MODEL.json")
     _add_data_options(evaluate, part="test", labels="required")
+    evaluate.add_argument(
+        "--metrics",
+        type=metrics_option,
+        default=METRICS,
+        metavar="M[,M...]",
+        help=f"which figures to print, comma-separated: {', '.join(METRICS)} or "
+        "all (default all). The majority-class rate is the accuracy of always "
+        "answering the most frequent class of these rows",
+    )
+    evaluate.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object (n, classes in declared order, the chosen "
+        "metrics, warnings) instead of text, for scripts",
+    )
 
     from ..audit.cli import add_audit_subparser
     from ..reproduce.cli import add_reproduce_subparser
@@ -426,21 +469,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve_subparser(sub)
     add_report_subparser(sub)
+    add_schema_subparser(sub)
 
     sweep = sub.add_parser(
         "sweep",
-        help="accuracy against ε on a held-out split, as a CSV table and a plot",
+        help="accuracy, balanced accuracy, F1 and ROC AUC against ε on a held-out "
+        "split, as a CSV table and a plot",
         description="Train one private model per --epsilons value (and per seed) "
         "on a random training split of a CSV file encoded by a public schema, "
-        "and measure its accuracy on the held-out rows beside a non-private "
+        "and measure its accuracy, balanced accuracy, F1 of each class, ROC AUC "
+        "and confusion matrix on the held-out rows beside a non-private "
         "baseline (scikit-learn LogisticRegression on the same encoded "
-        "features). The accuracies are computed exactly from private rows: they "
-        "are NOT differentially private.",
+        "features) and the majority-class rate (always answering the most "
+        "frequent class). The figures are computed exactly from private rows: "
+        "they are NOT differentially private.",
     )
     sweep.add_argument("--data", required=True, metavar="PATH", help="CSV file")
     sweep.add_argument(
         "--schema", required=True, metavar="SCHEMA.json", help="public schema"
     )
+    add_dialect_options(sweep)
     sweep.add_argument(
         "--epsilons",
         type=_epsilon,
@@ -571,10 +619,10 @@ def _check_schema_options(args: argparse.Namespace, what: str) -> None:
                 f"{option} does not apply with {what}: the schema names the label "
                 "column and its classes"
             )
-    if args.header is False:
+    if args.header is False and args.names is None:
         raise UsageError(
             f"--no-header does not apply with {what}: columns are matched by the "
-            "names in the header row"
+            "names in the header row (or given by --names A,B,...)"
         )
 
 
@@ -588,7 +636,13 @@ def _read_schema_frame(args: argparse.Namespace, schema: Any) -> tuple[Any, str]
     from ..preprocessing import NumericFeature
 
     numeric = [f.column for f in schema.features if isinstance(f, NumericFeature)]
-    table, names, where = read_table(args.data, header=True, numeric_columns=numeric)
+    table, names, where = read_table(
+        args.data,
+        header=args.names is None,
+        numeric_columns=numeric,
+        delimiter=args.delimiter,
+        column_names=args.names,
+    )
     if table.num_rows == 0:
         raise DataError(f"{where}: no data rows (only a header)")
     frame = table.to_pandas()
@@ -599,8 +653,15 @@ def _read_schema_frame(args: argparse.Namespace, schema: Any) -> tuple[Any, str]
 def _schema_labels(schema: Any, frame: Any, where: str) -> np.ndarray:
     column = schema.label.column
     if column not in frame.columns:
+        hint = (
+            "; the header reads as one column: if the file is separated by "
+            "another character than ',', say which with --delimiter"
+            if len(frame.columns) == 1
+            else ""
+        )
         raise DataError(
-            f"{where}: no label column {column!r} (named by the schema's label.column)"
+            f"{where}: no label column {column!r} (named by the schema's "
+            f"label.column){hint}"
         )
     labels: np.ndarray = schema.encode_labels(frame[column])
     return labels
@@ -616,6 +677,18 @@ def _schema_rows(schema: Any, frame: Any) -> Any:
 
 def _check_data_options(args: argparse.Namespace) -> None:
     n_features = getattr(args, "n_features", None)
+    if args.dataset is not None or _data_format(args) == "libsvm":
+        for option, given in (
+            ("--delimiter", args.delimiter != ","),
+            ("--names", args.names is not None),
+        ):
+            if given:
+                raise UsageError(f"{option} applies to --data CSV files only")
+    if args.names is not None and args.header:
+        raise UsageError(
+            "--names names the columns of a file without a header row: leave out "
+            "--header (or leave out --names to use the file's header)"
+        )
     if args.dataset is not None:
         if args.format is not None or args.label_column is not None:
             raise UsageError("--format and --label-column apply to --data files only")
@@ -669,7 +742,12 @@ def _read(
         option = "--n-features" if n_features is None else "the model's n_features_in_"
         X, y = read_libsvm(args.data, width, width_option=option)
         return X, (y if labels else None), None
-    table = read_csv(args.data, header=args.header)
+    table = read_csv(
+        args.data,
+        header=False if args.names is not None else args.header,
+        delimiter=args.delimiter,
+        column_names=args.names,
+    )
     if not labels:
         return table.values, None, table.header
     j = resolve_label_column(args.label_column, table)
@@ -744,7 +822,7 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from ._demo import run_demo
 
     run_demo(
-        epsilon=args.epsilon,
+        epsilons=args.epsilon,
         random_state=args.random_state,
         n_draws=args.draws,
         out=out,
@@ -1027,16 +1105,15 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for line in _budget_lines(event, args):
         status.write(f"{PROG}: {line}\n")
     if held_out is not None:
-        accuracy = float(
-            np.mean(
-                np.asarray(estimator.predict(_frame(X[held_out], names)), dtype=object)
-                == np.asarray(y[held_out], dtype=object)
-            )
-        )
+        ev = evaluate_model(estimator, _frame(X[held_out], names), y[held_out])
         _warn(holdout_warning(), err)
+        warning = majority_warning(ev.accuracy, ev.majority_rate, "held out: ")
+        if warning is not None:
+            _warn(warning, err)
         status.write(
-            f"{PROG}: held-out accuracy {accuracy:.4f} on a random {args.holdout:g} "
-            "of the rows (NOT differentially private)\n"
+            f"{PROG}: held-out accuracy {ev.accuracy:.4f} (majority-class rate "
+            f"{ev.majority_rate:.4f}, balanced accuracy {ev.balanced_accuracy:.4f}) "
+            f"on a random {args.holdout:g} of the rows (NOT differentially private)\n"
         )
     return 0
 
@@ -1161,9 +1238,13 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         rows = _match_columns(model, X, names, args.data)
     if args.proba:
-        proba = np.asarray(model.predict_proba(rows))
+        # Columns in the declared order of the classes (the schema's).
+        declared = declared_classes(model)
+        proba = reorder_columns(
+            np.asarray(model.predict_proba(rows)), model.classes_.tolist(), declared
+        )
         predictions = proba
-        text = _proba_text(proba, model.classes_)
+        text = _proba_text(proba, np.asarray(declared, dtype=object))
     else:
         predictions = np.asarray(model.predict(rows))
         text = _labels_text(predictions)
@@ -1182,10 +1263,9 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         frame, where = _read_schema_frame(args, schema)
         # Labels outside the schema's classes are refused (not quoted).
         truth = _schema_labels(schema, frame, where)
-        predictions = np.asarray(model.predict(_schema_rows(schema, frame)))
-        accuracy = float(np.mean(predictions == truth))
-        out.write(f"accuracy: {accuracy:.6f} (n = {len(truth)})\n")
-        return 0
+        return _report_evaluation(
+            args, evaluate_model(model, _schema_rows(schema, frame), truth), out, err
+        )
     X, y, names = _read(args, part="test", labels=True, n_features=model.n_features_in_)
     assert y is not None
     where = args.data if args.data is not None else f"--dataset {args.dataset}"
@@ -1198,13 +1278,25 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"classes {', '.join(map(str, model.classes_.tolist()))}; fix the "
             "labels or --label-column"
         )
-    predictions = np.asarray(
-        model.predict(_match_columns(model, X, names, where)), dtype=object
-    )
-    # Compare as Python values: 1 == 1.0, and labels of other types never match.
-    correct = predictions == np.asarray(y, dtype=object)
-    accuracy = float(np.mean(correct.astype(bool)))
-    out.write(f"accuracy: {accuracy:.6f} (n = {len(y)})\n")
+    # Labels are compared as Python values: 1 == 1.0.
+    evaluation = evaluate_model(model, _match_columns(model, X, names, where), y)
+    return _report_evaluation(args, evaluation, out, err)
+
+
+def _report_evaluation(
+    args: argparse.Namespace, evaluation: Any, out: TextIO, err: TextIO
+) -> int:
+    """Print the chosen figures (text or --json) and the majority-class warning."""
+    notes = []
+    warning = majority_warning(evaluation.accuracy, evaluation.majority_rate)
+    if warning is not None:
+        notes.append(warning)
+    if args.json:
+        out.write(evaluation_json(evaluation, args.metrics, notes))
+    else:
+        out.write(evaluation_text(evaluation, args.metrics))
+    for note in notes:
+        _warn(note, err)
     return 0
 
 
@@ -1271,7 +1363,7 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for eps in epsilons
         for note in privacy_parameter_warnings(eps, args.delta, X.shape[0])
     }
-    results: dict[float, list[float]] = {eps: [] for eps in epsilons}
+    results: dict[float, list[Any]] = {eps: [] for eps in epsilons}
     baseline = []
     runs = [(seed, eps) for seed in range(args.seeds) for eps in epsilons]
     splits: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -1288,7 +1380,8 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 splits[seed] = holdout_split(X.shape[0], args.holdout, split_seed)
                 tr, te = splits[seed]
                 reference = LogisticRegression(max_iter=1000).fit(X[tr], y[tr])
-                baseline.append(float(np.mean(reference.predict(X[te]) == y[te])))
+                # Scored in the declared order of the public classes.
+                baseline.append(evaluate_model(reference, X[te], y[te], args.classes))
             tr, te = splits[seed]
             args.epsilon = eps
             if args.random_state is not None:
@@ -1302,20 +1395,9 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 }
             )
             model.fit(_frame(X[tr], names), y[tr])
-            predicted = np.asarray(model.predict(_frame(X[te], names)), dtype=object)
-            results[eps].append(
-                float(np.mean(predicted == np.asarray(y[te], dtype=object)))
-            )
-    rows = [
-        {
-            "epsilon": eps,
-            "seeds": args.seeds,
-            "accuracy_mean": float(np.mean(acc)),
-            "accuracy_sd": float(np.std(acc)),
-            "nonprivate_accuracy": float(np.mean(baseline)),
-        }
-        for eps, acc in results.items()
-    ]
+            results[eps].append(evaluate_model(model, _frame(X[te], names), y[te]))
+    rows = sweep_rows(results, baseline)
+    classes = baseline[0].classes
     table = sweep_table(rows)
     image = (
         sweep_png(rows, f"{type(estimator).__name__} on {Path(args.data).name}")
@@ -1329,12 +1411,19 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for note in sorted(notes):
         _warn(note, err)
     _warn(
-        "the sweep's accuracies are computed exactly from private rows and are NOT "
-        "differentially private: use them to choose ε, do not publish them",
+        "the sweep's figures (accuracy, balanced accuracy, F1, ROC AUC, confusion "
+        "matrix, majority-class rate) are computed exactly from private rows and "
+        "are NOT differentially private: use them to choose ε, do not publish them",
         err,
     )
+    for row in rows:
+        warning = majority_warning(
+            row["accuracy_mean"], row["majority_rate"], f"at ε = {row['epsilon']:g} "
+        )
+        if warning is not None:
+            _warn(warning, err)
     status = err if "-" in (args.out_csv, args.out_png) else out
-    status.write(table if args.out_csv != "-" else "")
+    status.write(sweep_text(rows, classes))
     status.write(
         f"{PROG}: {len(epsilons)} ε × {args.seeds} seeds -> {csv_path}"
         + (f", plot -> {png_path}" if png_path is not None else "")
@@ -1353,6 +1442,7 @@ _COMMANDS = {
     "serve": _cmd_serve,
     "report": _cmd_report,
     "sweep": _cmd_sweep,
+    "schema": run_schema_command,
 }
 
 

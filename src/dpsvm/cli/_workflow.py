@@ -448,7 +448,10 @@ def render_report(model: Any, source: str) -> str:
     w = out.write
     title = f"Privacy report: {source}"
     w(f"{title}\n{'=' * len(title)}\n\n")
-    classes = [str(c) for c in np.asarray(model.classes_).tolist()]
+    from ._metrics import declared_classes
+
+    # In the declared order (the schema's label.classes), not sorted.
+    classes = [str(c) for c in declared_classes(model)]
     w(f"Model: {type(model).__name__}, classes {', '.join(classes)}\n")
     if event is None:
         w("\nGuarantee: NOT differentially private (the model has no privacy record)\n")
@@ -561,12 +564,14 @@ SWEEP_COLUMNS = (
 
 
 def sweep_table(rows: Sequence[dict[str, Any]]) -> str:
-    """The sweep's CSV text (header :data:`SWEEP_COLUMNS`).
+    """The sweep's CSV text: :data:`SWEEP_COLUMNS`, then the rows' other keys.
 
     Parameters
     ----------
     rows : sequence of dict
-        One mapping per ε with the keys of :data:`SWEEP_COLUMNS`.
+        One mapping per ε with the keys of :data:`SWEEP_COLUMNS` first (the
+        further columns of ``dpsvm.cli._metrics.sweep_rows`` follow in their
+        order; ``None`` is written as an empty cell).
 
     Returns
     -------
@@ -582,13 +587,18 @@ def sweep_table(rows: Sequence[dict[str, Any]]) -> str:
     """
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(SWEEP_COLUMNS)
+    columns = list(SWEEP_COLUMNS)
+    if rows:
+        columns += [c for c in rows[0] if c not in SWEEP_COLUMNS]
+    writer.writerow(columns)
     for row in rows:
-        writer.writerow([_csv_value(row[c]) for c in SWEEP_COLUMNS])
+        writer.writerow([_csv_value(row[c]) for c in columns])
     return buf.getvalue()
 
 
 def _csv_value(v: Any) -> str:
+    if v is None:
+        return ""
     return f"{v:.6g}" if isinstance(v, float) else str(v)
 
 
@@ -621,10 +631,16 @@ def import_pyplot() -> Any:
 def sweep_png(rows: Sequence[dict[str, Any]], title: str) -> bytes:
     """The accuracy-vs-ε plot as PNG bytes.
 
+    Two panels: the held-out accuracy beside the non-private baseline's and the
+    majority-class rate (always answering the most frequent class), and, when
+    the rows have it, the balanced accuracy beside the baseline's and chance
+    (1/K, the balanced accuracy of any constant answer).
+
     Parameters
     ----------
     rows : sequence of dict
-        The sweep's rows (see :func:`sweep_table`).
+        The sweep's rows (see :func:`sweep_table`; ``majority_rate`` and the
+        balanced-accuracy columns are drawn when present).
     title : str
         Plot title.
 
@@ -635,31 +651,57 @@ def sweep_png(rows: Sequence[dict[str, Any]], title: str) -> bytes:
     """
     plt = import_pyplot()
     eps = np.array([r["epsilon"] for r in rows])
-    mean = np.array([r["accuracy_mean"] for r in rows])
-    sd = np.array([r["accuracy_sd"] for r in rows])
-    fig, ax = plt.subplots(figsize=(6, 4), dpi=120)
+    panels = [("accuracy", "held-out accuracy")]
+    if "balanced_accuracy_mean" in rows[0]:
+        panels.append(("balanced_accuracy", "held-out balanced accuracy"))
+    n_classes = sum(1 for key in rows[0] if key.startswith("f1_mean["))
+    fig, axes = plt.subplots(
+        1, len(panels), figsize=(5.5 * len(panels), 5.0), dpi=120, squeeze=False
+    )
     try:
-        ax.errorbar(
-            eps,
-            mean,
-            yerr=sd,
-            marker="o",
-            capsize=3,
-            label=f"private model (mean ± sd over {rows[0]['seeds']} seeds)",
-        )
-        ax.axhline(
-            rows[0]["nonprivate_accuracy"],
-            color="grey",
-            linestyle="--",
-            label="non-private baseline (LogisticRegression)",
-        )
-        ax.set_xscale("log")
-        ax.set_xticks(eps, [f"{e:g}" for e in eps])
-        ax.set_xlabel("ε (privacy budget; smaller is more private)")
-        ax.set_ylabel("held-out accuracy")
-        ax.set_title(title)
-        ax.grid(True, alpha=0.3)
-        ax.legend(loc="lower right")
+        for ax, (key, label) in zip(axes[0], panels, strict=True):
+            ax.errorbar(
+                eps,
+                np.array([r[f"{key}_mean"] for r in rows]),
+                yerr=np.array([r[f"{key}_sd"] for r in rows]),
+                marker="o",
+                capsize=3,
+                label=f"private model (mean ± sd, {rows[0]['seeds']} seeds)",
+            )
+            ax.axhline(
+                rows[0][f"nonprivate_{key}"],
+                color="grey",
+                linestyle="--",
+                label="non-private (LogisticRegression)",
+            )
+            if key == "accuracy" and "majority_rate" in rows[0]:
+                ax.axhline(
+                    rows[0]["majority_rate"],
+                    color="tab:red",
+                    linestyle=":",
+                    label="majority class (always the most frequent)",
+                )
+            elif key == "balanced_accuracy" and n_classes:
+                ax.axhline(
+                    1 / n_classes,
+                    color="tab:red",
+                    linestyle=":",
+                    label=f"chance (any constant answer, 1/{n_classes})",
+                )
+            ax.set_xscale("log")
+            ax.set_xticks(eps, [f"{e:g}" for e in eps])
+            ax.minorticks_off()
+            ax.set_xlabel("ε (privacy budget; smaller is more private)")
+            ax.set_ylabel(label)
+            ax.grid(True, alpha=0.3)
+            # Below the axes: never over a line or a point.
+            ax.legend(
+                loc="upper center",
+                bbox_to_anchor=(0.5, -0.17),
+                fontsize="small",
+                frameon=False,
+            )
+        fig.suptitle(title + " (held-out figures: NOT differentially private)")
         fig.tight_layout()
         buf = io.BytesIO()
         fig.savefig(buf, format="png")
