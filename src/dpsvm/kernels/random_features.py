@@ -38,7 +38,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._params import store_init_params
-from ..utils._random import check_random_state
+from ..utils._random import check_random_state, random_state_constraint
 from . import _trig
 from ._spectral import (
     SHIFT_INVARIANT_KERNELS,
@@ -353,7 +353,7 @@ class RandomFourierFeatures(
         "dtype": "no_validation",  # checked by _resolve_dtype in fit
         "chunk_size": [Interval(Integral, 1, None, closed="left"), None],
         "n_jobs": [Integral, None],
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": random_state_constraint(),
     }
 
     def __init__(

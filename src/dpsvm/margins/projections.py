@@ -30,7 +30,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, validate_data
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import RandomStateLike, check_random_state, random_state_constraint
 from ..validation import project_rows_to_ball
 from ._docs import margin_doc
 
@@ -76,7 +76,7 @@ class _JLBase(TransformerMixin, BaseEstimator):
 
     _parameter_constraints: dict[str, list[Any]] = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": random_state_constraint(),
     }
 
     def __init__(

@@ -40,7 +40,7 @@ from ..perturbation import (
 )
 from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
 from ..utils._params import estimator_init
-from ..utils._random import check_random_state
+from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon
 from ._docs import model_doc
@@ -153,7 +153,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             StrOptions({"objective", "objective-2009", "output", "output-laplace"})
         ],
         "accountant": [BudgetAccountant, None],
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": random_state_constraint(),
     }
 
     def _get_loss(self) -> Loss:
