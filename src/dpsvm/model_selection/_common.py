@@ -36,6 +36,7 @@ from ..utils._random import (
     child_generator,
     lend_generator,
     random_state_constraint,
+    refuse_generator_object,
 )
 
 __all__ = ["FORBIDDEN_GRID_KEYS", "check_param_grid", "partition_indices"]
@@ -265,6 +266,11 @@ def prepare_candidates(
         raise TypeError(
             f"estimator must be a scikit-learn style estimator, got {estimator!r}."
         )
+    for key, value in estimator.get_params(deep=True).items():
+        if key.endswith("random_state"):
+            # Kept on every fitted candidate (a child stream is only lent for
+            # the fit): refused before the budget is checked or data are read.
+            refuse_generator_object(value, f"estimator__{key}")
     params = estimator.get_params(deep=False)
     if "epsilon" not in params:
         raise TypeError(
