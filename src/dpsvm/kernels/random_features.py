@@ -285,10 +285,10 @@ class RandomFourierFeatures(
     n_jobs : int or None, default=None
         Threads of :meth:`transform` (``None``: 1, −1: all CPUs); the output
         does not depend on it.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None or int, default=None
         Seed of the frequencies and phases. They do not protect privacy (they
-        are independent of the data and released), so an ordinary seeded
-        generator is fine.
+        are independent of the data and released), so an int seed is fine. A
+        generator object is refused at ``fit``, as for every public seed.
 
     Attributes
     ----------
@@ -367,7 +367,7 @@ class RandomFourierFeatures(
         dtype: DTypeLike = np.float64,
         chunk_size: int | None = None,
         n_jobs: int | None = None,
-        random_state: int | np.random.Generator | None = None,
+        random_state: int | None = None,
     ) -> None:
         store_init_params(self, locals())
 

@@ -71,7 +71,7 @@ class MarginParams:
     norm_bound: float = 1.0
     data_norm: float = 1.0
     classes: ArrayLike | None = None
-    random_state: Any = None
+    random_state: int | None = None
 
 
 @dataclass(kw_only=True, eq=False, repr=False)

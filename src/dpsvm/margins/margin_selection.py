@@ -193,7 +193,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         score_components: int | None = None,
         classes: ArrayLike | None = None,
         accountant: BudgetAccountant | None = None,
-        random_state: Any = None,
+        random_state: int | None = None,
     ) -> None:
         store_init_params(self, locals())
 

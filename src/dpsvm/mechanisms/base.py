@@ -392,9 +392,7 @@ class Mechanism(BaseMechanism):
         >>> mech.sample((2, 3), random_state=0).shape
         (2, 3)
         """
-        return self._draw(
-            self._check_sample_size(size), as_generator(random_state)
-        )
+        return self._draw(self._check_sample_size(size), as_generator(random_state))
 
     def randomise(
         self, value: ArrayLike, random_state: GeneratorLike = None

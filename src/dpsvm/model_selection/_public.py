@@ -77,9 +77,11 @@ def tune_on_public_data(
         As in :class:`~sklearn.model_selection.GridSearchCV`.
     scoring : str, callable or None, default=None
         As in ``GridSearchCV`` (``None``: the estimator's ``score``).
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None or int, default=None
         Noise of the candidate fits on public data (it protects nothing, so a
-        seed is fine here); passed when the estimator has ``random_state``.
+        seed is fine here); set as the candidates' ``random_state`` when the
+        estimator has one. A generator object is refused, as for every public
+        seed.
 
     Returns
     -------

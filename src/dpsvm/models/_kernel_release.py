@@ -530,8 +530,8 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
         density printed in Prop. 1 and Sec. 5 (a factor 2 smaller; correction:
         by Lemma 1's own argument it gives only 2ε).
     {common}
-    random_state : None, int or numpy.random.Generator, default=None
-        Seed of b.
+    random_state : None or int, default=None
+        Seed of b (a generator object is refused at ``fit``).
 
     Attributes
     ----------

@@ -498,12 +498,15 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         Solver tolerance (see :class:`~dpsvm.models.DPLinearSVC`).
     max_iter : int, default=200
         Solver iteration cap.
-    feature_random_state : None, int or numpy.random.Generator, default=None
+    feature_random_state : None or int, default=None
         Seed of the frequencies and phases. They are public and data-independent,
-        so an ordinary seeded generator is allowed here.
-    random_state : None, int or numpy.random.Generator, default=None
+        so an int seed is allowed here. A generator object is refused at
+        ``fit``, as for every public seed.
+    random_state : None or int, default=None
         Privacy noise. ``None``: ChaCha20 CSPRNG keyed by the OS. An int makes
-        the noise reproducible — **for tests and documentation only**.
+        the noise reproducible — **for tests and documentation only**. A
+        generator object is refused at ``fit`` (kept as a parameter, it would
+        replay the noise).
 
     Attributes
     ----------
@@ -826,8 +829,9 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
         Solver tolerance.
     max_iter : int, default=200
         Solver iteration cap.
-    feature_random_state : None, int or numpy.random.Generator, default=None
-        Seed of the frequencies and phases.
+    feature_random_state : None or int, default=None
+        Seed of the frequencies and phases (a generator object is refused at
+        ``fit``, as for every public seed).
 
     Attributes
     ----------

@@ -559,10 +559,11 @@ class DPLinearSVC(_DPLinearBase):
         ``privacy_event_``.
     max_iter : int, default=200
         Solver iteration cap.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None or int, default=None
         ``None`` draws noise from a ChaCha20 CSPRNG keyed by the OS. An int makes
         the noise reproducible — **for tests and documentation only, never for a
-        real release**.
+        real release**. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise).
 
     Attributes
     ----------

@@ -448,7 +448,7 @@ def _accepts_seed(value: object, name: str) -> bool:
     if value is None or isinstance(value, LentGenerator):
         return True
     refuse_generator_object(value, name)
-    return (
+    return bool(
         isinstance(value, (int, np.integer))
         and not isinstance(value, bool)
         and value >= 0
