@@ -55,6 +55,7 @@ from dpsvm.margins import JLMarginClassifier
 from dpsvm.mechanisms import BaseMechanism
 from dpsvm.model_selection import tune_on_public_data
 from dpsvm.models import DPLinearSVC
+from dpsvm.utils._random import LentGenerator
 
 _FORBIDDEN_TYPES: tuple[type, ...] = (
     np.random.Generator,
@@ -62,6 +63,7 @@ _FORBIDDEN_TYPES: tuple[type, ...] = (
     np.random.SeedSequence,
     np.random.RandomState,
     random.Random,
+    LentGenerator,  # a selector's loan must end with the fit that used it
 )
 _FORBIDDEN_MODULES = ("numpy.random", "randomgen")
 
@@ -537,3 +539,35 @@ def test_rewinding_attack_regression():
         data = pickle.dumps(fitted)
         assert _types_in(pickle.loads(data)) == []
         assert b"numpy.random" not in data and b"randomgen" not in data
+
+
+@pytest.mark.parametrize("kind", sorted(_GENERATOR_OBJECTS))
+def test_public_tuning_and_audit_tools_refuse_generator_objects(kind):
+    # Outside the walk (functions, test tools): the same rule, the same error.
+    from dpsvm.audit import Auditor, NeighbouringPair
+
+    X, y = _data()
+    gen = _GENERATOR_OBJECTS[kind]()
+    with pytest.raises(TypeError, match=r"^random_state must be None \(secure"):
+        tune_on_public_data(
+            DPLinearSVC(**_BINARY), _SMALL_GRID, X, y, cv=2, random_state=gen
+        )
+    pair = NeighbouringPair(np.ones((2, 1)), [1, 1], np.ones((2, 1)), [1, -1])
+    with pytest.raises(TypeError, match=r"^random_state must be None \(secure"):
+        Auditor(print, pair, epsilon=1.0, n_runs=10, random_state=gen).seeds()
+
+
+def test_nested_selectors_keep_no_loan(os_keys):
+    # A pipeline fitted by an outer selector runs on a lent child stream; the
+    # selector_ it keeps must not carry that loan (it could not be pickled).
+    inner = dpsvm.model_selection.PrivateSelectThenFit(
+        DPLinearSVC(**_BINARY), _SMALL_GRID
+    )
+    outer = dpsvm.model_selection.PrivateParameterTuning(
+        inner, {"selection_fraction": [0.3, 0.5]}, random_state=3
+    )
+    X, y = _data()
+    outer.fit(X, y)
+    assert outer.best_estimator_.selector_.random_state is None
+    assert outer.get_params()["random_state"] == 3
+    assert _secrets_in(outer, os_keys) == []
