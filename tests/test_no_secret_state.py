@@ -16,6 +16,15 @@ prediction methods too: some releases draw noise after ``fit``). Then
 
 A generator kept after the fit would let anyone holding the object replay the
 noise and subtract it (issue 10, item 1).
+
+The same walk passes every generator object (``Generator``, ``RandomState``,
+``BitGenerator``, ``SeedSequence``, ``random.Random``) as every ``*random_state``
+parameter of every public class (nested ones too): ``fit`` must refuse it with
+one error, before anything is fitted, spent or drawn, and leave
+``get_params()`` unchanged (issue 20, item 1). Mechanisms take no
+``random_state`` at construction; a Generator handed to one of their calls is
+used, not kept. A regression test repeats the rewinding attack on a
+``JLMarginClassifier``.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ import functools
 import importlib
 import inspect
 import io
+import math
 import os
 import pickle
 import pkgutil
@@ -41,9 +51,11 @@ from sklearn.base import BaseEstimator
 import dpsvm
 import dpsvm.preprocessing
 from dpsvm.accounting import BudgetAccountant
+from dpsvm.margins import JLMarginClassifier
 from dpsvm.mechanisms import BaseMechanism
 from dpsvm.model_selection import tune_on_public_data
 from dpsvm.models import DPLinearSVC
+from dpsvm.utils._random import LentGenerator
 
 _FORBIDDEN_TYPES: tuple[type, ...] = (
     np.random.Generator,
@@ -51,6 +63,7 @@ _FORBIDDEN_TYPES: tuple[type, ...] = (
     np.random.SeedSequence,
     np.random.RandomState,
     random.Random,
+    LentGenerator,  # a selector's loan must end with the fit that used it
 )
 _FORBIDDEN_MODULES = ("numpy.random", "randomgen")
 
@@ -386,3 +399,175 @@ def test_interactive_release_draws_each_call_from_a_fresh_stream():
     np.testing.assert_array_equal(first[0], second[0])
     np.testing.assert_array_equal(first[1], second[1])
     assert not np.array_equal(first[0], first[1])
+
+
+# ------------------------------------------- generator objects are refused
+#: Every kind of object that carries a generator's state (issue 20, item 1).
+_GENERATOR_OBJECTS: dict[str, Callable[[], Any]] = {
+    "Generator": lambda: np.random.default_rng(0),
+    "RandomState": lambda: np.random.RandomState(0),
+    "BitGenerator": lambda: np.random.PCG64(0),
+    "SeedSequence": lambda: np.random.SeedSequence(0),
+    "random.Random": lambda: random.Random(0),
+}
+
+#: Public classes that draw no randomness at all (no seed parameter to test).
+_NO_RANDOMNESS = {
+    "NonPrivateKernelSVC",
+    "NonPrivateLinearClassifier",
+    "PolynomialFeatureMap",
+    "SchemaTransformer",
+}
+
+
+def _seed_params(obj: BaseEstimator) -> list[str]:
+    """Every ``*random_state`` parameter, nested ones (``estimator__...``) too."""
+    return sorted(k for k in obj.get_params(deep=True) if k.endswith("random_state"))
+
+
+def _make_case(name: str) -> Any:
+    return _make(CLASSES[name.split("-")[0]]) if name in CLASSES else _RECIPES[name]()
+
+
+def _fitted_attributes(obj: Any) -> list[str]:
+    return [k for k in vars(obj) if k.endswith("_") and not k.startswith("_")]
+
+
+@pytest.mark.parametrize("kind", sorted(_GENERATOR_OBJECTS))
+@pytest.mark.parametrize("name", _cases())
+def test_every_public_class_refuses_generator_objects(name, kind):
+    obj = _make_case(name)
+    if not isinstance(obj, BaseEstimator):
+        # A mechanism: no random_state is stored at construction; a Generator
+        # handed to a call is an internal stream (used, not kept).
+        assert isinstance(obj, BaseMechanism)
+        assert not any(
+            "random_state" in p or "rng" in p
+            for p in inspect.signature(type(obj)).parameters
+        )
+        return
+    params = _seed_params(obj)
+    if name in _NO_RANDOMNESS:
+        assert params == []
+        return
+    assert params, f"{name} has no random_state: add it to _NO_RANDOMNESS?"
+    for param in params:
+        est = _make_case(name)
+        gen = _GENERATOR_OBJECTS[kind]()
+        est.set_params(**{param: gen})
+        acc = None
+        if "accountant" in est.get_params(deep=False):
+            acc = BudgetAccountant(epsilon=math.inf, delta=1.0)
+            est.set_params(accountant=acc)
+        before = est.get_params(deep=False)
+        state = pickle.dumps(gen)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # paper-literal / data-derived modes
+            with pytest.raises(TypeError) as info:
+                _use_estimator(est)
+        msg = str(info.value)
+        assert msg.startswith(
+            f"{param} must be None (secure noise) or an int seed (tests only); got a "
+        ), (name, param, msg)
+        assert "replay the noise" in msg
+        # Nothing fitted, spent or drawn; the parameters are what was passed.
+        assert _fitted_attributes(est) == [], (name, param)
+        assert acc is None or (len(acc.ledger), acc.total()) == (0, (0.0, 0.0))
+        assert pickle.dumps(gen) == state, (name, param)
+        after = est.get_params(deep=False)
+        assert after.keys() == before.keys()
+        assert all(after[k] is before[k] for k in before), (name, param)
+
+
+def test_mechanism_calls_use_a_generator_without_keeping_it(os_keys):
+    # Mechanism.sample/randomise/select may take a Generator (an internal
+    # stream handed from step to step); the mechanism stores none.
+    for name, cls in sorted(CLASSES.items()):
+        if not issubclass(cls, BaseMechanism):
+            continue
+        mech = _make(cls)
+        gen = np.random.default_rng(3)
+        if hasattr(mech, "randomise"):
+            mech.randomise([0.5, -0.5], random_state=gen)
+        if hasattr(mech, "select"):
+            mech.select([0.0, 1.0, 2.0], random_state=gen)
+        assert _secrets_in(mech, os_keys) == [], name
+
+
+def _neighbours() -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    X, y = _data(200, 3)
+    X2, y2 = X.copy(), y.copy()
+    X2[0], y2[0] = [0.5, -0.5, 0.5], -y[0]  # replace one row
+    return (X, y), (X2, y2)
+
+
+def test_rewinding_attack_regression():
+    # Issue 20, item 1: a pickled JLMarginClassifier fitted with
+    # random_state=np.random.default_rng() kept its PCG64 generator; stepping it
+    # back 2,039 draws and refitting reproduced coef_ exactly on the true
+    # dataset and not on its neighbour, i.e. removed the noise.
+    (X, y), (X2, y2) = _neighbours()
+
+    def fit(random_state: Any, data: tuple[np.ndarray, np.ndarray]) -> Any:
+        return JLMarginClassifier(
+            epsilon=1.0, delta=1e-5, margin=0.1, classes=[-1, 1],
+            random_state=random_state,
+        ).fit(*data)  # fmt: skip
+
+    # The attack model: whoever knows the noise stream (here the int seed, the
+    # documented "tests only" case) reproduces the release exactly on the true
+    # data and not on the neighbour, so the release identifies the dataset.
+    released = fit(12345, (X, y)).coef_
+    np.testing.assert_array_equal(fit(12345, (X, y)).coef_, released)
+    assert not np.array_equal(fit(12345, (X2, y2)).coef_, released)
+    # A generator object is refused at fit: no fitted object, hence no pickle
+    # of a release, can hold the stream, and the generator was not advanced.
+    gen = np.random.default_rng(12345)
+    state = gen.bit_generator.state
+    est = JLMarginClassifier(
+        epsilon=1.0, delta=1e-5, margin=0.1, classes=[-1, 1], random_state=gen
+    )
+    with pytest.raises(TypeError, match=r"numpy\.random\.Generator.*replay the noise"):
+        est.fit(X, y)
+    assert not hasattr(est, "coef_")
+    assert est.get_params()["random_state"] is gen
+    assert gen.bit_generator.state == state
+    # The int-seeded and the default (CSPRNG) releases pickle without any
+    # generator or generator state.
+    for random_state in (12345, None):
+        fitted = fit(random_state, (X, y))
+        data = pickle.dumps(fitted)
+        assert _types_in(pickle.loads(data)) == []
+        assert b"numpy.random" not in data and b"randomgen" not in data
+
+
+@pytest.mark.parametrize("kind", sorted(_GENERATOR_OBJECTS))
+def test_public_tuning_and_audit_tools_refuse_generator_objects(kind):
+    # Outside the walk (functions, test tools): the same rule, the same error.
+    from dpsvm.audit import Auditor, NeighbouringPair
+
+    X, y = _data()
+    gen = _GENERATOR_OBJECTS[kind]()
+    with pytest.raises(TypeError, match=r"^random_state must be None \(secure"):
+        tune_on_public_data(
+            DPLinearSVC(**_BINARY), _SMALL_GRID, X, y, cv=2, random_state=gen
+        )
+    pair = NeighbouringPair(np.ones((2, 1)), [1, 1], np.ones((2, 1)), [1, -1])
+    with pytest.raises(TypeError, match=r"^random_state must be None \(secure"):
+        Auditor(print, pair, epsilon=1.0, n_runs=10, random_state=gen).seeds()
+
+
+def test_nested_selectors_keep_no_loan(os_keys):
+    # A pipeline fitted by an outer selector runs on a lent child stream; the
+    # selector_ it keeps must not carry that loan (it could not be pickled).
+    inner = dpsvm.model_selection.PrivateSelectThenFit(
+        DPLinearSVC(**_BINARY), _SMALL_GRID
+    )
+    outer = dpsvm.model_selection.PrivateParameterTuning(
+        inner, {"selection_fraction": [0.3, 0.5]}, random_state=3
+    )
+    X, y = _data()
+    outer.fit(X, y)
+    assert outer.best_estimator_.selector_.random_state is None
+    assert outer.get_params()["random_state"] == 3
+    assert _secrets_in(outer, os_keys) == []

@@ -45,17 +45,16 @@ def test_selection_distribution_matches_the_exponential_mechanism():
     errors = np.sum(y[:, None] * (X @ C.T) <= rho / 2, axis=0)
     expected = np.exp(-eps / 2 * errors)
     expected /= expected.sum()
-    rng = np.random.default_rng(0)
     counts = np.zeros(len(C))
     runs = 1500
-    for _ in range(runs):
+    for run in range(runs):
         clf = LabelPrivateMarginClassifier(
             epsilon=eps,
             margin=rho,
             candidates=C,
             cover="none",
             classes=[-1, 1],
-            random_state=rng,
+            random_state=run,  # an int per run (generator objects are refused)
         ).fit(X, y)
         hit = np.flatnonzero(np.all(np.isclose(C, clf.coef_), axis=1))
         counts[hit[0]] += 1

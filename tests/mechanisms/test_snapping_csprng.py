@@ -17,7 +17,7 @@ from randomgen import ChaCha
 
 import dpsvm.utils._random as random_module
 from dpsvm.models import DPLinearSVC, DPLogisticRegression
-from dpsvm.utils._random import check_random_state, secure_generator
+from dpsvm.utils._random import check_random_state, lend_generator, secure_generator
 
 
 def _data(n: int = 120, d: int = 3, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -91,5 +91,8 @@ def test_seeded_fit_does_not_touch_the_secure_generator(monkeypatch):
     spy = _Spy(key=1)
     monkeypatch.setattr(random_module, "secure_generator", spy)
     DPLinearSVC(classes=[-1, 1], random_state=0).fit(X, y)
-    DPLinearSVC(classes=[-1, 1], random_state=np.random.default_rng(0)).fit(X, y)
+    # A stream lent for one fit (the selectors' child streams) is used as is.
+    est = DPLinearSVC(classes=[-1, 1])
+    with lend_generator(est, np.random.default_rng(0)):
+        est.fit(X, y)
     assert spy.calls == 0

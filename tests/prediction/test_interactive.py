@@ -260,7 +260,11 @@ def test_failed_charge_rolls_the_state_back(monkeypatch):
     monkeypatch.setattr(p, "_charge_batch", fail)
     with pytest.raises(BudgetExceededError, match="concurrent"):
         p.answer(X[:10])
-    assert p.state_dict() == before
+    after = p.state_dict()
+    # The public state is rolled back; the noise-call counter is not (the
+    # discarded batch's streams are never handed out again).
+    assert after["noise_calls"] > before["noise_calls"]
+    assert {**after, "noise_calls": before["noise_calls"]} == before
     monkeypatch.undo()
     assert p.answer(X[:10]).n_answers == 10
 
@@ -323,6 +327,50 @@ def test_state_round_trip_resumes_consistently(mechanism):
     assert q.remaining_budget()["answers"] == 20
 
 
+@pytest.mark.parametrize("mechanism", ["laplace", "pinp", "sparse-vector"])
+def test_resumed_seeded_predictor_never_replays_noise(mechanism):
+    # Regression (issue 20, item 4): state_dict() did not carry the noise-call
+    # counter, so with an int random_state fit -> answer -> state_dict -> new
+    # fit -> load_state_dict -> answer reused the first answer's noise, and
+    # the difference of the two answers was the exact difference (7e-10).
+    kw = USEFUL if mechanism != "laplace" else {}
+    p, X = _fit(mechanism, **kw)
+    x1, x2 = X[:4], X[4:8]
+    first = p.answer(x1).scores
+    state = json.loads(json.dumps(p.state_dict()))
+    assert state["noise_calls"] >= 1
+
+    def restarted():
+        q, _ = _fit(mechanism, **kw)  # same data, parameters and seed
+        q.load_state_dict(state)
+        return q
+
+    resumed = restarted().answer(x2).scores
+    # The resumed predictor answers exactly as one that never restarted.
+    np.testing.assert_array_equal(resumed, p.answer(x2).scores)
+    if mechanism == "laplace":
+        exact = p._model.decision(p._project(np.vstack([x1, x2])))
+        exact_diff = exact[:4] - exact[4:]
+        # The attack on the old behaviour (counter back at 0 after the load):
+        # the same noise cancels in the difference.
+        old = restarted()
+        old._n_noise_calls = 0
+        replayed = old.answer(x2).scores
+        np.testing.assert_allclose(first - replayed, exact_diff, atol=1e-6)
+        # Now the noise differs: the difference is off by noise of scale S/ε_q.
+        assert np.min(np.abs((first - resumed) - exact_diff)) > 1e-6
+    # A state saved without the counter cannot resume a seeded predictor.
+    legacy = {k: v for k, v in state.items() if k != "noise_calls"}
+    q, _ = _fit(mechanism, **kw)
+    before = q.state_dict()
+    with pytest.raises(ValueError, match="noise_calls"):
+        q.load_state_dict(legacy)
+    assert q.state_dict() == before  # nothing changed
+    unseeded, _ = _fit(mechanism, **{**kw, "random_state": None})
+    unseeded.load_state_dict(legacy)  # fresh CSPRNG streams: nothing to replay
+    assert unseeded.n_answers == 4
+
+
 def test_state_dict_has_no_secret_state():
     p, X = _fit("sparse-vector", **USEFUL)
     p.answer(X[:5])
@@ -340,6 +388,7 @@ def test_state_dict_has_no_secret_state():
         "update_points",
         "update_coef",
         "threshold_noise",
+        "noise_calls",
         "spent_epsilon",
         "spent_delta",
     }

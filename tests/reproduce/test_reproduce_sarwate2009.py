@@ -334,7 +334,7 @@ def test_output_shortcut_equals_the_estimator() -> None:
         regularization=lam,
         fit_intercept=False,
         classes=[-1, 1],
-        random_state=np.random.default_rng(11),
+        random_state=11,  # the stream of np.random.default_rng(11)
     ).fit(X, y)
     ref = NonPrivateLinearClassifier(regularization=lam, classes=[-1, 1]).fit(X, y)
     ours = output_perturbation_from_solution(

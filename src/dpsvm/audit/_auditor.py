@@ -38,6 +38,7 @@ from typing import Any, Literal, TextIO
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
 from ._bounds import AuditBound, epsilon_lower_bound_split
 
@@ -811,7 +812,8 @@ Statistic or callable, default="auto"
         20
         """
         n = int(self.n_runs)
-        rng = np.random.default_rng(self.random_state)
+        # None or an int only (a generator object is refused, as everywhere).
+        rng = check_random_state(self.random_state, secure=False)
         all_seeds = rng.choice(2**31 - 1, size=2 * n, replace=False).astype(np.int64)
         return all_seeds[:n], all_seeds[n:]
 

@@ -38,8 +38,8 @@ def run_demo(
     epsilons : sequence of float, default=DEMO_EPSILONS
         The ε of the private models (one row each).
     random_state : int or None, default=None
-        ``None``: every draw uses fresh CSPRNG noise. An int seeds one PCG64
-        generator shared by the draws (reproducible output; tests and docs only).
+        ``None``: every draw uses fresh CSPRNG noise. An int s: draw i is
+        seeded with s + i (reproducible output; tests and docs only).
     n_draws : int, default=10
         Number of private models (independent noise draws) per ε.
     out : text stream
@@ -50,14 +50,13 @@ def run_demo(
     from ..accounting import BudgetAccountant
     from ..datasets import load_breast_cancer
     from ..models import DPLinearSVC, NonPrivateLinearClassifier
-    from ..utils._random import check_random_state
 
     data = load_breast_cancer()
     X_tr, y_tr, X_te, y_te = data.X_train, data.y_train, data.X_test, data.y_test
     n, d = X_tr.shape
     # One accountant with an unlimited budget, only to add up what the draws spend.
     accountant = BudgetAccountant()
-    rng = None if random_state is None else check_random_state(random_state)
+    draws = 0  # draw i of the whole table is seeded with random_state + i
     majority_label = 1 if np.mean(y_tr == 1) >= 0.5 else -1
     base_acc = float(np.mean(y_te == majority_label))
     table = []
@@ -66,6 +65,8 @@ def run_demo(
     for epsilon in epsilons:
         accs = []
         for _ in range(n_draws):
+            seed = None if random_state is None else random_state + draws
+            draws += 1
             # DPLinearSVC's defaults: objective perturbation, Huber h = 0.5,
             # regularization="auto", fit_intercept=True.
             clf = DPLinearSVC(
@@ -73,7 +74,9 @@ def run_demo(
                 data_norm=1.0,  # the loader maps every row into the unit ball
                 classes=[-1, 1],  # the public label set
                 accountant=accountant,
-                random_state=rng,  # None: fresh ChaCha20 CSPRNG noise per fit
+                # None: fresh ChaCha20 CSPRNG noise per fit; a seed: an int,
+                # never a generator object kept on the model.
+                random_state=seed,
             ).fit(X_tr, y_tr)
             accs.append(clf.score(X_te, y_te))
             event = clf.privacy_event_

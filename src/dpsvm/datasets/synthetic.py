@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 from numpy.typing import NDArray
 
-from dpsvm.utils._random import RandomStateLike, check_random_state
+from dpsvm.utils._random import GeneratorLike, as_generator
 
 __all__ = ["make_nested_balls"]
 
@@ -25,7 +25,7 @@ def make_nested_balls(
     n_samples: int = 240000,
     *,
     n_features: int = 5,
-    random_state: RandomStateLike = None,
+    random_state: GeneratorLike = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Generate the "nested balls" classification data of Chaudhuri et al.
 
@@ -90,7 +90,7 @@ def make_nested_balls(
     if n_features < 1:
         raise ValueError(f"n_features must be >= 1, got {n_features}.")
     n, d = int(n_samples), int(n_features)
-    rng = check_random_state(random_state, secure=False)
+    rng = as_generator(random_state, secure=False)
 
     masses = np.array([c[0] for c in _COMPONENTS])
     r_lo = np.array([c[1] for c in _COMPONENTS])

@@ -44,7 +44,7 @@ from sklearn.metrics.pairwise import (
 )
 
 from ..utils._docs import fill_doc
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import GeneratorLike, as_generator
 
 __all__ = [
     "EXACT_KERNELS",
@@ -172,7 +172,7 @@ def sample_frequencies(
     gamma: float,
     n_features: int,
     n_components: int,
-    random_state: RandomStateLike = None,
+    random_state: GeneratorLike = None,
 ) -> NDArray[np.float64]:
     """Draw iid frequencies ω₁ … ω_m from a kernel's spectral density.
 
@@ -224,7 +224,7 @@ def sample_frequencies(
             raise TypeError(f"{label} must be an int, got {type(value).__name__}.")
         if value < 1:
             raise ValueError(f"{label} must be >= 1, got {value}.")
-    rng = check_random_state(random_state, secure=False)
+    rng = as_generator(random_state, secure=False)
     shape = (int(n_features), int(n_components))
     if name == "rbf":
         # exp(−γ‖Δ‖²) = E cos⟨ω, Δ⟩ for ω ∼ N(0, 2γ I) (Sarwate, Chaudhuri &

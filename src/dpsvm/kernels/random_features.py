@@ -38,7 +38,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..utils._params import store_init_params
-from ..utils._random import check_random_state
+from ..utils._random import check_random_state, random_state_constraint
 from ..validation import project_rows_to_ball
 from . import _trig
 from ._spectral import (
@@ -320,10 +320,10 @@ class RandomFourierFeatures(
     n_jobs : int or None, default=None
         Threads of :meth:`transform` (``None``: 1, −1: all CPUs); the output
         does not depend on it.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None or int, default=None
         Seed of the frequencies and phases. They do not protect privacy (they
-        are independent of the data and released), so an ordinary seeded
-        generator is fine.
+        are independent of the data and released), so an int seed is fine. A
+        generator object is refused at ``fit``, as for every public seed.
 
     Attributes
     ----------
@@ -388,7 +388,7 @@ class RandomFourierFeatures(
         "dtype": "no_validation",  # checked by _resolve_dtype in fit
         "chunk_size": [Interval(Integral, 1, None, closed="left"), None],
         "n_jobs": [Integral, None],
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": random_state_constraint(),
     }
 
     def __init__(
@@ -402,7 +402,7 @@ class RandomFourierFeatures(
         dtype: DTypeLike = np.float64,
         chunk_size: int | None = None,
         n_jobs: int | None = None,
-        random_state: int | np.random.Generator | None = None,
+        random_state: int | None = None,
     ) -> None:
         store_init_params(self, locals())
 

@@ -22,7 +22,7 @@ from ..accounting.accountant import resolve_accountant
 from ..accounting.charge import charge
 from ..models.base import ScorePredictMixin, resolve_label_set
 from ..solvers import clip_factors, row_norms
-from ..utils._random import check_random_state
+from ..utils._random import check_random_state, random_state_constraint
 from .projections import project_to_ball
 from .selection import private_argmax
 
@@ -36,7 +36,7 @@ COMMON_CONSTRAINTS: dict[str, list[Any]] = {
     "data_norm": [Interval(Real, 0, None, closed="neither")],
     "classes": ["array-like", None],
     "accountant": [BudgetAccountant, None],
-    "random_state": ["random_state", np.random.Generator],
+    "random_state": random_state_constraint(),
 }
 
 
@@ -71,7 +71,7 @@ class MarginParams:
     norm_bound: float = 1.0
     data_norm: float = 1.0
     classes: ArrayLike | None = None
-    random_state: Any = None
+    random_state: int | None = None
 
 
 @dataclass(kw_only=True, eq=False, repr=False)

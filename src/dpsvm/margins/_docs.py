@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from ..utils._docs import COMMON_FRAGMENTS, fill_doc
 
-_RANDOM_STATE = """random_state : None, int or numpy.random.Generator, default=None
+_RANDOM_STATE = """random_state : None or int, default=None
     ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
-    documentation only."""
+    documentation only. A generator object is refused at ``fit`` (kept as a
+    parameter, it would replay the noise)."""
 
 #: numpydoc fragments shared by the margin learners' docstrings
 #: (``%(name)s`` lines, filled by :func:`margin_doc`).

@@ -33,7 +33,7 @@ from ..accounting import PrivacyEvent
 from ..losses import Loss
 from ..mechanisms.exponential import ExponentialMechanism
 from ..perturbation import OutputNoise
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import GeneratorLike, as_generator
 from ..validation import check_epsilon, check_positive
 from ._docs import margin_doc
 from .losses import RhoHingeLoss, SmoothedRhoHingeLoss
@@ -271,7 +271,7 @@ def noisy_projected_gd(
     epsilon: float,
     delta: float,
     n_steps: int = 200,
-    random_state: RandomStateLike = None,
+    random_state: GeneratorLike = None,
 ) -> ERMResult:
     """(ε, δ)-DP full-batch noisy projected (sub)gradient descent on a ball.
 
@@ -336,7 +336,7 @@ def noisy_projected_gd(
     # and diameter 2Λ_W (Bassily, Smith & Thakurta 2014, Lemma 3.1 / Shamir &
     # Zhang 2013): η = 2Λ_W / sqrt((G² + kσ²) T).
     eta = 2.0 * problem.radius / math.sqrt((grad_bound**2 + k * sigma**2) * n_steps)
-    gen = check_random_state(random_state)
+    gen = as_generator(random_state)
     w = np.zeros(k)
     avg = np.zeros(k)
     for _ in range(n_steps):
@@ -381,7 +381,7 @@ def phased_sgd(
     data_norm: float,
     epsilon: float,
     delta: float,
-    random_state: RandomStateLike = None,
+    random_state: GeneratorLike = None,
 ) -> ERMResult:
     """(ε, δ)-DP phased SGD on the smoothed ρ-hinge (the oracle A_GLL).
 
@@ -428,7 +428,7 @@ def phased_sgd(
 
 
 def _phased_sgd(
-    problem: _BallProblem, rho: float, random_state: RandomStateLike
+    problem: _BallProblem, rho: float, random_state: GeneratorLike
 ) -> ERMResult:
     """:func:`phased_sgd` on a checked problem (ρ > 0 checked by the caller)."""
     Xp, ya, radius, data_norm = problem.X, problem.y, problem.radius, problem.data_norm
@@ -443,7 +443,7 @@ def _phased_sgd(
     )
     smoothing = data_norm**2 * eta  # λ = r̃² η: the loss is 1/η-smooth in w
     loss = SmoothedRhoHingeLoss(rho=rho, smoothing=smoothing)
-    gen = check_random_state(random_state)
+    gen = as_generator(random_state)
     order = gen.permutation(n)  # data-independent split into disjoint phases
     w = np.zeros(k)
     n_phases = max(1, math.ceil(math.log2(n)))
@@ -544,7 +544,7 @@ def boosted_phased_sgd(
     epsilon: float,
     delta: float,
     beta: float = 0.05,
-    random_state: RandomStateLike = None,
+    random_state: GeneratorLike = None,
 ) -> ERMResult:
     """Algorithm 5: M bootstrap runs of phased SGD and a private choice of the best.
 
@@ -606,7 +606,7 @@ def boosted_phased_sgd(
             f"n_samples={m}, epsilon={epsilon}, delta={delta}, beta={beta}. "
             "Lower delta or use another solver."
         )
-    gen = check_random_state(random_state)
+    gen = as_generator(random_state)
     runs = []
     steps = []
     children = []

@@ -176,11 +176,12 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         Frequencies per streamed chunk (raised to k when smaller, so that each
         Rademacher block is a genuine k × 2D_c block).
     %(classes)s
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None or int, default=None
         ``None`` uses a fresh CSPRNG for the noise (real releases); an int
         makes the fit reproducible — **for tests and documentation only**. The
         frequencies and JL matrices (data-independent) are drawn from a public
-        seed taken from it before the data are read.
+        seed taken from it before the data are read. A generator object is
+        refused at ``fit`` (kept as a parameter, it would replay the noise).
 
     Attributes
     ----------

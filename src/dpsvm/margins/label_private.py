@@ -169,10 +169,12 @@ class LabelPrivateMarginClassifier(MarginParams, MarginClassifierBase):
     classes : array-like of shape (2,) or None, default=None
         The public label set. ``None`` reads it from y (private under label DP)
         and emits a :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None or int, default=None
         ``None``: the candidate directions and the selection noise come from a
         ChaCha20 CSPRNG keyed by the OS. An int makes both reproducible — **for
-        tests and documentation only, never for a real release**.
+        tests and documentation only, never for a real release**. A generator
+        object is refused at ``fit`` (kept as a parameter, it would replay the
+        noise).
 
     Attributes
     ----------

@@ -14,6 +14,7 @@ from sklearn.base import clone
 from .._compat import HasMethods, Interval
 from ..accounting import BudgetAccountant, PrivacyEvent, basic_composition
 from ..utils._params import store_init_params
+from ..utils._random import random_state_constraint
 from ._base import (
     REFERENCE,
     FloatArray,
@@ -174,7 +175,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         "solver_max_iter": [Interval(Integral, 1, None, closed="left")],
         "score_components": [Interval(Integral, 1, None, closed="left"), None],
         "classes": ["array-like", None],
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": random_state_constraint(),
     }
 
     def __init__(
@@ -193,7 +194,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         score_components: int | None = None,
         classes: ArrayLike | None = None,
         accountant: BudgetAccountant | None = None,
-        random_state: Any = None,
+        random_state: int | None = None,
     ) -> None:
         store_init_params(self, locals())
 

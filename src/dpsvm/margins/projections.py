@@ -30,7 +30,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, validate_data
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import RandomStateLike, check_random_state, random_state_constraint
 from ..validation import project_rows_to_ball
 from ._docs import margin_doc
 
@@ -76,7 +76,7 @@ class _JLBase(TransformerMixin, BaseEstimator):
 
     _parameter_constraints: dict[str, list[Any]] = {
         "n_components": [Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": random_state_constraint(),
     }
 
     def __init__(
@@ -185,9 +185,10 @@ class RademacherJL(_JLBase):
     ----------
     n_components : int, default=100
         The target dimension k. When k ≥ ``n_features`` the identity is used.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None or int, default=None
         Seed of Φ. Φ is drawn independently of the data, so a public seed is
-        fine (it protects nothing).
+        fine (it protects nothing). A generator object is refused at ``fit``,
+        as for every public seed.
 
     Attributes
     ----------
@@ -241,9 +242,10 @@ class FastJL(_JLBase):
     ----------
     n_components : int, default=100
         The target dimension k. When k ≥ ``n_features`` the identity is used.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None or int, default=None
         Seed of the signs and of the sampled coordinates; data-independent, so
-        a public seed is fine.
+        a public seed is fine. A generator object is refused at ``fit``, as for
+        every public seed.
 
     Attributes
     ----------

@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..accounting import PrivacyEvent
 from ..mechanisms.exponential import ExponentialMechanism
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import GeneratorLike, as_generator
 from ..validation import check_epsilon, check_positive
 from ._docs import margin_doc
 
@@ -189,7 +189,7 @@ class GeneralizedExponentialMechanism(_PureSelection):
         return em.probabilities(-self.normalized_scores(scores))
 
     @margin_doc
-    def select(self, scores: ArrayLike, random_state: RandomStateLike = None) -> int:
+    def select(self, scores: ArrayLike, random_state: GeneratorLike = None) -> int:
         """Sample the index of one candidate.
 
         Parameters
@@ -263,7 +263,7 @@ class PermuteAndFlip(_PureSelection):
         self.sensitivity = check_positive(sensitivity, "sensitivity")
 
     @margin_doc
-    def select(self, utilities: ArrayLike, random_state: RandomStateLike = None) -> int:
+    def select(self, utilities: ArrayLike, random_state: GeneratorLike = None) -> int:
         """Sample the index of one candidate (higher utility is better).
 
         Parameters
@@ -278,7 +278,7 @@ class PermuteAndFlip(_PureSelection):
             The selected index.
         """
         u = _as_scores(utilities, "utilities")
-        gen = check_random_state(random_state)
+        gen = as_generator(random_state)
         # McKenna & Sheldon (2020), Alg. 1: p_r = exp(ε (u_r − u*) / (2Δu)).
         log_p = (self.epsilon / (2.0 * self.sensitivity)) * (u - u.max())
         order = gen.permutation(u.size)
@@ -301,7 +301,7 @@ def private_argmax(
     epsilon: float,
     sensitivity: float,
     method: str = "exponential",
-    random_state: RandomStateLike = None,
+    random_state: GeneratorLike = None,
 ) -> tuple[int, PrivacyEvent]:
     """Select a high-utility index with a pure ε-DP mechanism.
 

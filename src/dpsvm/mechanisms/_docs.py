@@ -33,10 +33,12 @@ random_state : None, int or numpy.random.Generator, default=None
     ``None`` (the default, and the only choice for a real release) draws
     from a fresh CSPRNG; an int gives reproducible noise **for tests and
     documentation only** (anyone who knows it can subtract the noise); a
-    Generator is used (and advanced) as is.""",
+    Generator is used (and advanced) as is, never stored (a mechanism keeps
+    no generator; estimators refuse generator objects as their own
+    ``random_state``).""",
     "rng": """\
 rng : None, int or numpy.random.Generator, default=None
-    Passed through :func:`dpsvm.utils._random.check_random_state`: ``None``
+    Passed through :func:`dpsvm.utils._random.as_generator`: ``None``
     draws from a fresh CSPRNG; an int is for tests and documentation only;
     a Generator is used (and advanced) as is.""",
     "noise_returns": """\

@@ -74,7 +74,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import GeneratorLike, as_generator
 from ..validation import check_positive
 from .base import check_noise_scale, check_release_value, check_size
 
@@ -312,7 +312,7 @@ def _discrete_laplace_vector(
 
 
 def sample_discrete_laplace(
-    size: int | tuple[int, ...], scale: int, rng: RandomStateLike = None
+    size: int | tuple[int, ...], scale: int, rng: GeneratorLike = None
 ) -> NDArray[np.int64] | NDArray[np.object_]:
     """Draw exact i.i.d. discrete Laplace integers, P(Z = z) ∝ exp(−|z|/scale).
 
@@ -323,7 +323,7 @@ def sample_discrete_laplace(
     scale : int
         The integer scale t ≥ 1.
     rng : None, int or numpy.random.Generator, default=None
-        Passed through :func:`dpsvm.utils._random.check_random_state`: ``None``
+        Passed through :func:`dpsvm.utils._random.as_generator`: ``None``
         draws from a fresh CSPRNG; an int is for tests and documentation only.
 
     Returns
@@ -358,7 +358,7 @@ def sample_discrete_laplace(
     if scale < 1:
         raise ValueError(f"scale must be an int >= 1, got {scale}.")
     t = int(scale)
-    gen = check_random_state(rng)
+    gen = as_generator(rng)
     n = math.prod(shape) if isinstance(shape, tuple) else shape
     out_shape = shape if isinstance(shape, tuple) else (shape,)
     if t <= _VECTOR_MAX_SCALE:
@@ -395,7 +395,7 @@ def _snap_exact(x: float, m: int) -> int:
 def laplace_release(
     value: ArrayLike,
     scale: float,
-    rng: RandomStateLike = None,
+    rng: GeneratorLike = None,
     *,
     sensitivity: float,
     bound: float | None = None,
@@ -476,7 +476,7 @@ def laplace_release(
     lam = check_positive(scale, "scale")
     delta1 = check_positive(sensitivity, "sensitivity")
     B = _FLOAT_MAX if bound is None else check_positive(bound, "bound")
-    gen = check_random_state(rng)
+    gen = as_generator(rng)
     if method == "naive":
         lam = check_noise_scale(lam, "scale")
         x = np.clip(arr, -B, B)

@@ -17,7 +17,7 @@ noise scale derived from them cannot drift away from the recorded event.
 
 Floating-point hardening (see ``docs/privacy.md``). Noise is drawn from a
 CSPRNG-backed :class:`numpy.random.Generator`
-(:func:`dpsvm.utils._random.check_random_state`), so it is unpredictable. The
+(:func:`dpsvm.utils._random.as_generator`), so it is unpredictable. The
 *release* ``value + noise`` is a different matter: evaluated with textbook
 floating-point samplers, its set of possible doubles depends on the value, which
 the precision-based attacks of Mironov (CCS 2012) and Haney et al. (2022)
@@ -47,7 +47,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..accounting.events import PrivacyEvent
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import GeneratorLike, as_generator
 from ..validation import check_delta, check_epsilon, check_positive
 from ._docs import fill_mechanism_doc
 
@@ -365,7 +365,7 @@ class Mechanism(BaseMechanism):
 
     @fill_mechanism_doc
     def sample(
-        self, size: int | tuple[int, ...], random_state: RandomStateLike = None
+        self, size: int | tuple[int, ...], random_state: GeneratorLike = None
     ) -> NDArray[np.float64]:
         """Draw the noise alone, from a floating-point sampler.
 
@@ -392,12 +392,10 @@ class Mechanism(BaseMechanism):
         >>> mech.sample((2, 3), random_state=0).shape
         (2, 3)
         """
-        return self._draw(
-            self._check_sample_size(size), check_random_state(random_state)
-        )
+        return self._draw(self._check_sample_size(size), as_generator(random_state))
 
     def randomise(
-        self, value: ArrayLike, random_state: RandomStateLike = None
+        self, value: ArrayLike, random_state: GeneratorLike = None
     ) -> NDArray[np.float64]:
         """Return ``value`` plus fresh noise, as a new float64 array.
 
@@ -435,10 +433,10 @@ class Mechanism(BaseMechanism):
         return self._release(value, random_state)
 
     def _release(
-        self, value: ArrayLike, random_state: RandomStateLike
+        self, value: ArrayLike, random_state: GeneratorLike
     ) -> NDArray[np.float64]:
         """Return a float64 copy of the checked ``value`` plus one draw of its shape."""
         out = check_release_value(value)
-        rng = check_random_state(random_state)
+        rng = as_generator(random_state)
         out += self._draw(out.shape, rng)
         return out

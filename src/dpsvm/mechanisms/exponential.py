@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import softmax
 
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import GeneratorLike, as_generator
 from ._docs import fill_mechanism_doc
 from .base import BaseMechanism
 
@@ -155,7 +155,7 @@ class ExponentialMechanism(BaseMechanism):
         return np.asarray(softmax(self._logits(utilities)), dtype=np.float64)
 
     @fill_mechanism_doc
-    def select(self, utilities: ArrayLike, random_state: RandomStateLike = None) -> int:
+    def select(self, utilities: ArrayLike, random_state: GeneratorLike = None) -> int:
         """Sample the index of one candidate with probability P(i).
 
         Uses the Gumbel-max trick: argmaxᵢ (ε·uᵢ/(2Δu) + Gᵢ), Gᵢ ~ Gumbel(0, 1)
@@ -180,7 +180,7 @@ class ExponentialMechanism(BaseMechanism):
         1
         """
         logits = self._logits(utilities)
-        gen = check_random_state(random_state)
+        gen = as_generator(random_state)
         # Gumbel-max: argmax(logit + Gumbel) ~ softmax(logit) (exact in reals).
         return int(np.argmax(logits + gen.gumbel(size=logits.shape[0])))
 

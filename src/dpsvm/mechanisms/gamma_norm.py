@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import GeneratorLike, as_generator
 from ._docs import fill_mechanism_doc
 from .base import Mechanism, ReadOnly, check_noise_scale
 
@@ -102,7 +102,7 @@ def _radius_headroom(dim: int) -> float:
 
 @fill_mechanism_doc
 def sample_gamma_norm(
-    dim: int, scale: float, rng: RandomStateLike = None
+    dim: int, scale: float, rng: GeneratorLike = None
 ) -> NDArray[np.float64]:
     """Draw one vector b ∈ ℝ^dim with density ∝ exp(−‖b‖₂/scale).
 
@@ -154,7 +154,7 @@ def sample_gamma_norm(
     """
     dim = _check_dim(dim)
     scale = check_noise_scale(scale, "scale", headroom=_radius_headroom(dim))
-    gen = check_random_state(rng)
+    gen = as_generator(rng)
     direction = _uniform_direction(dim, gen)
     # Radial density of exp(-||b||/s) on R^d is proportional to rho^(d-1) e^(-rho/s):
     # ||b|| ~ Gamma(shape=d, scale=s) (Chaudhuri et al. JMLR 2011, Alg. 1/2;

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import GeneratorLike, as_generator
 from ..validation import check_positive
 from ._docs import fill_mechanism_doc
 from ._snapping import laplace_release
@@ -36,7 +36,7 @@ _REFERENCE = (
 
 @fill_mechanism_doc
 def sample_laplace(
-    size: int | tuple[int, ...], scale: float, rng: RandomStateLike = None
+    size: int | tuple[int, ...], scale: float, rng: GeneratorLike = None
 ) -> NDArray[np.float64]:
     """Draw i.i.d. Laplace(0, scale) noise, density exp(−|x|/scale)/(2·scale).
 
@@ -71,7 +71,7 @@ def sample_laplace(
     """
     size = check_size(size)
     scale = check_noise_scale(scale, "scale")
-    gen = check_random_state(rng)
+    gen = as_generator(rng)
     return np.asarray(gen.laplace(0.0, scale, size=size), dtype=np.float64)
 
 
@@ -217,7 +217,7 @@ class LaplaceVector(Mechanism):
         return sample_laplace(size, self._scale, gen)
 
     def _release(
-        self, value: ArrayLike, random_state: RandomStateLike
+        self, value: ArrayLike, random_state: GeneratorLike
     ) -> NDArray[np.float64]:
         # On the public grid 2^m ("discrete") or value + sample(...) ("naive").
         return laplace_release(

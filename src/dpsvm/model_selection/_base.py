@@ -49,15 +49,17 @@ DOC_FRAGMENTS = {
     Checked for (ε, δ) before the data are read and charged once, with one
     :class:`~dpsvm.accounting.PrivacyEvent`, after a successful fit; a
     failed fit spends nothing.
-random_state : None, int or numpy.random.Generator, default=None
+random_state : None or int, default=None
     Drives the split, the candidates' noise and the selection. ``None``
     uses a ChaCha20 CSPRNG keyed by the OS. An int makes everything
     reproducible — **for tests and documentation only, never for a real
-    release**.
-split_random_state : None, int or numpy.random.Generator, default=None
+    release**. A generator object is refused at ``fit`` (here and on the
+    tuned estimator: kept as a parameter, it would replay the noise).
+split_random_state : None or int, default=None
     Seed of the data split alone (it reads no record, so a seed is fine
     here, e.g. for a reproducible, publishable split while the noise comes
-    from the CSPRNG). ``None``: drawn from ``random_state``'s generator.""",
+    from the CSPRNG). ``None``: drawn from ``random_state``'s generator. A
+    generator object is refused at ``fit``, as for every public seed.""",
     "event_and_features": """privacy_event_ : PrivacyEvent
     One event for the whole procedure (ε, δ end to end); its children are
     the component releases (candidate fits, noisy scores, the selection).
@@ -141,8 +143,8 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     param_grid: Any
     epsilon: float
     accountant: Any
-    random_state: Any
-    split_random_state: Any
+    random_state: int | None
+    split_random_state: int | None
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X: ArrayLike, y: ArrayLike) -> Self:

@@ -31,7 +31,13 @@ from ..accounting.accountant import BudgetAccountant
 from ..accounting.charge import refuse_non_private
 from ..accounting.events import NonPrivateEvent, PrivacyEvent
 from ..utils._params import estimator_init
-from ..utils._random import check_random_state, child_generator
+from ..utils._random import (
+    check_random_state,
+    child_generator,
+    lend_generator,
+    random_state_constraint,
+    refuse_generator_object,
+)
 
 __all__ = ["FORBIDDEN_GRID_KEYS", "check_param_grid", "partition_indices"]
 
@@ -41,8 +47,8 @@ SELECTOR_CONSTRAINTS: dict[str, list[Any]] = {
     "param_grid": [dict, list, object],
     "epsilon": [Interval(Real, 0, None, closed="neither")],
     "accountant": [BudgetAccountant, None],
-    "random_state": ["random_state", np.random.Generator],
-    "split_random_state": ["random_state", np.random.Generator],
+    "random_state": random_state_constraint(),
+    "split_random_state": random_state_constraint("split_random_state"),
 }
 
 #: The parameters (with their defaults) that end every selector's signature,
@@ -260,6 +266,11 @@ def prepare_candidates(
         raise TypeError(
             f"estimator must be a scikit-learn style estimator, got {estimator!r}."
         )
+    for key, value in estimator.get_params(deep=True).items():
+        if key.endswith("random_state"):
+            # Kept on every fitted candidate (a child stream is only lent for
+            # the fit): refused before the budget is checked or data are read.
+            refuse_generator_object(value, f"estimator__{key}")
     params = estimator.get_params(deep=False)
     if "epsilon" not in params:
         raise TypeError(
@@ -297,23 +308,21 @@ def fit_with_child_stream(
 ) -> Any:
     """Fit ``estimator`` with noise from a fresh child stream of ``rng``.
 
-    The child (:func:`dpsvm.utils._random.child_generator`) is the estimator's
-    ``random_state`` for this fit only; afterwards ``random_state`` is set back
-    to the estimator's own value, so the fitted object keeps no generator that
-    produced its noise (the child is dropped) and ``get_params()`` shows what
-    the caller configured. With an int ``random_state`` on the selector the
-    children are drawn from its seeded stream, hence reproducible.
+    The child (:func:`dpsvm.utils._random.child_generator`) is lent as the
+    estimator's ``random_state`` for this fit only
+    (:func:`dpsvm.utils._random.lend_generator`); afterwards ``random_state`` is
+    set back to the estimator's own value (None or an int) and the loan is
+    voided, so the fitted object keeps no generator that produced its noise
+    and ``get_params()`` shows what the caller configured. With an int
+    ``random_state`` on the selector the children are drawn from its seeded
+    stream, hence reproducible.
     """
     params = estimator.get_params(deep=False)
     if "random_state" not in params:
         estimator.fit(X, y)
         return estimator
-    own = params["random_state"]
-    estimator.set_params(random_state=child_generator(rng))
-    try:
+    with lend_generator(estimator, child_generator(rng)):
         estimator.fit(X, y)
-    finally:
-        estimator.set_params(random_state=own)
     return estimator
 
 
@@ -345,7 +354,7 @@ def fitted_event(estimator: Any, epsilon: float) -> PrivacyEvent:
 
 
 def split_generator(
-    split_random_state: int | np.random.Generator | None, rng: np.random.Generator
+    split_random_state: int | None, rng: np.random.Generator
 ) -> np.random.Generator:
     """The generator of the data split: its own seed if given, else ``rng``.
 
@@ -354,7 +363,9 @@ def split_generator(
     """
     if split_random_state is None:
         return rng
-    return check_random_state(split_random_state, secure=False)
+    return check_random_state(
+        split_random_state, secure=False, name="split_random_state"
+    )
 
 
 def charge_candidates(

@@ -12,6 +12,7 @@ from sklearn.base import clone
 from .._compat import Interval, StrOptions
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
+from ..utils._random import LentGenerator
 from ._base import SelectionStart, SelectorBase, selector_doc
 from ._common import (
     SELECTOR_CONSTRAINTS,
@@ -155,12 +156,17 @@ class PrivateSelectThenFit(SelectorBase):
         # One single-valued grid per candidate keeps the order (and the index).
         inner = [{k: [v] for k, v in c.items()} for c in inner_cands]
         selector: PrivateParameterTuning | PrivateRandomSearch
+        # The kept selector_ shows this pipeline's own random_state, never a
+        # stream lent to the pipeline for one fit (its noise comes from rng).
+        own = (
+            None if isinstance(self.random_state, LentGenerator) else self.random_state
+        )
         if self.selector == "parameter-tuning":
             selector = PrivateParameterTuning(
                 clone(self.estimator),
                 inner,
                 epsilon=epsilon,
-                random_state=self.random_state,
+                random_state=own,
             )
         else:
             selector = PrivateRandomSearch(
@@ -168,7 +174,7 @@ class PrivateSelectThenFit(SelectorBase):
                 inner,
                 epsilon=epsilon,
                 mean_repetitions=self.mean_repetitions,
-                random_state=self.random_state,
+                random_state=own,
             )
         # The selector runs on a child stream of rng, dropped after its fit.
         fit_with_child_stream(selector, Xd[sel], y[sel], rng)

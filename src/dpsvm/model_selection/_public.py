@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
@@ -52,7 +51,7 @@ def tune_on_public_data(
     *,
     cv: Any = 5,
     scoring: Any = None,
-    random_state: int | np.random.Generator | None = None,
+    random_state: int | None = None,
 ) -> PublicTuningResult:
     """Choose parameters by cross-validation on public data (no privacy cost).
 
@@ -78,9 +77,11 @@ def tune_on_public_data(
         As in :class:`~sklearn.model_selection.GridSearchCV`.
     scoring : str, callable or None, default=None
         As in ``GridSearchCV`` (``None``: the estimator's ``score``).
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None or int, default=None
         Noise of the candidate fits on public data (it protects nothing, so a
-        seed is fine here); passed when the estimator has ``random_state``.
+        seed is fine here); set as the candidates' ``random_state`` when the
+        estimator has one. A generator object is refused, as for every public
+        seed.
 
     Returns
     -------
@@ -127,7 +128,10 @@ def tune_on_public_data(
     if "accountant" in params:
         fixed["accountant"] = None  # public fits are not charged
     if "random_state" in params:
-        fixed["random_state"] = check_random_state(random_state, secure=False)
+        # The candidates' own random_state: None or an int (check_random_state
+        # refuses a generator object here, before any fit).
+        check_random_state(random_state, secure=False)
+        fixed["random_state"] = random_state
     base.set_params(**fixed)
     search = GridSearchCV(
         base,

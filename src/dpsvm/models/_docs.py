@@ -57,10 +57,10 @@ ndarray of shape (n_samples,) or (n_samples, n_classes)
 Returns
 -------""",
     # --- class docstrings -------------------------------------------------
-    "random_state_noise": """random_state : None, int or numpy.random.Generator, \
-default=None
+    "random_state_noise": """random_state : None or int, default=None
     ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
-    only**.""",
+    only**. A generator object is refused at ``fit`` (kept as a parameter,
+    it would replay the noise).""",
     # the Attributes of the private linear estimators (DPLinearSVC and
     # DPLogisticRegression).
     "dp_linear_attributes": """\

@@ -32,7 +32,7 @@ from ..accounting.charge import Charge, charge
 from ..accounting.events import PrivacyEvent
 from ..perturbation import OutputPerturbation
 from ..utils._params import estimator_init
-from ..utils._random import check_random_state
+from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._docs import model_doc
@@ -127,7 +127,7 @@ class _ExplicitOutputBase(BaseEstimator):
         "fit_intercept": ["boolean"],
         "intercept_scaling": [Interval(Real, 0, 1, closed="neither")],
         "accountant": [BudgetAccountant, None],
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": random_state_constraint(),
     }
 
     def _loss_spec(self) -> tuple[str, float, float | None]:

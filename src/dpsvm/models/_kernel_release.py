@@ -40,6 +40,7 @@ from ..bounds.nie_wang import nw_noise_scale
 from ..exceptions import NotPrivateWarning
 from ..perturbation import OutputNoise
 from ..utils._params import estimator_init
+from ..utils._random import check_random_state
 from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon
 from ._docs import model_doc
@@ -529,8 +530,8 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
         density printed in Prop. 1 and Sec. 5 (a factor 2 smaller; correction:
         by Lemma 1's own argument it gives only 2ε).
     {common}
-    random_state : None, int or numpy.random.Generator, default=None
-        Seed of b.
+    random_state : None or int, default=None
+        Seed of b (a generator object is refused at ``fit``).
 
     Attributes
     ----------
@@ -616,7 +617,7 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
         # claimed calibration: the release has no guarantee).
         noise = OutputNoise("laplace", epsilon, 0.0, scale * epsilon, scale)
         self.noise_scale_ = scale
-        self.offset_ = float(noise.sample(1, self.random_state)[0])
+        self.offset_ = float(noise.sample(1, check_random_state(self.random_state))[0])
         self.privacy_event_ = NonPrivateEvent(
             mechanism="nw-scalar-offset-literal",
             epsilon=math.inf,

@@ -66,6 +66,7 @@ from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ..solvers import RowScaledDesign
 from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
 from ..utils._params import estimator_init, store_init_params
+from ..utils._random import random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._docs import model_doc
@@ -192,7 +193,7 @@ class _RandomFeatureClassifierBase(
         "classes": ["array-like", None],
         "tol": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "feature_random_state": ["random_state", np.random.Generator],
+        "feature_random_state": random_state_constraint("feature_random_state"),
     }
 
     # Overridden by the subclasses (resolution of the "auto" options).
@@ -497,12 +498,15 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         Solver tolerance (see :class:`~dpsvm.models.DPLinearSVC`).
     max_iter : int, default=200
         Solver iteration cap.
-    feature_random_state : None, int or numpy.random.Generator, default=None
+    feature_random_state : None or int, default=None
         Seed of the frequencies and phases. They are public and data-independent,
-        so an ordinary seeded generator is allowed here.
-    random_state : None, int or numpy.random.Generator, default=None
+        so an int seed is allowed here. A generator object is refused at
+        ``fit``, as for every public seed.
+    random_state : None or int, default=None
         Privacy noise. ``None``: ChaCha20 CSPRNG keyed by the OS. An int makes
-        the noise reproducible — **for tests and documentation only**.
+        the noise reproducible — **for tests and documentation only**. A
+        generator object is refused at ``fit`` (kept as a parameter, it would
+        replay the noise).
 
     Attributes
     ----------
@@ -573,7 +577,7 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         "epsilon": [Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, 1, closed="left")],
         "accountant": [BudgetAccountant, None],
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": random_state_constraint(),
     }
 
     __init__ = estimator_init(
@@ -825,8 +829,9 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
         Solver tolerance.
     max_iter : int, default=200
         Solver iteration cap.
-    feature_random_state : None, int or numpy.random.Generator, default=None
-        Seed of the frequencies and phases.
+    feature_random_state : None or int, default=None
+        Seed of the frequencies and phases (a generator object is refused at
+        ``fit``, as for every public seed).
 
     Attributes
     ----------

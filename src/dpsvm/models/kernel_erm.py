@@ -44,7 +44,7 @@ from ..solvers import (
     solve_box_erm,
     solve_squared_erm,
 )
-from ..utils._random import call_generator
+from ..utils._random import call_generator, random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import project_rows_to_ball
 from .base import LABEL_SET_FROM_DATA, resolve_label_set
@@ -507,7 +507,7 @@ class KernelERMBase(BaseEstimator):
         "y_bound": [Interval(Real, 0, None, closed="neither"), None],
         "regularization": [Interval(Real, 0, None, closed="neither")],
         "classes": ["array-like", None],
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": random_state_constraint(),
     }
     #: Noisy calls answered since ``fit`` (releases that draw noise after fit).
     _n_noise_calls: int

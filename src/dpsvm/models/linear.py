@@ -40,7 +40,7 @@ from ..perturbation import (
 )
 from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
 from ..utils._params import estimator_init
-from ..utils._random import check_random_state
+from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon
 from ._docs import model_doc
@@ -153,7 +153,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             StrOptions({"objective", "objective-2009", "output", "output-laplace"})
         ],
         "accountant": [BudgetAccountant, None],
-        "random_state": ["random_state", np.random.Generator],
+        "random_state": random_state_constraint(),
     }
 
     def _get_loss(self) -> Loss:
@@ -559,10 +559,11 @@ class DPLinearSVC(_DPLinearBase):
         ``privacy_event_``.
     max_iter : int, default=200
         Solver iteration cap.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None or int, default=None
         ``None`` draws noise from a ChaCha20 CSPRNG keyed by the OS. An int makes
         the noise reproducible — **for tests and documentation only, never for a
-        real release**.
+        real release**. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise).
 
     Attributes
     ----------

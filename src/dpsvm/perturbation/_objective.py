@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from ..accounting.events import PrivacyEvent
 from ..exceptions import DPSVMConvergenceError
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import GeneratorLike, as_generator
 from ._calibration import (
     RESIDUAL_EPSILON_FRACTION,
     ObjectiveCalibration,
@@ -248,7 +248,7 @@ class ObjectivePerturbation:
     def perturb(
         self,
         solve: Callable[[float, FloatArray], CertifiedGradient],
-        rng: RandomStateLike = None,
+        rng: GeneratorLike = None,
         *,
         max_iter: int | None = None,
     ) -> PerturbedSolution:
@@ -285,7 +285,7 @@ class ObjectivePerturbation:
         >>> op.perturb(lambda lam, lin: sol, rng=0).value.shape
         (2,)
         """
-        gen = check_random_state(rng)
+        gen = as_generator(rng)
         # ν(b) ∝ exp(−(ε′/2)‖b‖): Gamma-norm noise of "sensitivity" 2 at ε′,
         # ‖b‖ ~ Gamma(d, 2/ε′), uniform direction (CMS11 Alg. 2 step 3).
         cal = self.calibration

@@ -40,7 +40,7 @@ from ..mechanisms import (
     sample_laplace,
 )
 from ..mechanisms.base import check_release_value
-from ..utils._random import RandomStateLike, check_random_state
+from ..utils._random import GeneratorLike, as_generator
 from ._docs import fill_perturbation_doc
 
 __all__ = [
@@ -384,7 +384,7 @@ class OutputNoise:
             return {"scale": self.scale, "release": "discrete"}
         return {"scale": self.scale}
 
-    def sample(self, dim: int, rng: RandomStateLike = None) -> FloatArray:
+    def sample(self, dim: int, rng: GeneratorLike = None) -> FloatArray:
         """Draw the noise alone for a vector of dimension ``dim``.
 
         For noise that is not added to a released value, e.g. the linear term
@@ -408,14 +408,14 @@ class OutputNoise:
         >>> OutputNoise.gamma_norm(1.0, 2.0).sample(3, rng=0).shape
         (3,)
         """
-        gen = check_random_state(rng)
+        gen = as_generator(rng)
         if self.kind == "gamma-norm":
             return sample_gamma_norm(dim, self.scale, gen)
         if self.kind == "laplace":
             return sample_laplace(dim, self.scale, gen)
         return np.asarray(gen.normal(0.0, self.scale, size=dim), dtype=np.float64)
 
-    def release(self, value: ArrayLike, rng: RandomStateLike = None) -> FloatArray:
+    def release(self, value: ArrayLike, rng: GeneratorLike = None) -> FloatArray:
         """Return ``value`` plus one fresh noise draw (a new float64 array).
 
         Parameters
@@ -441,7 +441,7 @@ class OutputNoise:
         if self.kind == "laplace":
             return laplace_release(value, self.scale, rng, sensitivity=self.sensitivity)
         out = check_release_value(value)
-        gen = check_random_state(rng)
+        gen = as_generator(rng)
         if self.kind == "gamma-norm":
             out += sample_gamma_norm(out.size, self.scale, gen).reshape(out.shape)
         else:
@@ -595,7 +595,7 @@ class OutputPerturbation:
     def perturb(
         self,
         solve: Callable[[float], CertifiedDistance],
-        rng: RandomStateLike = None,
+        rng: GeneratorLike = None,
         *,
         max_iter: int | None = None,
     ) -> PerturbedSolution:

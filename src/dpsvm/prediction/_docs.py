@@ -43,8 +43,10 @@ accountant : BudgetAccountant or None, default=None
 classes : array-like or None, default=None
     The public label set (two labels); ``None`` reads it from y with a
     :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
-random_state : None, int or numpy.random.Generator, default=None
-    ``None``: CSPRNG noise (real use). An int: **tests and docs only**.""",
+random_state : None or int, default=None
+    ``None``: CSPRNG noise (real use). An int: **tests and docs only**. A
+    generator object is refused at ``fit`` (kept as a parameter, it would
+    replay the noise).""",
     "model_attributes": _MODEL_ATTRIBUTES,
     "public_model_attributes": _MODEL_ATTRIBUTES
     + """

@@ -186,13 +186,15 @@ class PrivateInteractivePredictor(PredictionBase):
     classes : array-like or None, default=None
         The public label set; ``None`` reads it from y with a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None or int, default=None
         ``None``: CSPRNG noise (real use), a fresh generator for every call
         of :meth:`answer`, none kept on the object. An int: a reproducible
-        stream per call, **tests and docs only**. No generator state is part
-        of :meth:`state_dict`; after a crash the predictor resumes with fresh
-        CSPRNG streams, which is fine for privacy (each draw only needs to be
-        fresh and independent).
+        stream per call (indexed by a call counter), **tests and docs only**.
+        A generator object is refused at ``fit`` (kept on the object, it would
+        replay the noise). No generator state is part of :meth:`state_dict`,
+        only the call counter: a resumed predictor continues with the next
+        call's stream (an int seed never replays an earlier answer's noise;
+        ``None`` resumes with fresh CSPRNG streams).
 
     Attributes
     ----------
@@ -764,9 +766,12 @@ class PrivateInteractivePredictor(PredictionBase):
 
         Contains the public configuration, the number of answers, the spent
         (ε, δ), the update rounds (z_τ, α_τ) (query points and signed steps,
-        rebuildable from the answers) and, for ``"sparse-vector"``, the
-        threshold noise ρ. It contains **no generator state and nothing about
-        the training data**. ρ is mechanism randomness: keep the state on the
+        rebuildable from the answers), the number of noise streams used so far
+        (``noise_calls``: with an int ``random_state`` the resumed predictor
+        continues with the next stream instead of replaying an earlier
+        answer's noise) and, for ``"sparse-vector"``, the threshold noise ρ.
+        It contains **no generator state and nothing about the training
+        data**. ρ is mechanism randomness: keep the state on the
         server (e.g. in the ledger), never send it to a client, and resume with
         it (drawing a new ρ would start a second sparse-vector run).
 
@@ -783,6 +788,7 @@ class PrivateInteractivePredictor(PredictionBase):
             "update_points": [p.tolist() for p in self._points],
             "update_coef": list(self._coef),
             "threshold_noise": self._rho,
+            "noise_calls": self._n_noise_calls,
             "spent_epsilon": self._spent[0],
             "spent_delta": self._spent[1],
         }
@@ -798,8 +804,10 @@ class PrivateInteractivePredictor(PredictionBase):
         Returns
         -------
         self
-            The predictor, in the saved state; later answers use this object's
-            (fresh) generator.
+            The predictor, in the saved state. Its noise-call counter becomes
+            the larger of its own and the saved one (it never goes backwards,
+            also when a server rolls back an uncommitted batch), so an int
+            ``random_state`` never hands a resumed answer an earlier stream.
 
         Raises
         ------
@@ -827,6 +835,8 @@ class PrivateInteractivePredictor(PredictionBase):
             rho = state["threshold_noise"]
             rho = None if rho is None else float(rho)
             spent = (float(state["spent_epsilon"]), float(state["spent_delta"]))
+            calls = state.get("noise_calls")
+            calls = None if calls is None else int(calls)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"Malformed {_STATE_FORMAT} state dict: {exc}.") from None
         if (
@@ -834,8 +844,18 @@ class PrivateInteractivePredictor(PredictionBase):
             or not 0 <= n_answers <= int(self.n_queries)
             or len(coef) > max(self.max_updates_, 0)
             or (rho is None) != (self.mechanism != "sparse-vector")
+            or (calls is not None and calls < 0)
         ):
             raise ValueError(f"Inconsistent {_STATE_FORMAT} state dict.")
+        if calls is None and self.random_state is not None:
+            # A state saved before the counter was carried: resuming a seeded
+            # predictor from it would replay the noise of earlier answers.
+            raise ValueError(
+                "The saved state has no noise_calls counter; with an int "
+                "random_state the resumed predictor would reuse the noise of "
+                "earlier answers. Resume with random_state=None."
+            )
+        self._n_noise_calls = max(self._n_noise_calls, calls or 0)
         self._n_answers, self._coef, self._points = n_answers, coef, points
         self._rho, self._spent = rho, spent
         return self

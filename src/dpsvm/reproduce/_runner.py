@@ -40,6 +40,7 @@ from ..accounting import allow_non_private
 from ..exceptions import DPSVMConvergenceError
 from ..models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
 from ..perturbation import OutputPerturbation, output_l2_sensitivity
+from ..utils._random import lend_generator
 from ._config import ReproductionConfig
 from ._progress import Progress, format_duration
 
@@ -56,8 +57,9 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 #: (training rows, training labels, test rows, test labels) of one fit.
 _Data = tuple[FloatArray, NDArray[np.int64], FloatArray, NDArray[np.int64]]
-#: ``make(method, eps, rng) -> unfitted estimator`` of a private method.
-_Maker = Callable[[str, float, np.random.Generator], Any]
+#: ``make(method, eps) -> unfitted estimator`` of a private method (no random_state:
+#: the caller lends its generator for the fit, dpsvm.utils._random.lend_generator).
+_Maker = Callable[[str, float], Any]
 _CLASSES = [-1, 1]
 
 
@@ -535,16 +537,15 @@ def _diffprivlib_available() -> bool:
     return True
 
 
-def _linear_estimator(
-    lam: float, huber_h: float, method: str, eps: float, rng: np.random.Generator
-) -> Any:
+def _linear_estimator(lam: float, huber_h: float, method: str, eps: float) -> Any:
+    # No random_state: the caller lends its generator for the fit only
+    # (dpsvm.utils._random.lend_generator), so no estimator keeps it.
     common: dict[str, Any] = {
         "epsilon": eps,
         "regularization": lam,
         "data_norm": 1.0,
         "fit_intercept": False,  # Sarwate et al. 2009 is bias-free (explicit)
         "classes": _CLASSES,
-        "random_state": rng,
     }
     if method == "alg1_2009":
         return DPLinearSVC(mechanism="objective-2009", huber_h=huber_h, **common)
@@ -645,7 +646,10 @@ def _fit_error(
 ) -> float:
     """Test error of one private fit (training and test rows in ``data``)."""
     Xtr, ytr, Xte, yte = data
-    return _test_error(make(method, eps, rng).fit(Xtr, ytr), Xte, yte)
+    est = make(method, eps)
+    with lend_generator(est, rng):  # the stream is not kept on the model
+        est.fit(Xtr, ytr)
+    return _test_error(est, Xte, yte)
 
 
 def _tuned_error(
@@ -661,12 +665,9 @@ def _tuned_error(
 
     Xtr, ytr, Xte, yte = data
     tuner = PrivateParameterTuning(
-        make(method, eps, rng),
-        {"regularization": list(lambdas)},
-        epsilon=eps,
-        random_state=rng,
+        make(method, eps), {"regularization": list(lambdas)}, epsilon=eps
     )
-    with _tuning_context(method):
+    with _tuning_context(method), lend_generator(tuner, rng):
         tuner.fit(Xtr, ytr)
     return _test_error(tuner, Xte, yte)
 
@@ -792,7 +793,7 @@ def _kernel_models(
     huber_h: float,
     lam: float,
     feature_seed: int,
-) -> tuple[Any, Callable[[str, float, np.random.Generator], Any]]:
+) -> tuple[Any, Callable[[str, float], Any]]:
     from ..models.kernel import DPKernelSVC, NonPrivateRandomFeatureSVC
 
     # The same random features, loss and λ for the non-private reference and
@@ -810,12 +811,12 @@ def _kernel_models(
         feature_map="cos-phase", norm_handling="paper", loss="huber", **common
     )
 
-    def private(method: str, eps: float, rng: np.random.Generator) -> Any:
+    def private(method: str, eps: float) -> Any:
+        # No random_state: the caller lends its generator for the fit only.
         return DPKernelSVC(
             mechanism="objective-2009" if method == "alg2_2009" else "objective",
             norm_handling="paper" if method == "alg2_2009" else "clip",
             epsilon=eps,
-            random_state=rng,
             **common,
         )
 
@@ -1024,7 +1025,7 @@ def _calibrate(
                     huber_h=config.huber_h,
                     fit_intercept=False,
                     classes=_CLASSES,
-                    random_state=_rng(config.seed, 999),
+                    random_state=_int_seed(config.seed, 999),
                 ).fit(ds.X[tr], ds.y[tr])
             except DPSVMConvergenceError:  # pragma: no cover - timing only
                 pass
@@ -1040,7 +1041,9 @@ def _calibrate(
         )
         t0 = time.perf_counter()
         try:
-            private("alg2_2009", 0.1, _rng(config.seed, 998)).fit(nb.X[ntr], nb.y[ntr])
+            est = private("alg2_2009", 0.1)
+            with lend_generator(est, _rng(config.seed, 998)):
+                est.fit(nb.X[ntr], nb.y[ntr])
         except DPSVMConvergenceError:  # pragma: no cover - timing only
             pass
         t_ker = time.perf_counter() - t0
