@@ -2,8 +2,10 @@
 """Reading the command line's data files (CSV, LibSVM) and named data sets.
 
 Every problem with a file is reported as a :class:`DataError` whose message is one
-line naming the file and, for CSV, the column. Messages never quote a value
-read from the file, nor the line it is on: both come from the private data.
+line naming the file and, for CSV, the column by its position. Messages never
+quote a value read from the file, nor the line it is on: both come from the
+private data. Nor do they quote a cell of the first row: in a file without a
+header row (read without ``--no-header``) that row is a private record.
 
 CSV files are parsed by pyarrow's multi-threaded C++ reader (about 15 times
 faster and a quarter of the memory of the former pure-Python parser on a
@@ -195,13 +197,18 @@ def read_table(
                     f"{where}: {what}; write the file with to_csv(index=False) or "
                     "remove that column"
                 )
-        seen = {n for n in names if names.count(n) > 1}
-        if seen:
-            raise DataError(
-                f"{where}: the header repeats the column name(s) "
-                f"{', '.join(map(repr, sorted(seen)))}; every column needs its own "
-                "name"
-            )
+        first_of: dict[str, int] = {}
+        for j, n in enumerate(names):
+            if n in first_of:
+                # Positions only: a file without a header row has data in its
+                # first row, and these "names" would be a private record.
+                raise DataError(
+                    f"{where}: columns {first_of[n] + 1} and {j + 1} of the first "
+                    "row have the same name; every column needs its own name. If "
+                    "the file has no header row, add one naming the columns (or, "
+                    "without --schema, pass --no-header)"
+                )
+            first_of[n] = j
     ncols = len(first)
     text_types = {}
     if numeric_columns is not None and names is not None:
@@ -245,8 +252,9 @@ def read_table(
     return table, names, where
 
 
-def _column_name(names: list[str] | None, j: int) -> str:
-    return f"column {j + 1}" if names is None else f"column {j + 1} ({names[j]!r})"
+def _column_name(j: int) -> str:
+    # By position only: the "header" of a file without one is a private row.
+    return f"column {j + 1}"
 
 
 def read_csv(
@@ -278,7 +286,8 @@ def read_csv(
     DataError
         For an empty file, a header without rows, a row with another number of
         columns, an empty, non-numeric or non-finite value (the message names
-        the column, never the value), or a text that is not UTF-8.
+        the column by position, never the value or the header cell), or a text
+        that is not UTF-8.
     OSError
         If the file cannot be read.
     """
@@ -290,7 +299,7 @@ def read_csv(
         raise DataError(f"{where}: no data rows (only a header)")
     out = np.empty((table.num_rows, table.num_columns), dtype=dtype, order="F")
     for j, column in enumerate(table.columns):
-        what = f"{where}: {_column_name(names, j)}"
+        what = f"{where}: {_column_name(j)}"
         if column.null_count:
             raise DataError(f"{what} has an empty value")
         if not (
