@@ -138,8 +138,9 @@ def read_table(
         The file, gzip-compressed or not; ``"-"`` reads standard input.
     header : bool or None, default=None
         ``True``: the first row is a header; ``False``: there is none; ``None``:
-        the first row is a header unless every cell of it is a number, which is
-        refused as ambiguous (pass ``header`` explicitly).
+        the first row is a header when no cell of it is a number; a first row
+        with a number is refused as ambiguous (pass ``header`` explicitly): read
+        as a header, a record would become column names.
     numeric_columns : collection of str, optional
         With a header: read every column not named here as text (no inference of
         booleans, dates or numbers), as a public schema's categories need.
@@ -175,10 +176,19 @@ def read_table(
     if first is None:
         raise DataError(f"{where}: empty file")
     if header is None:
-        if first and all(_is_number(c) for c in first):
+        numbers = [_is_number(c) for c in first]
+        if first and all(numbers):
             raise DataError(
                 f"{where}: the first row is all numbers, so it may be data or a "
                 "header; pass --no-header if the file has no header row, or "
+                "--header if it has one"
+            )
+        if any(numbers):
+            # Most likely a record (read as a header, its cells would become
+            # column names in messages and in the model file).
+            raise DataError(
+                f"{where}: the first row mixes numbers and text, so it may be data "
+                "or a header; pass --no-header if the file has no header row, or "
                 "--header if it has one"
             )
         header = True
@@ -428,7 +438,8 @@ def read_libsvm(
     DataError
         For a malformed file, index 0, an index above ``n_features`` (the
         message gives ``n_features``, never the index found), a non-finite value
-        or a file without rows.
+        or a file without rows. No message quotes a label, index or value read
+        from the file.
     OSError
         If the file cannot be read.
     """
@@ -462,7 +473,23 @@ def read_libsvm(
                 f"{name}: a feature index is larger than {width_option} "
                 f"{n_features}; indices run from 1 to the public number of features"
             ) from None
-        raise DataError(f"{name}: {text}") from None
+        if "should be sorted and unique" in text:
+            raise DataError(
+                f"{name}: the feature indices of a line are not increasing; write "
+                "each line's index:value pairs in increasing index order, each "
+                "index once"
+            ) from None
+        if "Invalid index" in text:
+            raise DataError(
+                f"{name}: a feature index is 0 or negative (no index 0 in "
+                f"LibSVM); indices run from 1 to {width_option} {n_features}"
+            ) from None
+        # Any other message of the parser quotes the field it could not read
+        # (a label or value of a private record): never repeat it.
+        raise DataError(
+            f"{name}: not a valid LibSVM file; each line must be a numeric label "
+            "followed by index:value pairs (indices from 1, decimal values)"
+        ) from None
     if X.shape[0] == 0:
         raise DataError(f"{name}: empty file (no data rows)")
     dense = np.asarray(X.toarray(), dtype=np.float64)
