@@ -540,9 +540,12 @@ def _make(name: str) -> Any:
     if name in _RECIPES:
         return _RECIPES[name]()
     cls = ESTIMATORS[name]
-    if "classes" in inspect.signature(cls).parameters:
-        return cls(classes=[-1, 1])
-    return cls()
+    try:
+        if "classes" in inspect.signature(cls).parameters:
+            return cls(classes=[-1, 1])
+        return cls()
+    except TypeError as exc:  # a new class with required arguments
+        pytest.fail(f"{name}: add a constructor recipe to _RECIPES ({exc})")
 
 
 def _good(n: int = 60) -> tuple[np.ndarray, np.ndarray]:
