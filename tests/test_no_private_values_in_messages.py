@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, is_regressor
 
 import dpsvm
 from dpsvm.accounting import BudgetAccountant
@@ -555,7 +555,7 @@ def _good(n: int = 60) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _targets(est: Any, X: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return X[:, 0].copy() if getattr(est, "_estimator_type", "") == "regressor" else y
+    return X[:, 0].copy() if is_regressor(est) else y
 
 
 def _bad_inputs() -> dict[str, Callable[[np.ndarray], Any]]:
@@ -766,4 +766,22 @@ def test_numeric_field_reader_message_holds_no_value():
         )
     )
     assert isinstance(error, ValueError) and "column b" in text
+    _assert_clean(text)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        *sorted(n for n in ESTIMATORS if is_regressor(_make(n))),
+        "DPGaussianProcessRelease",
+        "NonPrivateScalarOffsetRelease",
+    ],
+)
+def test_fit_errors_hold_no_value_of_a_regression_target(name):
+    est = _make(name)
+    X, _ = _good()
+    y = X[:, 0].astype(object)
+    y[7] = TEXT
+    text, error = _messages(lambda: est.fit(X, y))
+    assert error is not None, f"{name} accepted a text target"
     _assert_clean(text)
