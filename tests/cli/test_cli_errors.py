@@ -78,16 +78,16 @@ def _train(data: str, *extra: str) -> tuple[str, ...]:
         ("0.1,0.2,1\n0.3,1\n", "first row is all numbers"),
         ("a,b,label\n0.1,0.2,1\n0.3,1\n", "a row has 2 columns; expected 3"),
         ("a,b,label\n0.1,0.2,1\n0.1,0.2,0.3,1\n", "a row has 4 columns; expected 3"),
-        ("a,b,label\n0.1,0.2,1\n0.1,abc,1\n", "column 2 ('b') holds a value that"),
-        ("a,b,label\n0.1,0.2,1\n0.1,,1\n", "column 2 ('b') has an empty value"),
-        ("a,b,label\n0.1,0.2,1\nnan,0.2,1\n", "column 1 ('a') holds a non-finite"),
+        ("a,b,label\n0.1,0.2,1\n0.1,abc,1\n", "column 2 holds a value that"),
+        ("a,b,label\n0.1,0.2,1\n0.1,,1\n", "column 2 has an empty value"),
+        ("a,b,label\n0.1,0.2,1\nnan,0.2,1\n", "column 1 holds a non-finite"),
         ("a,b,label\n0.1,0.2,1\n0.1,NaN,1\n", "holds a non-finite value"),
-        ("a,b,label\n0.1,0.2,1\n0.1,0.2,inf\n", "column 3 ('label') holds a non-f"),
+        ("a,b,label\n0.1,0.2,1\n0.1,0.2,inf\n", "column 3 holds a non-f"),
         ("a,b,label\n0.1,0.2,1\n-Infinity,0.2,1\n", "holds a non-finite value"),
         ("a,b,label\n0.1,0.2,1\n1e999,0.2,1\n", "holds a non-finite value"),
-        ('a,b,label\n0.1,"multi\nline",1\n', "column 2 ('b') holds a value that"),
+        ('a,b,label\n0.1,"multi\nline",1\n', "column 2 holds a value that"),
         (",a,label\n0,0.1,1\n1,0.2,-1\n", "first column has no name"),
-        ("a,a,label\n0.1,0.2,1\n", "repeats the column name(s) 'a'"),
+        ("a,a,label\n0.1,0.2,1\n", "columns 1 and 2 of the first row have the same"),
         ("\n".join([*GOOD_ROWS, "0.3,0.3,2"]), "labels are not binary"),
         ("a,b,y\n0.1,0.2,1\n0.2,0.1,1\n", "labels are not binary"),
         ("a\n0.1\n0.2\n", "one column only"),
@@ -391,4 +391,4 @@ def test_booleans_and_dates_are_not_numbers(env, cell):
     write, run, _ = env
     data = write("d.csv", f"a,b,label\n0.1,{cell},1\n0.2,{cell},-1\n")
     line = run(*_train(data, "--classes", "-1,1"), code=1)
-    assert "column 2 ('b') holds a value that is not a decimal number" in line
+    assert "column 2 holds a value that is not a decimal number" in line

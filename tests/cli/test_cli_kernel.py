@@ -374,7 +374,7 @@ def test_kernel_model_files_fail_cleanly(env, files, tmp_path):
     # Rows with another number of features than the frequencies expect.
     three = tmp_path / "three.csv"
     three.write_text("x0,x1,x2,label\n0.1,0.2,0.3,1\n")
-    assert "column(s) 'x2' the model was not trained on" in run(
+    assert "1 column(s) the model was not trained on" in run(
         "predict", "--model", str(model), "--data", str(three), *pred, code=1
     )
     doc = json.loads(model.read_text())

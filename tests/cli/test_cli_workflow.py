@@ -206,13 +206,46 @@ def test_epsilon_too_large_for_floating_point_is_refused_in_plain_words(run, fil
     assert not model.exists()
 
 
-def test_delta_above_one_over_n_is_warned_without_quoting_n(run, files):
-    code, _, err, model = _train(run, files, "--delta", "0.01", "--random-state", "0")
+@pytest.mark.parametrize("tune", [(), ("--tune",)], ids=["fit", "tune"])
+def test_delta_above_one_over_n_is_warned_and_said_unused(run, files, tune):
+    # Regression (issue 20, item 5): --delta 0.01 with 1,500 rows and a pure
+    # mechanism printed "δ = 0" and nothing else, although docs/cli.md promises
+    # a warning for δ ≥ 1/n.
+    code, out, err, model = _train(
+        run, files, "--delta", "0.01", "--random-state", "0", *tune
+    )
     assert code == 0, err
-    spent = load_model(str(model)).privacy_event_.delta
-    if spent > 0:  # pragma: no cover - the pure-DP mechanisms spend δ = 0
-        assert "--delta" in err
-    assert "1500" not in err and "1125" not in err  # the row count is never printed
+    assert load_model(str(model)).privacy_event_.delta == 0.0  # pure ε-DP
+    assert "δ = 0" in out
+    (line,) = [x for x in out.splitlines() if "δ is not used" in x]
+    assert "--mechanism objective is ε-DP" in line and "--delta 0.01" in line
+    (warning,) = [x for x in err.splitlines() if "at least 1 / (number" in x]
+    assert warning.startswith("dpsvm: warning: --delta 0.01") and "not use δ" in warning
+    assert "1500" not in warning and "1,500" not in warning  # n: compared only
+
+
+def test_small_unused_delta_is_said_in_one_line_without_a_warning(run, files):
+    code, out, err, _ = _train(run, files, "--delta", "1e-9", "--random-state", "0")
+    assert code == 0, err
+    assert sum("δ is not used" in x for x in out.splitlines()) == 1
+    assert "at least 1 / (number" not in err
+
+
+def test_no_delta_no_delta_line(run, files):
+    code, out, err, _ = _train(run, files, "--random-state", "0")
+    assert code == 0, err
+    assert "δ is not used" not in out + err
+
+
+def test_sweep_says_delta_is_not_used_and_warns(run, files):
+    code, out, err = run(
+        "sweep", "--data", str(files["data"]), "--schema", str(files["schema"]),
+        "--epsilons", "1", "--seeds", "1", "--delta", "0.01", "--random-state", "0",
+        "--out-csv", str(files["dir"] / "s.csv"),
+    )  # fmt: skip
+    assert code == 0, err
+    assert sum("δ is not used" in x for x in out.splitlines()) == 1
+    assert "--delta 0.01 is at least 1 / (number of training rows)" in err
 
 
 def test_privacy_parameter_warnings_thresholds():
@@ -221,7 +254,17 @@ def test_privacy_parameter_warnings_thresholds():
     assert len(warn(50.1, 0.0, 10)) == 1
     assert warn(1.0, 0.0099, 100) == []  # δ < 1/n
     (note,) = warn(1.0, 0.01, 100)  # δ = 1/n
-    assert "--delta" in note and "100" not in note
+    assert "--delta" in note and "100" not in note and "meaningless" in note
+    (unused,) = warn(1.0, 0.01, 100, delta_used=False)
+    assert "does not use δ" in unused and "100" not in unused
+
+
+def test_unused_delta_line():
+    line = _workflow.unused_delta_line
+    assert line(0.01, 0.0, "output").startswith("δ is not used: --mechanism output")
+    assert line(0.0, 0.0, "output") is None  # no δ given
+    assert line(0.01, 0.01, "output") is None  # δ spent
+    assert line("auto", 0.0, "output") is None  # a rule, not a number
 
 
 # ------------------------------------------------------------------ report

@@ -22,11 +22,12 @@ from dpsvm.datasets._common import (
 from dpsvm.datasets._paths import DataFiles
 
 
-def test_numeric_columns_names_the_first_bad_line() -> None:
-    # Column "b" is bad on line 12, column "a" only on line 13: line 12 is named.
-    columns = [["1", "2", "x"], ["4", "y", "6"]]
-    with pytest.raises(ValueError, match=r"f\.csv:12: b is not a number: 'y'"):
+def test_numeric_columns_names_the_column_never_the_field_or_line() -> None:
+    # Regression (issue 20, item 3): the message quoted the field and its line.
+    columns = [["1", "2", "3"], ["4", "Zq7PRIVATE", "6"]]
+    with pytest.raises(ValueError, match=r"f\.csv: column b holds a field") as exc:
         numeric_columns(columns, ("a", "b"), Path("f.csv"), [10, 12, 13])
+    assert "Zq7PRIVATE" not in str(exc.value) and "12" not in str(exc.value)
     out = numeric_columns([["1", "2.5"]], ("a",), Path("f.csv"), [1, 2])
     np.testing.assert_array_equal(out, [[1.0], [2.5]])
 

@@ -2,8 +2,10 @@
 """Reading the command line's data files (CSV, LibSVM) and named data sets.
 
 Every problem with a file is reported as a :class:`DataError` whose message is one
-line naming the file and, for CSV, the column. Messages never quote a value
-read from the file, nor the line it is on: both come from the private data.
+line naming the file and, for CSV, the column by its position. Messages never
+quote a value read from the file, nor the line it is on: both come from the
+private data. Nor do they quote a cell of the first row: in a file without a
+header row (read without ``--no-header``) that row is a private record.
 
 CSV files are parsed by pyarrow's multi-threaded C++ reader (about 15 times
 faster and a quarter of the memory of the former pure-Python parser on a
@@ -138,8 +140,9 @@ def read_table(
         The file, gzip-compressed or not; ``"-"`` reads standard input.
     header : bool or None, default=None
         ``True``: the first row is a header; ``False``: there is none; ``None``:
-        the first row is a header unless every cell of it is a number, which is
-        refused as ambiguous (pass ``header`` explicitly).
+        the first row is a header when no cell of it is a number; a first row
+        with a number is refused as ambiguous (pass ``header`` explicitly): read
+        as a header, a record would become column names.
     numeric_columns : collection of str, optional
         With a header: read every column not named here as text (no inference of
         booleans, dates or numbers), as a public schema's categories need.
@@ -193,10 +196,19 @@ def read_table(
             )
         header = False
     if header is None:
-        if first and all(_is_number(c) for c in first):
+        numbers = [_is_number(c) for c in first]
+        if first and all(numbers):
             raise DataError(
                 f"{where}: the first row is all numbers, so it may be data or a "
                 "header; pass --no-header if the file has no header row, or "
+                "--header if it has one"
+            )
+        if any(numbers):
+            # Most likely a record (read as a header, its cells would become
+            # column names in messages and in the model file).
+            raise DataError(
+                f"{where}: the first row mixes numbers and text, so it may be data "
+                "or a header; pass --no-header if the file has no header row, or "
                 "--header if it has one"
             )
         header = True
@@ -215,13 +227,18 @@ def read_table(
                     f"{where}: {what}; write the file with to_csv(index=False) or "
                     "remove that column"
                 )
-        seen = {n for n in names if names.count(n) > 1}
-        if seen:
-            raise DataError(
-                f"{where}: the header repeats the column name(s) "
-                f"{', '.join(map(repr, sorted(seen)))}; every column needs its own "
-                "name"
-            )
+        first_of: dict[str, int] = {}
+        for j, n in enumerate(names):
+            if n in first_of:
+                # Positions only: a file without a header row has data in its
+                # first row, and these "names" would be a private record.
+                raise DataError(
+                    f"{where}: columns {first_of[n] + 1} and {j + 1} of the first "
+                    "row have the same name; every column needs its own name. If "
+                    "the file has no header row, add one naming the columns (or "
+                    "pass --no-header, with --names to name the columns)"
+                )
+            first_of[n] = j
     if column_names is not None:
         names = list(column_names)  # checked by the --names option
     ncols = len(first)
@@ -268,8 +285,9 @@ def read_table(
     return table, names, where
 
 
-def _column_name(names: list[str] | None, j: int) -> str:
-    return f"column {j + 1}" if names is None else f"column {j + 1} ({names[j]!r})"
+def _column_name(j: int) -> str:
+    # By position only: the "header" of a file without one is a private row.
+    return f"column {j + 1}"
 
 
 def read_csv(
@@ -307,7 +325,8 @@ def read_csv(
     DataError
         For an empty file, a header without rows, a row with another number of
         columns, an empty, non-numeric or non-finite value (the message names
-        the column, never the value), or a text that is not UTF-8.
+        the column by position, never the value or the header cell), or a text
+        that is not UTF-8.
     OSError
         If the file cannot be read.
     """
@@ -321,7 +340,7 @@ def read_csv(
         raise DataError(f"{where}: no data rows (only a header)")
     out = np.empty((table.num_rows, table.num_columns), dtype=dtype, order="F")
     for j, column in enumerate(table.columns):
-        what = f"{where}: {_column_name(names, j)}"
+        what = f"{where}: {_column_name(j)}"
         if column.null_count:
             raise DataError(f"{what} has an empty value")
         if not (
@@ -450,7 +469,8 @@ def read_libsvm(
     DataError
         For a malformed file, index 0, an index above ``n_features`` (the
         message gives ``n_features``, never the index found), a non-finite value
-        or a file without rows.
+        or a file without rows. No message quotes a label, index or value read
+        from the file.
     OSError
         If the file cannot be read.
     """
@@ -484,7 +504,23 @@ def read_libsvm(
                 f"{name}: a feature index is larger than {width_option} "
                 f"{n_features}; indices run from 1 to the public number of features"
             ) from None
-        raise DataError(f"{name}: {text}") from None
+        if "should be sorted and unique" in text:
+            raise DataError(
+                f"{name}: the feature indices of a line are not increasing; write "
+                "each line's index:value pairs in increasing index order, each "
+                "index once"
+            ) from None
+        if "Invalid index" in text:
+            raise DataError(
+                f"{name}: a feature index is 0 or negative (no index 0 in "
+                f"LibSVM); indices run from 1 to {width_option} {n_features}"
+            ) from None
+        # Any other message of the parser quotes the field it could not read
+        # (a label or value of a private record): never repeat it.
+        raise DataError(
+            f"{name}: not a valid LibSVM file; each line must be a numeric label "
+            "followed by index:value pairs (indices from 1, decimal values)"
+        ) from None
     if X.shape[0] == 0:
         raise DataError(f"{name}: empty file (no data rows)")
     dense = np.asarray(X.toarray(), dtype=np.float64)

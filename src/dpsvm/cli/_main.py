@@ -80,6 +80,7 @@ from ._workflow import (
     sweep_png,
     sweep_table,
     tuned,
+    unused_delta_line,
 )
 
 __all__ = ["build_parser", "main"]
@@ -645,6 +646,24 @@ def _read_schema_frame(args: argparse.Namespace, schema: Any) -> tuple[Any, str]
     )
     if table.num_rows == 0:
         raise DataError(f"{where}: no data rows (only a header)")
+    assert names is not None
+    declared = {schema.label.column, *schema.columns}
+    if not declared.intersection(names):
+        # Most likely a file without a header row: its first row (a private
+        # record) was read as the header. Say so without quoting it.
+        raise DataError(
+            f"{where}: the first row names none of the schema's columns "
+            f"({', '.join(map(repr, sorted(declared)[:5]))}"
+            f"{', ...' if len(declared) > 5 else ''}); "
+            + (
+                "it reads as one column: if the file is separated by another "
+                "character than ',', say which with --delimiter; otherwise the "
+                if len(names) == 1
+                else "the "
+            )
+            + "file needs a header row naming its columns: add one if it has "
+            "none, or name them with --names"
+        )
     frame = table.to_pandas()
     frame.columns = names
     return frame, where
@@ -778,15 +797,20 @@ def _match_columns(
             "LibSVM)"
         )
     missing = [n for n in expected if n not in names]
-    extra = [n for n in names if n not in expected]
+    # The file's own header cells are named by position, never quoted: in a file
+    # without a header row they are a private record (the model's names are
+    # public: the model file carries them).
+    extra = sum(n not in expected for n in names)
     if missing or extra:
         parts = []
         if missing:
             parts.append(f"missing column(s) {', '.join(map(repr, missing))}")
         if extra:
+            shown = ", ".join(map(repr, expected[:8])) + ", ..." * (len(expected) > 8)
             parts.append(
-                f"column(s) {', '.join(map(repr, extra))} the model was not trained "
-                "on (name the label column with --label-column, or remove them)"
+                f"{extra} column(s) the model was not trained on (its columns are "
+                f"{shown}; name the label column with --label-column, or remove "
+                "the others)"
             )
         raise DataError(f"{where}: {'; '.join(parts)}")
     import pandas as pd
@@ -1031,12 +1055,17 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             estimator.feature_names_in_ = np.asarray(names, dtype=object)
     if schema is not None:
         estimator.public_schema_ = schema  # written into the model file
-    # Judged on what was spent; the row count is compared, never printed.
+    # Judged on what was spent and on the δ given, used or not (docs/cli.md:
+    # δ ≥ 1/n warns); the row count is compared, never printed.
+    spent = getattr(estimator, "selection_event_", None) or estimator.privacy_event_
+    delta_line = unused_delta_line(args.delta, spent.delta, args.mechanism)
+    requested = args.delta if isinstance(args.delta, int | float) else 0.0
     notes.extend(
         privacy_parameter_warnings(
             estimator.privacy_event_.epsilon,
-            estimator.privacy_event_.delta,
+            max(requested, spent.delta),
             X_fit.shape[0],
+            delta_used=delta_line is None,
         )
     )
     for w in caught:
@@ -1102,6 +1131,8 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         + (f", report -> {report_path}" if report_path is not None else "")
         + "\n"
     )
+    if delta_line is not None:
+        status.write(f"{PROG}: {delta_line}\n")
     for line in _budget_lines(event, args):
         status.write(f"{PROG}: {line}\n")
     if held_out is not None:
@@ -1358,11 +1389,6 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     args.epsilon = epsilons[0]
     estimator = _build_estimator(args)  # refuses bad option combinations early
     X, y, names, _, _, _ = _training_data(args, estimator)
-    notes = {
-        note
-        for eps in epsilons
-        for note in privacy_parameter_warnings(eps, args.delta, X.shape[0])
-    }
     results: dict[float, list[Any]] = {eps: [] for eps in epsilons}
     baseline = []
     runs = [(seed, eps) for seed in range(args.seeds) for eps in epsilons]
@@ -1396,6 +1422,21 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             )
             model.fit(_frame(X[tr], names), y[tr])
             results[eps].append(evaluate_model(model, _frame(X[te], names), y[te]))
+    # Every run has the same mechanism: the last one says whether δ is spent.
+    delta_line = unused_delta_line(
+        args.delta, model.privacy_event_.delta, args.mechanism
+    )
+    requested = args.delta if isinstance(args.delta, int | float) else 0.0
+    notes = {
+        note
+        for eps in epsilons
+        for note in privacy_parameter_warnings(
+            eps,
+            max(requested, model.privacy_event_.delta),
+            X.shape[0],
+            delta_used=delta_line is None,
+        )
+    }
     rows = sweep_rows(results, baseline)
     classes = baseline[0].classes
     table = sweep_table(rows)
@@ -1424,6 +1465,8 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             _warn(warning, err)
     status = err if "-" in (args.out_csv, args.out_png) else out
     status.write(sweep_text(rows, classes))
+    if delta_line is not None:
+        status.write(f"{PROG}: {delta_line}\n")
     status.write(
         f"{PROG}: {len(epsilons)} ε × {args.seeds} seeds -> {csv_path}"
         + (f", plot -> {png_path}" if png_path is not None else "")

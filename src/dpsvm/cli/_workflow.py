@@ -42,6 +42,7 @@ __all__ = [
     "privacy_parameter_warnings",
     "progress",
     "render_report",
+    "unused_delta_line",
 ]
 
 #: The public grid of Λ that ``--tune`` selects from for a non-linear
@@ -74,20 +75,27 @@ ABSURD_EPSILON = 50.0
 
 
 # ---------------------------------------------------------------- warnings
-def privacy_parameter_warnings(epsilon: float, delta: float, n_rows: int) -> list[str]:
+def privacy_parameter_warnings(
+    epsilon: float, delta: float, n_rows: int, *, delta_used: bool = True
+) -> list[str]:
     """Plain-language warnings about a meaningless ε or δ.
 
     ``n_rows`` is the number of training rows: it is compared with 1/δ here
-    and never printed (the messages do not depend on it beyond the test).
+    and never printed (the messages do not depend on it beyond the test). A δ
+    of at least 1/n is warned about whether or not the mechanism uses it
+    (docs/cli.md): a user who passes one believes it is spent.
 
     Parameters
     ----------
     epsilon : float
         The ε requested.
     delta : float
-        The δ requested.
+        The δ requested (the larger of the requested and the spent δ).
     n_rows : int
         Number of training rows (private; only compared, never quoted).
+    delta_used : bool, default=True
+        Whether the mechanism spends δ (``False``: a pure ε-DP mechanism, the
+        warning then says that δ is not used but would be meaningless).
 
     Returns
     -------
@@ -110,13 +118,55 @@ def privacy_parameter_warnings(epsilon: float, delta: float, n_rows: int) -> lis
             "learnt about that person. Use --epsilon of about 0.1 to 10"
         )
     if delta > 0 and delta * n_rows >= 1:
-        notes.append(
-            f"--delta {delta:g} is at least 1 / (number of training rows): a "
-            "mechanism may then publish a whole record with probability δ per "
-            "record and still meet the definition, so the guarantee is "
-            "meaningless. Use a --delta much smaller than 1 / (number of rows)"
-        )
+        if delta_used:
+            notes.append(
+                f"--delta {delta:g} is at least 1 / (number of training rows): a "
+                "mechanism may then publish a whole record with probability δ per "
+                "record and still meet the definition, so the guarantee is "
+                "meaningless. Use a --delta much smaller than 1 / (number of rows)"
+            )
+        else:
+            notes.append(
+                f"--delta {delta:g} is at least 1 / (number of training rows): a "
+                "mechanism that used it could publish a whole record with "
+                "probability δ per record and still meet the definition. This "
+                "mechanism does not use δ; leave out --delta, or give one much "
+                "smaller than 1 / (number of rows)"
+            )
     return notes
+
+
+def unused_delta_line(requested: Any, spent: float, mechanism: str) -> str | None:
+    """The one line saying that a requested δ is not used, or ``None``.
+
+    Parameters
+    ----------
+    requested : float or str
+        The ``--delta`` given (a non-number, such as a rule name, is left alone).
+    spent : float
+        The δ of the release's privacy event.
+    mechanism : str
+        The ``--mechanism`` option.
+
+    Returns
+    -------
+    str or None
+        ``"δ is not used: ..."`` when δ > 0 was given and the release spends
+        δ = 0 (a pure ε-DP mechanism), else ``None``.
+
+    Examples
+    --------
+    >>> unused_delta_line(0.01, 0.0, "objective")[:16]
+    'δ is not used: -'
+    >>> unused_delta_line(0.0, 0.0, "objective") is None
+    True
+    """
+    if not isinstance(requested, int | float) or not requested > 0 or spent != 0:
+        return None
+    return (
+        f"δ is not used: --mechanism {mechanism} is ε-DP (pure), so the model "
+        f"spends δ = 0 and --delta {requested:g} has no effect"
+    )
 
 
 def holdout_warning() -> str:

@@ -55,14 +55,6 @@ class ParsedRecords(Generic[LabelsT]):
         )
 
 
-def _is_number(v: str) -> bool:
-    try:
-        float(v)
-    except ValueError:
-        return False
-    return True
-
-
 def numeric_columns(
     columns: Sequence[Sequence[str]],
     names: Sequence[str],
@@ -73,8 +65,8 @@ def numeric_columns(
 
     ``columns[j]`` holds column ``names[j]`` of every record; ``linenos`` the
     records' line numbers in ``path``. A field that is not a number raises
-    :class:`ValueError` naming the file, the line of the first such record and
-    the column.
+    :class:`ValueError` naming the file and the column, never the field or its
+    line.
     """
     n = len(linenos)
     numeric = np.empty((n, len(columns)), dtype=np.float64)
@@ -82,14 +74,11 @@ def numeric_columns(
         try:
             numeric[:, j] = np.fromiter(map(float, values), np.float64, n)
         except ValueError:
-            i, k = min(
-                (i, k)
-                for k, col in enumerate(columns)
-                for i, v in enumerate(col)
-                if not _is_number(v)
-            )
+            # Neither the field nor its line is quoted: both come from the
+            # (possibly private) file.
             raise ValueError(
-                f"{path}:{linenos[i]}: {names[k]} is not a number: {columns[k][i]!r}."
+                f"{path}: column {names[j]} holds a field that is not a number; "
+                "fix that column's values."
             ) from None
     return numeric
 

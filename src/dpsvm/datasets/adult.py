@@ -283,9 +283,10 @@ def _parse(path: Path) -> ParsedRecords[NDArray[np.int64]]:
         if not line or line.startswith("|"):
             continue
         if line.count(",") != n_cols - 1:
+            # Neither the line nor its number is quoted (a record of the file).
             raise ValueError(
-                f"{path}:{lineno}: expected {n_cols} comma-separated fields, got "
-                f"{line.count(',') + 1}."
+                f"{path}: a line has {line.count(',') + 1} comma-separated fields; "
+                f"expected {n_cols}."
             )
         # With the separators' whitespace removed, a field equal to "?" is
         # exactly an occurrence of ",?," in ",<line>,".
@@ -303,10 +304,9 @@ def _parse(path: Path) -> ParsedRecords[NDArray[np.int64]]:
         map(label_codes.get, columns[-1], repeat(0, n)), dtype=np.int64, count=n
     )
     if np.any(labels == 0):
-        i = int(np.flatnonzero(labels == 0)[0])
         raise ValueError(
-            f"{path}:{linenos[i]}: unknown income label {columns[-1][i]!r} "
-            "(expected '>50K' or '<=50K', optionally with a trailing period)."
+            f"{path}: the income column holds a label other than '>50K' and "
+            "'<=50K' (optionally with a trailing period); fix those labels."
         )
 
     unknown: dict[str, dict[str, int]] = {}

@@ -339,9 +339,10 @@ def _parse(path: Path) -> ParsedRecords[list[str]]:
                 continue
             fields = line.split(",")
             if len(fields) != _N_FIELDS:
+                # Neither the line nor its number is quoted (a record).
                 raise ValueError(
-                    f"{path}:{lineno}: expected {_N_FIELDS} comma-separated fields "
-                    f"(41 attributes and a label), got {len(fields)}."
+                    f"{path}: a line has {len(fields)} comma-separated fields; "
+                    f"expected {_N_FIELDS} (41 attributes and a label)."
                 )
             rows.append(fields)
             linenos.append(lineno)

@@ -61,8 +61,9 @@ def draft_schema(
     Raises
     ------
     ValueError
-        If ``label`` is not a column, or a non-numeric column has more than 100
-        distinct values.
+        If ``label`` is not a column, a non-numeric column has more than 100
+        distinct values, or two encoded features would have the same name. The
+        messages name columns, never a value read from the data.
 
     Examples
     --------
@@ -106,7 +107,35 @@ def draft_schema(
             )
         if categories:
             features.append(CategoricalFeature(name, tuple(categories)))
+    _check_encoded_names(features)
     return PublicSchema(LabelSpec(label, tuple(classes)), tuple(features))
+
+
+def _check_encoded_names(features: list[NumericFeature | CategoricalFeature]) -> None:
+    """Refuse two encoded names alike, naming the columns, never a category.
+
+    The schema's own check would quote the clashing name, ``column_category``,
+    whose category was read from the private data.
+    """
+    owner: dict[str, str] = {}
+    for f in features:
+        if isinstance(f, NumericFeature):
+            names = [f.column]
+        else:
+            names = [f"{f.column}_{c}" for c in f.categories]
+        for n in names:
+            if n in owner:
+                columns = sorted({owner[n], f.column})
+                which = (
+                    f"column {columns[0]!r}"
+                    if len(columns) == 1
+                    else f"columns {columns[0]!r} and {columns[1]!r}"
+                )
+                raise ValueError(
+                    f"{which} would give two encoded features the same name "
+                    "(column_category); rename a column, or leave one out of the data"
+                )
+            owner[n] = f.column
 
 
 def _distinct(col: pd.Series) -> list[Any]:

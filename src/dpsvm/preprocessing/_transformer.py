@@ -12,8 +12,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.utils.validation import check_array, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
+from .._compat import check_array
 from ._schema import (
     CategoricalFeature,
     NumericFeature,
