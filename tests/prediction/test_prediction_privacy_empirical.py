@@ -53,6 +53,7 @@ def _answers(data, regularization=1.0, **kw):
             kernel="linear",
             regularization=regularization,
             random_state=np.random.default_rng(1),
+            on_vacuous="warn",
             **kw,
         ).fit(X, y)
     s0 = p.state_dict()
