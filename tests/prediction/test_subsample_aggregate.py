@@ -207,9 +207,9 @@ def test_state_holds_nothing_about_the_data():
 def test_vacuous_configuration_is_refused_with_what_would_work():
     X, y = _data(2000)
     with pytest.raises(VacuousCalibrationError) as info:
-        SubsampleAggregatePredictor(
-            n_teachers=20, classes=[-1, 1], random_state=0
-        ).fit(X, y)
+        SubsampleAggregatePredictor(n_teachers=20, classes=[-1, 1], random_state=0).fit(
+            X, y
+        )
     msg = str(info.value)
     assert "\n" not in msg and "n_teachers >= " in msg and "epsilon >= " in msg
     k_min = int(msg.split("n_teachers >= ")[1].split(" ")[0])

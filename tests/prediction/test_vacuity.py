@@ -60,7 +60,9 @@ def test_sparse_vector_refusal_says_no_size_helps():
     X, y = _separable(2000, 5)
     with pytest.raises(VacuousCalibrationError, match="subsample-aggregate"):
         PrivateInteractivePredictor(
-            mechanism="sparse-vector", n_queries=10_000, kernel="linear",
+            mechanism="sparse-vector",
+            n_queries=10_000,
+            kernel="linear",
             classes=[-1, 1],
         ).fit(X, y)
 

@@ -10,6 +10,8 @@ kernels with a declared bound R_φ.
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Real
@@ -45,6 +47,43 @@ class VacuousCalibrationWarning(UserWarning):
     and every answer is the public state's prediction (Jain & Thakurta Alg. 1
     with its theorem constants is vacuous below very large n).
     """
+
+
+#: Per-query Laplace is refused as vacuous when even the largest possible score
+#: C·R_φ moves the probability of the right label by less than this above 1/2.
+LAPLACE_MIN_ADVANTAGE = 0.01
+
+
+def smallest_useful(
+    useful: Any, start: float, *, integer: bool = True, limit: float = 1e15
+) -> float | None:
+    """Smallest x ≥ ``start`` with ``useful(x)`` (monotone), or None below limit."""
+    hi = float(start)
+    while not useful(hi):
+        hi *= 2.0
+        if hi > limit:
+            return None
+    lo = float(start)
+    if hi == lo:
+        return lo
+    for _ in range(64):
+        mid = (lo + hi) / 2.0
+        if integer:
+            mid = math.floor(mid)
+            if mid <= lo:
+                break
+        if useful(mid):
+            hi = mid
+        else:
+            lo = mid
+    return math.ceil(hi) if integer else hi
+
+
+def refuse_vacuous(on_vacuous: str, message: str) -> None:
+    """Raise :class:`VacuousCalibrationError` (``"raise"``) or warn (``"warn"``)."""
+    if on_vacuous == "raise":
+        raise VacuousCalibrationError(message)
+    warnings.warn(message, VacuousCalibrationWarning, stacklevel=4)
 
 
 class VacuousCalibrationError(ValueError):

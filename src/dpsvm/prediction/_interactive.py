@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -31,46 +30,18 @@ from ..utils._params import estimator_init
 from ..validation import check_delta, check_epsilon
 from ._common import (
     JT_REFERENCE,
+    LAPLACE_MIN_ADVANTAGE,
     PREDICTION_PARAMETERS,
     FloatArray,
     PredictionBase,
-    VacuousCalibrationError,
-    VacuousCalibrationWarning,
+    refuse_vacuous,
+    smallest_useful,
 )
 from ._docs import prediction_doc
 
 __all__ = ["PredictionAnswers", "PrivateInteractivePredictor"]
 
 _STATE_FORMAT = "dpsvm.PrivateInteractivePredictor/1"
-
-#: Per-query Laplace is refused as vacuous when even the largest possible score
-#: C·R_φ moves the probability of the right label by less than this above 1/2.
-LAPLACE_MIN_ADVANTAGE = 0.01
-
-
-def _smallest(
-    useful: Any, start: float, *, integer: bool = True, limit: float = 1e15
-) -> float | None:
-    """Smallest x ≥ ``start`` with ``useful(x)`` (monotone), or None below limit."""
-    hi = float(start)
-    while not useful(hi):
-        hi *= 2.0
-        if hi > limit:
-            return None
-    lo = float(start)
-    if hi == lo:
-        return lo
-    for _ in range(64):
-        mid = (lo + hi) / 2.0
-        if integer:
-            mid = math.floor(mid)
-            if mid <= lo:
-                break
-        if useful(mid):
-            hi = mid
-        else:
-            lo = mid
-    return math.ceil(hi) if integer else hi
 
 
 @dataclass(frozen=True)
@@ -533,12 +504,10 @@ class PrivateInteractivePredictor(PredictionBase):
         def useful(n_: float, T_: int, eps_: float) -> bool:
             # S = κ(Δ_H + 2·cap) ∝ 1/n (Nie & Wang Thm 2): rescale to n_ rows.
             n_i = max(1, int(n_))
-            return not self._is_vacuous(
-                n_i, T_, eps_, delta, S * n / n_i, C, R, split
-            )
+            return not self._is_vacuous(n_i, T_, eps_, delta, S * n / n_i, C, R, split)
 
         hints = []
-        n_min = _smallest(lambda v: useful(v, T, eps), n)
+        n_min = smallest_useful(lambda v: useful(v, T, eps), n)
         if n_min is not None:
             hints.append(f"at least {int(n_min)} training rows")
         if T > 1 and useful(n, 1, eps):
@@ -547,7 +516,7 @@ class PrivateInteractivePredictor(PredictionBase):
                 mid = (lo + hi) // 2
                 lo, hi = (mid, hi) if useful(n, mid, eps) else (lo, mid)
             hints.append(f"n_queries <= {lo}")
-        eps_min = _smallest(lambda v: useful(n, T, v), eps, integer=False)
+        eps_min = smallest_useful(lambda v: useful(n, T, v), eps, integer=False)
         if eps_min is not None:
             hints.append(f"epsilon >= {eps_min:.3g}")
         what = (
@@ -569,9 +538,7 @@ class PrivateInteractivePredictor(PredictionBase):
             )
             + "."
         )
-        if self.on_vacuous == "raise":
-            raise VacuousCalibrationError(msg)
-        warnings.warn(msg, VacuousCalibrationWarning, stacklevel=3)
+        refuse_vacuous(self.on_vacuous, msg)
 
     def _reset_state(self) -> None:
         self._n_answers = 0

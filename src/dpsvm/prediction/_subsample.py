@@ -663,9 +663,7 @@ class SubsampleAggregatePredictor(BaseEstimator):
             worst = self._spent_after(
                 self._n_answers + rows, min(cal.max_charged, self._n_charged + rows)
             )
-            ticket = charge(
-                self.accountant, worst[0] - before[0], worst[1] - before[1]
-            )
+            ticket = charge(self.accountant, worst[0] - before[0], worst[1] - before[1])
             saved = (
                 self._n_answers,
                 self._n_charged,

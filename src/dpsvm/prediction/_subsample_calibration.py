@@ -258,7 +258,12 @@ def subsample_aggregate_calibration(
         # Advanced composition (Dwork, Rothblum & Vadhan 2010, Thm III.3) with
         # δ′ = δ/2; per_step_epsilon returns max(ε_adv, ε/c), each valid.
         candidates.append(
-            ("advanced", per_step_epsilon(epsilon, c, delta / 2.0), delta / 2, delta / 2)
+            (
+                "advanced",
+                per_step_epsilon(epsilon, c, delta / 2.0),
+                delta / 2,
+                delta / 2,
+            )
         )
     best = None
     for name, round_eps, slack, fail in candidates:
