@@ -35,7 +35,7 @@ def _data(n=4000, seed=0):
 
 def _fit(**kw):
     X, y = _data()
-    params = dict(epsilon=1.0, n_queries=100, classes=[-1, 1], random_state=0)
+    params = dict(epsilon=2.0, n_queries=100, classes=[-1, 1], random_state=0)
     params.update(kw)
     return SubsampleAggregatePredictor(**params).fit(X, y)
 
@@ -99,8 +99,10 @@ def test_threshold_grows_with_the_cutoff_and_shrinks_with_epsilon():
 
 
 def test_default_teachers_and_cutoff_are_public_rules():
-    assert default_n_teachers(1_000_000, 1.0) == 10_000
-    assert default_n_teachers(1_000_000, 0.5) == 1_000_000 // 50
+    # √n/2 rows per teacher (scaled by ε below 1, at least 16).
+    assert default_n_teachers(1_000_000, 1.0) == 2000
+    assert default_n_teachers(1_000_000, 0.5) == 1_000_000 // 250
+    assert default_n_teachers(400, 1.0) == 400 // 16
     c = default_max_charged(10_000, 1.0, 1e-8, 10_000, 0.1)
     cal = subsample_aggregate_calibration(10_000, 1.0, 1e-8, 10_000, c, 0.1)
     nxt = subsample_aggregate_calibration(10_000, 1.0, 1e-8, 10_000, c + 1, 0.1)
@@ -111,7 +113,7 @@ def test_default_teachers_and_cutoff_are_public_rules():
 # ------------------------------------------------------------ answers
 def test_free_answers_are_the_teachers_majority():
     sa = _fit()
-    assert sa.n_teachers_ == 250 and sa.answers_guaranteed_ == sa.max_charged_
+    assert sa.n_teachers_ == 125 and sa.answers_guaranteed_ == sa.max_charged_
     Q = np.array([[0.4, 0.1], [-0.4, -0.2], [0.3, -0.3]])
     ans = sa.answer(Q)
     assert ans.labels.tolist() == [1, -1, 1]
@@ -181,17 +183,17 @@ def test_fit_does_not_fail_on_one_class_chunks():
 
 # ------------------------------------------------------------ state
 def test_state_round_trip_carries_every_counter():
-    sa = _fit(max_charged=4, epsilon=4.0)
+    sa = _fit(max_charged=3, epsilon=4.0)
     sa.answer(np.array([[0.4, 0.0], [0.0, 0.0], [0.0, 0.1]]))
     state = sa.state_dict()
     assert json.loads(json.dumps(state)) == state
-    other = _fit(max_charged=4, epsilon=4.0).load_state_dict(state)
+    other = _fit(max_charged=3, epsilon=4.0).load_state_dict(state)
     for name in ("n_answers", "n_charged", "spent_epsilon", "spent_delta"):
         assert getattr(other, name) == getattr(sa, name)
     # The noise-call counter resumes where it was: no stream is drawn twice.
     assert other._n_noise_calls == state["noise_calls"] > 0
     assert other.answers_remaining == sa.answers_remaining
-    bad = {**state, "config": {**state["config"], "max_charged": 5}}
+    bad = {**state, "config": {**state["config"], "max_charged": 2}}
     with pytest.raises(ValueError, match="different configuration"):
         other.load_state_dict(bad)
 

@@ -223,8 +223,8 @@ class SubsampleAggregatePredictor(BaseEstimator):
     n_queries : int, default=10000
         m, the most answers; enters the threshold as ln(m/δ).
     n_teachers : int or None, default=None
-        k; ``None``: :func:`default_n_teachers` of the public n and ε (about
-        max(16, min(1, ε)·n^{1/3}) rows per teacher).
+        k; ``None``: the public rule of ``default_n_teachers`` (about
+        max(16, min(1, ε)·√n/2) rows per teacher).
     max_charged : int or None, default=None
         c, the cut-off of charged answers; ``None``: the largest c at which a
         query with 90% of the teachers agreeing is free 95% of the time.
@@ -321,10 +321,10 @@ class SubsampleAggregatePredictor(BaseEstimator):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.uniform(-1, 1, size=(4000, 2)) / 2
     >>> y = np.where(X[:, 0] > 0, 1, -1)
-    >>> sa = SubsampleAggregatePredictor(epsilon=1.0, n_queries=100,
+    >>> sa = SubsampleAggregatePredictor(epsilon=2.0, n_queries=100,
     ...     classes=[-1, 1], random_state=0).fit(X, y)
     >>> sa.n_teachers_, sa.answers_guaranteed_
-    (250, 1)
+    (125, 1)
     >>> ans = sa.answer(np.array([[0.3, 0.0], [-0.3, 0.1]]))
     >>> ans.labels.tolist(), ans.charged.tolist()
     ([1, -1], [False, False])
@@ -734,7 +734,7 @@ class SubsampleAggregatePredictor(BaseEstimator):
             noisy_vote = np.zeros(rows)
         # Fair coins for exact ties, drawn independently of every noise above.
         coins = self._noise_generator().integers(0, 2, size=rows)
-        labels = coins.copy()
+        labels: np.ndarray = np.asarray(coins, dtype=np.intp)
         charged = np.zeros(rows, dtype=bool)
         answered = np.zeros(rows, dtype=bool)
         for t in range(rows):
