@@ -11,13 +11,14 @@ PINP, its sparse-vector variant and per-query Laplace
 (:class:`~dpsvm.prediction.PrivateInteractivePredictor`, exact rbf kernel SVM on
 ``--n-train`` rows, λ = 10⁻³, as in issue 21) and subsample-and-aggregate
 (:class:`~dpsvm.prediction.SubsampleAggregatePredictor`, every training row,
-default teachers and cut-off, the same λ for each teacher) on UCI Adult (compact public features, rows in
-the unit ball), ε = 1, δ = 10⁻⁶. A mechanism that its public calibration shows
-to be vacuous is *refused* (``VacuousCalibrationError``) and reported so, with
-its one-line reason. Subsample-and-aggregate stops after its cut-off of
-charged answers: it is run ``--runs`` times (fresh noise, partition and query
-order) and its accuracy is pooled over every answer given; "stated" is the
-number of answers it guarantees at start (``answers_guaranteed_``).
+default teachers and cut-off, the same λ for each teacher) on UCI Adult
+(compact public features, rows in the unit ball), ε = 1, δ = 10⁻⁶. A
+mechanism that its public calibration shows to be vacuous is *refused*
+(``VacuousCalibrationError``) and reported so, with its one-line reason.
+Subsample-and-aggregate stops after its cut-off of charged answers: it is run
+``--runs`` times (fresh noise, partition and query order) and its accuracy is
+pooled over every answer given; "stated" is the number of answers it
+guarantees at start (``answers_guaranteed_``).
 
 ``synthetic_subsample_aggregate`` measures the 10⁶-row case of issue 21: rows
 uniform in the 10-dimensional unit ball, labelled by a hyperplane through the
