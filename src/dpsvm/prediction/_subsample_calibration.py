@@ -24,6 +24,7 @@ query with q_i = 0 (an unstable majority) clears the threshold anyway
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -208,6 +209,7 @@ def _round_calibration(
     return eps1, eps2, vote_eps, b_rho, b_nu, b_vote
 
 
+@functools.lru_cache(maxsize=4096)  # pure function of public numbers
 def subsample_aggregate_calibration(
     n_teachers: int,
     epsilon: float,
@@ -372,6 +374,7 @@ def default_max_charged(
     return min(lo, int(n_queries))
 
 
+@functools.lru_cache(maxsize=256)
 def vacuity_message(
     cal: SubsampleAggregateCalibration,
     n_samples: int,
