@@ -169,6 +169,11 @@ default="auto"
         linear kernel, else uniform.
     n_candidates : int, default=1000
         Size of the uniform or grid candidate set.
+    on_vacuous : {"raise", "warn"}, default="raise"
+        What ``fit`` does when, from public quantities only, the update
+        threshold σ is at least C·R_φ (no genuine update, the model is 0):
+        raise :class:`VacuousCalibrationError` (naming the smallest n or the ε
+        that would work; nothing is spent) or warn.
     kernel : {"linear", "rbf", "poly"} or callable, default="linear"
     %(kernel_family)s
     data_norm : float or None, default=1.0
@@ -216,7 +221,7 @@ default="auto"
     Examples
     --------
     %(example_data)s
-    >>> clf = TestDataIndependentLearner(kernel="linear", n_rounds=5,
+    >>> clf = TestDataIndependentLearner(kernel="linear", n_rounds=5, epsilon=5.0,
     ...     regularization=0.1, classes=[-1, 1], random_state=0).fit(X, y)
     >>> clf.predict(X[:4]).shape
     (4,)

@@ -72,7 +72,7 @@ def laplace_difference_tail(t: float, a: float, b: float) -> float:
     >>> laplace_difference_tail(0.0, 1.0, 2.0)
     0.5
     >>> round(laplace_difference_tail(3.0, 1.0, 1.0), 6)  # e^{-3}(2 + 3)/4
-    0.062233
+    0.062234
     """
     if t < 0:
         return 1.0 - laplace_difference_tail(-t, a, b)

@@ -301,6 +301,12 @@ class TestDataDependentLearner(_PublicModelLearner):
     radius_fraction : float, default=0.1
         Share of ε spent on the private radius (``"private"`` only); the labels
         get the rest (basic composition).
+    on_vacuous : {"raise", "warn"}, default="raise"
+        What ``fit`` does when, from public quantities only, every noisy label
+        is a coin flip (even the largest score C·R_φ = 2LR_φ²/λ gets the right
+        sign with probability below 0.51): raise
+        :class:`VacuousCalibrationError` (naming the smallest n, the largest
+        ``n_test_points`` or the ε that would work; nothing is spent) or warn.
     kernel : {"linear", "rbf", "poly"} or callable, default="poly"
     %(kernel_family)s
     data_norm : float or None, default=1.0
