@@ -103,3 +103,17 @@ def test_zero_scores_get_a_fair_coin_not_classes_0():
     # Binomial(400, 1/2): 4 standard deviations = 0.1.
     assert abs(share - 0.5) < 0.1
     assert abs(float(np.mean(ans.labels == y[:400])) - 0.5) < 0.1
+
+
+def test_released_zero_model_breaks_ties_by_a_fair_coin():
+    from dpsvm.prediction import TestDataIndependentLearner
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X = X / np.linalg.norm(X, axis=1, keepdims=True)
+    with pytest.warns(VacuousCalibrationWarning):
+        clf = TestDataIndependentLearner(
+            n_rounds=3, epsilon=0.01, classes=[0, 1], on_vacuous="warn", random_state=0
+        ).fit(X, y)
+    assert np.all(clf.decision_function(X) == 0.0)  # no update: the zero model
+    share = float(np.mean(clf.predict(X) == 1))
+    assert abs(share - 0.5) < 4 * 0.5 / math.sqrt(X.shape[0])

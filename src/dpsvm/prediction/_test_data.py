@@ -191,7 +191,18 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
         """
         check_is_fitted(self)
         scores = self.decision_function(X)
-        return np.asarray(self.classes_[(scores > 0).astype(int)])
+        idx = (scores > 0).astype(np.intp)
+        ties = scores == 0.0
+        if np.any(ties):
+            # A zero score has no sign: a fair coin, never classes_[0] (which
+            # biased a vacuous model towards one class). Post-processing of the
+            # released model; seeded by an int random_state (tests, docs).
+            seed = self.random_state
+            gen = np.random.default_rng(
+                [int(seed), 1] if isinstance(seed, int | np.integer) else None
+            )
+            idx[ties] = gen.integers(0, 2, size=int(ties.sum()))
+        return np.asarray(self.classes_[idx])
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
