@@ -114,3 +114,33 @@ def test_subsample_aggregate_is_served_and_resumes(tmp_path):
     served2, app2 = app_for()
     with TestClient(app2):
         assert served2.predictor.state_dict() == state
+
+
+def test_build_predictor_fits_subsample_aggregate_with_teachers():
+    import argparse
+
+    from dpsvm.cli._serve import _build_predictor, _fingerprint
+
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-1, 1, size=(2000, 2)) / 2
+    y = np.where(X[:, 0] > 0, 1, -1)
+    args = argparse.Namespace(
+        mechanism="subsample-aggregate",
+        epsilon=2.0,
+        delta=1e-6,
+        max_queries=100,
+        kernel="rbf",
+        gamma=1.0,
+        regularization=0.01,
+        teachers=100,
+    )
+    predictor, details = _build_predictor(args, X, y, [-1, 1])
+    assert isinstance(predictor, SubsampleAggregatePredictor)
+    assert predictor.n_teachers_ == details["n_teachers"] == 100
+    assert details["teachers"] == 100
+    assert details["answers_guaranteed"] == predictor.answers_guaranteed_ >= 1
+    assert predictor.total_delta == 1e-6 and predictor.n_queries == 100
+    # The number of teachers is part of the ledger's fingerprint.
+    args.model, args.data = None, __file__
+    other = argparse.Namespace(**{**vars(args), "teachers": 50})
+    assert _fingerprint(args, "{}") != _fingerprint(other, "{}")
