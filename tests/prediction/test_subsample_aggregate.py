@@ -285,3 +285,36 @@ def test_neighbouring_datasets_satisfy_the_guarantee():
     # (a vote with sensitivity-1 noise would break the bound above).
     q0, q1 = np.mean(runs[0][:, 0] == -1), np.mean(runs[1][:, 0] == -1)
     assert q0 > q1 + slack(q0, q1)
+
+
+def test_advanced_composition_spend_after_every_round():
+    from dpsvm.accounting.composition import best_composition
+
+    # 4000 one-row (constant) teachers, half +1: every vote is a tie (q = 0), so
+    # every answer is charged; c = 100 rounds compose by advanced composition.
+    n = 4000
+    X = np.zeros((n, 1))
+    y = np.where(np.arange(n) % 2 == 0, 1, -1)
+    sa = SubsampleAggregatePredictor(
+        epsilon=3.0,
+        delta=1e-6,
+        n_queries=200,
+        n_teachers=n,
+        max_charged=100,
+        classes=[-1, 1],
+        random_state=0,
+    ).fit(X, y)
+    cal = sa.calibration_
+    assert cal.composition == "advanced"
+    for j in (1, 2, 50, 100):
+        while sa.n_charged < j:
+            assert sa.answer(np.zeros((1, 1))).charged[0]
+        want = best_composition(
+            [(cal.round_epsilon, 0.0)] * j,
+            cal.composition_slack,
+            cal.composition_slack,
+        )
+        assert sa.spent_epsilon == pytest.approx(min(want[0], 3.0))
+        assert sa.spent_delta == pytest.approx(want[1] + cal.failure_delta)
+    assert sa.budget_exhausted and sa.spent_epsilon <= 3.0 + 1e-12
+    assert sa.spent_delta <= 1e-6 * (1 + 1e-12)
