@@ -405,8 +405,9 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         guaranteed = getattr(predictor, "answers_guaranteed_", None)
         if guaranteed is not None:  # subsample-aggregate: its reach, public
             budget += (
-                f"; supports {guaranteed} answers whatever the data, up to "
-                f"{args.max_queries} while the teachers agree"
+                f"; supports {guaranteed} answer{'' if guaranteed == 1 else 's'} "
+                f"whatever the data, up to {args.max_queries} while the teachers "
+                "agree"
             )
     out.write(
         f"dpsvm: serving {served.name!r} ({served.mechanism}) on "
