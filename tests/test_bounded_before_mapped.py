@@ -74,6 +74,7 @@ from dpsvm.models import (
 )
 from dpsvm.prediction import (
     PrivateInteractivePredictor,
+    SubsampleAggregatePredictor,
     TestDataDependentLearner,
     TestDataIndependentLearner,
 )
@@ -216,9 +217,12 @@ CONFIGS: dict[str, dict[str, Factory]] = {
         ),
     },
     "PrivateInteractivePredictor": {
-        "rbf": lambda: PrivateInteractivePredictor(delta=DELTA, random_state=0, **B),
+        "rbf": lambda: PrivateInteractivePredictor(
+            delta=DELTA, on_vacuous="warn", random_state=0, **B
+        ),
         "poly-laplace": lambda: PrivateInteractivePredictor(
             delta=DELTA,
+            on_vacuous="warn",
             kernel="poly",
             degree=2,
             mechanism="laplace",
@@ -228,13 +232,33 @@ CONFIGS: dict[str, dict[str, Factory]] = {
     },
     "TestDataDependentLearner": {
         "poly": lambda: TestDataDependentLearner(
-            delta=DELTA, kernel="poly", degree=2, n_test_points=10, random_state=0, **B
+            delta=DELTA,
+            kernel="poly",
+            degree=2,
+            n_test_points=10,
+            on_vacuous="warn",
+            random_state=0,
+            **B,
         ),
     },
     "TestDataIndependentLearner": {
         "linear": lambda: TestDataIndependentLearner(
-            delta=DELTA, kernel="linear", random_state=0, **B
+            delta=DELTA, kernel="linear", on_vacuous="warn", random_state=0, **B
         ),
+    },
+    "SubsampleAggregatePredictor": {
+        kernel: (
+            lambda kernel=kernel: SubsampleAggregatePredictor(
+                delta=DELTA,
+                kernel=kernel,
+                n_teachers=4,
+                max_charged=50,  # both predictions of the test are charged
+                on_vacuous="warn",
+                random_state=0,
+                **B,
+            )
+        )
+        for kernel in ("rbf", "poly")
     },
     "JLMarginClassifier": {
         solver: (

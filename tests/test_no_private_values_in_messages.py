@@ -516,6 +516,13 @@ _SCHEMA_2 = {
 }
 #: Constructor arguments for classes whose defaults cannot be used as they are.
 _RECIPES: dict[str, Callable[[], Any]] = {
+    # Vacuous at these few rows (fit would refuse): warned instead, to test.
+    "PrivateInteractivePredictor": lambda: dpsvm.prediction.PrivateInteractivePredictor(
+        on_vacuous="warn", classes=[-1, 1]
+    ),
+    "SubsampleAggregatePredictor": lambda: dpsvm.prediction.SubsampleAggregatePredictor(
+        n_teachers=4, max_charged=50, on_vacuous="warn", classes=[-1, 1]
+    ),
     "PerQueryLaplacePredictor": lambda: dpsvm.models.PerQueryLaplacePredictor(
         accountant=BudgetAccountant(epsilon=10.0), classes=[-1, 1]
     ),

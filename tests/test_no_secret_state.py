@@ -126,6 +126,13 @@ _SMALL_GRID = {"regularization": [0.05, 0.2]}
 
 #: Constructor arguments for classes whose defaults cannot be fitted as is.
 _RECIPES: dict[str, Callable[[], Any]] = {
+    # Vacuous at these few rows (fit would refuse): warned instead, to test.
+    "PrivateInteractivePredictor": lambda: dpsvm.prediction.PrivateInteractivePredictor(
+        on_vacuous="warn", **_BINARY
+    ),
+    "SubsampleAggregatePredictor": lambda: dpsvm.prediction.SubsampleAggregatePredictor(
+        n_teachers=4, max_charged=50, on_vacuous="warn", **_BINARY
+    ),
     "PerQueryLaplacePredictor": lambda: dpsvm.models.PerQueryLaplacePredictor(
         accountant=BudgetAccountant(epsilon=10.0), **_BINARY
     ),

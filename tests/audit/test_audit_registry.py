@@ -42,6 +42,7 @@ REAL = [
     "exponential",
     "kernel-rff-objective",
     "nie-wang-output",
+    "subsample-aggregate",
 ]
 FLAWED = [e.name for e in registry.list_entries(flawed=True)]
 

@@ -33,6 +33,7 @@ def _fit(mechanism="laplace", **kw):
         classes=[-1, 1],
         regularization=0.1,
         random_state=0,
+        on_vacuous="warn",
     )
     params.update(kw)
     with warnings.catch_warnings():
@@ -69,7 +70,7 @@ def test_vacuity_warning_when_threshold_exceeds_every_prediction():
     X, y = _data()
     with pytest.warns(VacuousCalibrationWarning, match="C·R_φ"):
         p = PrivateInteractivePredictor(
-            mechanism="pinp", classes=[-1, 1], random_state=0
+            mechanism="pinp", classes=[-1, 1], random_state=0, on_vacuous="warn"
         ).fit(X, y)
     assert p.vacuous_ and p.threshold_ >= p.w_norm_bound_ * p.kappa_
     with warnings.catch_warnings():

@@ -34,6 +34,7 @@ def test_a_concurrent_spend_waits_for_the_batch_to_be_charged(monkeypatch) -> No
             B_rule=3,
             accountant=acc,
             random_state=0,
+            on_vacuous="warn",
         ).fit(X, y)
     other = threading.Thread(
         target=lambda: acc.spend(PrivacyEvent("concurrent-release", 1.0))

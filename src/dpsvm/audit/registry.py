@@ -77,6 +77,7 @@ __all__ = [
     "ExponentialSelection",
     "LabelledSumRelease",
     "LazyEstimatorFactory",
+    "SubsampleAggregateRelease",
     "balanced_pair",
     "canary_pair",
     "flipped_label_pair",
@@ -594,6 +595,58 @@ class AuditEntry:
         )
 
 
+@dataclass(frozen=True)
+class SubsampleAggregateRelease(SeededRelease):
+    """One answer of :class:`~dpsvm.prediction.SubsampleAggregatePredictor`.
+
+    One teacher per row (a one-row chunk is a constant teacher, so the vote is
+    the number of +1 labels) and one query with the cut-off c = 1; most of the
+    ε goes to the charged vote (``vote_share=0.9``), so on
+    :func:`flipped_label_pair` (vote gap n against n − 2, distance to
+    instability ⌈n/2⌉ − 1 against one less) the released label attains
+    nearly the claimed ε. Released as the vector [label].
+
+    Parameters
+    ----------
+    epsilon : float
+        Claimed ε.
+    delta : float, default=1e-5
+        Claimed δ.
+
+    Examples
+    --------
+    >>> rel = SubsampleAggregateRelease(1.0)
+    >>> rel(np.ones((4, 1)), np.ones(4), 0).shape
+    (1,)
+    """
+
+    epsilon: float
+    delta: float = 1e-5
+
+    def _release(self, X: FloatArray, y: NDArray[Any], seed: int | None) -> FloatArray:
+        import warnings
+
+        from ..prediction import SubsampleAggregatePredictor, VacuousCalibrationWarning
+
+        with warnings.catch_warnings():
+            # Tiny k: the sparse vector never frees an answer (audited anyway).
+            warnings.simplefilter("ignore", VacuousCalibrationWarning)
+            p = SubsampleAggregatePredictor(
+                epsilon=self.epsilon,
+                delta=self.delta,
+                n_queries=1,
+                n_teachers=X.shape[0],
+                max_charged=1,
+                vote_share=0.9,
+                on_vacuous="warn",
+                kernel="linear",
+                data_norm=None,
+                classes=[-1, 1],
+                random_state=seed,
+            ).fit(X, y)
+        return np.array([float(p.answer(X[-1:]).labels[0])])
+
+
 _REGISTRY: dict[str, AuditEntry] = {}
 #: Read-only view of the registered entries, by name.
 REGISTRY: Mapping[str, AuditEntry] = MappingProxyType(_REGISTRY)
@@ -858,6 +911,12 @@ _BUILTINS: tuple[tuple[Any, ...], ...] = (
      _lazy_predictor, _FLIP,
      "PerQueryLaplacePredictor (RBF), one private answer f_z(x) + Laplace (H1)",
      f"Nie & Wang, Def. 2 / Prop. 1 sensitivity ({_NW}, H1)", {}),
+    # ---- private prediction (dpsvm.prediction).
+    ("subsample-aggregate", "prediction-aggregate", "mechanism", (4000, 400),
+     lambda e, d: SubsampleAggregateRelease(e, d), lambda: flipped_label_pair(4),
+     "SubsampleAggregatePredictor, one answer (4 one-row teachers, c = 1)",
+     "Bassily, Thakkar & Thakurta, NeurIPS 2018, Alg. 1 (docs/prediction.md §6)",
+     {"delta": 1e-5}),
     # ---- flawed variants (dpsvm.audit.flawed and the non-private SVM).
     ("flawed-literal-beta", "flawed", "mechanism", (2000, 300),
      lambda e, d: LiteralBetaObjectivePerturbation(epsilon=e), _FLIP,

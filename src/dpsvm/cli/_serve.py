@@ -24,7 +24,7 @@ from ._main import _delta, _epsilon
 
 __all__ = ["add_serve_subparser", "run_serve_command"]
 
-MECHANISMS = ("pinp", "sparse-vector", "laplace")
+MECHANISMS = ("pinp", "sparse-vector", "laplace", "subsample-aggregate")
 _KERNELS = ("rbf", "linear", "poly")
 DEFAULT_MAX_QUERIES = 10_000
 
@@ -75,7 +75,19 @@ def add_serve_subparser(sub: Any) -> None:
         default="pinp",
         help="pinp: private interactive prediction (Jain & Thakurta Alg. 1); "
         "sparse-vector: its sparse-vector variant (pure ε); laplace: per-query "
-        "Laplace answers, ε/--max-queries each (default pinp)",
+        "Laplace answers, ε/--max-queries each; subsample-aggregate: --teachers "
+        "kernel models, free answers while their vote is stable (Bassily, "
+        "Thakkar & Thakurta 2018) (default pinp)",
+    )
+    add_integer_argument(
+        p,
+        "--teachers",
+        1,
+        10**7,
+        default=None,
+        metavar="K",
+        help="--mechanism subsample-aggregate: number of teachers (default from "
+        "the number of training rows and epsilon)",
     )
     p.add_argument("--name", default="dpsvm", help="model name in the URLs")
     add_integer_argument(
@@ -143,6 +155,8 @@ def _check_args(args: argparse.Namespace) -> None:
                 f"{', '.join(extra)} do not apply to --model: a released model's "
                 "budget was spent when it was trained"
             )
+    if args.teachers is not None and args.mechanism != "subsample-aggregate":
+        raise UsageError("--teachers applies to --mechanism subsample-aggregate only")
     if args.kernel == "poly" and args.gamma != 1.0:
         # One polynomial kernel in the library, (<x, y> + c0)^p, without a width
         # (dpsvm.kernels.kernel_matrix; models.kernel_erm.KernelSpec refuses γ ≠ 1).
@@ -165,7 +179,10 @@ _ANSWER_OPTIONS = ("kernel", "gamma", "regularization", "max_queries")
 
 
 def _answer_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {name: getattr(args, name) for name in _ANSWER_OPTIONS}
+    options = {name: getattr(args, name) for name in _ANSWER_OPTIONS}
+    if getattr(args, "mechanism", None) == "subsample-aggregate":
+        options["teachers"] = args.teachers
+    return options
 
 
 def _fingerprint(args: argparse.Namespace, schema_json: str | None) -> str:
@@ -185,20 +202,22 @@ def _build_predictor(
     args: argparse.Namespace, X: Any, y: Any, classes: list[Any]
 ) -> tuple[Any, dict[str, Any]]:
     """Fit the mechanism on the encoded rows (norm <= 1); nothing is released."""
-    from ..prediction import PrivateInteractivePredictor
+    from ..prediction import (
+        PrivateInteractivePredictor,
+        SubsampleAggregatePredictor,
+        VacuousCalibrationError,
+    )
+    from ._main import UsageError
 
     delta = args.delta
     if delta is None:
-        if args.mechanism == "pinp":
-            from ._main import UsageError
-
+        if args.mechanism in ("pinp", "subsample-aggregate"):
             raise UsageError(
-                "--mechanism pinp is (epsilon, delta)-DP: give the total --delta "
-                "(e.g. 1e-6, well below 1/number of training rows)"
+                f"--mechanism {args.mechanism} is (epsilon, delta)-DP: give the "
+                "total --delta (e.g. 1e-6, well below 1/number of training rows)"
             )
         delta = 0.0
-    predictor = PrivateInteractivePredictor(
-        mechanism=args.mechanism,
+    common = dict(
         epsilon=args.epsilon,
         delta=delta,
         n_queries=args.max_queries,
@@ -208,12 +227,25 @@ def _build_predictor(
         data_norm=1.0,
         classes=classes,
     )
-    predictor.fit(X, y)
-    details = {
-        **_answer_options(args),
-        "data_norm": 1.0,
-        "noise_scale": float(predictor.noise_scale_),
-    }
+    predictor: Any
+    if args.mechanism == "subsample-aggregate":
+        predictor = SubsampleAggregatePredictor(n_teachers=args.teachers, **common)
+    else:
+        predictor = PrivateInteractivePredictor(mechanism=args.mechanism, **common)
+    try:
+        predictor.fit(X, y)
+    except VacuousCalibrationError as exc:
+        raise UsageError(str(exc)) from None  # refuse to serve (exit 2)
+    details = {**_answer_options(args), "data_norm": 1.0}
+    if args.mechanism == "subsample-aggregate":
+        details.update(
+            n_teachers=int(predictor.n_teachers_),
+            max_charged=int(predictor.max_charged_),
+            threshold=float(predictor.threshold_),
+            answers_guaranteed=int(predictor.answers_guaranteed_),
+        )
+        return predictor, details
+    details["noise_scale"] = float(predictor.noise_scale_)
     if args.mechanism != "laplace":
         details["max_updates"] = int(predictor.max_updates_)
         details["threshold"] = float(predictor.threshold_)
@@ -370,6 +402,13 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
             f"{ledger.delta_total:g}; spent epsilon = {state.epsilon_spent:g} on "
             f"{state.answers} answers"
         )
+        guaranteed = getattr(predictor, "answers_guaranteed_", None)
+        if guaranteed is not None:  # subsample-aggregate: its reach, public
+            budget += (
+                f"; supports {guaranteed} answer{'' if guaranteed == 1 else 's'} "
+                f"whatever the data, up to {args.max_queries} while the teachers "
+                "agree"
+            )
     out.write(
         f"dpsvm: serving {served.name!r} ({served.mechanism}) on "
         f"http://{args.host}:{args.port}/v2/models/{served.name} — {budget}\n"

@@ -10,6 +10,8 @@ kernels with a declared bound R_φ.
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Real
@@ -23,7 +25,12 @@ from .._compat import Interval, StrOptions, validate_data
 from ..accounting.events import PrivacyEvent
 from ..models.kernel_erm import KERNEL_ERM_PARAMETERS, KernelERMBase, KernelSpec
 
-__all__ = ["CallableKernelSpec", "PredictionBase", "VacuousCalibrationWarning"]
+__all__ = [
+    "CallableKernelSpec",
+    "PredictionBase",
+    "VacuousCalibrationError",
+    "VacuousCalibrationWarning",
+]
 
 FloatArray = NDArray[np.float64]
 
@@ -39,6 +46,56 @@ class VacuousCalibrationWarning(UserWarning):
     C·R_φ, the largest possible |prediction|: no genuine update can then occur
     and every answer is the public state's prediction (Jain & Thakurta Alg. 1
     with its theorem constants is vacuous below very large n).
+    """
+
+
+#: Per-query Laplace is refused as vacuous when even the largest possible score
+#: C·R_φ moves the probability of the right label by less than this above 1/2.
+LAPLACE_MIN_ADVANTAGE = 0.01
+
+
+def smallest_useful(
+    useful: Any, start: float, *, integer: bool = True, limit: float = 1e15
+) -> float | None:
+    """Smallest x ≥ ``start`` with ``useful(x)`` (monotone), or None below limit."""
+    hi = float(start)
+    while not useful(hi):
+        hi *= 2.0
+        if hi > limit:
+            return None
+    lo = float(start)
+    if hi == lo:
+        return lo
+    for _ in range(64):
+        mid = (lo + hi) / 2.0
+        if integer:
+            mid = math.floor(mid)
+            if mid <= lo:
+                break
+        if useful(mid):
+            hi = mid
+        else:
+            lo = mid
+    return math.ceil(hi) if integer else hi
+
+
+def refuse_vacuous(on_vacuous: str, message: str) -> None:
+    """Raise :class:`VacuousCalibrationError` (``"raise"``) or warn (``"warn"``)."""
+    if on_vacuous == "raise":
+        raise VacuousCalibrationError(message)
+    warnings.warn(message, VacuousCalibrationWarning, stacklevel=4)
+
+
+class VacuousCalibrationError(ValueError):
+    """A public configuration whose answers cannot differ from a constant.
+
+    Raised by ``fit`` (and turned into exit status 2 by ``dpsvm serve``) when,
+    from public quantities only (n, ε, δ, λ, T, the kernel bound), no answer
+    can depend on the data: the interactive predictor's update threshold σ is
+    at least C·R_φ, per-query Laplace noise drowns the largest possible score,
+    or the sparse vector of subsample-and-aggregate refuses even a unanimous
+    vote. The message names the smallest n, the largest number of queries or
+    the ε that would work.
     """
 
 
@@ -167,6 +224,23 @@ class PredictionBase(KernelERMBase):
             reference=reference,
             details=details,
         )
+
+    def _labels(self, scores: FloatArray) -> np.ndarray:
+        """Labels from released scores; a score of exactly 0 gets a fair coin.
+
+        A zero score carries no sign: mapping it to ``classes_[0]`` biased
+        every vacuous answer towards one class (below-majority accuracy). The
+        coin is drawn from its own stream (:meth:`_noise_generator`), so it is
+        independent of the noise of the scores.
+        """
+        if self.loss != "hinge":
+            return scores
+        scores = np.asarray(scores, dtype=np.float64)
+        idx = (scores > 0).astype(np.intp)
+        ties = scores == 0.0
+        if np.any(ties):
+            idx[ties] = self._noise_generator().integers(0, 2, size=int(ties.sum()))
+        return np.asarray(self.classes_[idx])
 
     def _project(self, X: ArrayLike) -> FloatArray:
         """Validate query rows and project them onto the declared domain."""

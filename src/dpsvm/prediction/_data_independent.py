@@ -12,12 +12,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions, _fit_context
-from ..bounds.prediction import data_independent_parameters
+from ..bounds.prediction import data_independent_parameters, weight_norm_bound
 from ..exceptions import DPSVMConvergenceError
 from ..mechanisms import ExponentialMechanism
 from ..perturbation import OutputNoise
 from ..utils._params import estimator_init
-from ._common import FloatArray
+from ._common import FloatArray, refuse_vacuous, smallest_useful
 from ._docs import prediction_doc
 from ._test_data import (
     HINGE_CONSTRAINTS,
@@ -169,6 +169,11 @@ default="auto"
         linear kernel, else uniform.
     n_candidates : int, default=1000
         Size of the uniform or grid candidate set.
+    on_vacuous : {"raise", "warn"}, default="raise"
+        What ``fit`` does when, from public quantities only, the update
+        threshold σ is at least C·R_φ (no genuine update, the model is 0):
+        raise :class:`VacuousCalibrationError` (naming the smallest n or the ε
+        that would work; nothing is spent) or warn.
     kernel : {"linear", "rbf", "poly"} or callable, default="linear"
     %(kernel_family)s
     data_norm : float or None, default=1.0
@@ -216,7 +221,7 @@ default="auto"
     Examples
     --------
     %(example_data)s
-    >>> clf = TestDataIndependentLearner(kernel="linear", n_rounds=5,
+    >>> clf = TestDataIndependentLearner(kernel="linear", n_rounds=5, epsilon=5.0,
     ...     regularization=0.1, classes=[-1, 1], random_state=0).fit(X, y)
     >>> clf.predict(X[:4]).shape
     (4,)
@@ -234,6 +239,7 @@ default="auto"
             "array-like",
         ],
         "n_candidates": [Interval(Integral, 1, None, closed="left")],
+        "on_vacuous": [StrOptions({"raise", "warn"})],
     }
 
     __init__ = estimator_init(
@@ -245,10 +251,62 @@ default="auto"
             "em_fraction": 0.5,
             "candidates": "auto",
             "n_candidates": 1000,
+            "on_vacuous": "raise",
         },
         HINGE_PARAMETERS,
         {"kernel": "linear"},
     )
+
+    def _parameters(
+        self, n: int, eps: float, delta: float, S: float, R: float, d: int
+    ) -> Any:
+        return data_independent_parameters(
+            n,
+            eps,
+            delta,
+            self.beta,
+            float(self.regularization),
+            self.lipschitz_,
+            R,
+            d,
+            1.0,
+            n_rounds=self.n_rounds,
+            em_fraction=self.em_fraction,
+            sensitivity=S,
+        )
+
+    def _check_useful(
+        self, n: int, eps: float, delta: float, S: float, R: float, d: int
+    ) -> None:
+        """Refuse σ ≥ C·R_φ: no genuine update, the released model is 0.
+
+        Public quantities only (n, ε, δ, λ, B, R_φ); the message names the
+        smallest n or ε that would work.
+        """
+        CR = weight_norm_bound(self.lipschitz_, R, float(self.regularization)) * R
+
+        def useful(n_: float, eps_: float) -> bool:
+            n_i = max(1, int(n_))
+            # S = κ(Δ_H + 2·cap) ∝ 1/n (Nie & Wang Thm 2): rescaled to n_ rows.
+            return self._parameters(n_i, eps_, delta, S * n / n_i, R, d).threshold < CR
+
+        if useful(n, eps):
+            return
+        hints = []
+        n_min = smallest_useful(lambda v: useful(v, eps), n)
+        if n_min is not None:
+            hints.append(f"at least {int(n_min)} training rows")
+        eps_min = smallest_useful(lambda v: useful(n, v), eps, integer=False)
+        if eps_min is not None:
+            hints.append(f"epsilon >= {eps_min:.3g}")
+        sigma = self._parameters(n, eps, delta, S, R, d).threshold
+        refuse_vacuous(
+            self.on_vacuous,
+            "TestDataIndependentLearner is vacuous here: the update threshold "
+            f"σ = {sigma:.4g} is at least C·R_φ = {CR:.4g}, the largest possible "
+            "|prediction|, so no genuine update occurs and the model is 0 (a coin "
+            f"flip); use {' or '.join(hints) if hints else 'another learner'}.",
+        )
 
     def _candidate_set(self, d: int, radius: float, rng: np.random.Generator) -> Any:
         """The data-independent candidates, or None for the continuous sampler."""
@@ -307,6 +365,7 @@ default="auto"
                 sensitivity=S,
             )
             B, sigma, eta = params.n_rounds, params.threshold, params.step
+            self._check_useful(n, eps, delta, S, R, d)
             em = ExponentialMechanism(epsilon=params.em_epsilon, sensitivity=S)
             # Jain & Thakurta Alg. 3 step 5: the noisy difference is ε_lap-DP
             # (Laplace mechanism of the perturbation layer, sensitivity S).

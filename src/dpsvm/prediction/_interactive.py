@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -31,10 +30,12 @@ from ..utils._params import estimator_init
 from ..validation import check_delta, check_epsilon
 from ._common import (
     JT_REFERENCE,
+    LAPLACE_MIN_ADVANTAGE,
     PREDICTION_PARAMETERS,
     FloatArray,
     PredictionBase,
-    VacuousCalibrationWarning,
+    refuse_vacuous,
+    smallest_useful,
 )
 from ._docs import prediction_doc
 
@@ -158,6 +159,14 @@ class PrivateInteractivePredictor(PredictionBase):
         :attr:`PredictionAnswers.public_state`), or refuse further batches (the
         rest of the batch that reached the cap is still answered from the
         released state).
+    on_vacuous : {"raise", "warn"}, default="raise"
+        What ``fit`` does when, from public quantities only (n, ε, δ, λ, T,
+        R_φ), no answer can depend on the data (``"pinp"``/``"sparse-vector"``:
+        σ ≥ C·R_φ; ``"laplace"``: the noise drowns the largest possible score,
+        see :attr:`vacuous_`): raise :class:`VacuousCalibrationError`, whose
+        one-line message names the smallest n, the largest ``n_queries`` or the
+        ε that would work, or only warn (:class:`VacuousCalibrationWarning`;
+        for studying the mechanism, never for serving).
     accountant : BudgetAccountant or None, default=None
         Optional shared budget, next to the predictor's own fixed (ε, δ) and
         T. Before each batch it is checked (:func:`dpsvm.accounting.charge`)
@@ -212,7 +221,10 @@ class PrivateInteractivePredictor(PredictionBase):
     noise_scale_ : float
         Laplace scale of a released answer (1/ε₀, cS/ε₃ or S/ε_q).
     vacuous_ : bool
-        σ ≥ C·R_φ (a :class:`VacuousCalibrationWarning` was issued).
+        No answer can depend on the data: σ ≥ C·R_φ (``"pinp"``,
+        ``"sparse-vector"``), or for ``"laplace"`` the largest score C·R_φ
+        gives the right sign with probability below 0.51 (only with
+        ``on_vacuous="warn"``; ``"raise"`` refuses the fit).
     privacy_event_ : PrivacyEvent
         The record of the whole interaction (ε, δ).
     n_features_in_ : int
@@ -276,6 +288,7 @@ class PrivateInteractivePredictor(PredictionBase):
         "threshold": [Interval(Real, 0, None, closed="neither"), None],
         "svt_split": [tuple],
         "after_cap": [StrOptions({"public-state", "refuse"})],
+        "on_vacuous": [StrOptions({"raise", "warn"})],
         "accountant": [BudgetAccountant, None],
     }
 
@@ -292,6 +305,7 @@ class PrivateInteractivePredictor(PredictionBase):
             "threshold": None,
             "svt_split": (0.25, 0.25, 0.5),
             "after_cap": "public-state",
+            "on_vacuous": "raise",
         },
         PREDICTION_PARAMETERS,
     )
@@ -362,32 +376,16 @@ class PrivateInteractivePredictor(PredictionBase):
             self.noise_scale_ = noisy_label_scale(T, eps, delta, S)
             self._eps_q = S / self.noise_scale_
             self.max_updates_, self.threshold_, self.step_ = 0, math.inf, 0.0
-            self.vacuous_ = False
             reference = (
                 "per-query Laplace ⟨w*, φ(z)⟩ + Lap(S/ε_q) (Dwork et al. 2006) with "
                 "S from Jain & Thakurta eq. (3), composed by their Thm 11"
             )
         else:
-            params = interactive_parameters(
-                n,
-                lam,
-                eps,
-                delta if self.mechanism == "pinp" else 1e-6,
-                self.beta,
-                T,
-                self.lipschitz_,
-                R,
-                C,
-                constants=self.constants,
-                B_rule=self.B_rule,
-                sensitivity=S,
-            )
-            B = params.max_updates
+            sigma, B, params = self._update_threshold(n, T, eps, delta, S, C, R, split)
             self.max_updates_ = B
             if self.mechanism == "pinp":
                 # Jain & Thakurta Alg. 1: â = a + Lap(1/ε₀), σ = (4/ε₀)ln(2T/β).
                 self.noise_scale_ = 1.0 / params.eps0
-                sigma = params.threshold
                 details["eps0"] = params.eps0
                 reference = (
                     f"{JT_REFERENCE}, Alg. 1 and Thm 2 via Thm 9 (Gupta, Roth & "
@@ -402,11 +400,6 @@ class PrivateInteractivePredictor(PredictionBase):
                 self._svt_comparison_scale = 2.0 * B * S / e2
                 self.noise_scale_ = B * S / e3
                 self._svt_threshold_scale = S / e1
-                sigma = (
-                    4.0 * self._svt_comparison_scale * math.log(2.0 * T / self.beta)
-                    if self.threshold is None
-                    else float(self.threshold)
-                )
                 details["svt_epsilons"] = [e1, e2, e3]
                 reference = (
                     "sparse vector technique (Lyu, Su & Li 2017, Alg. 1) on the "
@@ -415,18 +408,10 @@ class PrivateInteractivePredictor(PredictionBase):
             self.threshold_ = sigma
             # Jain & Thakurta Alg. 1: η = σ/(4R_φ²).
             self.step_ = sigma / (4.0 * R * R)
-            self.vacuous_ = bool(sigma >= C * R)
             details.update(max_updates=B, threshold=sigma, step=self.step_)
-            if self.vacuous_:
-                warnings.warn(
-                    f"The update threshold σ = {sigma:.4g} is at least C·R_φ = "
-                    f"{C * R:.4g}, the largest possible |prediction|: no genuine "
-                    "update can occur and every answer is 0 until the cap. Raise "
-                    "n_samples, epsilon or regularization, lower n_queries, or use "
-                    "mechanism='laplace'.",
-                    VacuousCalibrationWarning,
-                    stacklevel=2,
-                )
+        self.vacuous_ = self._is_vacuous(n, T, eps, delta, S, C, R, split)
+        if self.vacuous_:
+            self._refuse_vacuous(n, T, eps, delta, S, C, R, split)
         details["noise_scale"] = self.noise_scale_
         self.privacy_event_ = self._prediction_event(
             f"interactive-prediction-{self.mechanism}",
@@ -438,6 +423,124 @@ class PrivateInteractivePredictor(PredictionBase):
         self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
         self._reset_state()
         return self
+
+    # ------------------------------------------------------------ vacuity
+    def _update_threshold(
+        self,
+        n: int,
+        T: int,
+        eps: float,
+        delta: float,
+        S: float,
+        C: float,
+        R: float,
+        split: tuple[float, float, float] | None,
+    ) -> tuple[float, int, Any]:
+        """σ, B and Jain & Thakurta's parameters for n rows (S at those n)."""
+        params = interactive_parameters(
+            n,
+            float(self.regularization),
+            eps,
+            delta if self.mechanism == "pinp" else 1e-6,
+            self.beta,
+            T,
+            self.lipschitz_,
+            R,
+            C,
+            constants=self.constants,
+            B_rule=self.B_rule,
+            sensitivity=S,
+        )
+        B = params.max_updates
+        if self.mechanism == "pinp":
+            return params.threshold, B, params
+        assert split is not None
+        # Lyu, Su & Li Alg. 1 with c = B: comparisons Lap(2BS/ε₂); the default
+        # σ is four comparison scales times ln(2T/β).
+        comparison = 2.0 * B * S / (split[1] * eps)
+        sigma = (
+            4.0 * comparison * math.log(2.0 * T / self.beta)
+            if self.threshold is None
+            else float(self.threshold)
+        )
+        return sigma, B, params
+
+    def _is_vacuous(
+        self,
+        n: int,
+        T: int,
+        eps: float,
+        delta: float,
+        S: float,
+        C: float,
+        R: float,
+        split: tuple[float, float, float] | None,
+    ) -> bool:
+        """Whether no answer can depend on the data (public quantities only).
+
+        ``"pinp"``/``"sparse-vector"``: σ ≥ C·R_φ, the largest possible
+        |⟨w*, φ(z)⟩|, so no genuine update can occur and every answer is the
+        public state's prediction (0). ``"laplace"``: even the largest score
+        C·R_φ gives the right sign with probability 1 − ½e^{−CR_φ/b} below
+        0.5 + ``LAPLACE_MIN_ADVANTAGE`` (b the noise scale): a coin flip.
+        """
+        if self.mechanism == "laplace":
+            b = noisy_label_scale(T, eps, delta, S)
+            return bool(0.5 * -math.expm1(-C * R / b) < LAPLACE_MIN_ADVANTAGE)
+        sigma = self._update_threshold(n, T, eps, delta, S, C, R, split)[0]
+        return bool(sigma >= C * R)
+
+    def _refuse_vacuous(
+        self,
+        n: int,
+        T: int,
+        eps: float,
+        delta: float,
+        S: float,
+        C: float,
+        R: float,
+        split: tuple[float, float, float] | None,
+    ) -> None:
+        """Raise (or warn, ``on_vacuous="warn"``) naming n, T or ε that work."""
+
+        def useful(n_: float, T_: int, eps_: float) -> bool:
+            # S = κ(Δ_H + 2·cap) ∝ 1/n (Nie & Wang Thm 2): rescale to n_ rows.
+            n_i = max(1, int(n_))
+            return not self._is_vacuous(n_i, T_, eps_, delta, S * n / n_i, C, R, split)
+
+        hints = []
+        n_min = smallest_useful(lambda v: useful(v, T, eps), n)
+        if n_min is not None:
+            hints.append(f"at least {int(n_min)} training rows")
+        if T > 1 and useful(n, 1, eps):
+            lo, hi = 1, T  # useful(lo), not useful(hi)
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                lo, hi = (mid, hi) if useful(n, mid, eps) else (lo, mid)
+            hints.append(f"n_queries <= {lo}")
+        eps_min = smallest_useful(lambda v: useful(n, T, v), eps, integer=False)
+        if eps_min is not None:
+            hints.append(f"epsilon >= {eps_min:.3g}")
+        what = (
+            f"the noise scale {noisy_label_scale(T, eps, delta, S):.4g} drowns the "
+            f"largest possible score C·R_φ = {C * R:.4g} (every label is a coin "
+            "flip)"
+            if self.mechanism == "laplace"
+            else f"the update threshold σ = {self.threshold_:.4g} is at least "
+            f"C·R_φ = {C * R:.4g}, the largest possible |prediction|, so every "
+            "answer is 0 (a coin flip)"
+        )
+        msg = (
+            f"mechanism={self.mechanism!r} is vacuous here: {what}; use "
+            + (
+                " or ".join(hints)
+                if hints
+                else "another mechanism (no n, n_queries or epsilon makes this "
+                "one useful with these parameters), e.g. 'subsample-aggregate'"
+            )
+            + "."
+        )
+        refuse_vacuous(self.on_vacuous, msg)
 
     def _reset_state(self) -> None:
         self._n_answers = 0

@@ -25,7 +25,15 @@ from ..perturbation import OutputNoise
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state
 from ..validation import check_delta, check_epsilon
-from ._common import JT_REFERENCE, PREDICTION_PARAMETERS, FloatArray, PredictionBase
+from ._common import (
+    JT_REFERENCE,
+    LAPLACE_MIN_ADVANTAGE,
+    PREDICTION_PARAMETERS,
+    FloatArray,
+    PredictionBase,
+    refuse_vacuous,
+    smallest_useful,
+)
 from ._docs import prediction_doc
 
 __all__ = ["TestDataDependentLearner", "fit_noisy_labels", "uniform_ball_points"]
@@ -183,7 +191,18 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
         """
         check_is_fitted(self)
         scores = self.decision_function(X)
-        return np.asarray(self.classes_[(scores > 0).astype(int)])
+        idx = (scores > 0).astype(np.intp)
+        ties = scores == 0.0
+        if np.any(ties):
+            # A zero score has no sign: a fair coin, never classes_[0] (which
+            # biased a vacuous model towards one class). Post-processing of the
+            # released model; seeded by an int random_state (tests, docs).
+            seed = self.random_state
+            gen = np.random.default_rng(
+                [int(seed), 1] if isinstance(seed, int | np.integer) else None
+            )
+            idx[ties] = gen.integers(0, 2, size=int(ties.sum()))
+        return np.asarray(self.classes_[idx])
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]
         tags = super().__sklearn_tags__()
@@ -293,6 +312,12 @@ class TestDataDependentLearner(_PublicModelLearner):
     radius_fraction : float, default=0.1
         Share of ε spent on the private radius (``"private"`` only); the labels
         get the rest (basic composition).
+    on_vacuous : {"raise", "warn"}, default="raise"
+        What ``fit`` does when, from public quantities only, every noisy label
+        is a coin flip (even the largest score C·R_φ = 2LR_φ²/λ gets the right
+        sign with probability below 0.51): raise
+        :class:`VacuousCalibrationError` (naming the smallest n, the largest
+        ``n_test_points`` or the ε that would work; nothing is spent) or warn.
     kernel : {"linear", "rbf", "poly"} or callable, default="poly"
     %(kernel_family)s
     data_norm : float or None, default=1.0
@@ -356,6 +381,7 @@ class TestDataDependentLearner(_PublicModelLearner):
             None,
         ],
         "radius_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "on_vacuous": [StrOptions({"raise", "warn"})],
     }
 
     __init__ = estimator_init(
@@ -365,10 +391,53 @@ class TestDataDependentLearner(_PublicModelLearner):
             "n_test_points": 200,
             "constraint_radius": None,
             "radius_fraction": 0.1,
+            "on_vacuous": "raise",
         },
         HINGE_PARAMETERS,
         {"kernel": "poly"},
     )
+
+    def _check_labels_useful(
+        self, n: int, T: int, eps: float, share: float, delta: float, S: float
+    ) -> None:
+        """Refuse labels that are coin flips (public quantities only).
+
+        Vacuous when even the largest possible score C·R_φ (C = 2LR_φ/λ) gets
+        the right sign with probability 1 − ½e^{−CR_φ/ν} below 0.51: every
+        noisy label is then a coin flip and so is the fitted model.
+        """
+        CR = weight_norm_bound(
+            self.lipschitz_, self.kappa_, float(self.regularization)
+        ) * float(self.kappa_)
+
+        def useful(n_: float, T_: int, eps_: float) -> bool:
+            n_i = max(1, int(n_))
+            # S = κ(Δ_H + 2·cap) ∝ 1/n (Nie & Wang Thm 2): rescaled to n_ rows.
+            nu_ = noisy_label_scale(T_, eps_ * share, delta, S * n / n_i)
+            return bool(0.5 * -math.expm1(-CR / nu_) >= LAPLACE_MIN_ADVANTAGE)
+
+        if useful(n, T, eps):
+            return
+        hints = []
+        n_min = smallest_useful(lambda v: useful(v, T, eps), n)
+        if n_min is not None:
+            hints.append(f"at least {int(n_min)} training rows")
+        if T > 1 and useful(n, 1, eps):
+            lo, hi = 1, T
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                lo, hi = (mid, hi) if useful(n, mid, eps) else (lo, mid)
+            hints.append(f"n_test_points <= {lo}")
+        eps_min = smallest_useful(lambda v: useful(n, T, v), eps, integer=False)
+        if eps_min is not None:
+            hints.append(f"epsilon >= {eps_min:.3g}")
+        refuse_vacuous(
+            self.on_vacuous,
+            "TestDataDependentLearner is vacuous here: the label noise scale "
+            f"{noisy_label_scale(T, eps * share, delta, S):.4g} drowns the largest "
+            f"possible score C·R_φ = {CR:.4g} (every noisy label is a coin flip); "
+            f"use {' or '.join(hints) if hints else 'another learner'}.",
+        )
 
     def _private_radius(
         self,
@@ -451,6 +520,7 @@ class TestDataDependentLearner(_PublicModelLearner):
                 r = float(self.constraint_radius)
             # ν = S/ε_q with ε_q from Thm 11 (k = T, δ′ = δ), or ε/T (δ = 0).
             nu = noisy_label_scale(T, eps_labels, delta, S)
+            self._check_labels_useful(n, T, eps, eps_labels / eps, delta, S)
             eps_q = S / nu
             # ỹ_t = ⟨w*, φ(z_t)⟩ + Lap(ν): per-coordinate discretised Laplace, each
             # ε_q-DP (the only access to the training data besides the radius).

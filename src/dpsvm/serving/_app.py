@@ -348,7 +348,10 @@ class _Service:
             )
             # T, the number of answers the budget was planned for (if declared).
             limit = getattr(served.predictor, "n_queries", None)
-            if isinstance(limit, int):
+            remaining = getattr(served.predictor, "answers_remaining", None)
+            if isinstance(remaining, int):  # a mechanism that states its reach
+                out["answers_remaining"] = remaining
+            elif isinstance(limit, int):
                 out["answers_remaining"] = max(0, limit - state.answers)
             out.update(
                 epsilon_spent=state.epsilon_spent,
