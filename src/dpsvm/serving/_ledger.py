@@ -431,12 +431,15 @@ class Ledger(_LedgerReads):
         try:
             with self.transaction() as txn:
                 conn = txn._conn
+                # Lock the budget row first (BEGIN IMMEDIATE holds SQLite's
+                # write lock already; elsewhere SELECT ... FOR UPDATE waits for
+                # a concurrent release to commit), then look for a release.
+                previous = txn.state()
                 taken = conn.execute(
                     sa.select(_release.c.id).where(_release.c.id == 1)
                 ).first()
                 if taken is not None:
                     return False
-                previous = txn.state()
                 if previous.version != 0:
                     raise LedgerError(
                         "the ledger already holds charges but no released model; "
