@@ -530,6 +530,7 @@ def _start_model(
         ledger, lambda: _train_release(args, schema, delta), {"n_answers": 0}
     )
     empty = pd.DataFrame(columns=schema.columns)
+    encode: Callable[[Any], Any]
     if args.kernel == "poly":
         encoder = SchemaTransformer(schema, unit_norm=True).fit(empty)
         pm = _poly_map(schema)
