@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The durable privacy ledger of the prediction service (SQLAlchemy).
 
-One ledger guards one served model. It holds, in four tables:
+One ledger guards one served model. It holds, in five tables:
 
 ``dpsvm_ledger_meta``
     What the ledger is bound to: the model/data fingerprint, the model name,
