@@ -225,7 +225,7 @@ def test_race_of_two_replicas_commits_one_charge(files, tmp_path):
         )
 
         def train():
-            model = serve_cli._train_release(args, schema, 0.0)
+            model = serve_cli._train_release(args, schema)
             trained_models[i] = model.coef_.copy()
             barrier.wait()  # both hold a trained model before either commits
             return model

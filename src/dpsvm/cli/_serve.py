@@ -67,15 +67,13 @@ class ServeMechanism:
         ``start(args, fingerprint) -> (ServedModel, Ledger)``: reads the data,
         builds the served model and the ledger bound to it (the app opens the
         ledger). ``fingerprint(settings)`` digests the data, the schema and
-        the given settings.
-    options : tuple of str
-        Extra ``args`` attributes its answers depend on (fingerprinted).
+        the given settings (pass every setting the answers depend on: a
+        ledger guards one setting).
     """
 
     help: str
     kernels: tuple[str, ...]
     start: Callable[[argparse.Namespace, Callable[[dict[str, Any]], str]], Any]
-    options: tuple[str, ...] = ()
 
 
 def add_serve_subparser(sub: Any) -> None:
@@ -439,7 +437,7 @@ def _check_poly_width(schema: Any) -> None:
         )
 
 
-def _train_release(args: argparse.Namespace, schema: Any, delta: float) -> Any:
+def _train_release(args: argparse.Namespace, schema: Any) -> Any:
     """Train the private model of ``--mechanism model`` (the one release).
 
     The estimators and defaults of ``dpsvm train``: DPLinearSVC (or
@@ -458,6 +456,7 @@ def _train_release(args: argparse.Namespace, schema: Any, delta: float) -> Any:
     frame, where = _read_schema_frame(args, schema)
     y = _schema_labels(schema, frame, where)
     classes = list(schema.classes)
+    # These learners are pure ε-DP: the release is charged (ε, 0).
     budget = {"epsilon": args.epsilon, "delta": 0.0, "classes": classes}
     regularization = args.regularization
     if args.kernel == "poly":
@@ -527,7 +526,7 @@ def _start_model(
         sqlite_synchronous=args.ledger_sync.upper(),
     )
     model, trained = release_once(
-        ledger, lambda: _train_release(args, schema, delta), {"n_answers": 0}
+        ledger, lambda: _train_release(args, schema), {"n_answers": 0}
     )
     empty = pd.DataFrame(columns=schema.columns)
     encode: Callable[[Any], Any]
