@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+import sys
 import threading
 import time
 
@@ -415,3 +416,24 @@ def test_laplace_spend_is_the_old_bound_and_does_not_grow_in_cost():
     # O(1): a million answers so far cost what ten do (the old list
     # composition took about a second here).
     assert cost(10**6) < 20 * cost(10) + 2e-3
+
+
+def test_prediction_utility_benchmark_builds_its_data_and_table(tmp_path, monkeypatch):
+    """benchmarks/bench_prediction_utility.py cannot rot silently (no server)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "benchmarks" / "bench_prediction_utility.py"
+    spec = importlib.util.spec_from_file_location("bench_prediction_utility", path)
+    bench = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "bench_prediction_utility", bench)
+    spec.loader.exec_module(bench)
+    assert "model" in bench.BENCHMARKS
+    ctx = bench.Context(tmp_path, None, tmp_path / "keys.txt")
+    train, schema, rows, labels = bench.separable_csv(ctx, n=50, d=5)
+    assert PublicSchema.from_json(schema).columns == tuple(f"x{j}" for j in range(5))
+    assert len(rows) == len(labels) == 200 and set(labels) <= {"neg", "pos"}
+    assert train.read_text().count("\n") == 51
+    row = {"data": "d", "mechanism": "model", "answers": 2, "accuracy": 1.0}
+    row.update(answers_possible="unlimited", releases=1, epsilon_spent=1.0)
+    assert "| d | model | 2 | 1.0000 | unlimited | 1, 1 | — |" in bench._table([row])
