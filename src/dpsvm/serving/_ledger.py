@@ -314,6 +314,15 @@ class Ledger(_LedgerReads):
         except sa.exc.SQLAlchemyError:
             # Two replicas creating the tables at once: the loser finds them.
             _metadata.create_all(self.engine, checkfirst=True)
+        try:
+            self._create_or_check(initial_state)
+        except sa.exc.IntegrityError:
+            # Two replicas creating the ledger at once (PostgreSQL reads
+            # without the write lock): the loser finds the winner's rows.
+            self._create_or_check(initial_state)
+        return self.snapshot()
+
+    def _create_or_check(self, initial_state: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
             row = conn.execute(sa.select(_meta).where(_meta.c.id == 1)).first()
             if row is None:
@@ -329,7 +338,6 @@ class Ledger(_LedgerReads):
                 conn.execute(_state.insert().values(id=1, **_state_values(empty)))
             else:
                 self._check_binding(row)
-        return self.snapshot()
 
     def _check_binding(self, row: Any) -> None:
         if row.format_version != FORMAT_VERSION:
