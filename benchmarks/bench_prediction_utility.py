@@ -1,250 +1,356 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Accuracy of the private prediction mechanisms, with the answers each can give.
+"""Accuracy of ``dpsvm serve``'s private prediction mechanisms through HTTP.
+
+Each mechanism has one benchmark function, registered in :data:`BENCHMARKS`
+(name -> function); a function starts real ``dpsvm serve`` processes (a fresh
+SQLite ledger each), sends the queries over HTTP exactly as a client would and
+returns result rows (one per data set / setting). Add a mechanism by adding a
+function and a row.
+
+``model`` (release once, answer forever):
+
+* a 20,000 × 5 linearly separable synthetic CSV (features uniform in
+  [-1, 1]⁵, label = sign of a fixed random direction; public schema ranges
+  [-1, 1]), ``dpsvm serve`` with its defaults (``--mechanism model --kernel
+  rbf``), ε = 1, δ = 1e-6: 200 fresh single-row queries;
+* UCI Adult, raw CSV + ``examples/adult_schema.json`` (the header added and the
+  test file's trailing dots dropped, as in README), ε = 1, δ = 1e-6,
+  ``--mechanism model`` with ``--kernel linear`` and ``--kernel rbf`` (the
+  serve defaults otherwise): all 16,281 test rows in requests of 1,024 rows,
+  then the server is stopped and restarted on the same ledger, the rows are
+  asked again, and the ledger is read: how many charges, what ε, and whether
+  the restart answered identically and spent nothing.
 
 Usage::
 
-    DPSVM_DATA=/path/to/datasets python benchmarks/bench_prediction_utility.py
-    python benchmarks/bench_prediction_utility.py --synthetic 1000000
+    python benchmarks/bench_prediction_utility.py [--data-dir DIR] \\
+        [--mechanisms model] [--out-json results.json]
 
-Rows (``interactive_rows``, the interactive mechanisms of ``dpsvm.prediction``):
-PINP, its sparse-vector variant and per-query Laplace
-(:class:`~dpsvm.prediction.PrivateInteractivePredictor`, exact rbf kernel SVM on
-``--n-train`` rows, λ = 10⁻³, as in issue 21) and subsample-and-aggregate
-(:class:`~dpsvm.prediction.SubsampleAggregatePredictor`, every training row,
-default teachers and cut-off, the same λ for each teacher) on UCI Adult
-(compact public features, rows in the unit ball), ε = 1, δ = 10⁻⁶. A
-mechanism that its public calibration shows to be vacuous is *refused*
-(``VacuousCalibrationError``) and reported so, with its one-line reason.
-Subsample-and-aggregate stops after its cut-off of charged answers: it is run
-``--runs`` times (fresh noise, partition and query order) and its accuracy is
-pooled over every answer given; "stated" is the number of answers it
-guarantees at start (``answers_guaranteed_``).
-
-``synthetic_subsample_aggregate`` measures the 10⁶-row case of issue 21: rows
-uniform in the 10-dimensional unit ball, labelled by a hyperplane through the
-origin, rows within 0.05 of it dropped (linearly separable with margin 0.05);
-rbf (γ = 1), ε = 1, δ = 10⁻⁸, up to 4000 single-row queries.
+The Adult files are read from ``--data-dir``, else ``$DPSVM_DATA``, else
+``../shared/datasets`` (``adult/adult.data.gz``, ``adult/adult.test.gz``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gzip
+import json
+import os
+import re
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+import httpx
 import numpy as np
 
-from dpsvm.prediction import (
-    PrivateInteractivePredictor,
-    SubsampleAggregatePredictor,
-    VacuousCalibrationError,
-)
+from dpsvm.datasets._paths import resolve_data_dir
+from dpsvm.datasets.adult import ADULT_COLUMNS
 
-EPSILON = 1.0
-DELTA = 1e-6
-LAMBDA_EXACT = 1e-3
+ROOT = Path(__file__).resolve().parents[1]
+ADULT_SCHEMA = ROOT / "examples" / "adult_schema.json"
+KEY = "bench-key-" + "k" * 24
+EPSILON, DELTA = 1.0, 1e-6
 
 
-def _answer_one_by_one(predictor: Any, X: np.ndarray, y: np.ndarray) -> list[bool]:
-    """Ask single-row queries until the predictor stops; correctness per answer."""
-    correct: list[bool] = []
-    for i in range(X.shape[0]):
-        if predictor.budget_exhausted:
-            break
-        ans = predictor.answer(X[i : i + 1])
-        answered = getattr(ans, "answered", np.ones(1, dtype=bool))
-        if answered[0]:
-            correct.append(bool(ans.labels[0] == y[i]))
-    return correct
+# ------------------------------------------------------------------ helpers
+@dataclass
+class Context:
+    """What every benchmark function gets: a scratch directory and the data."""
+
+    tmp: Path
+    data_dir: Path | None
+    keys: Path
 
 
-def interactive_rows(
-    Xtr: np.ndarray,
-    ytr: np.ndarray,
-    Xte: np.ndarray,
-    yte: np.ndarray,
-    *,
-    n_train: int,
-    n_queries: int,
-    runs: int,
-    seed: int = 0,
-) -> list[dict[str, Any]]:
-    """One row per interactive mechanism: stated/given answers, accuracy, ε spent."""
-    rng = np.random.default_rng(seed)
-    idx = rng.choice(Xtr.shape[0], n_train, replace=False)
-    rows: list[dict[str, Any]] = []
-    for mechanism in ("pinp", "sparse-vector", "laplace"):
-        t0 = time.perf_counter()
-        p = PrivateInteractivePredictor(
-            mechanism=mechanism,
-            epsilon=EPSILON,
-            delta=DELTA,
-            n_queries=n_queries,
-            kernel="rbf",
-            regularization=LAMBDA_EXACT,
-            classes=[-1, 1],
-        )
-        try:
-            p.fit(Xtr[idx], ytr[idx])
-        except VacuousCalibrationError as exc:
-            rows.append({"mechanism": mechanism, "refused": str(exc)})
-            continue
-        correct = _answer_one_by_one(p, Xte[:n_queries], yte[:n_queries])
-        rows.append(
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serving(ctx: Context, data: Path, schema: Path, ledger: Path, *extra: str):
+    """A ``dpsvm serve`` process; yields (base URL, seconds to ready)."""
+    port = _free_port()
+    cmd = [
+        sys.executable, "-m", "dpsvm.cli", "serve", "--data", str(data),
+        "--schema", str(schema), "--epsilon", repr(EPSILON), "--delta", repr(DELTA),
+        "--ledger", str(ledger), "--api-key-file", str(ctx.keys),
+        "--port", str(port), *extra,
+    ]  # fmt: skip
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}/v2/models/dpsvm"
+        while True:
+            if proc.poll() is not None:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                raise RuntimeError(f"dpsvm serve exited: {out}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{url}/ready", timeout=0.5).status_code == 200:
+                    break
+            time.sleep(0.1)
+        yield url, time.perf_counter() - start
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        if proc.stdout:
+            proc.stdout.close()
+
+
+def infer(client: httpx.Client, url: str, rows: list[list[Any]]) -> list[Any]:
+    """Labels of raw rows (one request; strings go as a BYTES tensor)."""
+    body = {
+        "inputs": [
             {
-                "mechanism": mechanism,
-                "n_train": n_train,
-                "stated": n_queries,
-                "given": len(correct),
-                "accuracy": float(np.mean(correct)),
-                "epsilon_spent": p.spent_epsilon,
-                "seconds": time.perf_counter() - t0,
+                "name": "input",
+                "shape": [len(rows), len(rows[0])],
+                "datatype": "BYTES",
+                "data": [v for r in rows for v in r],
+            }
+        ]
+    }
+    r = client.post(f"{url}/infer", json=body)
+    r.raise_for_status()
+    return list(r.json()["outputs"][0]["data"])
+
+
+def ledger_summary(path: Path) -> dict[str, Any]:
+    """Charges as the ledger holds them (read-only)."""
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        eps, delta, answers = con.execute(
+            "SELECT epsilon_spent, delta_spent, answers FROM dpsvm_ledger_state"
+        ).fetchone()
+        releases = con.execute("SELECT COUNT(*) FROM dpsvm_ledger_release").fetchone()
+    finally:
+        con.close()
+    return {
+        "epsilon_spent": eps,
+        "delta_spent": delta,
+        "ledger_answers": answers,
+        "releases": releases[0],
+    }
+
+
+def _client() -> httpx.Client:
+    return httpx.Client(timeout=120, headers={"Authorization": f"Bearer {KEY}"})
+
+
+# ------------------------------------------------------------------- data
+def separable_csv(ctx: Context, n: int = 20_000, d: int = 5, seed: int = 0):
+    """Training CSV, its public schema and 200 fresh test rows with labels."""
+    rng = np.random.default_rng(seed)
+    w = rng.normal(size=d)
+    w /= np.linalg.norm(w)
+    X = rng.uniform(-1, 1, size=(n + 200, d))
+    y = np.where(X @ w > 0, "pos", "neg")
+    names = [f"x{j}" for j in range(d)]
+    train = ctx.tmp / "separable.csv"
+    with open(train, "w") as f:
+        f.write(",".join([*names, "label"]) + "\n")
+        for row, label in zip(X[:n], y[:n], strict=True):
+            f.write(",".join(f"{v:.6f}" for v in row) + f",{label}\n")
+    schema = ctx.tmp / "separable_schema.json"
+    schema.write_text(
+        json.dumps(
+            {
+                "label": {"column": "label", "classes": ["neg", "pos"]},
+                "features": [
+                    {"column": c, "type": "numeric", "lower": -1, "upper": 1}
+                    for c in names
+                ],
             }
         )
-    rows.append(
-        subsample_aggregate_row(
-            Xtr,
-            ytr,
-            Xte,
-            yte,
-            n_queries=100,
-            runs=runs,
-            seed=seed,
-            regularization=LAMBDA_EXACT,
-        )
     )
-    return rows
+    return train, schema, X[n:].round(6).tolist(), y[n:].tolist()
 
 
-def subsample_aggregate_row(
-    Xtr: np.ndarray,
-    ytr: np.ndarray,
-    Xte: np.ndarray,
-    yte: np.ndarray,
-    *,
-    n_queries: int,
-    runs: int,
-    seed: int = 0,
-    delta: float = DELTA,
-    **params: Any,
-) -> dict[str, Any]:
-    """Subsample-and-aggregate on every training row, pooled over ``runs`` runs."""
-    correct: list[bool] = []
-    given: list[int] = []
-    stated: list[int] = []
-    spent: list[tuple[float, float]] = []
-    t0 = time.perf_counter()
-    sa = None
-    for r in range(runs):
-        rng = np.random.default_rng(seed + r)
-        order = rng.permutation(Xte.shape[0])
-        sa = SubsampleAggregatePredictor(
-            epsilon=EPSILON,
-            delta=delta,
-            n_queries=n_queries,
-            kernel="rbf",
-            classes=[-1, 1],
-            random_state=seed + r,
-            **params,
+def adult_csv(ctx: Context) -> tuple[Path, Path, list[list[Any]], list[str]]:
+    """Adult's raw files as CSV with a header; the test rows and labels."""
+    assert ctx.data_dir is not None
+    paths = {}
+    for part, name in (("train", "adult.data.gz"), ("test", "adult.test.gz")):
+        dest = ctx.tmp / f"adult_{part}.csv"
+        with gzip.open(ctx.data_dir / "adult" / name, "rt") as f, open(dest, "w") as o:
+            o.write(",".join(ADULT_COLUMNS) + "\n")
+            for line in f:
+                if line.strip() and not line.startswith("|"):
+                    o.write(re.sub(r"\.\s*$", "", line.rstrip()) + "\n")
+        paths[part] = dest
+    rows, labels = [], []
+    with open(paths["test"]) as f:
+        next(f)
+        for line in f:
+            cells = [c.strip() for c in line.rstrip("\n").split(",")]
+            labels.append(cells[-1])
+            rows.append([_cell(c) for c in cells[:-1]])
+    return paths["train"], ADULT_SCHEMA, rows, labels
+
+
+def _cell(text: str) -> Any:
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+# ------------------------------------------------------- mechanism: model
+def bench_model(ctx: Context) -> list[dict[str, Any]]:
+    """``--mechanism model``: one release, unlimited free answers."""
+    results = []
+    # 1. dpsvm serve with its defaults on the separable CSV, single-row queries.
+    train, schema, rows, labels = separable_csv(ctx)
+    ledger = ctx.tmp / "separable.db"
+    with serving(ctx, train, schema, ledger) as (url, ready_s), _client() as c:
+        t0 = time.perf_counter()
+        answers = [infer(c, url, [row])[0] for row in rows]
+        per_query = (time.perf_counter() - t0) / len(rows)
+    results.append(
+        {
+            "data": "separable 20000x5",
+            "mechanism": "model (serve defaults: rbf)",
+            "answers": len(rows),
+            "accuracy": float(np.mean(np.array(answers) == np.array(labels))),
+            "answers_possible": "unlimited",
+            "start_s": round(ready_s, 1),
+            "ms_per_single_row_query": round(1000 * per_query, 2),
+            **ledger_summary(ledger),
+        }
+    )
+    if ctx.data_dir is None:
+        print("Adult files not found: skipping the Adult rows", file=sys.stderr)
+        return results
+    # 2. Adult, raw CSV + schema, every test row, then a restart.
+    train, schema, rows, labels = adult_csv(ctx)
+    for kernel in ("linear", "rbf"):
+        ledger = ctx.tmp / f"adult_{kernel}.db"
+        extra = ("--mechanism", "model", "--kernel", kernel)
+        runs = []
+        for _start in range(2):  # first start (trains), restart (loads)
+            with serving(ctx, train, schema, ledger, *extra) as (url, ready_s):
+                with _client() as c:
+                    answers = []
+                    for i in range(0, len(rows), 1024):
+                        answers += infer(c, url, rows[i : i + 1024])
+            runs.append((answers, ready_s, ledger_summary(ledger)))
+        (first, ready_s, after_first), (again, _, after_restart) = runs
+        results.append(
+            {
+                "data": "Adult (raw CSV + schema)",
+                "mechanism": f"model --kernel {kernel}",
+                "answers": len(first),
+                "accuracy": float(np.mean(np.array(first) == np.array(labels))),
+                "answers_possible": "unlimited",
+                "start_s": round(ready_s, 1),
+                "restart_identical": first == again,
+                "restart_spent": after_restart["epsilon_spent"]
+                - after_first["epsilon_spent"],
+                **after_restart,
+            }
         )
-        try:
-            sa.fit(Xtr, ytr)
-        except VacuousCalibrationError as exc:
-            return {"mechanism": "subsample-aggregate", "refused": str(exc)}
-        c = _answer_one_by_one(sa, Xte[order], yte[order])
-        correct += c
-        given.append(len(c))
-        stated.append(int(sa.answers_guaranteed_))
-        spent.append((sa.spent_epsilon, sa.spent_delta))
-    assert sa is not None
-    return {
-        "mechanism": "subsample-aggregate",
-        "n_train": Xtr.shape[0],
-        "n_teachers": sa.n_teachers_,
-        "max_charged": sa.max_charged_,
-        "threshold": sa.threshold_,
-        "stated": min(stated),
-        "given": f"{min(given)}–{max(given)} (mean {np.mean(given):.1f})",
-        "accuracy": float(np.mean(correct)),
-        "n_answers_pooled": len(correct),
-        "epsilon_spent": max(e for e, _ in spent),
-        "delta_spent": max(d for _, d in spent),
-        "seconds": time.perf_counter() - t0,
-    }
+    return results
 
 
-def _separable(n: int, d: int, margin: float, seed: int) -> tuple[Any, Any]:
-    rng = np.random.default_rng(seed)
-    w = np.ones(d) / np.sqrt(d)
-    X = rng.normal(size=(int(n * 1.5), d))
-    X /= np.linalg.norm(X, axis=1, keepdims=True)
-    X *= rng.uniform(0, 1, size=(X.shape[0], 1)) ** (1 / d)
-    s = X @ w
-    keep = np.abs(s) >= margin
-    X, y = X[keep][:n], np.where(s[keep] > 0, 1, -1)[:n]
-    return X, y
+def bench_interactive(ctx: Context) -> list[dict[str, Any]]:
+    """PINP, sparse vector, per-query Laplace, subsample-and-aggregate (in process).
 
+    Their answers are data-dependent and charged, so they are measured through
+    the predictors (``bench_prediction_interactive.py``) on Adult's compact
+    features; a mechanism refused as vacuous says so.
+    """
+    import importlib.util
 
-def synthetic_subsample_aggregate(
-    n: int, *, d: int = 10, n_queries: int = 4000, seed: int = 0
-) -> dict[str, Any]:
-    """The 10⁶ × 10 separable case: answers, accuracy, fit and answer times."""
-    X, y = _separable(n, d, 0.05, seed)
-    Q, yq = _separable(n_queries, d, 0.05, seed + 1)
-    t0 = time.perf_counter()
-    sa = SubsampleAggregatePredictor(
-        epsilon=EPSILON,
-        delta=1e-8,
-        n_queries=n_queries,
-        kernel="rbf",
-        classes=[-1, 1],
-        random_state=seed,
-    ).fit(X, y)
-    fit_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    correct = _answer_one_by_one(sa, Q, yq)
-    return {
-        "n": n,
-        "n_teachers": sa.n_teachers_,
-        "max_charged": sa.max_charged_,
-        "threshold": sa.threshold_,
-        "stated": sa.answers_guaranteed_,
-        "given": len(correct),
-        "charged": sa.n_charged,
-        "accuracy": float(np.mean(correct)),
-        "epsilon_spent": sa.spent_epsilon,
-        "delta_spent": sa.spent_delta,
-        "fit_seconds": fit_s,
-        "seconds_per_answer": (time.perf_counter() - t0) / max(1, len(correct)),
-    }
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print its rows."""
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--synthetic", type=int, default=0, metavar="N")
-    ap.add_argument("--n-train", type=int, default=4000)
-    ap.add_argument("--n-queries", type=int, default=1000)
-    ap.add_argument("--runs", type=int, default=20)
-    args = ap.parse_args(argv)
-    if args.synthetic:
-        print(synthetic_subsample_aggregate(args.synthetic))
-        return 0
     from dpsvm.datasets import load_adult
 
-    Xtr, ytr, Xte, yte = load_adult(feature_set="compact", return_X_y=True)
-    for row in interactive_rows(
-        Xtr,
-        ytr,
-        Xte,
-        yte,
-        n_train=args.n_train,
-        n_queries=args.n_queries,
-        runs=args.runs,
+    path = Path(__file__).with_name("bench_prediction_interactive.py")
+    spec = importlib.util.spec_from_file_location("bench_prediction_interactive", path)
+    assert spec is not None and spec.loader is not None
+    interactive = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(interactive)
+    Xtr, ytr, Xte, yte = load_adult(
+        ctx.data_dir, feature_set="compact", return_X_y=True
+    )
+    out = []
+    for r in interactive.interactive_rows(
+        Xtr, ytr, Xte, yte, n_train=4000, n_queries=1000, runs=5
     ):
-        print(row)
-    return 0
+        refused = "refused" in r
+        out.append(
+            {
+                "data": "Adult (compact)",
+                "mechanism": r["mechanism"]
+                + (" (refused: vacuous)" if refused else ""),
+                "answers": 0 if refused else r["given"],
+                "accuracy": float("nan") if refused else r["accuracy"],
+                "answers_possible": 0 if refused else r["stated"],
+                "epsilon_spent": 0.0 if refused else r["epsilon_spent"],
+            }
+        )
+    return out
+
+
+#: Mechanism -> its benchmark function (each returns result rows).
+BENCHMARKS: dict[str, Callable[[Context], list[dict[str, Any]]]] = {
+    "model": bench_model,
+    "interactive": bench_interactive,
+}
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| data | mechanism | answers | accuracy | answers possible | ledger: "
+        "releases, ε spent | restart identical, ε spent |",
+        "|---|---|---:|---:|---|---|---|",
+    ]
+    for r in rows:
+        restart = (
+            f"{r['restart_identical']}, {r['restart_spent']:g}"
+            if "restart_identical" in r
+            else "—"
+        )
+        lines.append(
+            f"| {r['data']} | {r['mechanism']} | {r['answers']} | "
+            f"{r['accuracy']:.4f} | {r['answers_possible']} | "
+            f"{r.get('releases', '—')}, {r['epsilon_spent']:g} | {restart} |"
+        )
+    return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def _context(data_dir: str | None) -> Iterator[Context]:
+    found = resolve_data_dir(data_dir)
+    with tempfile.TemporaryDirectory() as tmp:
+        keys = Path(tmp) / "keys.txt"
+        keys.write_text(KEY + "\n")
+        yield Context(Path(tmp), None if found is None else Path(found), keys)
+
+
+def main() -> None:
+    """Run the chosen mechanisms' benchmarks and print a Markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", default=os.environ.get("DPSVM_DATA"))
+    parser.add_argument("--mechanisms", default=",".join(BENCHMARKS))
+    parser.add_argument("--out-json", help="write the result rows here")
+    args = parser.parse_args()
+    rows: list[dict[str, Any]] = []
+    with _context(args.data_dir) as ctx:
+        for name in args.mechanisms.split(","):
+            rows += BENCHMARKS[name](ctx)
+    print(f"ε = {EPSILON:g}, δ = {DELTA:g}\n")
+    print(_table(rows))
+    if args.out_json:
+        Path(args.out_json).write_text(json.dumps(rows, indent=1) + "\n")
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    main()

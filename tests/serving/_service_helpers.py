@@ -188,15 +188,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(
-    files: dict, ledger: str, *, epsilon: float, max_queries: int, port: int
+def spawn_server(
+    files: dict,
+    ledger: str,
+    *,
+    epsilon: float,
+    max_queries: int,
+    port: int,
+    mechanism: str = "laplace",
+    extra: tuple[str, ...] = (),
 ) -> Any:
-    """``dpsvm serve`` as a subprocess on 127.0.0.1 (laplace answers)."""
+    """``dpsvm serve`` as a subprocess on 127.0.0.1 (not waited for)."""
     import subprocess
     import sys
-    import time
-
-    import httpx
 
     cmd = [
         sys.executable,
@@ -218,11 +222,39 @@ def start_server(
         "--port",
         str(port),
         "--mechanism",
-        "laplace",
+        mechanism,
         "--max-queries",
         str(max_queries),
+        *extra,
     ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def start_server(
+    files: dict,
+    ledger: str,
+    *,
+    epsilon: float,
+    max_queries: int,
+    port: int,
+    mechanism: str = "laplace",
+    extra: tuple[str, ...] = (),
+) -> Any:
+    """``dpsvm serve`` as a subprocess on 127.0.0.1 (laplace answers by default),
+    once it is ready."""
+    import time
+
+    import httpx
+
+    proc = spawn_server(
+        files,
+        ledger,
+        epsilon=epsilon,
+        max_queries=max_queries,
+        port=port,
+        mechanism=mechanism,
+        extra=extra,
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:

@@ -56,7 +56,7 @@ def test_vacuous_mechanism_refuses_to_start(tmp_path, capsys, mechanism, fragmen
 
 def test_teachers_only_with_subsample_aggregate(tmp_path, capsys):
     files = write_training_files(tmp_path)
-    extra = ("--epsilon", "1", "--delta", "1e-6", "--ledger", "x.db")
+    extra = ("--epsilon", "1", "--delta", "1e-6", "--ledger", str(tmp_path / "x.db"))
     assert _serve(files, *extra, "--teachers", "8") == 2
     assert "--teachers applies to --mechanism subsample-aggregate" in (
         capsys.readouterr().err
@@ -116,31 +116,36 @@ def test_subsample_aggregate_is_served_and_resumes(tmp_path):
         assert served2.predictor.state_dict() == state
 
 
-def test_build_predictor_fits_subsample_aggregate_with_teachers():
-    import argparse
+def test_start_fits_subsample_aggregate_with_teachers(tmp_path):
+    from dpsvm.cli._main import build_parser
+    from dpsvm.cli._serve import MECHANISMS, _fingerprinter
+    from dpsvm.preprocessing import PublicSchema
 
-    from dpsvm.cli._serve import _build_predictor, _fingerprint
+    files = write_training_files(tmp_path, n=2000, seed=1)
 
-    rng = np.random.default_rng(1)
-    X = rng.uniform(-1, 1, size=(2000, 2)) / 2
-    y = np.where(X[:, 0] > 0, 1, -1)
-    args = argparse.Namespace(
-        mechanism="subsample-aggregate",
-        epsilon=2.0,
-        delta=1e-6,
-        max_queries=100,
-        kernel="rbf",
-        gamma=1.0,
-        regularization=0.01,
-        teachers=100,
-    )
-    predictor, details = _build_predictor(args, X, y, [-1, 1])
+    def start(teachers: str):
+        args = build_parser().parse_args(
+            [
+                "serve",
+                *("--data", files["data"], "--schema", files["schema"]),
+                *("--api-key-file", files["keys"], "--ledger", str(tmp_path / "l.db")),
+                *("--epsilon", "2", "--delta", "1e-6", "--max-queries", "100"),
+                *("--mechanism", "subsample-aggregate", "--teachers", teachers),
+            ]
+        )
+        schema_json = PublicSchema.from_json(args.schema).to_json()
+        fingerprint = _fingerprinter(args, schema_json)
+        served, ledger = MECHANISMS[args.mechanism].start(args, fingerprint)
+        ledger.dispose()
+        return served, fingerprint
+
+    served, fingerprint = start("100")
+    predictor, details = served.predictor, served.details
     assert isinstance(predictor, SubsampleAggregatePredictor)
     assert predictor.n_teachers_ == details["n_teachers"] == 100
     assert details["teachers"] == 100
     assert details["answers_guaranteed"] == predictor.answers_guaranteed_ >= 1
     assert predictor.total_delta == 1e-6 and predictor.n_queries == 100
     # The number of teachers is part of the ledger's fingerprint.
-    args.model, args.data = None, __file__
-    other = argparse.Namespace(**{**vars(args), "teachers": 50})
-    assert _fingerprint(args, "{}") != _fingerprint(other, "{}")
+    other = start("90")[0]
+    assert other.fingerprint != served.fingerprint

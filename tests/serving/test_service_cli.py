@@ -44,7 +44,7 @@ def _serve(files, *extra):
     [
         ((), "--data needs --epsilon, --ledger"),
         (
-            ("--epsilon", "1", "--ledger", "x.db"),
+            ("--epsilon", "1", "--ledger", "x.db", "--mechanism", "pinp"),
             "--mechanism pinp is (epsilon, delta)",
         ),
         (("--epsilon", "-1"), "epsilon must be a finite number > 0"),

@@ -139,7 +139,7 @@ def _drop(url: str) -> None:
 
     engine = sa.create_engine(url)
     with engine.begin() as conn:
-        for t in ("answers", "keys", "state", "meta"):
+        for t in ("answers", "keys", "state", "meta", "release"):
             conn.exec_driver_sql(f"DROP TABLE IF EXISTS dpsvm_ledger_{t}")
     engine.dispose()
 
@@ -225,3 +225,47 @@ def test_restart_with_another_budget_is_refused(pg_url):
     served = make_served(StatefulDouble(total=2.0))
     with pytest.raises(LedgerError, match="total budget is fixed"):
         create_app(served, make_ledger(pg_url, served), make_keys())
+
+
+def test_two_replicas_racing_to_release_commit_one_charge(pg_url):
+    """--mechanism model on PostgreSQL: both train, one release is committed."""
+    import numpy as np
+
+    from dpsvm.models import DPLinearSVC
+    from dpsvm.serving import Ledger, release_once
+
+    _drop(pg_url)
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-1, 1, size=(200, 3)) / 2
+    y = np.where(X[:, 0] > 0, 1, -1)
+    barrier = threading.Barrier(2, timeout=60)
+    results: list = [None, None]
+
+    def replica(i: int) -> None:
+        ledger = Ledger(
+            pg_url,
+            fingerprint="d" * 64,
+            model_name="dpsvm",
+            mechanism="model",
+            epsilon_total=0.5,
+            delta_total=0.0,
+        )
+
+        def train():
+            model = DPLinearSVC(epsilon=0.5, classes=[-1, 1]).fit(X, y)
+            barrier.wait()  # both trained before either commits
+            return model
+
+        model, trained = release_once(ledger, train, {"n_answers": 0})
+        state = ledger.snapshot()
+        results[i] = (model, trained, state.version, state.epsilon_spent)
+        ledger.dispose()
+
+    threads = [threading.Thread(target=replica, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert sorted(r[1] for r in results) == [False, True]
+    assert [r[2:] for r in results] == [(1, 0.5), (1, 0.5)]  # one charge
+    np.testing.assert_array_equal(results[0][0].coef_, results[1][0].coef_)

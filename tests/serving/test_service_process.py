@@ -23,6 +23,7 @@ from _service_helpers import (
     free_port,
     query_body,
     read_ledger,
+    spawn_server,
     start_server,
     stop,
     write_training_files,
@@ -193,3 +194,62 @@ def test_many_parallel_clients_never_overspend(tmp_path):
     assert max_queries - 1 <= answered <= max_queries  # a 2-row batch may not fit
     assert eps_spent <= epsilon * (1 + 1e-9)
     assert math.isclose(eps_spent, answered * epsilon / max_queries)
+
+
+def _releases(path: str) -> list[tuple[float, float]]:
+    import sqlite3
+
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+        if "dpsvm_ledger_release" not in tables:
+            return []
+        return list(con.execute("SELECT epsilon, delta FROM dpsvm_ledger_release"))
+    finally:
+        con.close()
+
+
+def test_sigkill_of_a_model_server_never_spends_twice(tmp_path):
+    """--mechanism model: SIGKILL during the start, then after it; restarts
+    load the one released model, answer identically and charge nothing."""
+    import os
+
+    files = write_training_files(tmp_path)
+    ledger = str(tmp_path / "ledger.db")
+    epsilon = 0.7
+    extra = ("--kernel", "linear")
+    headers = {"Authorization": f"Bearer {KEY}"}
+    body = query_body("q", rows=4, seed=3)
+    del body["id"]
+    # 1. Killed while starting (importing, reading or training): at most one
+    # release can have been committed, never a charge without its model.
+    proc = spawn_server(
+        files, ledger, epsilon=epsilon, max_queries=1, port=free_port(),
+        mechanism="model", extra=extra,
+    )  # fmt: skip
+    time.sleep(random.Random(21).uniform(0.2, 1.5))
+    stop(proc)
+    if os.path.exists(ledger):
+        releases = _releases(ledger)
+        assert len(releases) <= 1
+        assert read_ledger(ledger)[0] == (epsilon if releases else 0.0)
+    outputs = []
+    for _round in range(2):
+        port = free_port()
+        proc = start_server(
+            files, ledger, epsilon=epsilon, max_queries=1, port=port,
+            mechanism="model", extra=extra,
+        )  # fmt: skip
+        try:
+            with httpx.Client(timeout=10) as client:
+                r = client.post(URL.format(port=port) + "/infer", json=body,
+                                headers=headers)  # fmt: skip
+                assert r.status_code == 200, r.text
+                outputs.append(r.json()["outputs"])
+                budget = client.get(URL.format(port=port) + "/budget", headers=headers)
+                assert budget.json()["answers_remaining"] is None
+        finally:
+            stop(proc)  # 2. SIGKILL after the start (and an answer)
+        assert _releases(ledger) == [(epsilon, 0.0)]  # one charge, ever
+        assert read_ledger(ledger)[0] == epsilon
+    assert outputs[0] == outputs[1]

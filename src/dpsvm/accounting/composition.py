@@ -48,6 +48,7 @@ __all__ = [
     "advanced_composition",
     "basic_composition",
     "best_composition",
+    "best_repeated_composition",
     "parallel_composition",
     "per_step_epsilon",
 ]
@@ -332,6 +333,81 @@ def best_composition(
     if slack != 0.0:
         slack = _check_slack(slack)
     return _best(pairs, slack, max_delta)
+
+
+def best_repeated_composition(
+    epsilon: float, k: int, delta_slack: float = 0.0, max_delta: float = 1.0
+) -> tuple[float, float]:
+    """:func:`best_composition` of k identical pure costs ε, in O(1).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε ≥ 0 of each release (each δ = 0).
+    k : int
+        Number of releases, k ≥ 0.
+    delta_slack : float, default=0.0
+        The δ′ of advanced composition; 0 means basic composition only.
+    max_delta : float, default=1.0
+        The largest acceptable δ of the result.
+
+    Returns
+    -------
+    epsilon : float
+        As ``best_composition([(epsilon, 0.0)] * k, delta_slack, max_delta)``:
+        the smaller of k·ε (basic, δ = 0) and √(2k ln(1/δ′))·ε + k·ε(e^ε − 1)
+        (advanced, δ = δ′) among those whose δ fits.
+    delta : float
+        The δ that goes with it.
+
+    Raises
+    ------
+    ValueError
+        For ε < 0, k < 0 or invalid δ parameters.
+
+    Notes
+    -----
+    The same theorems as :func:`best_composition` (Dwork & Roth 2014, Thm 3.16;
+    Dwork, Rothblum & Vadhan 2010, Thm III.3, homogeneous form), written in
+    closed form so that a per-answer charge does not grow with the number of
+    answers: Σ ε = k·ε and √(Σ ε²) = ε·√k. The sums ``best_composition``
+    forms are exactly rounded (``fsum``), as k·ε is; only ε·√k may differ from
+    its ``hypot`` in the last bits. Both are non-decreasing in k.
+
+    Examples
+    --------
+    >>> eps, delta = best_repeated_composition(0.01, 100, 1e-5, 1e-5)
+    >>> round(eps, 4), delta
+    (0.4899, 1e-05)
+    >>> best_repeated_composition(0.5, 2, 1e-6, 1e-6)
+    (1.0, 0.0)
+    """
+    eps = _as_pair((epsilon, 0.0))[0]
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 0:
+        raise ValueError(f"k must be an integer >= 0, got {k!r}.")
+    k = int(k)
+    max_delta = _real(max_delta, "max_delta")
+    if math.isnan(max_delta) or not 0.0 <= max_delta <= 1.0:
+        raise ValueError(f"max_delta must be in [0, 1], got {max_delta}.")
+    slack = _real(delta_slack, "delta_slack")
+    if slack != 0.0:
+        slack = _check_slack(slack)
+    if k == 0:
+        return 0.0, 0.0  # nothing released (both theorems agree)
+    # Dwork & Roth (2014), Thm 3.16: (k ε, 0).
+    candidates = [(k * eps, 0.0)]
+    if slack > 0.0:
+        # DRV10 Thm III.3: √(2 ln(1/δ′)) ε √k + k ε (e^ε − 1), δ = δ′ (as _advanced).
+        advanced = (
+            math.sqrt(2.0 * math.log(1.0 / slack)) * (eps * math.sqrt(k))
+            + k * _drift(eps),
+            slack,
+        )
+        candidates.append(advanced)
+    fitting = [c for c in candidates if c[1] <= max_delta]
+    if not fitting:
+        return math.inf, candidates[0][1]
+    return min(fitting)
 
 
 def parallel_composition(costs: Iterable[Cost]) -> tuple[float, float]:

@@ -639,10 +639,11 @@ def _read_schema_frame(args: argparse.Namespace, schema: Any) -> tuple[Any, str]
     numeric = [f.column for f in schema.features if isinstance(f, NumericFeature)]
     table, names, where = read_table(
         args.data,
-        header=args.names is None,
+        # `dpsvm serve --data` reads its CSV here too, without these options.
+        header=getattr(args, "names", None) is None,
         numeric_columns=numeric,
-        delimiter=args.delimiter,
-        column_names=args.names,
+        delimiter=getattr(args, "delimiter", ","),
+        column_names=getattr(args, "names", None),
     )
     if table.num_rows == 0:
         raise DataError(f"{where}: no data rows (only a header)")

@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, StrOptions, _fit_context
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
-from ..accounting.composition import best_composition
+from ..accounting.composition import best_repeated_composition
 from ..accounting.events import PrivacyEvent
 from ..bounds.prediction import (
     interactive_parameters,
@@ -637,10 +637,9 @@ class PrivateInteractivePredictor(PredictionBase):
             e1, e2, e3 = self._svt_eps
             B = self.max_updates_
             return min(total[0], e1 + e2 + e3 * min(n_updates, B) / B), 0.0
-        eps, delta = best_composition(
-            [(self._eps_q, 0.0)] * n_answers,
-            delta_slack=total[1],
-            max_delta=total[1],
+        # n_answers identical pure costs ε_q: the closed form, O(1) per answer.
+        eps, delta = best_repeated_composition(
+            self._eps_q, n_answers, delta_slack=total[1], max_delta=total[1]
         )
         return min(eps, total[0]), delta
 

@@ -2,11 +2,13 @@
 """Private prediction over HTTP (Open Inference Protocol v2), optional extra.
 
 Install with ``pip install 'dpsvm[service]'`` and start with ``dpsvm serve``
-(see ``docs/serving.md``). The server trains (or loads) a model, keeps the
-non-private parts in its own memory, and answers each query with a
+(see ``docs/serving.md``). By default the server releases one private model,
+charged once to a durable ledger together with the model
+(:func:`release_once`), and answers for free. The interactive mechanisms keep
+the non-private parts in the server's own memory and answer each query with a
 differentially private mechanism; every answer's spend and the mechanism's
-state are committed to a durable ledger (:class:`Ledger`, SQLite or any
-SQLAlchemy database) before the answer is sent.
+state are committed to the ledger (:class:`Ledger`, SQLite or any SQLAlchemy
+database) before the answer is sent.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ._models import (
     ReleasedModel,
     ServedModel,
 )
+from ._release import model_from_json, model_to_json, release_once
 
 __all__ = [
     "Answers",
@@ -35,4 +38,7 @@ __all__ = [
     "ReleasedModel",
     "ServedModel",
     "create_app",
+    "model_from_json",
+    "model_to_json",
+    "release_once",
 ]

@@ -319,8 +319,8 @@ class _Service:
 
     # -------------------------------------------------------------- reading
     def budget(self, key: ApiKey) -> dict[str, Any]:
-        state = self.ledger.snapshot()
         served = self.served
+        predictor = served.predictor
         out: dict[str, Any] = {
             "model_name": served.name,
             "mechanism": served.mechanism,
@@ -328,28 +328,34 @@ class _Service:
             "delta_total": self.ledger.delta_total,
         }
         if served.free:
+            state = self.ledger.snapshot()
             out.update(
-                epsilon_spent=self.ledger.epsilon_total,
-                delta_spent=self.ledger.delta_total,
+                # What the release spent (once, when the model was trained).
+                epsilon_spent=float(predictor.spent_epsilon),
+                delta_spent=float(predictor.spent_delta),
                 answers=state.answers,
+                answers_remaining=None,  # unlimited: post-processing
                 post_processing=True,
                 exhausted=False,
-                note="this model was released with differential privacy when it "
-                "was trained (the totals are that release's budget, spent once); "
-                "its answers are post-processing and cost no privacy budget",
+                note=self._free_note(),
             )
         else:
+            with self.lock:
+                # The mechanism in the ledger's committed state (another
+                # replica may have answered since): its own rule says whether
+                # it can answer more, never a comparison of ε alone (PINP
+                # charges its whole ε at the first answer and then answers T).
+                state = self.ledger.snapshot()
+                self._sync(state)
+                exhausted = bool(predictor.budget_exhausted)
             eps_left = max(0.0, self.ledger.epsilon_total - state.epsilon_spent)
             delta_left = max(0.0, self.ledger.delta_total - state.delta_spent)
-            exhausted = (
-                served.predictor.budget_exhausted
-                if state.version == self.version
-                else eps_left <= 0.0
-            )
             # T, the number of answers the budget was planned for (if declared).
-            limit = getattr(served.predictor, "n_queries", None)
-            remaining = getattr(served.predictor, "answers_remaining", None)
-            if isinstance(remaining, int):  # a mechanism that states its reach
+            limit = getattr(predictor, "n_queries", None)
+            remaining = getattr(predictor, "answers_remaining", None)
+            if exhausted:
+                out["answers_remaining"] = 0
+            elif isinstance(remaining, int):  # a mechanism that states its reach
                 out["answers_remaining"] = remaining
             elif isinstance(limit, int):
                 out["answers_remaining"] = max(0, limit - state.answers)
@@ -360,11 +366,25 @@ class _Service:
                 delta_remaining=delta_left,
                 answers=state.answers,
                 post_processing=False,
-                exhausted=bool(exhausted),
+                exhausted=exhausted,
             )
         out["key_answers"] = self.ledger.key_answers(key.key_id)
         out["key_max_answers"] = key.max_answers
         return out
+
+    def _free_note(self) -> str:
+        if self.served.mechanism == "model":
+            return (
+                "this service released one model with differential privacy at its "
+                "first start (epsilon_spent, delta_spent: that release, charged "
+                "once to the ledger together with the model); every answer is "
+                "post-processing of it: free and unlimited"
+            )
+        return (
+            "this model was released with differential privacy when it was "
+            "trained (the totals are that release's budget, spent once); its "
+            "answers are post-processing and cost no privacy budget"
+        )
 
     def metadata(self) -> dict[str, Any]:
         served = self.served

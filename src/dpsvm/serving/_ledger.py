@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The durable privacy ledger of the prediction service (SQLAlchemy).
 
-One ledger guards one served model. It holds, in four tables:
+One ledger guards one served model. It holds, in five tables:
 
 ``dpsvm_ledger_meta``
     What the ledger is bound to: the model/data fingerprint, the model name,
@@ -16,6 +16,14 @@ One ledger guards one served model. It holds, in four tables:
     the stored answer back and spends nothing.
 ``dpsvm_ledger_keys``
     The answered rows of each API key (for per-key limits).
+``dpsvm_ledger_release``
+    At most one row (primary key ``id = 1``): the model that a
+    release-once mechanism (``dpsvm serve --mechanism model``) trained and
+    published, in the library's model-file format (:mod:`dpsvm.io`). It is
+    inserted in the same transaction that charges its (ε, δ)
+    (:meth:`Ledger.commit_release`): either both are committed or neither, and
+    a second replica that trained concurrently finds the row taken, commits
+    nothing and serves the stored model instead of its own.
 
 Each charge is one transaction that holds the ledger's write lock from the
 moment the state is read until the answer is committed: on SQLite
@@ -95,6 +103,16 @@ _keys = sa.Table(
     _metadata,
     sa.Column("key_id", sa.String(16), primary_key=True),
     sa.Column("answers", sa.BigInteger, nullable=False),
+)
+_release = sa.Table(
+    "dpsvm_ledger_release",
+    _metadata,
+    # One released model per ledger: the primary key makes a second insert fail.
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("model_json", sa.Text, nullable=False),
+    sa.Column("epsilon", sa.Float, nullable=False),
+    sa.Column("delta", sa.Float, nullable=False),
+    sa.Column("created_unix", sa.Float, nullable=False),
 )
 
 
@@ -296,6 +314,15 @@ class Ledger(_LedgerReads):
         except sa.exc.SQLAlchemyError:
             # Two replicas creating the tables at once: the loser finds them.
             _metadata.create_all(self.engine, checkfirst=True)
+        try:
+            self._create_or_check(initial_state)
+        except sa.exc.IntegrityError:
+            # Two replicas creating the ledger at once (PostgreSQL reads
+            # without the write lock): the loser finds the winner's rows.
+            self._create_or_check(initial_state)
+        return self.snapshot()
+
+    def _create_or_check(self, initial_state: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
             row = conn.execute(sa.select(_meta).where(_meta.c.id == 1)).first()
             if row is None:
@@ -311,7 +338,6 @@ class Ledger(_LedgerReads):
                 conn.execute(_state.insert().values(id=1, **_state_values(empty)))
             else:
                 self._check_binding(row)
-        return self.snapshot()
 
     def _check_binding(self, row: Any) -> None:
         if row.format_version != FORMAT_VERSION:
@@ -354,6 +380,97 @@ class Ledger(_LedgerReads):
             The last committed row.
         """
         return self._budget_row()
+
+    def released_model(self) -> str | None:
+        """The released model's JSON text, or ``None`` before the release.
+
+        Returns
+        -------
+        str or None
+            The model file text committed by :meth:`commit_release`.
+        """
+        with self._connection() as conn:
+            value = conn.execute(
+                sa.select(_release.c.model_json).where(_release.c.id == 1)
+            ).scalar()
+        return None if value is None else str(value)
+
+    def commit_release(
+        self,
+        model_json: str,
+        *,
+        epsilon: float,
+        delta: float,
+        state: dict[str, Any],
+    ) -> bool:
+        """Charge a one-time release and store its model, in ONE transaction.
+
+        Parameters
+        ----------
+        model_json : str
+            The released model in the model-file format of :mod:`dpsvm.io`.
+        epsilon, delta : float
+            The release's privacy cost (charged once, at version 1).
+        state : dict
+            The serving state stored with the charge.
+
+        Returns
+        -------
+        bool
+            ``True`` if this call committed the release; ``False`` if a
+            release was already committed (by another replica, or before a
+            restart): nothing is charged then, and the caller must discard its
+            model unserved and serve :meth:`released_model` instead.
+
+        Raises
+        ------
+        LedgerError
+            If the release would exceed the ledger's total budget, or the
+            ledger already holds answers of another mechanism.
+        """
+        if epsilon > self.epsilon_total * (1 + 1e-12) or delta > self.delta_total * (
+            1 + 1e-12
+        ):
+            raise LedgerError(
+                f"the release costs epsilon = {epsilon:g}, delta = {delta:g}, more "
+                f"than the ledger's total epsilon = {self.epsilon_total:g}, delta "
+                f"= {self.delta_total:g}"
+            )
+        try:
+            with self.transaction() as txn:
+                conn = txn._conn
+                # Lock the budget row first (BEGIN IMMEDIATE holds SQLite's
+                # write lock already; elsewhere SELECT ... FOR UPDATE waits for
+                # a concurrent release to commit), then look for a release.
+                previous = txn.state()
+                taken = conn.execute(
+                    sa.select(_release.c.id).where(_release.c.id == 1)
+                ).first()
+                if taken is not None:
+                    return False
+                if previous.version != 0:
+                    raise LedgerError(
+                        "the ledger already holds charges but no released model; "
+                        "start with a new --ledger"
+                    )
+                # Insert-if-absent: the primary key refuses a concurrent second
+                # release (the loser's transaction rolls back, charge included).
+                conn.execute(
+                    _release.insert().values(
+                        id=1,
+                        model_json=model_json,
+                        epsilon=float(epsilon),
+                        delta=float(delta),
+                        created_unix=time.time(),
+                    )
+                )
+                new = LedgerState(1, float(epsilon), float(delta), 0, state)
+                conn.execute(
+                    _state.update().where(_state.c.id == 1).values(**_state_values(new))
+                )
+        except sa.exc.IntegrityError:
+            return False  # another replica committed first: nothing charged here
+        return True
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[LedgerTransaction]:
