@@ -29,10 +29,12 @@ from ._calibration import (
     ResidualCalibration,
     approximate_minimiser_calibration,
     auto_regularization,
+    check_max_weight,
     objective_perturbation_calibration,
     output_l2_sensitivity,
     output_laplace_scale,
     rubinstein_l2_sensitivity,
+    weighted_loss_constants,
 )
 from ._objective import ObjectivePerturbation
 from ._output import (
@@ -60,9 +62,11 @@ __all__ = [
     "approximate_minimiser_calibration",
     "auto_regularization",
     "certified_sensitivity",
+    "check_max_weight",
     "check_certificate",
     "objective_perturbation_calibration",
     "output_l2_sensitivity",
     "output_laplace_scale",
     "rubinstein_l2_sensitivity",
+    "weighted_loss_constants",
 ]
