@@ -50,6 +50,12 @@ from ._data import (
     read_table,
     resolve_label_column,
 )
+from ._weights import (
+    add_weight_options,
+    configure_weights,
+    sample_weights,
+    weight_column_name,
+)
 from ._workflow import (
     ABSURD_EPSILON,
     TUNE_GRID,
@@ -388,6 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
         "selection on a tenth of the rows, final fit on the rest; the same "
         "--epsilon covers both)",
     )
+    add_weight_options(train)
     add_holdout_options(train, default=None)
     train.add_argument("--out", required=True, metavar="MODEL.json", help="model file")
     train.add_argument("--report", metavar="REPORT.json", help="privacy report file")
@@ -915,15 +922,19 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "--tune chooses --regularization from its public grid: leave out "
             "--regularization, or leave out --tune"
         )
-    X, y, names, schema, classes, _ = _training_data(args, estimator)
+    X, y, names, schema, classes, _, weights = _training_data(args, estimator)
+    weighting = configure_weights(args, estimator, schema, classes)
 
     notes: list[str] = []
     held_out = None
     if args.holdout is not None:
         fit_rows, held_out = holdout_split(X.shape[0], args.holdout, args.random_state)
         X_fit, y_fit = X[fit_rows], y[fit_rows]
+        if weights is not None:
+            weights = weights[fit_rows]
     else:
         X_fit, y_fit = X, y
+    fit_kwargs = {} if weights is None else {"sample_weight": weights}
     fitted: Any = (
         tuned(estimator, args.epsilon, args.random_state, X_fit.shape[0])
         if args.tune
@@ -933,7 +944,7 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         warnings.simplefilter("always")
         with busy("tuning Λ" if args.tune else "training", quiet=args.quiet):
             try:
-                fitted.fit(_frame(X_fit, names), y_fit)
+                fitted.fit(_frame(X_fit, names), y_fit, **fit_kwargs)
             except ValueError as exc:
                 if args.epsilon > ABSURD_EPSILON and "scale" in str(exc):
                     raise UsageError(
@@ -1004,6 +1015,8 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "privacy_event": event.to_dict(),
             "warnings": notes,
         }
+        if weighting is not None:
+            report["weights"] = weighting  # public: the bounds, never the weights
     # Serialise the report before writing anything, then write both files; if
     # the report cannot be written, remove the model so no partial output stays.
     report_text = None
@@ -1026,6 +1039,11 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     for line in _budget_lines(event, args):
         status.write(f"{PROG}: {line}\n")
+    if weighting is not None:
+        status.write(
+            f"{PROG}: weighted fit; the noise scales with the public maximum weight "
+            f"W = {_fmt(weighting['weight_bound'])}\n"
+        )
     if held_out is not None:
         accuracy = float(
             np.mean(
@@ -1090,13 +1108,15 @@ def _regularization_of(event: Any) -> float:
 
 def _training_data(
     args: argparse.Namespace, estimator: Any
-) -> tuple[np.ndarray, np.ndarray, list[str] | None, Any, Any, str]:
-    """Rows, labels, column names, schema, public classes and a place name.
+) -> tuple[np.ndarray, np.ndarray, list[str] | None, Any, Any, str, Any]:
+    """Rows, labels, column names, schema, public classes, a place name and the
+    sample weights (``None`` without --weight-column or a schema's ``weight``).
 
     Sets the estimator's ``classes`` (and ``data_norm`` for a schema) from
     public sources.
     """
     schema = None
+    weights = None
     y: np.ndarray | None
     names: list[str] | None
     if args.schema is not None:
@@ -1106,6 +1126,12 @@ def _training_data(
         schema = PublicSchema.from_json(args.schema)
         frame, where = _read_schema_frame(args, schema)
         y = _schema_labels(schema, frame, where)
+        column = weight_column_name(args, schema)
+        if column is not None:
+            if column not in frame.columns:
+                raise DataError(f"{where}: no weight column {column!r}")
+            weights = sample_weights(frame[column])
+            args.weight_column = column
         X = SchemaTransformer(schema).fit_transform(frame)
         names = list(schema.feature_names_out)
         estimator.set_params(classes=list(schema.classes))
@@ -1115,6 +1141,17 @@ def _training_data(
             estimator.set_params(data_norm=schema.row_norm_bound)
     else:
         X, y, names = _read(args, part="train", labels=True)
+        column = weight_column_name(args, None)
+        if column is not None:
+            if names is None or column not in names:
+                raise UsageError(
+                    f"--weight-column {column!r} must name a column of the header "
+                    "row of a --data CSV file (not the label column)"
+                )
+            k = names.index(column)
+            weights = sample_weights(X[:, k])
+            X = np.delete(X, k, axis=1)
+            names = names[:k] + names[k + 1 :]
     assert y is not None
     where = args.data if args.data is not None else f"--dataset {args.dataset}"
     classes = getattr(args, "classes", None)
@@ -1122,7 +1159,7 @@ def _training_data(
         classes = [-1, 1]  # the loaders' documented, public label set
         estimator.set_params(classes=classes)
     _check_binary_labels(y, classes, where)
-    return X, y, names, schema, classes, where
+    return X, y, names, schema, classes, where, weights
 
 
 def _load(args: argparse.Namespace) -> Any:
@@ -1265,7 +1302,7 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     epsilons = sorted(set(args.epsilons))
     args.epsilon = epsilons[0]
     estimator = _build_estimator(args)  # refuses bad option combinations early
-    X, y, names, _, _, _ = _training_data(args, estimator)
+    X, y, names, _, _, _, _ = _training_data(args, estimator)
     notes = {
         note
         for eps in epsilons
