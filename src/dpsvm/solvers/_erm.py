@@ -1309,18 +1309,27 @@ def solve_hinge(
     n, d = X.shape
     sw = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
     Xs, ys, sws = X, y, sw
-    if np.unique(y).size < 2:
+    if sw is not None:
+        # Rows of weight 0 add nothing to the objective: liblinear sees the rest
+        # (the certificate below is computed on every row). With none left,
+        # w* = 0 exactly (J = (λ/2)‖w‖²): a fit never fails on its weights.
+        live = sw > 0
+        if not np.any(live):
+            return SolverResult(np.zeros(d), 0.0, math.nan, 0.0, 0, "zero-weights")
+        if not np.all(live):
+            Xs, ys, sws = X[live], y[live], sw[live]
+    if np.unique(ys).size < 2:
         # liblinear needs two classes. A zero row with the other label adds the
         # constant C_sk·1 to the primal and nothing to w, so the minimiser is
         # unchanged.
         zero = np.zeros((1, d))
         Xs = (
-            scipy.sparse.vstack([X, zero], format="csr")
-            if scipy.sparse.issparse(X)
-            else np.vstack([X, zero])
+            scipy.sparse.vstack([Xs, zero], format="csr")
+            if scipy.sparse.issparse(Xs)
+            else np.vstack([Xs, zero])
         )
-        ys = np.append(y, -y[0])
-        sws = None if sw is None else np.append(sw, 1.0)
+        ys = np.append(ys, -ys[0])
+        sws = None if sws is None else np.append(sws, 1.0)
     C_sk = 1.0 / (n * lam)  # ½‖w‖² + C_sk Σ hinge  ≡  (λ/2)‖w‖² + (1/n) Σ hinge
     best: SolverResult | None = None
     cur_tol = tol
