@@ -71,7 +71,8 @@ def main() -> None:
     data_dir = resolve_data_dir(args.data_dir)
     with tempfile.TemporaryDirectory() as tmp:
         paths = {}
-        for part, name, seed in (("train", "adult.data.gz", 0), ("test", "adult.test.gz", 1)):  # fmt: skip
+        parts = (("train", "adult.data.gz", 0), ("test", "adult.test.gz", 1))
+        for part, name, seed in parts:
             raw = os.path.join(tmp, f"{part}_raw.csv")
             raw_to_csv(os.path.join(data_dir, "adult", name), raw)
             paths[part] = os.path.join(tmp, f"{part}.csv")
@@ -90,11 +91,15 @@ def main() -> None:
             f"train rows {len(train)}, test rows {len(test)}, positive share "
             f"{share:g}; majority-class rate {majority:.4f} (balanced accuracy 0.5)"
         )
-        results: dict[str, list[tuple[float, float]]] = {"unweighted": [], "balanced": []}
+        results: dict[str, list[tuple[float, float]]] = {
+            "unweighted": [],
+            "balanced": [],
+        }
         common = ["train", "--data", paths["train"], "--schema", schema_path,
                   "--epsilon", f"{args.epsilon:g}", "--quiet"]  # fmt: skip
         for draw in range(args.draws):
-            for label, extra in (("unweighted", []), ("balanced", ["--class-weight", "balanced"])):  # fmt: skip
+            runs = (("unweighted", []), ("balanced", ["--class-weight", "balanced"]))
+            for label, extra in runs:
                 out = os.path.join(tmp, f"m_{label}_{draw}.json")
                 _run(*common, *extra, "--out", out)
                 model = load_model(out)
@@ -108,18 +113,14 @@ def main() -> None:
         for label, cw in (("unweighted", None), ("balanced", weights)):
             clf = LogisticRegression(max_iter=2000, class_weight=cw)
             clf.fit(X_train, y_train)
-            results[f"non-private {label}"] = [
-                _scores(y_test, clf.predict(X_test))
-            ]
+            results[f"non-private {label}"] = [_scores(y_test, clf.predict(X_test))]
     print(f"ε = {args.epsilon:g}, {args.draws} draws (mean ± sd)")
     print(f"{'model':<26} {'balanced accuracy':>20} {'accuracy':>18}")
     for label, rows in results.items():
         arr = np.array(rows)
         bal, acc = arr.mean(axis=0)
         sd = arr.std(axis=0, ddof=1) if len(arr) > 1 else np.zeros(2)
-        print(
-            f"{label:<26} {bal:>12.4f} ± {sd[0]:.4f} {acc:>10.4f} ± {sd[1]:.4f}"
-        )
+        print(f"{label:<26} {bal:>12.4f} ± {sd[0]:.4f} {acc:>10.4f} ± {sd[1]:.4f}")
 
 
 if __name__ == "__main__":

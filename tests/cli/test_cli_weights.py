@@ -89,7 +89,7 @@ def test_weight_column_without_schema(run, tmp_path):
     frame["age"] /= 100.0
     data = tmp_path / "train.csv"
     frame.to_csv(data, index=False)
-    code, _, err, out, report = _train(
+    code, _, err, out, _ = _train(
         run, tmp_path, "--data", str(data), "--label-column", "y",
         "--classes", "0,1", "--weight-column", "w", "--max-weight", "1.5",
     )  # fmt: skip
@@ -112,7 +112,7 @@ def test_weight_column_without_schema(run, tmp_path):
     ],
 )
 def test_bad_weight_options_fail_cleanly(run, files, extra, match):
-    tmp_path, schema, data = files
+    tmp_path, _, data = files
     doc = dict(SCHEMA)
     if extra[:2] == ("--class-weight", "balanced"):
         doc = {**SCHEMA, "label": {"column": "y", "classes": ["no", "yes"]}}

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
+from test_estimator_checks import NOISY_SAMPLE_WEIGHT_XFAILS
 
 from dpsvm.kernels import PolynomialFeatureMap, RandomFourierFeatures
 from dpsvm.models import DPKernelSVC, NonPrivateKernelSVC, NonPrivateRandomFeatureSVC
-
-from test_estimator_checks import NOISY_SAMPLE_WEIGHT_XFAILS
 
 ESTIMATORS = [
     DPKernelSVC(n_components=20, feature_random_state=0, random_state=0),

@@ -40,7 +40,9 @@ def test_schemas_without_them_are_unchanged():
     assert schema.label.priors is None and schema.weight is None
     assert schema.to_dict() == {
         "label": {"column": "y", "classes": ["no", "yes"]},
-        "features": [{"column": "age", "type": "numeric", "lower": 0.0, "upper": 100.0}],
+        "features": [
+            {"column": "age", "type": "numeric", "lower": 0.0, "upper": 100.0}
+        ],
     }
 
 

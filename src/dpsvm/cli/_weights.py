@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""``dpsvm train`` options for public weights: --class-weight, --weight-column, --max-weight.
+"""``dpsvm train`` options for public weights.
+
+``--class-weight``, ``--weight-column`` and ``--max-weight``.
 
 Weights multiply the per-example loss; the noise scales with their *public* bound
 W = (largest class weight) × (sample-weight bound), never with anything read from
@@ -79,7 +81,10 @@ def parse_class_weight(text: str, classes: list[Any] | None) -> dict[Any, float]
             "A,B or a --schema"
         )
     by_text = {str(c): c for c in classes}
-    by_text.update({_number_text(c): c for c in classes if _number_text(c)})
+    for c in classes:
+        key = _number_text(c)
+        if key is not None:
+            by_text[key] = c
     out: dict[Any, float] = {}
     for item in text.split(","):
         name, sep, value = item.rpartition("=")
@@ -158,8 +163,7 @@ def configure_weights(
         return None
     if getattr(args, "tune", False):
         raise UsageError(
-            "--tune does not take weights yet: leave out --tune, or the weight "
-            "options"
+            "--tune does not take weights yet: leave out --tune, or the weight options"
         )
     params: dict[str, Any] = {}
     summary: dict[str, Any] = {}
@@ -176,7 +180,9 @@ def configure_weights(
             params.update(class_weight="balanced", class_priors=list(priors))
             summary["class_priors"] = list(priors)
             k = len(priors)
-            weights = {c: 1.0 / (k * p) for c, p in zip(classes or [], priors)}
+            weights = {
+                c: 1.0 / (k * p) for c, p in zip(schema.classes, priors, strict=True)
+            }
         else:
             weights = parse_class_weight(text, classes)
             params["class_weight"] = weights

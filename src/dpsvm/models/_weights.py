@@ -159,7 +159,8 @@ def resolve_class_weight(
     if isinstance(class_weight, str):
         if class_weight != "balanced":
             raise ValueError(
-                f"class_weight must be a dict, 'balanced' or None; got {class_weight!r}."
+                "class_weight must be a dict, 'balanced' or None; got "
+                f"{class_weight!r}."
             )
         if class_priors is None:
             raise ValueError(

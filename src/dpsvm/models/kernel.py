@@ -69,6 +69,7 @@ from ..utils._params import estimator_init, store_init_params
 from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._docs import model_doc
+from ._weights import public_weight_bound, resolve_class_weight
 from .base import (
     NoisyFitTagsMixin,
     PublicParameterFitMixin,
@@ -78,7 +79,6 @@ from .base import (
     reference_label_set,
 )
 from .base import model_file as _model_file
-from ._weights import public_weight_bound, resolve_class_weight
 from .linear import DPLinearSVC, NonPrivateLinearClassifier
 
 __all__ = [

@@ -51,7 +51,6 @@ from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon
 from ._docs import model_doc
 from ._weights import (
-    WEIGHT_PARAMETER_DOCS,
     class_index,
     public_weight_bound,
     resolve_class_weight,
@@ -148,7 +147,12 @@ def _solve(
             res.method,
         )
     return solve_hinge(
-        Xt, y, lam, tol=tol, target_distance=target_distance, sample_weight=sample_weight
+        Xt,
+        y,
+        lam,
+        tol=tol,
+        target_distance=target_distance,
+        sample_weight=sample_weight,
     )
 
 
@@ -300,7 +304,11 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         )
         if not_private is not None and self._warn_not_private:
             warn_not_private(not_private, stacklevel=4)
-        weighted = class_weights is not None or sample_weight is not None
+        weighted = (
+            class_weights is not None
+            or sample_weight is not None
+            or float(self.max_weight) < 1.0  # every unit weight clipped below 1
+        )
         if weighted and is_dask_array(X):
             raise ValueError(
                 "sample_weight / class_weight are not supported on out-of-core "
@@ -308,7 +316,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             )
         Xt, targets, lam = self._prepare_fit(X, y)
         omega = None
-        if weighted or weight_bound != 1.0:
+        if weighted:
             omega = row_weights(
                 class_index(targets),
                 self.classes_,
@@ -545,9 +553,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                         f"event details.{key} is {det.get(key)!r}; the parameters "
                         f"give {want!r}."
                     )
-            plan = self._perturbation(
-                self.mechanism, n, d, lam, loss, epsilon / k, wb
-            )
+            plan = self._perturbation(self.mechanism, n, d, lam, loss, epsilon / k, wb)
             expected = plan.details(R)
             if isinstance(plan, OutputPerturbation):
                 want_sens = plan.noise.sensitivity / R

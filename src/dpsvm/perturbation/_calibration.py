@@ -50,7 +50,8 @@ def check_max_weight(max_weight: float) -> float:
     w = float(max_weight)
     if not (math.isfinite(w) and w > 0):
         raise ValueError(
-            f"The public maximum weight must be a finite number > 0; got {max_weight!r}."
+            "The public maximum weight must be a finite number > 0; got "
+            f"{max_weight!r}."
         )
     return w
 
@@ -183,9 +184,7 @@ def objective_perturbation_calibration(
     assert c_w is not None
     if variant == "sarwate2009":
         # Sarwate et al. Alg. 1 + eq. (9): density ∝ exp(−(ε/2)‖b‖), (1/n)bᵀf term.
-        return ObjectiveCalibration(
-            epsilon, 0.0, 2.0 * lip_w / epsilon, variant, lip_w
-        )
+        return ObjectiveCalibration(epsilon, 0.0, 2.0 * lip_w / epsilon, variant, lip_w)
     if variant != "jmlr2011":
         raise ValueError(f"Unknown objective-perturbation variant {variant!r}.")
     c = c_w

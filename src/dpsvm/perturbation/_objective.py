@@ -173,7 +173,12 @@ class ObjectivePerturbation:
         eps_r = epsilon * residual_fraction if variant == "jmlr2011" else 0.0
         eps_op = epsilon - eps_r
         cal = objective_perturbation_calibration(
-            eps_op, n, regularization, smoothness, variant=variant, max_weight=max_weight
+            eps_op,
+            n,
+            regularization,
+            smoothness,
+            variant=variant,
+            max_weight=max_weight,
         )
         residual = (
             approximate_minimiser_calibration(
