@@ -37,22 +37,6 @@ __all__ = [
     "row_weights",
 ]
 
-#: The docstring entries of the weight parameters (shared by the estimators).
-WEIGHT_PARAMETER_DOCS = """class_weight : dict, "balanced" or None, default=None
-        Public weight of each class, multiplying its rows' loss terms: a dict
-        {class: weight} (weights ≥ 0; a class not listed weighs 1), or
-        ``"balanced"``: w_c = 1/(k·p_c) from the *public* proportions
-        ``class_priors`` (never from the private class counts). The noise scales
-        with the largest weight.
-    class_priors : array-like of shape (n_classes,) or None, default=None
-        Public class proportions p_c (> 0, summing to 1) in the order of
-        ``classes``; needed by ``class_weight="balanced"`` only.
-    max_weight : float, default=1.0
-        Public upper bound on ``sample_weight``: sample weights are clipped to
-        [0, max_weight] (a weight above it is clipped, not refused). Every
-        sensitivity scales by W = (largest class weight) × max_weight."""
-
-
 def check_class_priors(classes: Sequence[Any], priors: ArrayLike) -> FloatArray:
     """Public class proportions as an array, refused unless valid.
 

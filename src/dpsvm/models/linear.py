@@ -660,6 +660,20 @@ class DPLinearSVC(_DPLinearBase):
     classes : array-like or None, default=None
         The public label set. ``None`` reads it from y and emits a
         :class:`~dpsvm.PrivacyLeakWarning`.
+    class_weight : dict, "balanced" or None, default=None
+        Public weight of each class, multiplying its rows' loss terms (the
+        objective stays divided by n): a dict {class: weight} (weights ≥ 0; a
+        class not listed weighs 1), or ``"balanced"``: w_c = 1/(k·p_c) from the
+        *public* proportions ``class_priors``, never from the private class
+        counts (scikit-learn's ``"balanced"``).
+    class_priors : array-like of shape (n_classes,) or None, default=None
+        Public class proportions p_c (> 0, summing to 1) in the order of
+        ``classes``; needed by ``class_weight="balanced"`` only.
+    max_weight : float, default=1.0
+        Public upper bound on ``sample_weight``: sample weights are clipped to
+        [0, max_weight] (never refused). Every sensitivity scales by the public
+        W = (largest class weight) × max_weight (recorded in ``privacy_event_``
+        as ``details["weight_bound"]``; docs/privacy.md, "Public weights").
     accountant : BudgetAccountant or None, default=None
         Budget to check before and charge after a successful fit. Shared by
         clones (it is not copied).
@@ -752,6 +766,14 @@ class DPLogisticRegression(_DPLinearBase):
         s/R, in (0, 1).
     classes : array-like or None, default=None
         The public label set.
+    class_weight : dict, "balanced" or None, default=None
+        Public class weights (see :class:`DPLinearSVC`).
+    class_priors : array-like of shape (n_classes,) or None, default=None
+        Public class proportions in the order of ``classes`` (for
+        ``"balanced"``).
+    max_weight : float, default=1.0
+        Public bound on ``sample_weight`` (clipped to [0, max_weight]); the
+        noise scales with W = (largest class weight) × max_weight.
     accountant : BudgetAccountant or None, default=None
         Budget to check before and charge after a successful fit.
     tol : float, default=1e-10

@@ -46,7 +46,23 @@ __all__ = [
 
 
 def check_max_weight(max_weight: float) -> float:
-    """The public weight bound W as a float, refused unless finite and > 0."""
+    """The public weight bound W as a float, refused unless finite and > 0.
+
+    Parameters
+    ----------
+    max_weight : float
+        The public bound W on every example weight.
+
+    Returns
+    -------
+    float
+        W.
+
+    Examples
+    --------
+    >>> check_max_weight(2)
+    2.0
+    """
     w = float(max_weight)
     if not (math.isfinite(w) and w > 0):
         raise ValueError(
