@@ -226,3 +226,53 @@ def test_one_vs_rest_uses_each_rows_own_class_weight():
     cw = {0: 1.0, 1: 2.0, 2: 0.5}
     clf = DPLinearSVC(classes=[0, 1, 2], class_weight=cw, random_state=0).fit(X, y)
     assert all(c.details["weight_bound"] == 2.0 for c in clf.privacy_event_.children)
+
+
+# ------------------------------------------------ Nie–Wang explicit features
+@pytest.mark.parametrize("loss", ["pinball", "absolute", "hinge"])
+def test_box_losses_weighted_by_scaling_the_box(loss):
+    # ωℓ(t) = max over a ∈ [ω·lo, ω·hi] of a(r − t): the same certified box
+    # solver; integer weights equal repeated rows at λ′ = λ·n/Σω.
+    from dpsvm.models.kernel_erm import solve_features
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(40, 3)) * 0.5
+    r = np.sign(X[:, 0] + 0.1) if loss == "hinge" else X[:, 0] + 0.1 * X[:, 1]
+    w = rng.integers(0, 3, size=40).astype(float)
+    k = w.astype(int)
+    kw = {"quantile": 0.7, "l1": 0.0 if loss == "hinge" else 0.01}
+    a = solve_features(X, r, loss, lam=0.1, sample_weight=w, target_distance=1e-8, **kw)
+    b = solve_features(
+        np.repeat(X, k, axis=0), np.repeat(r, k), loss, lam=0.1 * 40 / w.sum(),
+        target_distance=1e-8, **kw,
+    )  # fmt: skip
+    assert np.linalg.norm(a.coef - b.coef) <= a.distance_bound + b.distance_bound + 1e-9
+
+
+def test_nie_wang_output_perturbation_scales_delta_h_by_w(tmp_path):
+    from dpsvm.models import DPOutputPerturbationRegressor, DPOutputPerturbationSVC
+
+    X, y = _data()
+    plain = DPOutputPerturbationSVC(classes=[0, 1], random_state=0).fit(X, y)
+    ones = DPOutputPerturbationSVC(classes=[0, 1], random_state=0)
+    ones.fit(X, y, sample_weight=np.ones(300))
+    np.testing.assert_array_equal(plain.coef_, ones.coef_)
+    weighted = DPOutputPerturbationSVC(
+        classes=[0, 1], class_weight={1: 2.5}, max_weight=2.0, random_state=0
+    ).fit(X, y, sample_weight=np.full(300, 2.0))
+    # Nie & Wang Thm 2 with C_L → W·C_L, W = 2.5 × 2.
+    assert weighted.privacy_event_.details["weight_bound"] == 5.0
+    assert weighted.privacy_event_.sensitivity == pytest.approx(
+        5.0 * plain.privacy_event_.sensitivity
+    )
+    save_model(weighted, tmp_path / "m.json")
+    back = load_model(tmp_path / "m.json")
+    assert back.privacy_event_ == weighted.privacy_event_
+    yr = X[:, 0]
+    with pytest.raises(ValueError, match="squared' takes no sample weights"):
+        DPOutputPerturbationRegressor(loss="squared", y_bound=2.0).fit(
+            X, yr, sample_weight=np.ones(300)
+        )
+    reg = DPOutputPerturbationRegressor(max_weight=3.0, random_state=0)
+    reg.fit(X, yr, sample_weight=np.full(300, 7.0))  # clipped to 3
+    assert reg.privacy_event_.details["weight_bound"] == 3.0
