@@ -36,6 +36,8 @@ from ..utils._random import check_random_state
 from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._docs import model_doc
+from ._weights import class_index, public_weight_bound, resolve_class_weight
+from ._weights import row_weights as _row_weights
 from .base import (
     NoisyFitTagsMixin,
     SavedAttribute,
@@ -46,8 +48,6 @@ from .base import (
     resolve_label_set,
 )
 from .base import model_file as _model_file
-from ._weights import class_index, public_weight_bound, resolve_class_weight
-from ._weights import row_weights as _row_weights
 from .kernel_erm import (
     NW_GAMMA,
     SENSITIVITY_REFERENCE,
