@@ -67,6 +67,12 @@ def test_sample_weights_are_clipped_never_refused():
         row_weights(np.array([0, 1]), np.array([0, 1]), None, [1.0], 1.0)
 
 
+def test_class_weight_keys_must_be_public_classes():
+    assert resolve_class_weight({1: 2}, None, [0, 1]) == {1: 2.0}
+    with pytest.raises(ValueError, match="not in the public label set"):
+        resolve_class_weight({2: 2.0}, None, [0, 1])
+
+
 def test_balanced_without_priors_is_refused_with_advice():
     with pytest.raises(ValueError, match="class_priors"):
         resolve_class_weight("balanced", None, [0, 1])

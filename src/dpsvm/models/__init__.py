@@ -16,8 +16,10 @@
 The last five rest on Nie & Wang's Theorem 2 sensitivity (docs/nie_wang.md);
 their former names (``NW…``) still import, with a :class:`FutureWarning`.
 
-The linear and random-feature estimators take public weights (``class_weight``,
-``class_priors``, ``max_weight`` and ``fit(..., sample_weight=...)``);
+The linear, random-feature and explicit-feature output-perturbation estimators
+take public weights (``class_weight``, ``class_priors``, ``max_weight`` and
+``fit(..., sample_weight=...)``; the regressor ``max_weight`` and
+``sample_weight``);
 :func:`balanced_class_weight` gives the ``"balanced"`` weights 1/(k·p_c) of
 public class proportions.
 """

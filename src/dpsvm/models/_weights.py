@@ -169,6 +169,14 @@ def resolve_class_weight(
                 f"class_weight[{key!r}] must be a finite number >= 0; got {value!r}."
             )
         out[_plain(key)] = w
+    if classes is not None:
+        known = {_plain(c) for c in np.asarray(classes).tolist()}
+        unknown = [k for k in out if k not in known]
+        if unknown:
+            raise ValueError(
+                f"class_weight names {unknown[0]!r}, which is not in the public "
+                f"label set classes={sorted(known, key=str)!r}."
+            )
     return out
 
 
