@@ -123,3 +123,23 @@ def test_bad_weight_options_fail_cleanly(run, files, extra, match):
     )
     assert code != 0 and match in err and "Traceback" not in err
     assert not out.exists()
+
+
+def test_negative_class_labels_in_class_weight(run, tmp_path):
+    frame = _frame()
+    out = pd.DataFrame(
+        {"age": frame["age"] / 100.0, "y": np.where(frame["y"] == "yes", 1, -1)}
+    )
+    data = tmp_path / "train.csv"
+    out.to_csv(data, index=False)
+    code, _, err, model, report = _train(
+        run, tmp_path, "--data", str(data), "--classes", "-1,1",
+        "--class-weight", "-1=0.5,1=4",
+    )  # fmt: skip
+    assert code == 0, err
+    assert json.loads(report.read_text())["weights"]["class_weight"] == {
+        "-1": 0.5,
+        "1": 4.0,
+    }
+    assert load_model(model).privacy_event_.details["weight_bound"] == 4.0
+

@@ -95,7 +95,7 @@ _DEFAULT_N_COMPONENTS = 100
 _MAX_N_COMPONENTS = 1_000_000
 _LIBSVM_SUFFIXES = (".libsvm", ".svm", ".svmlight")
 #: Options whose value may start with "-" (a negative label or column index).
-_DASH_VALUE_OPTIONS = ("--classes", "--label-column")
+_DASH_VALUE_OPTIONS = ("--classes", "--label-column", "--class-weight")
 REPORT_FORMAT = "dpsvm-privacy-report"
 REPORT_FORMAT_VERSION = 1
 
