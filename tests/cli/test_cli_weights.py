@@ -142,4 +142,3 @@ def test_negative_class_labels_in_class_weight(run, tmp_path):
         "1": 4.0,
     }
     assert load_model(model).privacy_event_.details["weight_bound"] == 4.0
-

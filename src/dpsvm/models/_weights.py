@@ -37,6 +37,7 @@ __all__ = [
     "row_weights",
 ]
 
+
 def check_class_priors(classes: Sequence[Any], priors: ArrayLike) -> FloatArray:
     """Public class proportions as an array, refused unless valid.
 
