@@ -142,3 +142,16 @@ def test_negative_class_labels_in_class_weight(run, tmp_path):
         "1": 4.0,
     }
     assert load_model(model).privacy_event_.details["weight_bound"] == 4.0
+
+
+def test_sweep_says_it_does_not_use_the_weight_column(run, files):
+    tmp_path, _, data = files
+    schema = tmp_path / "schema_w.json"
+    schema.write_text(json.dumps({**SCHEMA, "weight": {"column": "w", "upper": 2}}))
+    code, _, err = run(
+        "sweep", "--data", str(data), "--schema", str(schema), "--epsilons", "1",
+        "--seeds", "1", "--random-state", "0", "--quiet",
+        "--out-csv", str(tmp_path / "s.csv"),
+    )  # fmt: skip
+    assert code == 0, err
+    assert "sweep fits unweighted models" in err

@@ -1302,12 +1302,17 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     epsilons = sorted(set(args.epsilons))
     args.epsilon = epsilons[0]
     estimator = _build_estimator(args)  # refuses bad option combinations early
-    X, y, names, _, _, _, _ = _training_data(args, estimator)
+    X, y, names, _, _, _, weights = _training_data(args, estimator)
     notes = {
         note
         for eps in epsilons
         for note in privacy_parameter_warnings(eps, args.delta, X.shape[0])
     }
+    if weights is not None:
+        notes.add(
+            "sweep fits unweighted models: the schema's weight column is used by "
+            "dpsvm train only"
+        )
     results: dict[float, list[float]] = {eps: [] for eps in epsilons}
     baseline = []
     runs = [(seed, eps) for seed in range(args.seeds) for eps in epsilons]
