@@ -282,3 +282,18 @@ def test_nie_wang_output_perturbation_scales_delta_h_by_w(tmp_path):
     reg = DPOutputPerturbationRegressor(max_weight=3.0, random_state=0)
     reg.fit(X, yr, sample_weight=np.full(300, 7.0))  # clipped to 3
     assert reg.privacy_event_.details["weight_bound"] == 3.0
+
+
+def test_kernel_releases_refuse_weights_clearly_and_spend_nothing():
+    from dpsvm.models import DPGaussianProcessRelease, PerQueryLaplacePredictor
+
+    X, y = _data(50)
+    y = np.where(y == 1, 1, -1)
+    acc = BudgetAccountant(epsilon=1.0)
+    for est in (
+        DPGaussianProcessRelease(classes=[-1, 1], accountant=acc),
+        PerQueryLaplacePredictor(classes=[-1, 1], accountant=acc),
+    ):
+        with pytest.raises(ValueError, match="takes no sample weights"):
+            est.fit(X, y, sample_weight=np.ones(50))
+    assert len(acc) == 0
