@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
+from test_estimator_checks import NOISY_SAMPLE_WEIGHT_XFAILS
 
 from dpsvm.kernels import PolynomialFeatureMap, RandomFourierFeatures
 from dpsvm.models import DPKernelSVC, NonPrivateKernelSVC, NonPrivateRandomFeatureSVC
@@ -35,7 +36,13 @@ ESTIMATORS = [
 
 
 @pytest.mark.filterwarnings("ignore::dpsvm.exceptions.PrivacyLeakWarning")
-# No expected failures: every check of scikit-learn passes as is.
-@parametrize_with_checks(ESTIMATORS)
+# Expected failures: the sample-weight checks that cannot hold for a noisy fit
+# (reasons in test_estimator_checks.NOISY_SAMPLE_WEIGHT_XFAILS), DPKernelSVC only.
+@parametrize_with_checks(
+    ESTIMATORS,
+    expected_failed_checks=lambda est: (
+        NOISY_SAMPLE_WEIGHT_XFAILS if isinstance(est, DPKernelSVC) else {}
+    ),
+)
 def test_sklearn_contract(estimator, check):
     check(estimator)

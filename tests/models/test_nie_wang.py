@@ -710,9 +710,35 @@ ESTIMATORS = [
 ]
 
 
+#: The squared loss refuses sample weights (Nie & Wang Sec. 5.1's constant is
+#: stated for unit weights), so every check that fits with weights fails.
+SQUARED_WEIGHT_CHECKS = (
+    "check_sample_weights_pandas_series",
+    "check_sample_weights_not_an_array",
+    "check_sample_weights_list",
+    "check_sample_weights_shape",
+    "check_sample_weights_not_overwritten",
+)
+
+
+def expected_failed_checks(estimator):
+    """The sample-weight checks that cannot hold for a noisy weighted release."""
+    from test_estimator_checks import NOISY_SAMPLE_WEIGHT_XFAILS
+
+    out = {
+        k: v
+        for k, v in NOISY_SAMPLE_WEIGHT_XFAILS.items()
+        if not k.endswith("sparse_data")  # dense input only here
+    }
+    if getattr(estimator, "loss", None) == "squared":
+        reason = "loss='squared' refuses sample weights (unit-weight constant)"
+        out.update(dict.fromkeys(SQUARED_WEIGHT_CHECKS, reason))
+    return out
+
+
 @pytest.mark.filterwarnings("ignore::dpsvm.exceptions.PrivacyLeakWarning")
-# No expected failures: every check of scikit-learn passes as is.
-@parametrize_with_checks(ESTIMATORS)
+# Expected failures: the sample-weight checks above (reasons in the dicts).
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks)
 def test_sklearn_contract(estimator, check):
     check(estimator)
 

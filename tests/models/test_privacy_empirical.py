@@ -99,7 +99,7 @@ def test_mechanism_privacy_loss_is_at_most_epsilon(make):
 def test_literal_beta_eps_n_reading_is_caught(monkeypatch):
     # Sarwate et al. Alg. 1 as printed: β = ε·n in ν(b) ∝ exp(−(β/2)‖b‖) together with
     # the (1/n)bᵀf term of eq. (9): ‖b‖ ~ Gamma(d, 2/(nε)), n times too little.
-    def literal(epsilon, n, lam, c, *, variant="jmlr2011"):  # type: ignore[no-untyped-def]
+    def literal(epsilon, n, lam, c, *, variant="jmlr2011", max_weight=1.0):  # type: ignore[no-untyped-def]
         return ObjectiveCalibration(epsilon, 0.0, 2.0 / (n * epsilon), "literal")
 
     monkeypatch.setattr(objective_module, "objective_perturbation_calibration", literal)
@@ -119,7 +119,9 @@ def test_halved_output_sensitivity_is_caught(monkeypatch):
     monkeypatch.setattr(
         linear_module,
         "output_l2_sensitivity",
-        lambda n, lam, lipschitz=1.0: real(n, lam, lipschitz) / 2,
+        lambda n, lam, lipschitz=1.0, max_weight=1.0: (
+            real(n, lam, lipschitz, max_weight) / 2
+        ),
     )
     bound = _audit(
         lambda s: DPLinearSVC(

@@ -64,6 +64,12 @@ from ._metrics import (
     sweep_text,
 )
 from ._tabular import add_dialect_options, add_schema_subparser, run_schema_command
+from ._weights import (
+    add_weight_options,
+    configure_weights,
+    sample_weights,
+    weight_column_name,
+)
 from ._workflow import (
     ABSURD_EPSILON,
     TUNE_GRID,
@@ -104,7 +110,7 @@ _DEFAULT_N_COMPONENTS = 100
 _MAX_N_COMPONENTS = 1_000_000
 _LIBSVM_SUFFIXES = (".libsvm", ".svm", ".svmlight")
 #: Options whose value may start with "-" (a negative label or column index).
-_DASH_VALUE_OPTIONS = ("--classes", "--label-column")
+_DASH_VALUE_OPTIONS = ("--classes", "--label-column", "--class-weight")
 REPORT_FORMAT = "dpsvm-privacy-report"
 REPORT_FORMAT_VERSION = 1
 
@@ -411,6 +417,7 @@ def build_parser() -> argparse.ArgumentParser:
         "selection on a tenth of the rows, final fit on the rest; the same "
         "--epsilon covers both)",
     )
+    add_weight_options(train)
     add_holdout_options(train, default=None)
     train.add_argument("--out", required=True, metavar="MODEL.json", help="model file")
     train.add_argument("--report", metavar="REPORT.json", help="privacy report file")
@@ -1018,15 +1025,19 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "--tune chooses --regularization from its public grid: leave out "
             "--regularization, or leave out --tune"
         )
-    X, y, names, schema, classes, _ = _training_data(args, estimator)
+    X, y, names, schema, classes, _, weights = _training_data(args, estimator)
+    weighting = configure_weights(args, estimator, schema, classes)
 
     notes: list[str] = []
     held_out = None
     if args.holdout is not None:
         fit_rows, held_out = holdout_split(X.shape[0], args.holdout, args.random_state)
         X_fit, y_fit = X[fit_rows], y[fit_rows]
+        if weights is not None:
+            weights = weights[fit_rows]
     else:
         X_fit, y_fit = X, y
+    fit_kwargs = {} if weights is None else {"sample_weight": weights}
     fitted: Any = (
         tuned(estimator, args.epsilon, args.random_state, X_fit.shape[0])
         if args.tune
@@ -1036,7 +1047,7 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         warnings.simplefilter("always")
         with busy("tuning Λ" if args.tune else "training", quiet=args.quiet):
             try:
-                fitted.fit(_frame(X_fit, names), y_fit)
+                fitted.fit(_frame(X_fit, names), y_fit, **fit_kwargs)
             except ValueError as exc:
                 if args.epsilon > ABSURD_EPSILON and "scale" in str(exc):
                     raise UsageError(
@@ -1112,6 +1123,8 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "privacy_event": event.to_dict(),
             "warnings": notes,
         }
+        if weighting is not None:
+            report["weights"] = weighting  # public: the bounds, never the weights
     # Serialise the report before writing anything, then write both files; if
     # the report cannot be written, remove the model so no partial output stays.
     report_text = None
@@ -1136,6 +1149,11 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         status.write(f"{PROG}: {delta_line}\n")
     for line in _budget_lines(event, args):
         status.write(f"{PROG}: {line}\n")
+    if weighting is not None:
+        status.write(
+            f"{PROG}: weighted fit; the noise scales with the public maximum weight "
+            f"W = {_fmt(weighting['weight_bound'])}\n"
+        )
     if held_out is not None:
         ev = evaluate_model(estimator, _frame(X[held_out], names), y[held_out])
         _warn(holdout_warning(), err)
@@ -1199,13 +1217,15 @@ def _regularization_of(event: Any) -> float:
 
 def _training_data(
     args: argparse.Namespace, estimator: Any
-) -> tuple[np.ndarray, np.ndarray, list[str] | None, Any, Any, str]:
-    """Rows, labels, column names, schema, public classes and a place name.
+) -> tuple[np.ndarray, np.ndarray, list[str] | None, Any, Any, str, Any]:
+    """Rows, labels, column names, schema, public classes, a place name and the
+    sample weights (``None`` without --weight-column or a schema's ``weight``).
 
     Sets the estimator's ``classes`` (and ``data_norm`` for a schema) from
     public sources.
     """
     schema = None
+    weights = None
     y: np.ndarray | None
     names: list[str] | None
     if args.schema is not None:
@@ -1215,6 +1235,12 @@ def _training_data(
         schema = PublicSchema.from_json(args.schema)
         frame, where = _read_schema_frame(args, schema)
         y = _schema_labels(schema, frame, where)
+        column = weight_column_name(args, schema)
+        if column is not None:
+            if column not in frame.columns:
+                raise DataError(f"{where}: no weight column {column!r}")
+            weights = sample_weights(frame[column])
+            args.weight_column = column
         X = SchemaTransformer(schema).fit_transform(frame)
         names = list(schema.feature_names_out)
         estimator.set_params(classes=list(schema.classes))
@@ -1224,6 +1250,17 @@ def _training_data(
             estimator.set_params(data_norm=schema.row_norm_bound)
     else:
         X, y, names = _read(args, part="train", labels=True)
+        column = weight_column_name(args, None)
+        if column is not None:
+            if names is None or column not in names:
+                raise UsageError(
+                    f"--weight-column {column!r} must name a column of the header "
+                    "row of a --data CSV file (not the label column)"
+                )
+            k = names.index(column)
+            weights = sample_weights(X[:, k])
+            X = np.delete(X, k, axis=1)
+            names = names[:k] + names[k + 1 :]
     assert y is not None
     where = args.data if args.data is not None else f"--dataset {args.dataset}"
     classes = getattr(args, "classes", None)
@@ -1231,7 +1268,7 @@ def _training_data(
         classes = [-1, 1]  # the loaders' documented, public label set
         estimator.set_params(classes=classes)
     _check_binary_labels(y, classes, where)
-    return X, y, names, schema, classes, where
+    return X, y, names, schema, classes, where, weights
 
 
 def _load(args: argparse.Namespace) -> Any:
@@ -1389,7 +1426,7 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     epsilons = sorted(set(args.epsilons))
     args.epsilon = epsilons[0]
     estimator = _build_estimator(args)  # refuses bad option combinations early
-    X, y, names, _, _, _ = _training_data(args, estimator)
+    X, y, names, _, _, _, weights = _training_data(args, estimator)
     results: dict[float, list[Any]] = {eps: [] for eps in epsilons}
     baseline = []
     runs = [(seed, eps) for seed in range(args.seeds) for eps in epsilons]
@@ -1438,6 +1475,11 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             delta_used=delta_line is None,
         )
     }
+    if weights is not None:
+        notes.add(
+            "sweep fits unweighted models: the schema's weight column is used by "
+            "dpsvm train only"
+        )
     rows = sweep_rows(results, baseline)
     classes = baseline[0].classes
     table = sweep_table(rows)

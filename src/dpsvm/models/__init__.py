@@ -15,6 +15,13 @@
 
 The last five rest on Nie & Wang's Theorem 2 sensitivity (docs/nie_wang.md);
 their former names (``NW…``) still import, with a :class:`FutureWarning`.
+
+The linear, random-feature and explicit-feature output-perturbation estimators
+take public weights (``class_weight``, ``class_priors``, ``max_weight`` and
+``fit(..., sample_weight=...)``; the regressor ``max_weight`` and
+``sample_weight``);
+:func:`balanced_class_weight` gives the ``"balanced"`` weights 1/(k·p_c) of
+public class proportions.
 """
 
 from typing import Any
@@ -26,6 +33,7 @@ from ._kernel_release import (
     PerQueryLaplacePredictor,
     ScalarOffsetNotPrivateWarning,
 )
+from ._weights import balanced_class_weight
 from .kernel import DPKernelSVC, NonPrivateKernelSVC, NonPrivateRandomFeatureSVC
 from .linear import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
 from .nie_wang import deprecated_name as _deprecated_name
@@ -43,6 +51,7 @@ __all__ = [
     "NonPrivateScalarOffsetRelease",
     "PerQueryLaplacePredictor",
     "ScalarOffsetNotPrivateWarning",
+    "balanced_class_weight",
 ]
 
 

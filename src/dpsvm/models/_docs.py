@@ -28,6 +28,9 @@ self
     Training rows (projected onto the domain).
 y : array-like of shape (n_samples,)
     Labels (hinge) or real targets.
+sample_weight : None, default=None
+    Not supported: any other value is refused (docs/privacy.md, "Public
+    weights").
 
 Returns
 -------

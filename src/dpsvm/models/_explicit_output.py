@@ -30,12 +30,14 @@ from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
 from ..accounting.events import PrivacyEvent
-from ..perturbation import OutputPerturbation
+from ..perturbation import OutputPerturbation, weighted_loss_constants
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._docs import model_doc
+from ._weights import class_index, public_weight_bound, resolve_class_weight
+from ._weights import row_weights as _row_weights
 from .base import (
     NoisyFitTagsMixin,
     SavedAttribute,
@@ -50,7 +52,8 @@ from .kernel_erm import (
     NW_GAMMA,
     SENSITIVITY_REFERENCE,
     Calibration,
-    calibrate_loss,
+    calibrate,
+    loss_lipschitz,
     resolve_domain,
     solve_features,
 )
@@ -107,6 +110,7 @@ _EXPLICIT_OUTPUT_PARAMETERS: dict[str, Any] = {
     "feature_norm": None,
     "fit_intercept": False,
     "intercept_scaling": 0.5,
+    "max_weight": 1.0,
     "accountant": None,
     "random_state": None,
 }
@@ -126,25 +130,33 @@ class _ExplicitOutputBase(BaseEstimator):
         "feature_norm": [Interval(Real, 0, None, closed="neither"), None],
         "fit_intercept": ["boolean"],
         "intercept_scaling": [Interval(Real, 0, 1, closed="neither")],
+        "max_weight": [Interval(Real, 0, None, closed="neither")],
         "accountant": [BudgetAccountant, None],
         "random_state": random_state_constraint(),
     }
+
+    #: Not written to model files; a weighted fit's event records their public
+    #: bound W (details["weight_bound"]).
+    _unsaved_params = ("class_weight", "class_priors", "max_weight")
 
     def _loss_spec(self) -> tuple[str, float, float | None]:
         """(loss, τ, M) of the ERM: the hinge here; the regressor's parameters."""
         return "hinge", 0.5, None
 
-    def _calibration(self, n: int) -> Calibration:
-        """Nie & Wang's calibration of one release on n rows (κ = feature_norm_)."""
+    def _calibration(self, n: int, weight_bound: float = 1.0) -> Calibration:
+        """Nie & Wang's calibration of one release on n rows (κ = feature_norm_).
+
+        Weights ω ≤ W (public) scale the loss's Lipschitz constant C_L to W·C_L
+        (:func:`~dpsvm.perturbation.weighted_loss_constants`), hence Thm 2's
+        Δ_H = 2κC_L/(nΛ) by W.
+        """
         loss, quantile, y_bound = self._loss_spec()
-        return calibrate_loss(
-            loss,
-            quantile=quantile,
-            y_bound=y_bound,
-            kappa=self.feature_norm_,
-            lam=float(self.regularization),
-            n=n,
+        lam = float(self.regularization)
+        C_L = loss_lipschitz(
+            loss, quantile=quantile, y_bound=y_bound, kappa=self.feature_norm_, lam=lam
         )
+        lip_w, _ = weighted_loss_constants(C_L, None, weight_bound)
+        return calibrate(self.feature_norm_, lip_w, lam, n)
 
     # -- model file (dpsvm.io) ---------------------------------------------
     # Only the identity map is written: a transformer parameter (feature_map)
@@ -167,7 +179,7 @@ class _ExplicitOutputBase(BaseEstimator):
         """Refuse an event that is not what ``fit`` records for these parameters.
 
         Recomputes each release's calibration (Nie & Wang Thm 2 through
-        :func:`calibrate_loss`, noise through
+        :meth:`_calibration`, noise through
         :class:`~dpsvm.perturbation.OutputPerturbation`) from the parameters
         and the event's public n, and compares ε, δ and the sensitivity.
         """
@@ -183,10 +195,13 @@ class _ExplicitOutputBase(BaseEstimator):
             n = d.get("n_samples")
             if child.mechanism != name or not isinstance(n, int) or n < 1:
                 raise ValueError(f"expected {name!r} with an integer n_samples.")
+            wb = d.get("weight_bound", 1.0)  # the public W of a weighted fit
+            if not (isinstance(wb, int | float) and math.isfinite(wb) and wb > 0):
+                raise ValueError("details.weight_bound must be a number > 0.")
             plan = OutputPerturbation.calibrate(
                 self.noise,
                 epsilon=eps_k,
-                l2_sensitivity=self._calibration(n).rkhs,
+                l2_sensitivity=self._calibration(n, float(wb)).rkhs,
                 dim=dim,
                 delta=delta_k,
             )
@@ -283,10 +298,12 @@ class _ExplicitOutputBase(BaseEstimator):
         eps: float,
         delta: float,
         rng: np.random.Generator,
+        sample_weight: FloatArray | None = None,
+        weight_bound: float = 1.0,
     ) -> tuple[FloatArray, PrivacyEvent, dict[str, Any]]:
         n, D = Phi.shape
         loss, quantile, _ = self._loss_spec()
-        cal = self._calibration(n)
+        cal = self._calibration(n, weight_bound)
         # Nie & Wang Thm 2 gives the L2 sensitivity Δ_H of the exact minimiser;
         # the layer solves to the public cap, checks the certificate and adds
         # noise calibrated to Δ_H + 2·cap (Gamma-norm: Chaudhuri et al. 2011,
@@ -304,6 +321,7 @@ class _ExplicitOutputBase(BaseEstimator):
                 lam=float(self.regularization),
                 l1=float(self.l1_regularization),
                 target_distance=cap,
+                sample_weight=sample_weight,
             ),
             rng,
         )
@@ -321,6 +339,8 @@ class _ExplicitOutputBase(BaseEstimator):
             "certificate_cap": cal.cap,
             "noise": self.noise,
         }
+        if weight_bound != 1.0:  # public W (unweighted events are unchanged)
+            details["weight_bound"] = weight_bound
         event = plan.noise.event(
             f"nw-output-perturbation-vector({self.noise})",
             reference=_NOISE_REFERENCES[self.noise],
@@ -418,6 +438,15 @@ class DPOutputPerturbationSVC(
         Public label set; ``None`` reads it from y (with a
         :class:`~dpsvm.PrivacyLeakWarning`). More than two classes: one-vs-rest
         with (ε/K, δ/K) per class.
+    max_weight : float, default=1.0
+        Public bound on ``sample_weight`` (clipped to [0, max_weight]). Δ_H
+        scales by W = (largest class weight) × max_weight (Nie & Wang Thm 2 with
+        C_L → W·C_L).
+    class_weight : dict, "balanced" or None, default=None
+        Public class weights, as in :class:`~dpsvm.models.DPLinearSVC`
+        (``"balanced"`` from the public ``class_priors``).
+    class_priors : array-like of shape (n_classes,) or None, default=None
+        Public class proportions in the order of ``classes``.
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged after a successful fit.
     %(random_state_noise)s
@@ -483,19 +512,33 @@ class DPOutputPerturbationSVC(
     def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
         self._read_feature_state(state, codec)
 
-    __init__ = estimator_init(_EXPLICIT_OUTPUT_PARAMETERS, {"classes": None})
+    __init__ = estimator_init(
+        _EXPLICIT_OUTPUT_PARAMETERS,
+        {"classes": None, "class_weight": None, "class_priors": None},
+    )
 
     @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> DPOutputPerturbationSVC:
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> DPOutputPerturbationSVC:
         """Fit and release the private SVM.
 
         %(fit_training_rows)s
         y : array-like of shape (n_samples,)
             Labels from the public set ``classes``.
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            Per-row weights, clipped to [0, ``max_weight``] (never refused) and
+            multiplied by the class weights; Δ_H scales by the public bound W.
 
         %(returns_fitted_estimator)s
         """
+        class_weights = resolve_class_weight(
+            self.class_weight, self.class_priors, self.classes
+        )
+        weight_bound = public_weight_bound(
+            class_weights, float(self.max_weight), self.classes
+        )
         epsilon, delta, ticket = self._begin_fit()
         X, y = validate_data(self, X, y, dtype=np.float64)
         X = np.asarray(X, dtype=np.float64)
@@ -504,10 +547,20 @@ class DPOutputPerturbationSVC(
         self.classes_ = resolve_label_set(self.classes, y)
         Phi = self._prepare_features(X)
         rng = check_random_state(self.random_state)
+        targets = one_vs_rest_targets(y, self.classes_)
+        omega = _row_weights(
+            class_index(targets),
+            self.classes_,
+            class_weights,
+            sample_weight,
+            float(self.max_weight),
+        )
         release_one_vs_rest(
             self,
-            lambda r, eps_k, delta_k: self._release(Phi, r, eps_k, delta_k, rng),
-            one_vs_rest_targets(y, self.classes_),
+            lambda r, eps_k, delta_k: self._release(
+                Phi, r, eps_k, delta_k, rng, omega, weight_bound
+            ),
+            targets,
             epsilon,
             delta,
             ticket,
@@ -560,6 +613,9 @@ class DPOutputPerturbationRegressor(
         Constant feature inside the norm bound.
     intercept_scaling : float, default=0.5
         s/κ, in (0, 1).
+    max_weight : float, default=1.0
+        Public bound on ``sample_weight`` (clipped to [0, max_weight]); Δ_H
+        scales by it. Sample weights are refused for ``loss="squared"``.
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged after a successful fit.
     %(random_state_noise)s
@@ -634,15 +690,27 @@ class DPOutputPerturbationRegressor(
 
     @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> DPOutputPerturbationRegressor:
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> DPOutputPerturbationRegressor:
         """Fit and release the private regressor.
 
         %(fit_training_rows)s
         y : array-like of shape (n_samples,)
             Real targets (clipped to [−M, M] for the squared loss).
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            Per-row weights, clipped to [0, ``max_weight``] (never refused); Δ_H
+            scales by ``max_weight``. Not for ``loss="squared"``.
 
         %(returns_fitted_estimator)s
         """
+        weighted = sample_weight is not None or float(self.max_weight) < 1.0
+        if self.loss == "squared" and weighted:
+            raise ValueError(
+                "loss='squared' takes no sample weights: its Lipschitz constant "
+                "(Nie & Wang Sec. 5.1) bounds the minimiser for unit weights only; "
+                "use loss='pinball' or 'absolute' with weights."
+            )
         if self.loss == "squared":
             if self.y_bound is None:
                 raise ValueError(
@@ -661,7 +729,16 @@ class DPOutputPerturbationRegressor(
             r = np.clip(r, -float(self.y_bound), float(self.y_bound))
         Phi = self._prepare_features(X)
         rng = check_random_state(self.random_state)
-        w, event, info = self._release(Phi, r, epsilon, delta, rng)
+        omega = None
+        if weighted:
+            n = r.shape[0]
+            index = np.zeros(n, dtype=np.intp)
+            omega = _row_weights(
+                index, np.zeros(1), None, sample_weight, float(self.max_weight)
+            )
+        w, event, info = self._release(
+            Phi, r, epsilon, delta, rng, omega, float(self.max_weight)
+        )
         ticket.spend(event)  # before the release is stored (see release_one_vs_rest)
         self._set_coef(w[None, :])
         self.coef_ = self.coef_[0]

@@ -126,7 +126,7 @@ class _KernelRelease(KernelERMBase):
 
     @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> Self:
+    def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: None = None) -> Self:
         """Fit the exact model f_z (kept private), then make the release.
 
         What the fit costs is the release's (class Notes): nothing for
@@ -143,6 +143,13 @@ class _KernelRelease(KernelERMBase):
             If a parameter is out of range, or no accountant is given to a
             :class:`PerQueryLaplacePredictor`.
         """
+        if sample_weight is not None:  # refused before any budget is checked
+            raise ValueError(
+                f"{type(self).__name__} takes no sample weights: its kernel ERM "
+                "solver is not weighted yet. Use DPOutputPerturbationSVC or "
+                "DPOutputPerturbationRegressor (explicit features), DPLinearSVC or "
+                "DPKernelSVC, which take public weights."
+            )
         epsilon = check_epsilon(self.epsilon)
         ticket = self._before_data(epsilon)
         cal, n = self._fit_model(X, y)

@@ -70,6 +70,7 @@ from ..utils._random import random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon, project_rows_to_ball
 from ._docs import model_doc
+from ._weights import public_weight_bound, resolve_class_weight
 from .base import (
     NoisyFitTagsMixin,
     PublicParameterFitMixin,
@@ -491,6 +492,14 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
     classes : array-like or None, default=None
         The public label set. ``None`` reads it from y and emits a
         :class:`~dpsvm.PrivacyLeakWarning`.
+    class_weight : dict, "balanced" or None, default=None
+        Public class weights, as in :class:`~dpsvm.models.DPLinearSVC`
+        (``"balanced"`` from the public ``class_priors``).
+    class_priors : array-like of shape (n_classes,) or None, default=None
+        Public class proportions in the order of ``classes``.
+    max_weight : float, default=1.0
+        Public bound on ``sample_weight`` (clipped to [0, max_weight]); the
+        noise scales with W = (largest class weight) × max_weight.
     accountant : BudgetAccountant or None, default=None
         Budget checked before the data are read and charged after a successful
         fit with ``privacy_event_``. Shared by clones.
@@ -576,6 +585,9 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         ],
         "epsilon": [Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, 1, closed="left")],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
+        "class_priors": ["array-like", None],
+        "max_weight": [Interval(Real, 0, None, closed="neither")],
         "accountant": [BudgetAccountant, None],
         "random_state": random_state_constraint(),
     }
@@ -589,10 +601,38 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             "regularization": "auto",
             "epsilon": 1.0,
             "delta": 0.0,
+            "class_weight": None,
+            "class_priors": None,
+            "max_weight": 1.0,
             "accountant": None,
             "random_state": None,
         },
     )
+
+    #: Not written to model files; the event records their public bound W.
+    _unsaved_params = ("class_weight", "class_priors", "max_weight")
+
+    def _weight_bound(self) -> float:
+        """The public bound W on every example weight (parameters only)."""
+        cw = resolve_class_weight(self.class_weight, self.class_priors, self.classes)
+        return public_weight_bound(cw, float(self.max_weight), self.classes)
+
+    @model_doc
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> DPKernelSVC:
+        """Fit the estimator (the accountant is charged only after success).
+
+        %(fit_training_rows)s
+        y : array-like of shape (n_samples,)
+            Labels.
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            Per-row weights, clipped to [0, ``max_weight``] (never refused).
+
+        %(returns_fitted_estimator)s
+        """
+        self._check_public_parameters()
+        return self._fit(X, y, sample_weight)
 
     def _resolved_feature_map(self) -> str:
         if self.feature_map != "auto":
@@ -630,7 +670,7 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         return " ".join(reasons) if reasons else None
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def _fit(self, X: Any, y: Any) -> DPKernelSVC:
+    def _fit(self, X: Any, y: Any, sample_weight: Any = None) -> DPKernelSVC:
         loss_name = self._resolved_loss()
         loss = get_loss(loss_name, huber_h=self.huber_h)
         if (
@@ -645,6 +685,7 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             )
         epsilon = check_epsilon(self.epsilon)
         delta = check_delta(self.delta)
+        weight_bound = self._weight_bound()  # public weights checked before budget
         # Checked before reading any data; spent only after a successful fit.
         ticket = charge(
             resolve_accountant(self.accountant),
@@ -662,7 +703,9 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         if not_private is not None:
             warn_not_private(not_private, stacklevel=4)
         Z = rff.transform(X)
-        self.regularization_ = self._resolve_regularization(X.shape[0], R, y, loss)
+        self.regularization_ = self._resolve_regularization(
+            X.shape[0], R, y, loss, weight_bound
+        )
         inner_cls = _UnprojectedDPLinearSVC if paper else _InnerDPLinearSVC
         inner = inner_cls(
             epsilon=epsilon,
@@ -674,17 +717,22 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             data_norm=R,
             fit_intercept=False,
             classes=self.classes,
+            class_weight=self.class_weight,
+            class_priors=self.class_priors,
+            max_weight=self.max_weight,
             accountant=None,  # charged here, with the feature map in the event
             tol=self.tol,
             max_iter=self.max_iter,
             random_state=self.random_state,
         )
-        inner.fit(Z, y)
+        inner.fit(Z, y, sample_weight=sample_weight)
         self.classes_ = inner.classes_
         self.coef_ = inner.coef_
         self.solver_info_ = inner.solver_info_
         self.n_iter_ = inner.n_iter_
-        self.privacy_event_ = self._event(inner.privacy_event_, R, X.shape[0], loss)
+        self.privacy_event_ = self._event(
+            inner.privacy_event_, R, X.shape[0], loss, weight_bound
+        )
         ticket.spend(self.privacy_event_)
         return self
 
@@ -701,15 +749,20 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             )
         # Λ as fit resolved it (the kernel's own "auto" rule needs n, recorded in
         # the event, and the public label set).
-        n = (event.children[0] if event.children else event).details.get("n_samples")
+        first = (event.children[0] if event.children else event).details
+        n = first.get("n_samples")
         if not (isinstance(n, int) and n >= 1):
             raise ValueError("the event lacks n_samples.")
+        wb = first.get("weight_bound", 1.0)  # the public W of a weighted fit
+        if not (isinstance(wb, int | float) and math.isfinite(wb) and wb > 0):
+            raise ValueError("event details.weight_bound must be a number > 0.")
         loss = self._resolved_loss()
         reg = self._resolve_regularization(
             n,
             data_norm,
             np.asarray(self.classes_),
             get_loss(loss, huber_h=self.huber_h),
+            float(wb),
         )
         inner = DPLinearSVC(
             epsilon=self.epsilon,
@@ -728,7 +781,7 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         )
 
     def _resolve_regularization(
-        self, n: int, R: float, y: np.ndarray, loss: Any
+        self, n: int, R: float, y: np.ndarray, loss: Any, weight_bound: float = 1.0
     ) -> float:
         """Λ of this fit; ``"auto"`` applies the public a-priori rule.
 
@@ -736,7 +789,8 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         bound) (:func:`~dpsvm.perturbation._calibration.auto_regularization`, f = 1/2)
         and Λ = λ·R², R the features' calibrated norm bound. The number of
         one-vs-rest problems K comes from ``classes`` (from y only when
-        ``classes=None``, which already warns).
+        ``classes=None``, which already warns). A weighted fit scales c by the
+        public weight bound W (``weight_bound``).
         """
         if not (isinstance(self.regularization, str) and self.regularization == "auto"):
             return float(self.regularization)
@@ -747,10 +801,18 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             n,
             loss.smoothness,
             share=AUTO_CORRECTION_SHARE_KERNEL,
+            max_weight=weight_bound,
         )
         return lam * R * R
 
-    def _event(self, linear: PrivacyEvent, R: float, n: int, loss: Any) -> PrivacyEvent:
+    def _event(
+        self,
+        linear: PrivacyEvent,
+        R: float,
+        n: int,
+        loss: Any,
+        weight_bound: float = 1.0,
+    ) -> PrivacyEvent:
         details = dict(linear.details)
         details.update(self._feature_details(R))
         k = len(self.classes_) if len(self.classes_) > 2 else 1
@@ -763,7 +825,7 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
                 linear.epsilon / k,
                 n,
                 1.0 / self.regularization_,
-                loss.lipschitz,
+                loss.lipschitz * weight_bound,  # weighted loss: W·L
                 int(self.n_components),
             )
             details["n_laplace_draws"] = 2 * int(self.n_components)

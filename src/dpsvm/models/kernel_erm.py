@@ -352,24 +352,36 @@ def solve_features(
     l1: float = 0.0,
     target_distance: float = 0.0,
     gram: FloatArray | None = None,
+    sample_weight: FloatArray | None = None,
 ) -> BoxSolution:
     """Solve (1/n)Σℓ + (Λ/2)‖w‖² + μ‖w‖₁ on feature rows, certified.
 
     The bias-free hinge SVM on explicit features (μ = 0) goes through
     :func:`dpsvm.solvers._erm.solve_hinge` (liblinear dual coordinate descent
     with a duality-gap certificate); every other case through
-    :mod:`dpsvm.solvers._box`.
+    :mod:`dpsvm.solvers._box`. ``sample_weight`` ω ≥ 0 gives (1/n)Σωᵢℓᵢ: a
+    piecewise-linear loss ωᵢℓᵢ(t) = max over a ∈ [ωᵢloᵢ, ωᵢhiᵢ] of a(rᵢ − t),
+    i.e. the same box solver on the scaled box (not for the squared loss).
     """
     if loss == "squared":
+        if sample_weight is not None:
+            raise ValueError(
+                "loss='squared' takes no sample weights (its Lipschitz constant, "
+                "Nie & Wang Sec. 5.1, is stated for unit weights)."
+            )
         return solve_squared_erm(Phi if gram is None else None, r, lam, gram=gram)
     if loss == "hinge" and l1 == 0.0 and gram is None and Phi is not None:
         from ..solvers import solve_hinge
 
-        res = solve_hinge(Phi, r, lam, target_distance=target_distance)
+        res = solve_hinge(
+            Phi, r, lam, target_distance=target_distance, sample_weight=sample_weight
+        )
         return BoxSolution(
             res.coef, None, res.gap, res.distance_bound, res.n_iter, res.method
         )
     lo, hi, rr, _ = box_loss(loss, r, quantile)
+    if sample_weight is not None:  # ωℓ(t) = max over a ∈ [ω·lo, ω·hi] of a(r − t)
+        lo, hi = lo * sample_weight, hi * sample_weight
     return solve_box_erm(
         Phi, lo, hi, rr, lam, l1=l1, gram=gram, target_distance=target_distance
     )

@@ -38,12 +38,24 @@ from ..perturbation import (
     output_l2_sensitivity,
     rubinstein_l2_sensitivity,
 )
-from ..solvers import RowScaledDesign, SolverResult, solve_hinge, solve_smooth
+from ..solvers import (
+    RowScaledDesign,
+    SolverResult,
+    is_dask_array,
+    solve_hinge,
+    solve_smooth,
+)
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_delta, check_epsilon
 from ._docs import model_doc
+from ._weights import (
+    class_index,
+    public_weight_bound,
+    resolve_class_weight,
+    row_weights,
+)
 from .base import (
     LINEAR_PARAMETERS,
     LinearModelBase,
@@ -100,16 +112,31 @@ def _solve(
     max_iter: int,
     linear: FloatArray | None = None,
     target_distance: float = 0.0,
+    sample_weight: FloatArray | None = None,
 ) -> SolverResult:
     if loss.differentiable:
-        return solve_smooth(Xt, y, loss, lam, linear=linear, tol=tol, max_iter=max_iter)
+        return solve_smooth(
+            Xt,
+            y,
+            loss,
+            lam,
+            linear=linear,
+            tol=tol,
+            max_iter=max_iter,
+            sample_weight=sample_weight,
+        )
     if linear is not None:  # pragma: no cover - guarded by the mechanism checks
         raise ValueError("A linear term needs a differentiable loss.")
     if loss.name != "hinge":
         # Rescale the ρ-hinge to the hinge: ℓ(z) = h(z/ρ); w = ρ·v solves it.
         rho = 1.0 / loss.lipschitz
         res = solve_hinge(
-            Xt, y, lam * rho * rho, tol=tol, target_distance=target_distance / rho
+            Xt,
+            y,
+            lam * rho * rho,
+            tol=tol,
+            target_distance=target_distance / rho,
+            sample_weight=sample_weight,
         )
         return SolverResult(
             res.coef * rho,
@@ -119,7 +146,14 @@ def _solve(
             res.n_iter,
             res.method,
         )
-    return solve_hinge(Xt, y, lam, tol=tol, target_distance=target_distance)
+    return solve_hinge(
+        Xt,
+        y,
+        lam,
+        tol=tol,
+        target_distance=target_distance,
+        sample_weight=sample_weight,
+    )
 
 
 #: The smooth-loss choice of the hinge-family classifiers.
@@ -133,6 +167,9 @@ DP_LINEAR_PARAMETERS: dict[str, Any] = {
     **LINEAR_PARAMETERS,
     "regularization": "auto",
     "fit_intercept": True,
+    "class_weight": None,
+    "class_priors": None,
+    "max_weight": 1.0,
     "accountant": None,
     "random_state": None,
 }
@@ -152,12 +189,29 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         "mechanism": [
             StrOptions({"objective", "objective-2009", "output", "output-laplace"})
         ],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
+        "class_priors": ["array-like", None],
+        "max_weight": [Interval(Real, 0, None, closed="neither")],
         "accountant": [BudgetAccountant, None],
         "random_state": random_state_constraint(),
     }
 
+    #: Not written to model files (a dict is no JSON scalar); the event records
+    #: the public weight bound they give (details["weight_bound"]).
+    _unsaved_params = ("class_weight", "class_priors", "max_weight")
+
     def _get_loss(self) -> Loss:
         raise NotImplementedError
+
+    def _class_weights(self) -> dict[Any, float] | None:
+        """The public class weights (dict or ``None``), from the parameters."""
+        return resolve_class_weight(self.class_weight, self.class_priors, self.classes)
+
+    def _weight_bound(self) -> float:
+        """The public bound W on every example weight (parameters only)."""
+        return public_weight_bound(
+            self._class_weights(), float(self.max_weight), self.classes
+        )
 
     #: Whether fit warns about a non-private mode (off for the inner linear step
     #: of a kernel model, which warns itself).
@@ -174,22 +228,31 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             )
         return None
 
-    def _resolve_regularization(self, n: int, R: float, n_problems: int) -> float:
+    def _resolve_regularization(
+        self, n: int, R: float, n_problems: int, weight_bound: float | None = None
+    ) -> float:
         """Λ of this fit; ``"auto"`` applies the public a-priori rule.
 
-        ``"auto"``: λ = max(c/(n(e^{fε_k/2} − 1)), 1/n) on the unit-ball problem
+        ``"auto"``: λ = max(W·c/(n(e^{fε_k/2} − 1)), 1/n) on the unit-ball problem
         (:func:`~dpsvm.perturbation._calibration.auto_regularization`, f = 0.1), with
-        ε_k = ε/K the ε of each of the K one-vs-rest problems, and Λ = λ·R².
-        Reads n (public under replace-one), ε, K, R and the loss only.
+        ε_k = ε/K the ε of each of the K one-vs-rest problems, W the public weight
+        bound (``weight_bound``, else from the parameters; 1 unweighted) and
+        Λ = λ·R². Reads n (public under replace-one), ε, K, R, W and the loss only.
         """
         if not (isinstance(self.regularization, str) and self.regularization == "auto"):
             return float(self.regularization)
+        if weight_bound is None:
+            weight_bound = self._weight_bound()
         eps_k = float(self.epsilon) / n_problems
-        lam = auto_regularization(eps_k, n, self._get_loss().smoothness)
+        lam = auto_regularization(
+            eps_k, n, self._get_loss().smoothness, max_weight=weight_bound
+        )
         return lam * R * R
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: ArrayLike, y: ArrayLike) -> _DPLinearBase:
+    def fit(
+        self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> _DPLinearBase:
         """Fit the private classifier.
 
         The accountant (if any) is checked before the data are read and charged
@@ -202,6 +265,10 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             ball of that radius.
         y : array-like of shape (n_samples,)
             Labels; two classes, or more through one-vs-rest with ε split evenly.
+        sample_weight : array-like of shape (n_samples,) or None, default=None
+            Per-row weights, clipped to [0, ``max_weight``] (never refused; NaN
+            counts as 0) and multiplied by the class weights. The objective stays
+            divided by n; the noise scales with the public bound W.
 
         Returns
         -------
@@ -224,6 +291,9 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         epsilon = check_epsilon(self.epsilon)
         delta = check_delta(self.delta)
         not_private = self._non_private_reason()
+        # Public weights: resolved (and refused if invalid) before any budget.
+        class_weights = self._class_weights()
+        weight_bound = self._weight_bound()
         # Checked before reading any data; spent only after a successful fit.
         ticket = charge(
             resolve_accountant(self.accountant),
@@ -234,12 +304,31 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         )
         if not_private is not None and self._warn_not_private:
             warn_not_private(not_private, stacklevel=4)
+        weighted = (
+            class_weights is not None
+            or sample_weight is not None
+            or float(self.max_weight) < 1.0  # every unit weight clipped below 1
+        )
+        if weighted and is_dask_array(X):
+            raise ValueError(
+                "sample_weight / class_weight are not supported on out-of-core "
+                "(dask) rows; fit in memory without them."
+            )
         Xt, targets, lam = self._prepare_fit(X, y)
+        omega = None
+        if weighted:
+            omega = row_weights(
+                class_index(targets),
+                self.classes_,
+                class_weights,
+                sample_weight,
+                float(self.max_weight),
+            )
         rng = check_random_state(self.random_state)
         infos = release_one_vs_rest(
             self,
             lambda yk, eps_k, delta_k: self._fit_binary(
-                Xt, yk, lam, loss, eps_k, delta_k, rng
+                Xt, yk, lam, loss, eps_k, delta_k, rng, omega, weight_bound
             ),
             targets,
             epsilon,
@@ -250,12 +339,21 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         return self
 
     def _perturbation(
-        self, mech: str, n: int, d: int, lam: float, loss: Loss, eps: float
+        self,
+        mech: str,
+        n: int,
+        d: int,
+        lam: float,
+        loss: Loss,
+        eps: float,
+        weight_bound: float = 1.0,
     ) -> ObjectivePerturbation | OutputPerturbation:
         """The public calibration of one binary release on the unit-ball problem.
 
         Used by :meth:`_fit_binary` and, to recompute a recorded event, by
-        :meth:`_check_privacy_event`.
+        :meth:`_check_privacy_event`. ``weight_bound`` is the public W ≥ every
+        example weight: each calibration scales its loss constants by it
+        (:func:`~dpsvm.perturbation.weighted_loss_constants`).
         """
         if mech in ("objective", "objective-2009"):
             assert loss.smoothness is not None
@@ -267,6 +365,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                 smoothness=loss.smoothness,
                 tol=float(self.tol),  # the public tolerance the solver certifies
                 variant="jmlr2011" if mech == "objective" else "sarwate2009",
+                max_weight=weight_bound,
             )
         if mech == "output":
             # Chaudhuri, Monteleoni & Sarwate 2011, Alg. 1 / Cor. 8: Δ₂ = 2L/(nλ),
@@ -274,14 +373,18 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             return OutputPerturbation.calibrate(
                 "gamma-norm",
                 epsilon=eps,
-                l2_sensitivity=output_l2_sensitivity(n, lam, loss.lipschitz),
+                l2_sensitivity=output_l2_sensitivity(
+                    n, lam, loss.lipschitz, weight_bound
+                ),
                 dim=d,
             )
         # Rubinstein et al. Lemma 6 / Thm 7: Δ₂ = 4L/(nλ), Laplace on Δ₁ = √d·Δ₂.
         return OutputPerturbation.calibrate(
             "laplace",
             epsilon=eps,
-            l2_sensitivity=rubinstein_l2_sensitivity(n, lam, loss.lipschitz),
+            l2_sensitivity=rubinstein_l2_sensitivity(
+                n, lam, loss.lipschitz, weight_bound
+            ),
             dim=d,
         )
 
@@ -294,6 +397,8 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         eps: float,
         delta: float,
         rng: np.random.Generator,
+        sample_weight: FloatArray | None = None,
+        weight_bound: float = 1.0,
     ) -> tuple[FloatArray, PrivacyEvent, dict[str, Any]]:
         n, d = Xt.shape
         R = self.data_norm_
@@ -307,7 +412,9 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             "n_features": d,
             "solver_tol": self.tol,
         }
-        plan = self._perturbation(mech, n, d, lam, loss, eps)
+        if weight_bound != 1.0:  # public W (unweighted events are unchanged)
+            details["weight_bound"] = weight_bound
+        plan = self._perturbation(mech, n, d, lam, loss, eps, weight_bound)
         solve: Any  # the plan's solver contract: (strong, linear) or (cap)
         if isinstance(plan, ObjectivePerturbation):
             # J(w) + linear·w at the strong convexity the plan asks for (Δ fallback).
@@ -322,6 +429,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                     tol=plan.tol,
                     max_iter=self.max_iter,
                     linear=linear,
+                    sample_weight=sample_weight,
                 )
 
             solve = perturbed_objective
@@ -337,6 +445,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                     tol=min(self.tol, lam * cap),
                     max_iter=self.max_iter,
                     target_distance=cap,
+                    sample_weight=sample_weight,
                 )
 
             solve = exact_minimiser
@@ -426,7 +535,12 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             # Λ as fit resolves it (a number, or the public "auto" rule of n, ε
             # and the number k of one-vs-rest releases); λ = Λ/R² as in
             # LinearModelBase._internal_lambda.
-            reg = self._resolve_regularization(n, R, k)
+            # The public weight bound W recorded by a weighted fit (1 otherwise).
+            wb = det.get("weight_bound", 1.0)
+            if not (isinstance(wb, int | float) and math.isfinite(wb) and wb > 0):
+                raise ValueError("event details.weight_bound must be a number > 0.")
+            wb = float(wb)
+            reg = self._resolve_regularization(n, R, k, wb)
             lam = reg / (R * R)
             for key, want in (
                 ("regularization", reg),
@@ -439,7 +553,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                         f"event details.{key} is {det.get(key)!r}; the parameters "
                         f"give {want!r}."
                     )
-            plan = self._perturbation(self.mechanism, n, d, lam, loss, epsilon / k)
+            plan = self._perturbation(self.mechanism, n, d, lam, loss, epsilon / k, wb)
             expected = plan.details(R)
             if isinstance(plan, OutputPerturbation):
                 want_sens = plan.noise.sensitivity / R
@@ -546,6 +660,20 @@ class DPLinearSVC(_DPLinearBase):
     classes : array-like or None, default=None
         The public label set. ``None`` reads it from y and emits a
         :class:`~dpsvm.PrivacyLeakWarning`.
+    class_weight : dict, "balanced" or None, default=None
+        Public weight of each class, multiplying its rows' loss terms (the
+        objective stays divided by n): a dict {class: weight} (weights ≥ 0; a
+        class not listed weighs 1), or ``"balanced"``: w_c = 1/(k·p_c) from the
+        *public* proportions ``class_priors``, never from the private class
+        counts (scikit-learn's ``"balanced"``).
+    class_priors : array-like of shape (n_classes,) or None, default=None
+        Public class proportions p_c (> 0, summing to 1) in the order of
+        ``classes``; needed by ``class_weight="balanced"`` only.
+    max_weight : float, default=1.0
+        Public upper bound on ``sample_weight``: sample weights are clipped to
+        [0, max_weight] (never refused). Every sensitivity scales by the public
+        W = (largest class weight) × max_weight (recorded in ``privacy_event_``
+        as ``details["weight_bound"]``; docs/privacy.md, "Public weights").
     accountant : BudgetAccountant or None, default=None
         Budget to check before and charge after a successful fit. Shared by
         clones (it is not copied).
@@ -639,6 +767,14 @@ class DPLogisticRegression(_DPLinearBase):
         s/R, in (0, 1).
     classes : array-like or None, default=None
         The public label set.
+    class_weight : dict, "balanced" or None, default=None
+        Public class weights (see :class:`DPLinearSVC`).
+    class_priors : array-like of shape (n_classes,) or None, default=None
+        Public class proportions in the order of ``classes`` (for
+        ``"balanced"``).
+    max_weight : float, default=1.0
+        Public bound on ``sample_weight`` (clipped to [0, max_weight]); the
+        noise scales with W = (largest class weight) × max_weight.
     accountant : BudgetAccountant or None, default=None
         Budget to check before and charge after a successful fit.
     tol : float, default=1e-10

@@ -29,10 +29,12 @@ from ._calibration import (
     ResidualCalibration,
     approximate_minimiser_calibration,
     auto_regularization,
+    check_max_weight,
     objective_perturbation_calibration,
     output_l2_sensitivity,
     output_laplace_scale,
     rubinstein_l2_sensitivity,
+    weighted_loss_constants,
 )
 from ._objective import ObjectivePerturbation
 from ._output import (
@@ -61,8 +63,10 @@ __all__ = [
     "auto_regularization",
     "certified_sensitivity",
     "check_certificate",
+    "check_max_weight",
     "objective_perturbation_calibration",
     "output_l2_sensitivity",
     "output_laplace_scale",
     "rubinstein_l2_sensitivity",
+    "weighted_loss_constants",
 ]

@@ -12,6 +12,13 @@ released coefficients w/R have sensitivity Δ/R.
 Neighbouring relation throughout: replace-one (datasets of equal size n that
 differ in one record), as in both papers.
 
+Public weights. A weighted fit minimises (1/n) Σ ωᵢ ℓ(yᵢwᵀx̃ᵢ) + (λ/2)‖w‖² (divided
+by n, never by Σωᵢ, which is private) with every ωᵢ in [0, W] for a *public*
+bound W (class weights × clipped sample weights). The weight is part of the
+record, so each per-example loss ωℓ is W·L-Lipschitz with |(ωℓ)″| ≤ W·c:
+every calibration below takes ``max_weight`` = W and uses the constants of
+:func:`weighted_loss_constants` (written once, there).
+
 CMS11 = Chaudhuri, Monteleoni & Sarwate, "Differentially private empirical risk
 minimization", JMLR 12 (2011).
 """
@@ -29,11 +36,81 @@ __all__ = [
     "ResidualCalibration",
     "approximate_minimiser_calibration",
     "auto_regularization",
+    "check_max_weight",
     "objective_perturbation_calibration",
     "output_l2_sensitivity",
     "output_laplace_scale",
     "rubinstein_l2_sensitivity",
+    "weighted_loss_constants",
 ]
+
+
+def check_max_weight(max_weight: float) -> float:
+    """The public weight bound W as a float, refused unless finite and > 0.
+
+    Parameters
+    ----------
+    max_weight : float
+        The public bound W on every example weight.
+
+    Returns
+    -------
+    float
+        W.
+
+    Examples
+    --------
+    >>> check_max_weight(2)
+    2.0
+    """
+    w = float(max_weight)
+    if not (math.isfinite(w) and w > 0):
+        raise ValueError(
+            "The public maximum weight must be a finite number > 0; got "
+            f"{max_weight!r}."
+        )
+    return w
+
+
+def weighted_loss_constants(
+    lipschitz: float, smoothness: float | None, max_weight: float = 1.0
+) -> tuple[float, float | None]:
+    """Lipschitz constant and curvature bound of a weighted per-example loss.
+
+    A weighted ERM multiplies each example's loss by its weight ωᵢ ∈ [0, W]
+    (W public). Under replace-one neighbours the replaced record carries its own
+    weight, so the per-example loss ωℓ is ω·L ≤ W·L Lipschitz and
+    |(ωℓ)″| = ω|ℓ″| ≤ W·c. Every calibration of this module is stated for a loss
+    with these constants: Chaudhuri, Monteleoni & Sarwate (2011), Theorem 9
+    (objective perturbation; its proof uses only ‖∇ℓ‖ ≤ L‖x‖ and |ℓ″| ≤ c, which
+    hold with W·L and W·c), Corollary 8 (output perturbation, Δ₂ = 2·W·L/(nλ)) and
+    Rubinstein et al. Lemma 6 (4·W·L/(nλ)). Correction to the papers as applied
+    to weights: they assume unit weights (L ≤ 1 and c as stated); with weights
+    both constants scale by the public bound W, never by the weights' private
+    sum, and the objective stays divided by n.
+
+    Parameters
+    ----------
+    lipschitz : float
+        L of the unweighted loss.
+    smoothness : float or None
+        c ≥ |ℓ″| of the unweighted loss (``None``: no curvature bound).
+    max_weight : float, default=1.0
+        The public bound W on every weight.
+
+    Returns
+    -------
+    tuple of (float, float or None)
+        (W·L, W·c).
+
+    Examples
+    --------
+    >>> weighted_loss_constants(1.0, 0.25, 4.0)
+    (4.0, 1.0)
+    """
+    w = check_max_weight(max_weight)
+    # CMS11 Thm 9 / Cor. 8 with the weighted loss ωℓ, ω ≤ W: L → W·L, c → W·c.
+    return w * lipschitz, None if smoothness is None else w * smoothness
 
 
 @dataclass(frozen=True)
@@ -50,16 +127,26 @@ class ObjectiveCalibration:
         Scale 2/ε′ of ‖b‖ ~ Gamma(d, 2/ε′).
     variant : str
         ``"jmlr2011"`` or ``"sarwate2009"``.
+    max_weight : float
+        The public weight bound W (1 for an unweighted fit): the gradient of the
+        replaced record moves by at most 2W, so b has density ∝ exp(−(ε′/(2W))‖b‖).
     """
 
     epsilon_prime: float
     extra_regularization: float
     noise_scale: float
     variant: str
+    max_weight: float = 1.0
 
 
 def objective_perturbation_calibration(
-    epsilon: float, n: int, lam: float, c: float, *, variant: str = "jmlr2011"
+    epsilon: float,
+    n: int,
+    lam: float,
+    c: float,
+    *,
+    variant: str = "jmlr2011",
+    max_weight: float = 1.0,
 ) -> ObjectiveCalibration:
     """Calibrate objective perturbation for ε-DP (replace-one, ‖x‖ ≤ 1, L ≤ 1).
 
@@ -92,6 +179,10 @@ def objective_perturbation_calibration(
         Bound on |ℓ″| (Huber: 1/(2h); logistic: 1/4).
     variant : {"jmlr2011", "sarwate2009"}, default="jmlr2011"
         Which calibration.
+    max_weight : float, default=1.0
+        Public bound W on the example weights: the loss constants become
+        (W·L, W·c) (:func:`weighted_loss_constants`), so c is replaced by W·c in
+        steps 1-2 and ‖b‖ ~ Gamma(d, 2W/ε′) in step 3.
 
     Returns
     -------
@@ -104,11 +195,15 @@ def objective_perturbation_calibration(
     >>> round(cal.epsilon_prime, 4), cal.extra_regularization
     (0.1348, 0.0)
     """
+    # Weighted losses (ωᵢ ≤ W): gradient bound L = 1 → W, curvature c → W·c.
+    lip_w, c_w = weighted_loss_constants(1.0, c, max_weight)
+    assert c_w is not None
     if variant == "sarwate2009":
         # Sarwate et al. Alg. 1 + eq. (9): density ∝ exp(−(ε/2)‖b‖), (1/n)bᵀf term.
-        return ObjectiveCalibration(epsilon, 0.0, 2.0 / epsilon, variant)
+        return ObjectiveCalibration(epsilon, 0.0, 2.0 * lip_w / epsilon, variant, lip_w)
     if variant != "jmlr2011":
         raise ValueError(f"Unknown objective-perturbation variant {variant!r}.")
+    c = c_w
     ratio = c / (n * lam)
     # CMS11 Algorithm 2, step 1: ε′ = ε − ln(1 + 2c/(nλ) + c²/(n²λ²)).
     eps_prime = epsilon - math.log1p(2.0 * ratio + ratio * ratio)
@@ -123,9 +218,10 @@ def objective_perturbation_calibration(
             )
         delta_reg = c / denom - lam
         eps_prime = epsilon / 2.0
-    # CMS11 Algorithm 2, step 3: ν(b) ∝ exp(−(ε′/2)‖b‖) ⇒ ‖b‖ ~ Gamma(d, 2/ε′).
+    # CMS11 Algorithm 2, step 3: ν(b) ∝ exp(−(ε′/2)‖b‖) ⇒ ‖b‖ ~ Gamma(d, 2/ε′);
+    # with weights ≤ W the replaced gradient moves by 2W: ‖b‖ ~ Gamma(d, 2W/ε′).
     return ObjectiveCalibration(
-        eps_prime, max(delta_reg, 0.0), 2.0 / eps_prime, variant
+        eps_prime, max(delta_reg, 0.0), 2.0 * lip_w / eps_prime, variant, lip_w
     )
 
 
@@ -206,7 +302,9 @@ def approximate_minimiser_calibration(
     return ResidualCalibration(epsilon_residual, sens, sens / epsilon_residual)
 
 
-def output_l2_sensitivity(n: int, lam: float, lipschitz: float = 1.0) -> float:
+def output_l2_sensitivity(
+    n: int, lam: float, lipschitz: float = 1.0, max_weight: float = 1.0
+) -> float:
     """L2 sensitivity 2L/(nλ) of the regularised ERM minimiser on the unit ball.
 
     Chaudhuri, Monteleoni & Sarwate (2011), Corollary 8 (the "sensitivity method"
@@ -223,21 +321,27 @@ def output_l2_sensitivity(n: int, lam: float, lipschitz: float = 1.0) -> float:
         Regularisation λ > 0 of the unit-ball problem.
     lipschitz : float, default=1.0
         The loss's Lipschitz constant L.
+    max_weight : float, default=1.0
+        Public bound W on the example weights (:func:`weighted_loss_constants`).
 
     Returns
     -------
     float
-        2L/(nλ).
+        2LW/(nλ).
 
     Examples
     --------
     >>> output_l2_sensitivity(100, 0.1)
     0.2
     """
-    return 2.0 * lipschitz / (n * lam)
+    lip_w, _ = weighted_loss_constants(lipschitz, None, max_weight)
+    # CMS11 Cor. 8 for the weighted loss: Δ₂ = 2·(W·L)/(nλ).
+    return 2.0 * lip_w / (n * lam)
 
 
-def rubinstein_l2_sensitivity(n: int, lam: float, lipschitz: float = 1.0) -> float:
+def rubinstein_l2_sensitivity(
+    n: int, lam: float, lipschitz: float = 1.0, max_weight: float = 1.0
+) -> float:
     """L2 sensitivity 4LCκ/n of Rubinstein et al. Lemma 6 / 21 with C = 1/λ, κ = 1.
 
     Rubinstein, Bartlett, Huang & Taft, arXiv:0911.5708, Lemma 6 (Lemma 21 for
@@ -252,22 +356,31 @@ def rubinstein_l2_sensitivity(n: int, lam: float, lipschitz: float = 1.0) -> flo
         Regularisation λ > 0 of the unit-ball problem (C = 1/λ).
     lipschitz : float, default=1.0
         The loss's Lipschitz constant L.
+    max_weight : float, default=1.0
+        Public bound W on the example weights (:func:`weighted_loss_constants`).
 
     Returns
     -------
     float
-        4L/(nλ).
+        4LW/(nλ).
 
     Examples
     --------
     >>> rubinstein_l2_sensitivity(100, 0.1)
     0.4
     """
-    return 4.0 * lipschitz / (n * lam)
+    lip_w, _ = weighted_loss_constants(lipschitz, None, max_weight)
+    # Rubinstein et al. Lemma 6 for the weighted loss: 4·(W·L)/(nλ).
+    return 4.0 * lip_w / (n * lam)
 
 
 def output_laplace_scale(
-    epsilon: float, n: int, lam: float, n_features: int, lipschitz: float = 1.0
+    epsilon: float,
+    n: int,
+    lam: float,
+    n_features: int,
+    lipschitz: float = 1.0,
+    max_weight: float = 1.0,
 ) -> float:
     """Laplace scale λ_L = 4LCκ√F/(εn) of PRIVATESVM-FINITE (Rubinstein et al. Thm 7).
 
@@ -287,6 +400,8 @@ def output_laplace_scale(
         Feature dimension F.
     lipschitz : float, default=1.0
         The loss's Lipschitz constant L.
+    max_weight : float, default=1.0
+        Public bound W on the example weights (:func:`weighted_loss_constants`).
 
     Returns
     -------
@@ -300,7 +415,9 @@ def output_laplace_scale(
     """
     # Rubinstein et al. Thm 7: λ_L = 4·L·C·κ·√F / (β·n).
     return (
-        rubinstein_l2_sensitivity(n, lam, lipschitz) * math.sqrt(n_features) / epsilon
+        rubinstein_l2_sensitivity(n, lam, lipschitz, max_weight)
+        * math.sqrt(n_features)
+        / epsilon
     )
 
 
@@ -316,7 +433,11 @@ AUTO_CORRECTION_SHARE_KERNEL = 0.5
 
 
 def auto_regularization(
-    epsilon: float, n: int, c: float | None, share: float = AUTO_CORRECTION_SHARE_LINEAR
+    epsilon: float,
+    n: int,
+    c: float | None,
+    share: float = AUTO_CORRECTION_SHARE_LINEAR,
+    max_weight: float = 1.0,
 ) -> float:
     """A-priori λ of the unit-ball problem from public quantities only.
 
@@ -349,6 +470,10 @@ def auto_regularization(
         Bound on |ℓ″| of the loss (used as max(c, 1)).
     share : float, default=AUTO_CORRECTION_SHARE_LINEAR
         f in (0, 1).
+    max_weight : float, default=1.0
+        Public bound W on the example weights: the weighted loss has curvature
+        bound W·max(c, 1) (:func:`weighted_loss_constants`), so λ scales by W
+        (the floor 1/n does not).
 
     Returns
     -------
@@ -362,6 +487,7 @@ def auto_regularization(
     19.75
     """
     c = 1.0 if c is None else max(float(c), 1.0)
+    c = weighted_loss_constants(1.0, c, max_weight)[1] or c  # W·max(c, 1)
     # CMS11 Alg. 2 step 1 solved for λ at ε − ε′ = f·ε: λ = c/(n(e^{fε/2} − 1)).
     x = share * epsilon / 2.0
     lam = c / (n * math.expm1(x)) if x < 700.0 else 0.0  # e^{700} ≈ 1e304

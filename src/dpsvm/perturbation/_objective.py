@@ -124,6 +124,7 @@ class ObjectivePerturbation:
         tol: float,
         variant: str = "jmlr2011",
         residual_fraction: float = RESIDUAL_EPSILON_FRACTION,
+        max_weight: float = 1.0,
     ) -> ObjectivePerturbation:
         """Calibrate from public quantities (nothing is drawn).
 
@@ -148,6 +149,11 @@ class ObjectivePerturbation:
             private (reproduction only).
         residual_fraction : float, default=RESIDUAL_EPSILON_FRACTION
             ε_r/ε for ``"jmlr2011"``.
+        max_weight : float, default=1.0
+            Public bound W on the example weights of a weighted objective
+            (1/n)Σωᵢℓ (ωᵢ ≤ W): c becomes W·c and ‖b‖ ~ Gamma(d, 2W/ε′)
+            (:func:`~dpsvm.perturbation.weighted_loss_constants`). The residual
+            charge is unchanged (it depends on τ and the strong convexity only).
 
         Returns
         -------
@@ -167,7 +173,12 @@ class ObjectivePerturbation:
         eps_r = epsilon * residual_fraction if variant == "jmlr2011" else 0.0
         eps_op = epsilon - eps_r
         cal = objective_perturbation_calibration(
-            eps_op, n, regularization, smoothness, variant=variant
+            eps_op,
+            n,
+            regularization,
+            smoothness,
+            variant=variant,
+            max_weight=max_weight,
         )
         residual = (
             approximate_minimiser_calibration(
@@ -234,6 +245,8 @@ class ObjectivePerturbation:
             "variant": cal.variant,
             "smoothness_c": self.smoothness,
         }
+        if cal.max_weight != 1.0:  # a weighted fit (unweighted events unchanged)
+            out["weight_bound"] = cal.max_weight
         if self.residual is not None:
             out.update(
                 epsilon_objective=self.epsilon_objective,
@@ -289,8 +302,9 @@ class ObjectivePerturbation:
         # ν(b) ∝ exp(−(ε′/2)‖b‖): Gamma-norm noise of "sensitivity" 2 at ε′,
         # ‖b‖ ~ Gamma(d, 2/ε′), uniform direction (CMS11 Alg. 2 step 3).
         cal = self.calibration
+        # Weighted losses (ωᵢ ≤ W): the "sensitivity" is 2W (weighted_loss_constants).
         b_noise = OutputNoise(
-            "gamma-norm", cal.epsilon_prime, 0.0, 2.0, cal.noise_scale
+            "gamma-norm", cal.epsilon_prime, 0.0, 2.0 * cal.max_weight, cal.noise_scale
         )
         b = b_noise.sample(self.dim, gen)
         res = solve(self.strong_convexity, b / self.n)
@@ -331,8 +345,8 @@ class ObjectivePerturbation:
         ----------
         %(event_names)s
         lipschitz : float, default=1.0
-            L of the loss: the gradient sensitivity recorded is 2L (replace-one,
-            ‖x‖ ≤ 1).
+            L of the loss: the gradient sensitivity recorded is 2LW (replace-one,
+            ‖x‖ ≤ 1, W the calibration's public weight bound).
         non_private_reason : str or None, default=None
             Reason recorded for ``"sarwate2009"`` (a default text otherwise).
 
@@ -355,7 +369,7 @@ class ObjectivePerturbation:
             mechanism,
             epsilon=self.epsilon,
             delta=0.0,
-            sensitivity=2.0 * lipschitz,
+            sensitivity=2.0 * lipschitz * self.calibration.max_weight,
             sensitivity_norm="gradient-l2",
             reference=reference,
             details=details,

@@ -5,7 +5,10 @@ A :class:`PublicSchema` (a JSON file, see ``docs/schema.md``) names the label
 column and its classes, and every feature column with its public range
 (numeric) or its public categories (categorical). :class:`SchemaTransformer`
 encodes a table by it without reading any bound from the data, so the encoded
-rows have the public norm bound ``PublicSchema.row_norm_bound``.
+rows have the public norm bound ``PublicSchema.row_norm_bound``. Optionally the
+schema declares public class proportions (``label.priors``, for
+``class_weight="balanced"``) and a sample-weight column with its public upper
+bound (:class:`WeightSpec`).
 """
 
 from ._draft import draft_schema
@@ -15,6 +18,7 @@ from ._schema import (
     NumericFeature,
     PublicSchema,
     SchemaError,
+    WeightSpec,
     canonical_key,
 )
 from ._transformer import SchemaTransformer
@@ -26,6 +30,7 @@ __all__ = [
     "PublicSchema",
     "SchemaError",
     "SchemaTransformer",
+    "WeightSpec",
     "canonical_key",
     "draft_schema",
 ]

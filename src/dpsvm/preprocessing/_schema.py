@@ -8,6 +8,11 @@ The JSON format (documented in ``docs/schema.md``)::
                   {"column": "workclass", "type": "categorical",
                    "categories": ["Private", "State-gov"]}]}
 
+Optional, for weighted fits: ``"priors"`` in ``label`` (public class proportions
+in the order of ``classes``, summing to 1; ``class_weight="balanced"`` uses
+them) and a top-level ``"weight": {"column": ..., "upper": ...}`` (the column of
+per-row sample weights, not a feature, and its public upper bound).
+
 Every number and name in a schema is public: it must come from public knowledge
 (a codebook, a questionnaire, a regulation), never from the private data. Error
 messages may therefore quote schema values, and they name the JSON path at fault
@@ -141,14 +146,16 @@ def _bound(obj: Any, path: str) -> float:
     return value
 
 
-def _keys(obj: Any, path: str, required: Iterable[str]) -> Mapping[str, Any]:
+def _keys(
+    obj: Any, path: str, required: Iterable[str], optional: Iterable[str] = ()
+) -> Mapping[str, Any]:
     if not isinstance(obj, Mapping):
         raise _fail(path, f"must be a JSON object, got {type(obj).__name__}")
     required = tuple(required)
     for key in required:
         if key not in obj:
             raise _fail(path, f"missing key {key!r}")
-    extra = sorted(set(obj) - set(required))
+    extra = sorted(set(obj) - set(required) - set(optional))
     if extra:
         raise _fail(path, f"unknown key(s) {', '.join(map(repr, extra))}")
     return obj
@@ -165,6 +172,9 @@ class LabelSpec:
     classes : tuple of str or tuple of numbers
         The declared classes, in the declared order (at least 2, distinct, all
         strings or all numbers).
+    priors : tuple of float or None
+        Public class proportions in the order of ``classes`` (each > 0, summing
+        to 1), or ``None``; ``class_weight="balanced"`` uses them.
 
     Examples
     --------
@@ -174,6 +184,31 @@ class LabelSpec:
 
     column: str
     classes: tuple[Value, ...]
+    priors: tuple[float, ...] | None = None
+
+
+@dataclass(frozen=True)
+class WeightSpec:
+    """The column of per-row sample weights and its public upper bound.
+
+    The column is not a feature. Weights are clipped to ``[0, upper]`` (never
+    refused), and the noise of a weighted fit scales with ``upper``.
+
+    Attributes
+    ----------
+    column : str
+        Name of the weight column.
+    upper : float
+        The public upper bound on a weight (finite, > 0).
+
+    Examples
+    --------
+    >>> WeightSpec("instance_weight", 5000.0).upper
+    5000.0
+    """
+
+    column: str
+    upper: float
 
 
 @dataclass(frozen=True)
@@ -243,6 +278,8 @@ class PublicSchema:
         The label column and its declared classes.
     features : tuple of NumericFeature and CategoricalFeature
         The feature columns, in output order.
+    weight : WeightSpec or None
+        The optional sample-weight column (not a feature) and its public bound.
 
     See Also
     --------
@@ -273,6 +310,7 @@ class PublicSchema:
 
     label: LabelSpec
     features: tuple[Feature, ...]
+    weight: WeightSpec | None = None
 
     def __post_init__(self) -> None:
         # Re-validate through the dict form so that a schema built by hand
@@ -308,20 +346,31 @@ class PublicSchema:
         ...                   "lower": 0, "upper": 1}]}).label.classes
         (0, 1)
         """
-        label, features = cls._parse(obj)
-        return cls(label, features)
+        label, features, weight = cls._parse(obj)
+        return cls(label, features, weight)
 
     @staticmethod
-    def _parse(obj: Any) -> tuple[LabelSpec, tuple[Feature, ...]]:
-        top = _keys(obj, "(top level)", ("label", "features"))
-        lab = _keys(top["label"], "label", ("column", "classes"))
+    def _parse(
+        obj: Any,
+    ) -> tuple[LabelSpec, tuple[Feature, ...], WeightSpec | None]:
+        top = _keys(obj, "(top level)", ("label", "features"), ("weight",))
+        lab = _keys(top["label"], "label", ("column", "classes"), ("priors",))
+        classes = _values(lab["classes"], "label.classes", minimum=2)
         label = LabelSpec(
             _column(lab["column"], "label.column"),
-            _values(lab["classes"], "label.classes", minimum=2),
+            classes,
+            _priors(lab["priors"], len(classes)) if "priors" in lab else None,
         )
         kinds = {isinstance(c, str) for c in label.classes}
         if len(kinds) != 1:
             raise _fail("label.classes", "must be all strings or all numbers")
+        weight = None
+        if "weight" in top:
+            wt = _keys(top["weight"], "weight", ("column", "upper"))
+            upper = _bound(wt["upper"], "weight.upper")
+            if not upper > 0:
+                raise _fail("weight.upper", f"must be > 0, got {wt['upper']!r}")
+            weight = WeightSpec(_column(wt["column"], "weight.column"), upper)
         raw = top["features"]
         if not isinstance(raw, list):
             raise _fail("features", f"must be a list, got {type(raw).__name__}")
@@ -368,6 +417,12 @@ class PublicSchema:
                 )
             columns[feature.column] = f"{path}.column"
             features.append(feature)
+        if weight is not None and weight.column in columns:
+            raise _fail(
+                "weight.column",
+                f"column {weight.column!r} is already declared by "
+                f"{columns[weight.column]}; the weight column is not a feature",
+            )
         names = _names_out(features)
         if len(set(names)) != len(names):
             dup = next(n for n in names if names.count(n) > 1)
@@ -376,7 +431,7 @@ class PublicSchema:
                 f"two encoded features would both be named {dup!r}; rename a "
                 "column or a category",
             )
-        return label, tuple(features)
+        return label, tuple(features), weight
 
     @classmethod
     def from_json(cls, source: str | os.PathLike[str]) -> PublicSchema:
@@ -471,10 +526,16 @@ class PublicSchema:
                         "categories": list(f.categories),
                     }
                 )
-        return {
-            "label": {"column": self.label.column, "classes": list(self.label.classes)},
-            "features": features,
+        label: dict[str, Any] = {
+            "column": self.label.column,
+            "classes": list(self.label.classes),
         }
+        if self.label.priors is not None:
+            label["priors"] = list(self.label.priors)
+        out: dict[str, Any] = {"label": label, "features": features}
+        if self.weight is not None:
+            out["weight"] = {"column": self.weight.column, "upper": self.weight.upper}
+        return out
 
     def to_json(self) -> str:
         """The schema as JSON text (readable by :meth:`from_json`).
@@ -569,6 +630,26 @@ class PublicSchema:
                 "values included); fix the data or the schema's label.classes"
             )
         return classes[mapped]
+
+
+def _priors(obj: Any, n_classes: int) -> tuple[float, ...]:
+    """``label.priors``: one public proportion > 0 per class, summing to 1."""
+    path = "label.priors"
+    if not isinstance(obj, list):
+        raise _fail(path, f"must be a list of numbers, got {type(obj).__name__}")
+    if len(obj) != n_classes:
+        raise _fail(
+            path,
+            f"must give one proportion per class in the order of label.classes "
+            f"({n_classes}), got {len(obj)}",
+        )
+    values = tuple(_bound(p, f"{path}[{i}]") for i, p in enumerate(obj))
+    for i, p in enumerate(values):
+        if not p > 0:
+            raise _fail(f"{path}[{i}]", f"must be > 0, got {obj[i]!r}")
+    if not math.isclose(math.fsum(values), 1.0, abs_tol=1e-6):
+        raise _fail(path, f"must sum to 1, got {math.fsum(values):.6g}")
+    return values
 
 
 def _names_out(features: Iterable[Feature]) -> list[str]:

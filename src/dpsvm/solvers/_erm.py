@@ -18,6 +18,11 @@ returns a certified bound ``distance_bound`` ≥ ‖w − w*‖:
 
 Output-perturbation mechanisms add twice a *public* cap on this bound to their
 sensitivity and refuse to release a model whose certificate exceeds the cap.
+
+Weighted problems (``sample_weight`` ω ≥ 0) replace the loss term by
+(1/n) Σᵢ ωᵢ ℓ(yᵢ wᵀxᵢ): still divided by n (public), never by Σωᵢ (private);
+the certificates above hold unchanged (J stays λ-strongly convex; the hinge
+dual box becomes 0 ≤ αᵢ ≤ ωᵢ).
 """
 
 from __future__ import annotations
@@ -380,7 +385,12 @@ def as_design(X: Any) -> RowScaledDesign:
 
 
 def _objective(
-    D: RowScaledDesign, y: FloatArray, loss: Loss, lam: float, lin: FloatArray
+    D: RowScaledDesign,
+    y: FloatArray,
+    loss: Loss,
+    lam: float,
+    lin: FloatArray,
+    sw: FloatArray | None = None,
 ):  # type: ignore[no-untyped-def]
     n = D.shape[0]
 
@@ -388,7 +398,11 @@ def _objective(
         if m is None:
             m = D.matvec(w)
         z = y * m
-        total, deriv = loss.value_and_derivative(z)
+        if sw is None:
+            total, deriv = loss.value_and_derivative(z)
+        else:  # (1/n)Σωᵢℓ(zᵢ): divided by n, not by Σωᵢ
+            total = float(sw @ loss.value(z))
+            deriv = loss.derivative(z) * sw
         f = total / n + 0.5 * lam * float(w @ w) + float(lin @ w)
         deriv *= y
         g = D.rmatvec(deriv) / n + lam * w + lin
@@ -407,6 +421,7 @@ def solve_smooth(
     tol: float = 1e-10,
     max_iter: int = 200,
     w0: FloatArray | None = None,
+    sample_weight: FloatArray | None = None,
 ) -> SolverResult:
     """Minimise J for a twice-differentiable (a.e.) loss to ‖∇J‖ ≤ ``tol``.
 
@@ -440,6 +455,10 @@ def solve_smooth(
         Iteration cap.
     w0 : ndarray of shape (n_features,), optional
         Starting point (zeros by default).
+    sample_weight : ndarray of shape (n_samples,), optional
+        Weights ωᵢ ≥ 0 of the loss terms, (1/n)Σωᵢℓ (divided by n). Weighted
+        problems are solved in memory by Newton's method (Newton-CG for wide or
+        sparse rows) with the same certificate.
 
     Returns
     -------
@@ -458,7 +477,13 @@ def solve_smooth(
     d = X.shape[1]
     lin = np.zeros(d) if linear is None else np.asarray(linear, dtype=float)
     w = np.zeros(d) if w0 is None else np.array(w0, dtype=float)
+    sw = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
     if getattr(X, "chunked", False):  # a dask design: passes over its chunks
+        if sw is not None:
+            raise ValueError(
+                "sample weights are not supported on out-of-core (dask) rows; "
+                "fit in memory or drop sample_weight / class_weight."
+            )
         return X.minimise(  # type: ignore[no-any-return]
             y, loss, lam, lin, w, tol, max_iter, warm=w0 is None
         )
@@ -466,12 +491,16 @@ def solve_smooth(
     y = np.asarray(y)
     if y.dtype.kind not in "fi":  # float or integer ±1 targets are used as given
         y = y.astype(np.float64)
-    fun = _objective(D, y, loss, lam, lin)
+    fun = _objective(D, y, loss, lam, lin, sw)
     it = 0
     # A d × d Hessian pays when d is small and below n (for d > n its rank is
     # at most n, and CG needs at most n + 1 steps).
     small = d <= _NEWTON_MAX_FEATURES and d <= D.shape[0] and not D.sparse
-    if small:
+    if sw is not None:
+        method = "weighted-newton" if small else "weighted-newton-cg"
+        w, g, it = _weighted_newton(D, y, sw, loss, lam, lin, w, tol, max_iter, small)
+        small = False  # (the polish below is unweighted)
+    elif small:
         method = "newton"
         w, g, it, _ = _newton(D, y, loss, lam, lin, w, tol, max_iter, warm=w0 is None)
     elif d > D.shape[0]:
@@ -556,6 +585,58 @@ _WARM_HESSIAN_FRACTION = 0.5
 #: this (speed only; see ``_newton``). The single-precision gradient of a unit-
 #: ball problem is off by ~10⁻⁹ (measured at 10⁶ × 100), far below it.
 _SINGLE_PRECISION_UNTIL = 1e-7
+
+
+def _weighted_newton(D, y, sw, loss, lam, lin, w, tol, max_iter, dense):  # type: ignore[no-untyped-def]
+    """Newton's method on the weighted J = (1/n)Σωᵢℓ(yᵢx̃ᵢᵀw) + (λ/2)‖w‖² + aᵀw.
+
+    Every step uses every row in float64: the Hessian X̃ᵀdiag(ωℓ″/n)X̃ + λI
+    (``dense``) or Newton-CG on its products; a full step is kept when it
+    shrinks ‖∇J‖, else Armijo backtracking on J. The result is judged by the
+    exact gradient (the certificate ‖w − w*‖ ≤ ‖∇J‖/λ of :func:`solve_smooth`).
+    """
+    n, d = D.shape
+
+    def grad(v, m):  # type: ignore[no-untyped-def]
+        der = loss.derivative(y * m)
+        der *= y * sw
+        return D.rmatvec(der) / n + lam * v + lin
+
+    def value(v, m):  # type: ignore[no-untyped-def]
+        total = float(sw @ loss.value(y * m))
+        return total / n + 0.5 * lam * float(v @ v) + float(lin @ v)
+
+    m = D.matvec(w) if np.any(w) else np.zeros(n)
+    g = grad(w, m)
+    gn = float(np.linalg.norm(g))
+    it = 0
+    while gn > tol and it < max_iter:
+        it += 1
+        curv = loss.second_derivative(y * m) * sw * (1.0 / n)
+        if dense:
+            H = D.weighted_gram(np.sqrt(curv))
+            H[np.diag_indices_from(H)] += lam
+            p = _newton_direction(H, g)
+            Xp = D.matvec(p)
+        else:
+            target = max(min(0.5, math.sqrt(gn)) * gn, 0.1 * tol)
+            p, Xp = _conjugate_gradient(D, curv, lam, -g, target, max(50, min(d, 500)))
+        g_new = grad(w + p, m + Xp)
+        gn_new = float(np.linalg.norm(g_new))
+        t = 1.0
+        if not gn_new < gn:
+            f, slope = value(w, m), float(g @ p)
+            for _ in range(60):
+                if value(w + t * p, m + t * Xp) <= f + 1e-4 * t * slope:
+                    break
+                t *= 0.5
+            else:
+                break  # no decrease possible in floating point
+            g_new = grad(w + t * p, m + t * Xp)
+            gn_new = float(np.linalg.norm(g_new))
+        w = _move(w, m, t, p, Xp)
+        g, gn = g_new, gn_new
+    return w, g, it
 
 
 def _grad_step(D, y, loss, lam, lin, w, m, p, single=False, *, move=False):  # type: ignore[no-untyped-def]
@@ -1065,7 +1146,11 @@ def _fused_lbfgs(D, y, loss, lam, lin, w, tol, max_iter):  # type: ignore[no-unt
 
 
 def _hinge_gap(
-    X: FloatArray, y: FloatArray, lam: float, w: FloatArray
+    X: FloatArray,
+    y: FloatArray,
+    lam: float,
+    w: FloatArray,
+    sw: FloatArray | None = None,
 ) -> tuple[float, FloatArray]:
     """Best certified (gap, point) over dual reconstructions from ``w``.
 
@@ -1082,13 +1167,17 @@ def _hinge_gap(
     the margin set so that v(α) ≈ w); both u = w and the polished u = v(α) are
     certified, and the better is returned. Weak duality makes every returned gap a
     valid bound on P(u) − P(w*) whatever α is.
+
+    Weighted (``sw`` = ω): P(w) has (1/n)Σωᵢ max(0, 1 − zᵢ), the box is
+    0 ≤ αᵢ ≤ ωᵢ and the gap terms are ωᵢ max(0, 1 − zᵢ) − αᵢ(1 − zᵢ).
     """
     n = X.shape[0]
+    upper = np.ones(n) if sw is None else sw
 
     def gap_at(u: FloatArray, alpha: FloatArray, v: FloatArray) -> float:
         z = y * (X @ u)
         diff = u - v
-        terms = np.maximum(0.0, 1.0 - z) - alpha * (1.0 - z)
+        terms = upper * np.maximum(0.0, 1.0 - z) - alpha * (1.0 - z)
         return 0.5 * lam * float(diff @ diff) + float(np.sum(terms) / n)
 
     best_gap, best_point = math.inf, w
@@ -1099,16 +1188,21 @@ def _hinge_gap(
         for eta in (1e-10, 1e-8, 1e-6, 1e-4, 1e-3, 1e-2):
             lo = z < 1.0 - eta
             mid = np.abs(z - 1.0) <= eta
-            alpha = lo.astype(float)
+            alpha = lo * upper
             if np.any(mid):
-                target = n * lam * u - X[lo].T @ y[lo]
+                target = n * lam * u - X[lo].T @ (y[lo] * upper[lo])
                 Xm: Any = X[mid]
                 Xm = Xm.toarray() if scipy.sparse.issparse(Xm) else Xm
                 A = (Xm * y[mid, None]).T
+                top = upper[mid]
                 sol = scipy.optimize.lsq_linear(
-                    A, target, bounds=(0.0, 1.0), method="bvls", tol=1e-14
+                    A,
+                    target,
+                    bounds=(np.zeros_like(top), np.maximum(top, 1e-300)),
+                    method="bvls",
+                    tol=1e-14,
                 )
-                alpha[mid] = np.clip(sol.x, 0.0, 1.0)
+                alpha[mid] = np.clip(sol.x, 0.0, top)
             v = X.T @ (alpha * y) / (n * lam)
             for point in (u, v):
                 g = max(gap_at(point, alpha, v), 0.0)
@@ -1121,7 +1215,11 @@ def _hinge_gap(
 
 
 def _hinge_by_smoothing(
-    X: FloatArray, y: FloatArray, lam: float, w0: FloatArray
+    X: FloatArray,
+    y: FloatArray,
+    lam: float,
+    w0: FloatArray,
+    sw: FloatArray | None = None,
 ) -> tuple[float, FloatArray, int]:
     """Hinge minimiser by Huber continuation h → 0, certified by a duality gap.
 
@@ -1133,19 +1231,22 @@ def _hinge_by_smoothing(
     from ..losses import HuberLoss
 
     n = X.shape[0]
+    upper = np.ones(n) if sw is None else sw
     w = w0
     best_gap, best_w, iters = math.inf, w0, 0
     for h in (1e-2, 1e-4, 1e-6, 1e-8, 1e-10):
         loss = HuberLoss(h)
-        res = solve_smooth(X, y, loss, lam, tol=1e-13, max_iter=100, w0=w)
+        res = solve_smooth(
+            X, y, loss, lam, tol=1e-13, max_iter=100, w0=w, sample_weight=sw
+        )
         w, iters = res.coef, iters + res.n_iter
         z = y * (X @ w)
-        alpha = -loss.derivative(z)
+        alpha = -loss.derivative(z) * upper
         v = X.T @ (alpha * y) / (n * lam)
         for point in (w, v):
             zp = y * (X @ point)
             diff = point - v
-            terms = np.maximum(0.0, 1.0 - zp) - alpha * (1.0 - zp)
+            terms = upper * np.maximum(0.0, 1.0 - zp) - alpha * (1.0 - zp)
             gap = max(0.5 * lam * float(diff @ diff) + float(np.sum(terms) / n), 0.0)
             if gap < best_gap:
                 best_gap, best_w = gap, point
@@ -1160,6 +1261,7 @@ def solve_hinge(
     tol: float = 1e-10,
     max_iter: int = 100_000,
     target_distance: float = 0.0,
+    sample_weight: FloatArray | None = None,
 ) -> SolverResult:
     """Minimise the bias-free hinge SVM (λ/2)‖w‖² + (1/n)Σ max(0, 1 − yᵢwᵀxᵢ).
 
@@ -1184,6 +1286,9 @@ def solve_hinge(
         liblinear iteration cap.
     target_distance : float, default=0.0
         Stop tightening once the certified ‖w − w*‖ is at most this.
+    sample_weight : ndarray of shape (n_samples,), optional
+        Weights ωᵢ ≥ 0 of the hinge terms, (1/n)Σωᵢ max(0, 1 − zᵢ) (liblinear's
+        per-row C_sk·ωᵢ; dual box 0 ≤ αᵢ ≤ ωᵢ).
 
     Returns
     -------
@@ -1202,18 +1307,29 @@ def solve_hinge(
     X = as_design(X).toarray()
     y = np.asarray(y, dtype=np.float64)
     n, d = X.shape
-    Xs, ys = X, y
-    if np.unique(y).size < 2:
+    sw = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    Xs, ys, sws = X, y, sw
+    if sw is not None:
+        # Rows of weight 0 add nothing to the objective: liblinear sees the rest
+        # (the certificate below is computed on every row). With none left,
+        # w* = 0 exactly (J = (λ/2)‖w‖²): a fit never fails on its weights.
+        live = sw > 0
+        if not np.any(live):
+            return SolverResult(np.zeros(d), 0.0, math.nan, 0.0, 0, "zero-weights")
+        if not np.all(live):
+            Xs, ys, sws = X[live], y[live], sw[live]
+    if np.unique(ys).size < 2:
         # liblinear needs two classes. A zero row with the other label adds the
         # constant C_sk·1 to the primal and nothing to w, so the minimiser is
         # unchanged.
         zero = np.zeros((1, d))
         Xs = (
-            scipy.sparse.vstack([X, zero], format="csr")
-            if scipy.sparse.issparse(X)
-            else np.vstack([X, zero])
+            scipy.sparse.vstack([Xs, zero], format="csr")
+            if scipy.sparse.issparse(Xs)
+            else np.vstack([Xs, zero])
         )
-        ys = np.append(y, -y[0])
+        ys = np.append(ys, -ys[0])
+        sws = None if sws is None else np.append(sws, 1.0)
     C_sk = 1.0 / (n * lam)  # ½‖w‖² + C_sk Σ hinge  ≡  (λ/2)‖w‖² + (1/n) Σ hinge
     best: SolverResult | None = None
     cur_tol = tol
@@ -1229,11 +1345,11 @@ def solve_hinge(
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            clf.fit(Xs, ys)
+            clf.fit(Xs, ys, sample_weight=sws)
         w = np.asarray(clf.coef_, dtype=float).ravel()
         if clf.classes_[1] != 1:  # liblinear's sign follows classes_[1]
             w = -w
-        gap, w = _hinge_gap(X, y, lam, w)
+        gap, w = _hinge_gap(X, y, lam, w, sw)
         dist = math.sqrt(2.0 * gap / lam)
         res = SolverResult(
             w, dist, math.nan, gap, int(np.max(clf.n_iter_)), "liblinear-dual-cd"
@@ -1246,7 +1362,7 @@ def solve_hinge(
     assert best is not None
     # Degenerate data (near-collinear rows, many points at the margin) can stall
     # dual coordinate descent; finish by Huber continuation from its point.
-    gap, w, iters = _hinge_by_smoothing(X, y, lam, best.coef)
+    gap, w, iters = _hinge_by_smoothing(X, y, lam, best.coef, sw)
     dist = math.sqrt(2.0 * gap / lam)
     if dist < best.distance_bound:
         best = SolverResult(
