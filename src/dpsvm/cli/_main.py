@@ -687,11 +687,17 @@ def _schema_labels(schema: Any, frame: Any, where: str) -> np.ndarray:
 
 
 def _schema_rows(schema: Any, frame: Any) -> Any:
-    """The rows encoded by the schema, as a frame named like the model's inputs."""
+    """The rows encoded by the schema, as a frame named like the model's inputs.
+
+    CSR rows (one-hot dominated schemas) become a sparse data frame, so that
+    they stay sparse into the model.
+    """
     from ..preprocessing import SchemaTransformer
 
-    encoder = SchemaTransformer(schema).set_output(transform="pandas")
-    return encoder.fit_transform(frame)
+    return _frame(
+        SchemaTransformer(schema).fit_transform(frame),
+        list(schema.feature_names_out),
+    )
 
 
 def _check_data_options(args: argparse.Namespace) -> None:
@@ -1035,7 +1041,13 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         warnings.simplefilter("always")
         with busy("tuning Λ" if args.tune else "training", quiet=args.quiet):
             try:
-                fitted.fit(_frame(X_fit, names), y_fit)
+                # CSR rows go to the solvers as they are (no data frame: its
+                # conversion back to CSR would copy them); the names are
+                # recorded below.
+                fitted.fit(
+                    X_fit if _issparse(X_fit) else _frame(X_fit, names),
+                    y_fit,
+                )
             except ValueError as exc:
                 if args.epsilon > ABSURD_EPSILON and "scale" in str(exc):
                     raise UsageError(
@@ -1051,8 +1063,8 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # the whole procedure (selection and final fit, one ε) is recorded
         # beside it and written into the model file as selection_event.
         estimator.selection_event_ = fitted.privacy_event_
-        if names is not None:
-            estimator.feature_names_in_ = np.asarray(names, dtype=object)
+    if names is not None and (args.tune or _issparse(X_fit)):
+        estimator.feature_names_in_ = np.asarray(names, dtype=object)
     if schema is not None:
         estimator.public_schema_ = schema  # written into the model file
     # Judged on what was spent and on the δ given, used or not (docs/cli.md:
@@ -1149,13 +1161,25 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _frame(X: np.ndarray, names: list[str] | None) -> Any:
+def _issparse(X: Any) -> bool:
+    """``scipy.sparse.issparse`` (imported here: the CLI's imports stay lazy)."""
+    import scipy.sparse
+
+    return bool(scipy.sparse.issparse(X))
+
+
+def _frame(X: Any, names: list[str] | None) -> Any:
     """A data frame when the columns are named (the estimator records the names,
-    which the model file keeps so that predict and evaluate match by name)."""
+    which the model file keeps so that predict and evaluate match by name).
+
+    CSR rows become a sparse data frame (scikit-learn's validation turns it
+    back into CSR, checking the names)."""
     if names is None:
         return X
     import pandas as pd
 
+    if _issparse(X):
+        return pd.DataFrame.sparse.from_spmatrix(X, columns=names)
     return pd.DataFrame(X, columns=names, copy=False)
 
 

@@ -246,7 +246,9 @@ def _served_from_data(args: argparse.Namespace) -> Any:
             f"{args.schema})"
         )
     y = schema.encode_labels(frame[schema.label.column].to_numpy())
-    transformer = SchemaTransformer(schema, unit_norm=True).fit(frame)
+    transformer = SchemaTransformer(schema, unit_norm=True, sparse_output=False).fit(
+        frame
+    )
     X = transformer.transform(frame)
     classes = list(schema.classes)
     predictor, details = _build_predictor(args, X, y, classes)
@@ -273,7 +275,9 @@ def _served_from_model(args: argparse.Namespace) -> Any:
 
         from ..preprocessing import SchemaTransformer
 
-        encoder = SchemaTransformer(schema).fit(pd.DataFrame(columns=schema.columns))
+        encoder = SchemaTransformer(schema, sparse_output=False).fit(
+            pd.DataFrame(columns=schema.columns)
+        )
         spec = _schema_inputs(schema, encoder.transform)
     else:
         d = int(model.n_features_in_)
