@@ -146,6 +146,21 @@ def _classes(text: str) -> list[int] | list[float]:
 
 
 # ------------------------------------------------------------------ parser
+def _priors(text: str) -> list[float]:
+    """``--class-priors P1,P2,...``: public class proportions."""
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected numbers separated by commas, got {text!r}"
+        ) from None
+    if len(values) < 2 or not all(0.0 < v <= 1.0 for v in values):
+        raise argparse.ArgumentTypeError(
+            "expected at least 2 proportions in (0, 1], one per class"
+        )
+    return values
+
+
 def _add_data_options(p: argparse.ArgumentParser, *, part: str, labels: str) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--data", metavar="PATH", help="CSV or LibSVM data file")
@@ -410,6 +425,23 @@ def build_parser() -> argparse.ArgumentParser:
         f"{', '.join(f'{v:g}' for v in TUNE_GRID)}; PrivateSelectThenFit: "
         "selection on a tenth of the rows, final fit on the rest; the same "
         "--epsilon covers both)",
+    )
+    train.add_argument(
+        "--metric",
+        choices=("accuracy", "weighted-error"),
+        default=None,
+        help="how --tune scores a candidate: accuracy (mistake count, the "
+        "default) or weighted-error (mistakes weighted by the public class "
+        "priors: use it on imbalanced data, where accuracy favours a constant "
+        "classifier)",
+    )
+    train.add_argument(
+        "--class-priors",
+        type=_priors,
+        metavar="P1,P2",
+        help="public class proportions for --metric weighted-error, in the order "
+        "of the classes, summing to 1 (default: the schema's label.priors); from "
+        "public knowledge, never counted on the data",
     )
     add_holdout_options(train, default=None)
     train.add_argument("--out", required=True, metavar="MODEL.json", help="model file")
@@ -1023,6 +1055,13 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "--tune chooses --regularization from its public grid: leave out "
             "--regularization, or leave out --tune"
         )
+    if not args.tune and (args.metric is not None or args.class_priors is not None):
+        raise UsageError(
+            "--metric and --class-priors choose how --tune scores its candidates: "
+            "add --tune, or leave them out"
+        )
+    if args.class_priors is not None and args.metric != "weighted-error":
+        raise UsageError("--class-priors is used by --metric weighted-error only")
     X, y, names, schema, classes, _ = _training_data(args, estimator)
 
     notes: list[str] = []
@@ -1033,7 +1072,14 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         X_fit, y_fit = X, y
     fitted: Any = (
-        tuned(estimator, args.epsilon, args.random_state, X_fit.shape[0])
+        tuned(
+            estimator,
+            args.epsilon,
+            args.random_state,
+            X_fit.shape[0],
+            scoring=args.metric or "accuracy",
+            class_priors=_class_priors(args, schema),
+        )
         if args.tune
         else estimator
     )
@@ -1161,6 +1207,36 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _class_priors(args: argparse.Namespace, schema: Any) -> Any:
+    """The public priors of --metric weighted-error: --class-priors, else the
+    schema's label.priors; ``None`` for --metric accuracy."""
+    if args.metric != "weighted-error":
+        return None
+    priors = args.class_priors
+    if priors is None and schema is not None:
+        priors = getattr(schema.label, "priors", None)
+    if priors is None:
+        raise UsageError(
+            "--metric weighted-error needs the public class priors: give "
+            "--class-priors P1,P2 (in the order of the classes) or declare "
+            "label.priors in the schema"
+        )
+    classes = getattr(args, "classes", None)
+    if classes is None:
+        raise UsageError(
+            "--metric weighted-error needs the public classes to pair the priors "
+            "with: give --classes (or use --schema)"
+        )
+    if len(priors) != len(classes):
+        raise UsageError(
+            f"{len(priors)} class priors for {len(classes)} classes: give one "
+            "proportion per class, in the order of the classes"
+        )
+    if not math.isclose(sum(priors), 1.0, abs_tol=1e-6):
+        raise UsageError("the class priors must sum to 1 (public proportions)")
+    return dict(zip(classes, priors, strict=True))
+
+
 def _issparse(X: Any) -> bool:
     """``scipy.sparse.issparse`` (imported here: the CLI's imports stay lazy)."""
     import scipy.sparse
@@ -1197,7 +1273,13 @@ def _budget_lines(event: Any, args: argparse.Namespace) -> list[str]:
         lines.append(
             f"--tune: Λ = {_fmt(_regularization_of(event))} chosen privately from "
             f"{', '.join(_fmt(v) for v in args.tune_grid)} on a tenth of the "
-            "rows, "
+            "rows"
+            + (
+                " (by mistakes weighted by the public class priors)"
+                if getattr(args, "metric", None) == "weighted-error"
+                else ""
+            )
+            + ", "
             f"final fit on the rest; ε = {_fmt(event.epsilon)} end to end "
             "(parallel composition)"
         )

@@ -372,7 +372,15 @@ def tune_grid(estimator: Any, n_rows: int) -> list[float]:
     return [m * base for m in TUNE_MULTIPLIERS]
 
 
-def tuned(estimator: Any, epsilon: float, random_state: int | None, n_rows: int) -> Any:
+def tuned(
+    estimator: Any,
+    epsilon: float,
+    random_state: int | None,
+    n_rows: int,
+    *,
+    scoring: str = "accuracy",
+    class_priors: Any = None,
+) -> Any:
     """``estimator`` wrapped in private selection of Λ over :func:`tune_grid`.
 
     Parameters
@@ -385,6 +393,10 @@ def tuned(estimator: Any, epsilon: float, random_state: int | None, n_rows: int)
         ``--random-state`` (tests only).
     n_rows : int
         Number of training rows (public under replace-one neighbours).
+    scoring : {"accuracy", "weighted-error"}, default="accuracy"
+        ``--metric``: the selector's score.
+    class_priors : dict or None, default=None
+        Public class priors of ``"weighted-error"``.
 
     Returns
     -------
@@ -398,6 +410,8 @@ def tuned(estimator: Any, epsilon: float, random_state: int | None, n_rows: int)
         {"regularization": tune_grid(estimator, n_rows)},
         epsilon=epsilon,
         selection_fraction=TUNE_SELECTION_FRACTION,
+        scoring=scoring,
+        class_priors=class_priors,
         random_state=random_state,
     )
 
