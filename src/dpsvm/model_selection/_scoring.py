@@ -130,14 +130,17 @@ def schema_priors(estimator: Any) -> tuple[Any, Sequence[Any] | None]:
     """The ``label.priors`` of a pipeline's schema, with its classes, if declared."""
     from sklearn.pipeline import Pipeline
 
-    from ..preprocessing import SchemaTransformer
-    from ..preprocessing._transformer import _as_schema
+    from ..preprocessing import PublicSchema, SchemaTransformer
 
     if not isinstance(estimator, Pipeline):
         return None, None
     for _, step in estimator.steps[:-1]:
         if isinstance(step, SchemaTransformer) and step.schema is not None:
-            schema = _as_schema(step.schema)
+            schema = step.schema
+            if isinstance(schema, Mapping):
+                schema = PublicSchema.from_dict(schema)
+            elif not isinstance(schema, PublicSchema):
+                schema = PublicSchema.from_json(schema)  # a path
             priors = getattr(schema.label, "priors", None)
             if priors is not None:
                 return priors, list(schema.classes)
