@@ -75,3 +75,21 @@ def test_cli_trains_evaluates_and_predicts_on_csr(run, tmp_path, monkeypatch):
     )
     assert code == 0, err
     assert len(out.read_text().splitlines()) == 1500
+
+
+def test_kernel_model_gets_dense_rows_from_a_wide_schema(run, tmp_path):
+    # DPKernelSVC takes dense rows only: the encoder is dense for it.
+    frame, y = _table(300, 6)
+    data, schema_path = tmp_path / "d.csv", tmp_path / "s.json"
+    frame.assign(y=y).to_csv(data, index=False)
+    schema_path.write_text(json.dumps(WIDE))
+    model = tmp_path / "m.json"
+    code, _, err = run(
+        "train", "--data", str(data), "--schema", str(schema_path), "--kernel",
+        "rbf", "--gamma", "0.5", "--epsilon", "5", "--out", str(model),
+        "--random-state", "0",
+    )  # fmt: skip
+    assert code == 0, err
+    code, stdout, err = run("evaluate", "--model", str(model), "--data", str(data))
+    assert code == 0, err
+    assert stdout.startswith("accuracy")

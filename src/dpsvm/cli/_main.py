@@ -718,16 +718,24 @@ def _schema_labels(schema: Any, frame: Any, where: str) -> np.ndarray:
     return labels
 
 
-def _schema_rows(schema: Any, frame: Any) -> Any:
-    """The rows encoded by the schema, as a frame named like the model's inputs.
+def _schema_encoder(schema: Any, estimator: Any) -> Any:
+    """The schema's encoder: CSR rows ("auto") for a model that takes them."""
+    from sklearn.utils import get_tags
 
-    CSR rows (one-hot dominated schemas) become a sparse data frame, so that
-    they stay sparse into the model.
-    """
     from ..preprocessing import SchemaTransformer
 
+    sparse = get_tags(estimator).input_tags.sparse
+    return SchemaTransformer(schema, sparse_output="auto" if sparse else False)
+
+
+def _schema_rows(schema: Any, frame: Any, model: Any) -> Any:
+    """The rows encoded by the schema, as a frame named like the model's inputs.
+
+    CSR rows (one-hot dominated schemas, a model that takes CSR) become a
+    sparse data frame, so that they stay sparse into the model.
+    """
     return _frame(
-        SchemaTransformer(schema).fit_transform(frame),
+        _schema_encoder(schema, model).fit_transform(frame),
         list(schema.feature_names_out),
     )
 
@@ -1314,13 +1322,14 @@ def _training_data(
     y: np.ndarray | None
     names: list[str] | None
     if args.schema is not None:
-        from ..preprocessing import PublicSchema, SchemaTransformer
+        from ..preprocessing import PublicSchema
 
         _check_schema_options(args, "--schema")
         schema = PublicSchema.from_json(args.schema)
         frame, where = _read_schema_frame(args, schema)
         y = _schema_labels(schema, frame, where)
-        X = SchemaTransformer(schema).fit_transform(frame)
+        # CSR when one-hot columns dominate and the model takes CSR rows.
+        X = _schema_encoder(schema, estimator).fit_transform(frame)
         names = list(schema.feature_names_out)
         estimator.set_params(classes=list(schema.classes))
         args.classes = list(schema.classes)
@@ -1365,7 +1374,7 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if schema is not None:
         _check_schema_options(args, "a model trained with --schema")
         frame, _ = _read_schema_frame(args, schema)
-        rows = _schema_rows(schema, frame)
+        rows = _schema_rows(schema, frame, model)
     else:
         X, _, names = _read(
             args,
@@ -1401,7 +1410,10 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # Labels outside the schema's classes are refused (not quoted).
         truth = _schema_labels(schema, frame, where)
         return _report_evaluation(
-            args, evaluate_model(model, _schema_rows(schema, frame), truth), out, err
+            args,
+            evaluate_model(model, _schema_rows(schema, frame, model), truth),
+            out,
+            err,
         )
     X, y, names = _read(args, part="test", labels=True, n_features=model.n_features_in_)
     assert y is not None
