@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -40,6 +41,11 @@ def test_weighted_error_tuning_with_public_priors(run, files):
     )  # fmt: skip
     assert code == 0, err
     assert "by mistakes weighted by the public class priors" in out
+    # Its grid reaches lower: 1/64, 1/16, 1/4 and 1 × the a-priori Λ.
+    grid = re.search(r"chosen privately from (.*) on a tenth", out).group(1)
+    values = [float(v) for v in grid.split(", ")]
+    ratios = [v / values[-1] for v in values]
+    assert ratios == pytest.approx([1 / 64, 1 / 16, 1 / 4, 1.0], rel=1e-4)
     with open(model) as fh:
         saved = json.load(fh)
     assert '"scoring": "weighted-error"' in json.dumps(saved)
