@@ -34,7 +34,9 @@ class PublicStep(TransformerMixin, BaseEstimator):
       never refitted on the private rows;
     * an unfitted transformer is fitted (on a copy) when the pipeline is fitted:
       wrap only a **fixed map** whose ``fit`` reads no statistic of the rows
-      (e.g. ``FunctionTransformer(np.log1p)``).
+      (e.g. ``PolynomialFeatures(2)``, whose fit reads the number of columns);
+      a stateless one (``FunctionTransformer(np.log1p)``, which scikit-learn
+      counts as fitted) is used as it is.
 
     Parameters
     ----------
