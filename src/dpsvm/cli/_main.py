@@ -719,17 +719,18 @@ def _schema_labels(schema: Any, frame: Any, where: str) -> np.ndarray:
     return labels
 
 
-def _schema_encoder(schema: Any, estimator: Any) -> Any:
-    """The schema's encoder: CSR rows ("auto") for a model that takes them."""
+def _schema_encoder(schema: Any, estimator: Any = None) -> Any:
+    """The schema's encoder: CSR rows ("auto") for a model that takes them
+    (``None``: a linear model, which does)."""
     from sklearn.utils import get_tags
 
     from ..preprocessing import SchemaTransformer
 
-    sparse = get_tags(estimator).input_tags.sparse
+    sparse = estimator is None or get_tags(estimator).input_tags.sparse
     return SchemaTransformer(schema, sparse_output="auto" if sparse else False)
 
 
-def _schema_rows(schema: Any, frame: Any, model: Any) -> Any:
+def _schema_rows(schema: Any, frame: Any, model: Any = None) -> Any:
     """The rows encoded by the schema, as a frame named like the model's inputs.
 
     CSR rows (one-hot dominated schemas, a model that takes CSR) become a
