@@ -94,7 +94,7 @@ def _run(*argv: str) -> str:
 def _encoded(schema_path: str, train: str, test: str) -> dict[str, np.ndarray]:
     """Both files encoded by the public schema (labels as 0/1 class indices)."""
     schema = PublicSchema.from_json(Path(schema_path))
-    encoder = SchemaTransformer(schema)
+    encoder = SchemaTransformer(schema, sparse_output=False)
     data: dict[str, np.ndarray] = {}
     for part, path in (("train", train), ("test", test)):
         frame = pd.read_csv(path, skipinitialspace=True)

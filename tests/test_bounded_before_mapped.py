@@ -79,7 +79,7 @@ from dpsvm.prediction import (
     TestDataIndependentLearner,
 )
 from dpsvm.prediction._common import VacuousCalibrationWarning
-from dpsvm.preprocessing import PublicSchema, SchemaTransformer
+from dpsvm.preprocessing import PublicSchema, PublicStep, SchemaTransformer
 from dpsvm.validation import project_rows_to_ball
 
 N, D = 40, 6
@@ -388,6 +388,7 @@ CONFIGS: dict[str, dict[str, Factory]] = {
         "bounded": lambda: PolynomialFeatureMap(degree=2, data_norm=1.0)
     },
     "SchemaTransformer": {"unit-norm": _schema},
+    "PublicStep": {"schema": lambda: PublicStep(_schema())},
     # A JL map alone is linear with no ball (Φx of a huge x is huge): only its
     # fit (the width) is checked; the learners bound the rows before it.
     "RademacherJL": {"k2": lambda: RademacherJL(2, random_state=0)},
@@ -439,7 +440,7 @@ def _cases() -> list[Any]:
 def _fit(make: Factory, X: np.ndarray, y: np.ndarray) -> Any:
     est = make()
     target: Any = X[:, 0].copy() if _is_regressor(est) else y
-    if isinstance(est, SchemaTransformer):
+    if isinstance(est, SchemaTransformer | PublicStep):
         import pandas as pd
 
         X = pd.DataFrame(X, columns=[f"x{j}" for j in range(D)])

@@ -40,7 +40,12 @@ import dpsvm
 from dpsvm.accounting import BudgetAccountant
 from dpsvm.cli import main
 from dpsvm.models import DPLinearSVC
-from dpsvm.preprocessing import PublicSchema, SchemaTransformer, draft_schema
+from dpsvm.preprocessing import (
+    PublicSchema,
+    PublicStep,
+    SchemaTransformer,
+    draft_schema,
+)
 
 TEXT = "Zq7PRIVATE"
 NUMBER = 987654.321
@@ -536,6 +541,8 @@ _RECIPES: dict[str, Callable[[], Any]] = {
         DPLinearSVC(classes=[-1, 1]), _GRID
     ),
     "SchemaTransformer": lambda: SchemaTransformer(_SCHEMA_2),
+    # A public step validates as the transformer it wraps.
+    "PublicStep": lambda: PublicStep(SchemaTransformer(_SCHEMA_2)),
     "DPOutputPerturbationRegressor": (
         lambda: dpsvm.models.DPOutputPerturbationRegressor(loss="absolute")
     ),
@@ -605,7 +612,10 @@ def test_fit_errors_hold_no_value_of_X(name, bad):
     est = _make(name)
     X, y = _good()
     Xb = BAD_INPUTS[bad](X)
-    if name == "SchemaTransformer" and bad in ("text-cell", "text-cell-frame"):
+    if name in ("SchemaTransformer", "PublicStep") and bad in (
+        "text-cell",
+        "text-cell-frame",
+    ):
         Xb = pd.DataFrame(BAD_INPUTS["text-cell"](X), columns=["a", "b"])
     if hasattr(est, "predict"):
         text, error = _messages(lambda: est.fit(Xb, _targets(est, X, y)))
@@ -637,7 +647,8 @@ def test_fit_errors_hold_no_label_outside_the_public_classes(name, label):
 
 
 @pytest.mark.parametrize(
-    "name", sorted(n for n in ESTIMATORS if n != "SchemaTransformer")
+    "name",
+    sorted(n for n in ESTIMATORS if n not in ("SchemaTransformer", "PublicStep")),
 )
 def test_predict_errors_hold_no_value_of_X(name):
     est = _make(name)

@@ -47,6 +47,8 @@ from typing import Any
 import numpy as np
 import pytest
 from sklearn.base import BaseEstimator
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer
 
 import dpsvm
 import dpsvm.preprocessing
@@ -153,6 +155,16 @@ _RECIPES: dict[str, Callable[[], Any]] = {
             mean_repetitions=3,
         )
     ),
+    "PrivateSelectThenFit-pipeline": (
+        lambda: dpsvm.model_selection.PrivateSelectThenFit(
+            make_pipeline(
+                dpsvm.preprocessing.PublicStep(FunctionTransformer()),
+                DPLinearSVC(**_BINARY),
+            ),
+            {"dplinearsvc__regularization": [0.05, 0.2]},
+        )
+    ),
+    "PublicStep": lambda: dpsvm.preprocessing.PublicStep(FunctionTransformer()),
     # Small enough to stay fast: the exact hinge solver is slow at 100 features.
     "NonPrivateRandomFeatureSVC": lambda: dpsvm.models.NonPrivateRandomFeatureSVC(
         n_components=10, **_BINARY
@@ -423,6 +435,7 @@ _NO_RANDOMNESS = {
     "NonPrivateKernelSVC",
     "NonPrivateLinearClassifier",
     "PolynomialFeatureMap",
+    "PublicStep",
     "SchemaTransformer",
 }
 

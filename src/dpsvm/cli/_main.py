@@ -152,6 +152,21 @@ def _classes(text: str) -> list[int] | list[float]:
 
 
 # ------------------------------------------------------------------ parser
+def _priors(text: str) -> list[float]:
+    """``--class-priors P1,P2,...``: public class proportions."""
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected numbers separated by commas, got {text!r}"
+        ) from None
+    if len(values) < 2 or not all(0.0 < v <= 1.0 for v in values):
+        raise argparse.ArgumentTypeError(
+            "expected at least 2 proportions in (0, 1], one per class"
+        )
+    return values
+
+
 def _add_data_options(p: argparse.ArgumentParser, *, part: str, labels: str) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--data", metavar="PATH", help="CSV or LibSVM data file")
@@ -418,6 +433,24 @@ def build_parser() -> argparse.ArgumentParser:
         "--epsilon covers both)",
     )
     add_weight_options(train)
+    train.add_argument(
+        "--metric",
+        choices=("accuracy", "weighted-error"),
+        default=None,
+        help="how --tune scores a candidate: accuracy (mistake count, the "
+        "default) or weighted-error (mistakes weighted by the public class "
+        "priors: use it on imbalanced data, where accuracy favours a constant "
+        "classifier; its grid reaches lower: 1/64, 1/16, 1/4 and 1 × the "
+        "a-priori Λ)",
+    )
+    train.add_argument(
+        "--class-priors",
+        type=_priors,
+        metavar="P1,P2",
+        help="public class proportions for --metric weighted-error, in the order "
+        "of the classes, summing to 1 (default: the schema's label.priors); from "
+        "public knowledge, never counted on the data",
+    )
     add_holdout_options(train, default=None)
     train.add_argument("--out", required=True, metavar="MODEL.json", help="model file")
     train.add_argument("--report", metavar="REPORT.json", help="privacy report file")
@@ -694,12 +727,27 @@ def _schema_labels(schema: Any, frame: Any, where: str) -> np.ndarray:
     return labels
 
 
-def _schema_rows(schema: Any, frame: Any) -> Any:
-    """The rows encoded by the schema, as a frame named like the model's inputs."""
+def _schema_encoder(schema: Any, estimator: Any = None) -> Any:
+    """The schema's encoder: CSR rows ("auto") for a model that takes them
+    (``None``: a linear model, which does)."""
+    from sklearn.utils import get_tags
+
     from ..preprocessing import SchemaTransformer
 
-    encoder = SchemaTransformer(schema).set_output(transform="pandas")
-    return encoder.fit_transform(frame)
+    sparse = estimator is None or get_tags(estimator).input_tags.sparse
+    return SchemaTransformer(schema, sparse_output="auto" if sparse else False)
+
+
+def _schema_rows(schema: Any, frame: Any, model: Any = None) -> Any:
+    """The rows encoded by the schema, as a frame named like the model's inputs.
+
+    CSR rows (one-hot dominated schemas, a model that takes CSR) become a
+    sparse data frame, so that they stay sparse into the model.
+    """
+    return _frame(
+        _schema_encoder(schema, model).fit_transform(frame),
+        list(schema.feature_names_out),
+    )
 
 
 def _check_data_options(args: argparse.Namespace) -> None:
@@ -1025,6 +1073,13 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "--tune chooses --regularization from its public grid: leave out "
             "--regularization, or leave out --tune"
         )
+    if not args.tune and (args.metric is not None or args.class_priors is not None):
+        raise UsageError(
+            "--metric and --class-priors choose how --tune scores its candidates: "
+            "add --tune, or leave them out"
+        )
+    if args.class_priors is not None and args.metric != "weighted-error":
+        raise UsageError("--class-priors is used by --metric weighted-error only")
     X, y, names, schema, classes, _, weights = _training_data(args, estimator)
     weighting = configure_weights(args, estimator, schema, classes)
 
@@ -1039,7 +1094,14 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         X_fit, y_fit = X, y
     fit_kwargs = {} if weights is None else {"sample_weight": weights}
     fitted: Any = (
-        tuned(estimator, args.epsilon, args.random_state, X_fit.shape[0])
+        tuned(
+            estimator,
+            args.epsilon,
+            args.random_state,
+            X_fit.shape[0],
+            scoring=args.metric or "accuracy",
+            class_priors=_class_priors(args, schema),
+        )
         if args.tune
         else estimator
     )
@@ -1047,7 +1109,14 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         warnings.simplefilter("always")
         with busy("tuning Λ" if args.tune else "training", quiet=args.quiet):
             try:
-                fitted.fit(_frame(X_fit, names), y_fit, **fit_kwargs)
+                # CSR rows go to the solvers as they are (no data frame: its
+                # conversion back to CSR would copy them); the names are
+                # recorded below.
+                fitted.fit(
+                    X_fit if _issparse(X_fit) else _frame(X_fit, names),
+                    y_fit,
+                    **fit_kwargs,
+                )
             except ValueError as exc:
                 if args.epsilon > ABSURD_EPSILON and "scale" in str(exc):
                     raise UsageError(
@@ -1063,8 +1132,8 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # the whole procedure (selection and final fit, one ε) is recorded
         # beside it and written into the model file as selection_event.
         estimator.selection_event_ = fitted.privacy_event_
-        if names is not None:
-            estimator.feature_names_in_ = np.asarray(names, dtype=object)
+    if names is not None and (args.tune or _issparse(X_fit)):
+        estimator.feature_names_in_ = np.asarray(names, dtype=object)
     if schema is not None:
         estimator.public_schema_ = schema  # written into the model file
     # Judged on what was spent and on the δ given, used or not (docs/cli.md:
@@ -1168,13 +1237,55 @@ def _cmd_train(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _frame(X: np.ndarray, names: list[str] | None) -> Any:
+def _class_priors(args: argparse.Namespace, schema: Any) -> Any:
+    """The public priors of --metric weighted-error: --class-priors, else the
+    schema's label.priors; ``None`` for --metric accuracy."""
+    if args.metric != "weighted-error":
+        return None
+    priors = args.class_priors
+    if priors is None and schema is not None:
+        priors = getattr(schema.label, "priors", None)
+    if priors is None:
+        raise UsageError(
+            "--metric weighted-error needs the public class priors: give "
+            "--class-priors P1,P2 (in the order of the classes) or declare "
+            "label.priors in the schema"
+        )
+    classes = getattr(args, "classes", None)
+    if classes is None:
+        raise UsageError(
+            "--metric weighted-error needs the public classes to pair the priors "
+            "with: give --classes (or use --schema)"
+        )
+    if len(priors) != len(classes):
+        raise UsageError(
+            f"{len(priors)} class priors for {len(classes)} classes: give one "
+            "proportion per class, in the order of the classes"
+        )
+    if not math.isclose(sum(priors), 1.0, abs_tol=1e-6):
+        raise UsageError("the class priors must sum to 1 (public proportions)")
+    return dict(zip(classes, priors, strict=True))
+
+
+def _issparse(X: Any) -> bool:
+    """``scipy.sparse.issparse`` (imported here: the CLI's imports stay lazy)."""
+    import scipy.sparse
+
+    return bool(scipy.sparse.issparse(X))
+
+
+def _frame(X: Any, names: list[str] | None) -> Any:
     """A data frame when the columns are named (the estimator records the names,
-    which the model file keeps so that predict and evaluate match by name)."""
+    which the model file keeps so that predict and evaluate match by name).
+
+    CSR rows become a sparse data frame (scikit-learn's validation turns it
+    back into CSR, checking the names)."""
     if names is None:
         return X
     import pandas as pd
 
+    if _issparse(X):
+        return pd.DataFrame.sparse.from_spmatrix(X, columns=names)
     return pd.DataFrame(X, columns=names, copy=False)
 
 
@@ -1192,7 +1303,13 @@ def _budget_lines(event: Any, args: argparse.Namespace) -> list[str]:
         lines.append(
             f"--tune: Λ = {_fmt(_regularization_of(event))} chosen privately from "
             f"{', '.join(_fmt(v) for v in args.tune_grid)} on a tenth of the "
-            "rows, "
+            "rows"
+            + (
+                " (by mistakes weighted by the public class priors)"
+                if getattr(args, "metric", None) == "weighted-error"
+                else ""
+            )
+            + ", "
             f"final fit on the rest; ε = {_fmt(event.epsilon)} end to end "
             "(parallel composition)"
         )
@@ -1229,7 +1346,7 @@ def _training_data(
     y: np.ndarray | None
     names: list[str] | None
     if args.schema is not None:
-        from ..preprocessing import PublicSchema, SchemaTransformer
+        from ..preprocessing import PublicSchema
 
         _check_schema_options(args, "--schema")
         schema = PublicSchema.from_json(args.schema)
@@ -1241,7 +1358,8 @@ def _training_data(
                 raise DataError(f"{where}: no weight column {column!r}")
             weights = sample_weights(frame[column])
             args.weight_column = column
-        X = SchemaTransformer(schema).fit_transform(frame)
+        # CSR when one-hot columns dominate and the model takes CSR rows.
+        X = _schema_encoder(schema, estimator).fit_transform(frame)
         names = list(schema.feature_names_out)
         estimator.set_params(classes=list(schema.classes))
         args.classes = list(schema.classes)
@@ -1297,7 +1415,7 @@ def _cmd_predict(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if schema is not None:
         _check_schema_options(args, "a model trained with --schema")
         frame, _ = _read_schema_frame(args, schema)
-        rows = _schema_rows(schema, frame)
+        rows = _schema_rows(schema, frame, model)
     else:
         X, _, names = _read(
             args,
@@ -1333,7 +1451,10 @@ def _cmd_evaluate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # Labels outside the schema's classes are refused (not quoted).
         truth = _schema_labels(schema, frame, where)
         return _report_evaluation(
-            args, evaluate_model(model, _schema_rows(schema, frame), truth), out, err
+            args,
+            evaluate_model(model, _schema_rows(schema, frame, model), truth),
+            out,
+            err,
         )
     X, y, names = _read(args, part="test", labels=True, n_features=model.n_features_in_)
     assert y is not None

@@ -364,7 +364,9 @@ def _start_interactive(
             f"{args.schema})"
         )
     y = schema.encode_labels(frame[schema.label.column].to_numpy())
-    transformer = SchemaTransformer(schema, unit_norm=True).fit(frame)
+    transformer = SchemaTransformer(schema, unit_norm=True, sparse_output=False).fit(
+        frame
+    )
     X = transformer.transform(frame)
     classes = list(schema.classes)
     common: dict[str, Any] = dict(
@@ -639,7 +641,9 @@ def _served_from_model(args: argparse.Namespace) -> Any:
 
         from ..preprocessing import SchemaTransformer
 
-        encoder = SchemaTransformer(schema).fit(pd.DataFrame(columns=schema.columns))
+        encoder = SchemaTransformer(schema, sparse_output=False).fit(
+            pd.DataFrame(columns=schema.columns)
+        )
         spec = _schema_inputs(schema, encoder.transform)
     else:
         d = int(model.n_features_in_)

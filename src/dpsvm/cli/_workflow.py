@@ -37,6 +37,7 @@ __all__ = [
     "TUNE_GRID",
     "TUNE_MULTIPLIERS",
     "TUNE_SELECTION_FRACTION",
+    "WEIGHTED_TUNE_MULTIPLIERS",
     "holdout_split",
     "holdout_warning",
     "privacy_parameter_warnings",
@@ -63,6 +64,14 @@ TUNE_GRID = (1e-3, 3e-3, 1e-2, 3e-2)
 #: noise-to-regularisation ratio the same), so the grid stops at the a-priori
 #: value; on Adult the best Λ lies between ½ and 1 × it (docs/cli.md).
 TUNE_MULTIPLIERS = (0.5, 1.0)
+
+#: The multipliers of ``--tune --metric weighted-error``: two orders of
+#: magnitude below the a-priori Λ. On an imbalanced problem regularisation
+#: shrinks the model towards its intercept, i.e. towards always answering the
+#: majority class (on Adult with 6 % positives, ½ and 1 × the a-priori Λ give
+#: balanced accuracy 0.50-0.51, 1/64 × it 0.55-0.60); the weighted error can
+#: tell those candidates apart, so the grid reaches down to them. Public.
+WEIGHTED_TUNE_MULTIPLIERS = (1 / 64, 1 / 16, 1 / 4, 1.0)
 
 #: The share of the rows ``--tune`` spends on the selection (the final fit
 #: reads the rest): a tenth, so that the final fit loses little against the
@@ -326,7 +335,9 @@ def holdout_split(
     return np.sort(perm[n_out:]), np.sort(perm[:n_out])
 
 
-def tune_grid(estimator: Any, n_rows: int) -> list[float]:
+def tune_grid(
+    estimator: Any, n_rows: int, multipliers: tuple[float, ...] = TUNE_MULTIPLIERS
+) -> list[float]:
     """The public grid of Λ that ``--tune`` selects from.
 
     For a linear model, :data:`TUNE_MULTIPLIERS` × the Λ that
@@ -344,6 +355,9 @@ def tune_grid(estimator: Any, n_rows: int) -> list[float]:
         The private estimator (``classes`` and ``data_norm`` set).
     n_rows : int
         Number of training rows.
+    multipliers : tuple of float, default=TUNE_MULTIPLIERS
+        The multiples of the a-priori Λ (:data:`WEIGHTED_TUNE_MULTIPLIERS` for
+        ``--metric weighted-error``).
 
     Returns
     -------
@@ -369,10 +383,18 @@ def tune_grid(estimator: Any, n_rows: int) -> list[float]:
     k = len(classes) if classes is not None and len(classes) > 2 else 1
     R = float(getattr(estimator, "data_norm", None) or 1.0)
     base = auto._resolve_regularization(max(n_final, 1), R, k)
-    return [m * base for m in TUNE_MULTIPLIERS]
+    return [m * base for m in multipliers]
 
 
-def tuned(estimator: Any, epsilon: float, random_state: int | None, n_rows: int) -> Any:
+def tuned(
+    estimator: Any,
+    epsilon: float,
+    random_state: int | None,
+    n_rows: int,
+    *,
+    scoring: str = "accuracy",
+    class_priors: Any = None,
+) -> Any:
     """``estimator`` wrapped in private selection of Λ over :func:`tune_grid`.
 
     Parameters
@@ -385,6 +407,10 @@ def tuned(estimator: Any, epsilon: float, random_state: int | None, n_rows: int)
         ``--random-state`` (tests only).
     n_rows : int
         Number of training rows (public under replace-one neighbours).
+    scoring : {"accuracy", "weighted-error"}, default="accuracy"
+        ``--metric``: the selector's score.
+    class_priors : dict or None, default=None
+        Public class priors of ``"weighted-error"``.
 
     Returns
     -------
@@ -393,11 +419,16 @@ def tuned(estimator: Any, epsilon: float, random_state: int | None, n_rows: int)
     """
     from ..model_selection import PrivateSelectThenFit
 
+    multipliers = (
+        WEIGHTED_TUNE_MULTIPLIERS if scoring == "weighted-error" else TUNE_MULTIPLIERS
+    )
     return PrivateSelectThenFit(
         estimator,
-        {"regularization": tune_grid(estimator, n_rows)},
+        {"regularization": tune_grid(estimator, n_rows, multipliers)},
         epsilon=epsilon,
         selection_fraction=TUNE_SELECTION_FRACTION,
+        scoring=scoring,
+        class_priors=class_priors,
         random_state=random_state,
     )
 

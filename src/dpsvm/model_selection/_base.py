@@ -35,17 +35,43 @@ from ._common import (
     prepare_candidates,
     validated_rows,
 )
+from ._scoring import SelectionScore, resolve_selection_score
 
 __all__ = ["SelectorBase"]
 
 #: numpydoc entries shared by the selectors' docstrings (``%(name)s`` lines).
 DOC_FRAGMENTS = {
-    "estimator": """estimator : estimator object
+    "estimator": """estimator : estimator object or Pipeline
     A differentially private classifier with an ``epsilon`` parameter (and
     ``accountant`` / ``random_state`` parameters, which the selector sets),
     e.g. :class:`~dpsvm.models.DPLinearSVC`. It must record a
-    ``privacy_event_`` when fitted. Its own ``accountant`` must be None.""",
-    "budget_and_randomness": """accountant : BudgetAccountant or None, default=None
+    ``privacy_event_`` when fitted. Its own ``accountant`` must be None.
+    Or a :class:`~sklearn.pipeline.Pipeline` ending in such an estimator
+    whose earlier steps are public (a
+    :class:`~dpsvm.preprocessing.SchemaTransformer`, a step wrapped in
+    :class:`~dpsvm.preprocessing.PublicStep`, or ``"passthrough"``); a step
+    that would be fitted on the private rows (``StandardScaler``, ``PCA``,
+    an imputer) is refused. The final step's parameters are the privacy
+    parameters, and grid keys use the ``step__param`` form
+    (``dplinearsvc__regularization``).""",
+    "budget_and_randomness": """\
+scoring : {"accuracy", "weighted-error"}, default="accuracy"
+    How a candidate is scored on held-out rows: ``"accuracy"`` counts
+    mistakes (sensitivity 1); ``"weighted-error"`` weighs a mistake on class
+    c by w(c) = 1/(K·π_c) for the K public class priors π, whose sensitivity
+    is max_c w(c) (max-weight/n as a rate). The noise of the selection is
+    calibrated to that sensitivity (McSherry & Talwar 2007, Thm 6, for the
+    exponential mechanism; Dwork & Roth 2014, Thm 3.6, for Laplace scores).
+    Use it on imbalanced problems, where mistake counts favour a constant
+    classifier. Metrics normalised by the private class counts (balanced
+    accuracy) have no public sensitivity and are not offered.
+class_priors : dict, array-like or None, default=None
+    Public class proportions for ``scoring="weighted-error"``, summing to 1:
+    ``{class: prior}``, or one prior per class in the order of the
+    estimator's ``classes``. ``None``: the ``label.priors`` of the pipeline's
+    schema when declared. They must come from public knowledge (a census,
+    a published rate), never from the private rows.
+accountant : BudgetAccountant or None, default=None
     Checked for (ε, δ) before the data are read and charged once, with one
     :class:`~dpsvm.accounting.PrivacyEvent`, after a successful fit; a
     failed fit spends nothing.
@@ -102,10 +128,12 @@ class SelectionStart:
         Unfitted candidate clones with ``epsilon`` set (one per candidate).
     ticket : Charge
         The checked budget; spent once by :meth:`SelectorBase.fit`.
-    X : ndarray or sparse matrix
-        The validated rows.
+    X : ndarray, sparse matrix or data frame
+        The validated rows (a pipeline's as given).
     y : ndarray
         Their labels.
+    score : SelectionScore
+        The selection score and its public sensitivity.
     """
 
     epsilon: float
@@ -117,6 +145,7 @@ class SelectionStart:
     ticket: Charge
     X: Any
     y: np.ndarray
+    score: SelectionScore
 
 
 def _best_has(name: str):  # type: ignore[no-untyped-def]
@@ -142,6 +171,8 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     estimator: Any
     param_grid: Any
     epsilon: float
+    scoring: str
+    class_priors: Any
     accountant: Any
     random_state: int | None
     split_random_state: int | None
@@ -241,6 +272,7 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         if candidate_epsilon is None:
             candidate_epsilon = epsilon
         estimators = prepare_candidates(self.estimator, candidates, candidate_epsilon)
+        score = resolve_selection_score(self.scoring, self.class_priors, self.estimator)
         if delta is None:
             delta = max(candidate_delta(e) for e in estimators)
         elif any(candidate_delta(e) > 0 for e in estimators):
@@ -261,6 +293,7 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             ticket,
             Xd,
             yv,
+            score,
         )
 
     def __sklearn_tags__(self):  # type: ignore[no-untyped-def]

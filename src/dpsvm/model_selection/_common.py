@@ -25,8 +25,9 @@ import numpy as np
 from numpy.typing import NDArray
 from sklearn.base import clone
 from sklearn.model_selection import ParameterGrid
+from sklearn.utils import _safe_indexing
 
-from .._compat import Interval
+from .._compat import Interval, StrOptions
 from ..accounting.accountant import BudgetAccountant
 from ..accounting.charge import refuse_non_private
 from ..accounting.events import NonPrivateEvent, PrivacyEvent
@@ -38,14 +39,23 @@ from ..utils._random import (
     random_state_constraint,
     refuse_generator_object,
 )
+from ._scoring import SCORINGS
+from ._steps import check_public_steps, final_step, param_prefix
 
-__all__ = ["FORBIDDEN_GRID_KEYS", "check_param_grid", "partition_indices"]
+__all__ = [
+    "FORBIDDEN_GRID_KEYS",
+    "check_param_grid",
+    "partition_indices",
+    "take_rows",
+]
 
 #: scikit-learn parameter constraints shared by every private selector.
 SELECTOR_CONSTRAINTS: dict[str, list[Any]] = {
     "estimator": [object],
     "param_grid": [dict, list, object],
     "epsilon": [Interval(Real, 0, None, closed="neither")],
+    "scoring": [StrOptions(set(SCORINGS))],
+    "class_priors": [dict, "array-like", None],
     "accountant": [BudgetAccountant, None],
     "random_state": random_state_constraint(),
     "split_random_state": random_state_constraint("split_random_state"),
@@ -54,6 +64,8 @@ SELECTOR_CONSTRAINTS: dict[str, list[Any]] = {
 #: The parameters (with their defaults) that end every selector's signature,
 #: documented by the ``budget_and_randomness`` docstring fragment.
 SELECTOR_PARAMETERS: dict[str, Any] = {
+    "scoring": "accuracy",
+    "class_priors": None,
     "accountant": None,
     "random_state": None,
     "split_random_state": None,
@@ -64,7 +76,8 @@ def selector_init(*own: Mapping[str, Any]) -> Callable[..., None]:
     """The scikit-learn ``__init__`` of a private selector.
 
     Its signature is ``(estimator, param_grid, *, epsilon=1.0, <own>,
-    accountant=None, random_state=None, split_random_state=None)``: the
+    scoring="accuracy", class_priors=None, accountant=None, random_state=None,
+    split_random_state=None)``: the
     parameters every selector has (:data:`SELECTOR_CONSTRAINTS`) declared
     once, with the selector's own parameters (``own``, names and defaults)
     between them; built by :func:`dpsvm.utils._params.estimator_init`.
@@ -191,7 +204,8 @@ def check_param_grid(param_grid: Any) -> list[dict[str, Any]]:
         for key, values in grid.items():
             if not isinstance(key, str):
                 raise TypeError(f"param_grid keys must be strings, got {key!r}.")
-            if key in FORBIDDEN_GRID_KEYS:
+            # Also a pipeline's "step__epsilon" (the final step's budget).
+            if key.rsplit("__", 1)[-1] in FORBIDDEN_GRID_KEYS:
                 raise ValueError(
                     f"param_grid may not contain {key!r}: the selector sets "
                     f"{', '.join(FORBIDDEN_GRID_KEYS)} of every candidate itself "
@@ -260,24 +274,31 @@ def prepare_candidates(
 
     Each clone gets ``epsilon`` and ``accountant=None`` (the selector charges the
     budget once). Its ``random_state`` stays the estimator's own: the noise of
-    its fit comes from :func:`fit_with_child_stream`.
+    its fit comes from :func:`fit_with_child_stream`. For a
+    :class:`~sklearn.pipeline.Pipeline` these are the final step's parameters
+    (``name__epsilon``), and every earlier step must be public
+    (:func:`~dpsvm.model_selection._steps.check_public_steps`).
     """
     if not hasattr(estimator, "get_params") or not hasattr(estimator, "fit"):
         raise TypeError(
             f"estimator must be a scikit-learn style estimator, got {estimator!r}."
         )
+    check_public_steps(estimator)
     for key, value in estimator.get_params(deep=True).items():
         if key.endswith("random_state"):
             # Kept on every fitted candidate (a child stream is only lent for
             # the fit): refused before the budget is checked or data are read.
             refuse_generator_object(value, f"estimator__{key}")
-    params = estimator.get_params(deep=False)
+    private, prefix = final_step(estimator), param_prefix(estimator)
+    params = private.get_params(deep=False)
     if "epsilon" not in params:
+        where = f"The pipeline's final step {prefix[:-2]!r} ({type(private).__name__})"
         raise TypeError(
-            f"{type(estimator).__name__} has no 'epsilon' parameter: the private "
-            "selectors need a differentially private estimator (e.g. "
-            "dpsvm.models.DPLinearSVC). For a non-private estimator tune on public "
-            "data instead (tune_on_public_data)."
+            f"{where if prefix else type(estimator).__name__} has no 'epsilon' "
+            "parameter: the private selectors need a differentially private "
+            "estimator (e.g. dpsvm.models.DPLinearSVC), as the last step of a "
+            "pipeline. For a non-private estimator tune on public data instead "
+            "(tune_on_public_data)."
         )
     if params.get("accountant") is not None:
         raise ValueError(
@@ -290,16 +311,23 @@ def prepare_candidates(
         est = clone(estimator)
         unknown = sorted(set(cand) - set(est.get_params(deep=True)))
         if unknown:
+            hint = (
+                f" (a pipeline's parameters are named step__param, e.g. "
+                f"{prefix}regularization)"
+                if prefix
+                else ""
+            )
             raise ValueError(
                 f"param_grid names {unknown} that {type(estimator).__name__} does "
-                "not have."
+                f"not have{hint}."
             )
-        extra: dict[str, Any] = {"epsilon": epsilon}
+        extra: dict[str, Any] = {f"{prefix}epsilon": epsilon}
         if "accountant" in params:
-            extra["accountant"] = None
+            extra[f"{prefix}accountant"] = None
         est.set_params(**cand, **extra)
         out.append(est)
-    refuse_non_private(out)  # paper-literal modes, before any data are read
+    # Paper-literal modes, before any data are read.
+    refuse_non_private([final_step(e) for e in out])
     return out
 
 
@@ -317,23 +345,25 @@ def fit_with_child_stream(
     ``random_state`` on the selector the children are drawn from its seeded
     stream, hence reproducible.
     """
-    params = estimator.get_params(deep=False)
+    private = final_step(estimator)  # a pipeline's noise is its last step's
+    params = private.get_params(deep=False)
     if "random_state" not in params:
         estimator.fit(X, y)
         return estimator
-    with lend_generator(estimator, child_generator(rng)):
+    with lend_generator(private, child_generator(rng)):
         estimator.fit(X, y)
     return estimator
 
 
 def candidate_delta(estimator: Any) -> float:
     """The δ an (unfitted) candidate will spend: its ``delta`` parameter or 0."""
-    delta = estimator.get_params(deep=False).get("delta", 0.0)
+    delta = final_step(estimator).get_params(deep=False).get("delta", 0.0)
     return 0.0 if delta is None else float(delta)
 
 
 def fitted_event(estimator: Any, epsilon: float) -> PrivacyEvent:
     """The ``privacy_event_`` of a fitted candidate, checked against ``epsilon``."""
+    estimator = final_step(estimator)
     event = getattr(estimator, "privacy_event_", None)
     if not isinstance(event, PrivacyEvent):
         raise TypeError(
@@ -387,19 +417,41 @@ def charge_candidates(
         resolve_accountant(accountant),
         epsilon,
         delta,
-        non_private_reason=first_non_private_reason(estimators),
+        non_private_reason=first_non_private_reason(
+            [final_step(e) for e in estimators]
+        ),
         owner=owner,
     )
 
 
 def validated_rows(selector: Any, X: Any, y: Any) -> tuple[Any, np.ndarray]:
-    """Validate (X, y) for a selector: CSR or dense rows, labels as an array."""
+    """Validate (X, y) for a selector: CSR or dense rows, labels as an array.
+
+    A pipeline's rows are passed on as given (a data frame keeps its named,
+    text columns for a ``SchemaTransformer``); only their count and names
+    are recorded here.
+    """
+    from sklearn.pipeline import Pipeline
+    from sklearn.utils.validation import check_consistent_length
+
     from .._compat import validate_data
 
+    if isinstance(selector.estimator, Pipeline):
+        validate_data(selector, X, skip_check_array=True)
+        yv = np.asarray(y)
+        if yv.ndim != 1:
+            raise ValueError(f"y must be 1-D, got shape {yv.shape}.")
+        check_consistent_length(X, yv)
+        return X, yv
     Xv, yv = validate_data(
         selector, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=False
     )
     return Xv, np.asarray(yv)
+
+
+def take_rows(X: Any, rows: Any) -> Any:
+    """The rows ``rows`` of ``X`` (array, CSR matrix or data frame)."""
+    return _safe_indexing(X, rows)
 
 
 def holdout_split(

@@ -19,9 +19,11 @@ from ._common import (
     fit_with_child_stream,
     fitted_event,
     selector_init,
+    take_rows,
 )
 from ._repeated import PrivateRandomSearch, _calibrate_base_epsilon, _check_mean
 from ._sarwate import PrivateParameterTuning
+from ._steps import param_prefix
 
 __all__ = ["PrivateSelectThenFit"]
 
@@ -133,14 +135,15 @@ class PrivateSelectThenFit(SelectorBase):
                 eps, 0.0, "geometric", None, _check_mean(self.mean_repetitions)
             )
         factor = (n_final * eps) / (n_c * eps_c)
+        key = f"{param_prefix(self.estimator)}regularization"  # a pipeline's too
         out = []
         for c in candidates:
             c2 = dict(c)
-            if "regularization" in c2:
+            if key in c2:
                 # Equal n·Λ·ε: the same noise-to-regularisation ratio ‖b‖/(nΛ)
                 # (Sarwate, Chaudhuri & Monteleoni 2009, Thm 2 / eq. (62):
                 # ‖f_priv − f*‖ ≤ 2‖b‖/(nΛ)).
-                c2["regularization"] = float(c2["regularization"]) * factor
+                c2[key] = float(c2[key]) * factor
             out.append(c2)
         return out
 
@@ -166,6 +169,8 @@ class PrivateSelectThenFit(SelectorBase):
                 clone(self.estimator),
                 inner,
                 epsilon=epsilon,
+                scoring=self.scoring,
+                class_priors=self.class_priors,
                 random_state=own,
             )
         else:
@@ -174,14 +179,16 @@ class PrivateSelectThenFit(SelectorBase):
                 inner,
                 epsilon=epsilon,
                 mean_repetitions=self.mean_repetitions,
+                scoring=self.scoring,
+                class_priors=self.class_priors,
                 random_state=own,
             )
         # The selector runs on a child stream of rng, dropped after its fit.
-        fit_with_child_stream(selector, Xd[sel], y[sel], rng)
+        fit_with_child_stream(selector, take_rows(Xd, sel), y[sel], rng)
         best = selector.best_index_
 
         final = start.estimators[best]
-        fit_with_child_stream(final, Xd[fin], y[fin], rng)
+        fit_with_child_stream(final, take_rows(Xd, fin), y[fin], rng)
         final_event = fitted_event(final, epsilon)
 
         # Parallel composition over S and F (McSherry 2009, Thm 4).
@@ -201,6 +208,7 @@ class PrivateSelectThenFit(SelectorBase):
                 "transfer": self.transfer,
                 "n_selection_samples": int(sel.size),
                 "n_final_samples": int(fin.size),
+                "scoring": self.scoring,
                 "selected_index": int(best),
             },
             children=(selector.privacy_event_, final_event),

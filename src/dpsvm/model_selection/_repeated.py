@@ -34,6 +34,7 @@ from ._common import (
     fitted_event,
     prepare_candidates,
     selector_init,
+    take_rows,
 )
 
 __all__ = [
@@ -463,7 +464,9 @@ class PrivateRandomSearch(SelectorBase):
         mean = _check_mean(self.mean_repetitions)
         rng, Xd, y, candidates = start.rng, start.X, start.y, start.candidates
         val, train = self._holdout_split("validation_fraction", y.shape[0], rng)
-        X_tr, y_tr, X_val, y_val = Xd[train], y[train], Xd[val], y[val]
+        X_tr, y_tr = take_rows(Xd, train), y[train]
+        X_val, y_val = take_rows(Xd, val), y[val]
+        score = start.score
 
         k = sample_repetitions(self.repetitions, mean, rng, shape=self.shape)
         best: tuple[float, int, Any] | None = None
@@ -473,11 +476,13 @@ class PrivateRandomSearch(SelectorBase):
             est = prepare_candidates(self.estimator, [candidates[i]], eps0)[0]
             fit_with_child_stream(est, X_tr, y_tr, rng)
             fitted_event(est, eps0)
-            z = int(np.count_nonzero(est.predict(X_val) != y_val))
-            # Laplace mechanism on a count (sensitivity 1): scale 1/ε₀
-            # (Dwork & Roth 2014, Thm 3.6).
+            z = score.mistakes(y_val, np.asarray(est.predict(X_val)))
+            # Laplace mechanism on a count of sensitivity Δ (1, or the largest
+            # public class weight for weighted mistakes): scale Δ/ε₀ (Dwork &
+            # Roth 2014, Thm 3.6).
+            delta_z = score.sensitivity
             release = laplace_release(
-                np.array([float(z)]), 1.0 / eps0, rng, sensitivity=1.0
+                np.array([z]), delta_z / eps0, rng, sensitivity=delta_z
             )
             noisy = float(release[0])
             if best is None or noisy < best[0]:
@@ -486,8 +491,13 @@ class PrivateRandomSearch(SelectorBase):
         noisy, i, est = best
 
         fit_event = fitted_event(est, eps0)
-        score_event = LaplaceVector(epsilon=eps0, sensitivity=1.0).privacy_event(
-            statistic="validation mistakes", n_validation_samples=int(val.size)
+        score_event = LaplaceVector(
+            epsilon=eps0, sensitivity=score.sensitivity
+        ).privacy_event(
+            statistic="validation mistakes"
+            if score.weights is None
+            else "validation mistakes weighted by public class priors",
+            n_validation_samples=int(val.size),
         )
         run_event = PrivacyEvent(
             mechanism="fit-and-noisy-score",

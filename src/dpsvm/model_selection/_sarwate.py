@@ -18,6 +18,7 @@ from ._common import (
     partition_indices,
     selector_init,
     split_generator,
+    take_rows,
 )
 
 __all__ = ["PrivateParameterTuning"]
@@ -25,7 +26,8 @@ __all__ = ["PrivateParameterTuning"]
 _REFERENCE = (
     "Sarwate, Chaudhuri & Monteleoni, arXiv:0912.0071, Algorithm 3 and Theorem 6 "
     "(parallel composition over disjoint parts, McSherry 2009 Thm 4; exponential "
-    "mechanism with score -z and sensitivity 1, McSherry & Talwar 2007 Thm 6)"
+    "mechanism with score -z and sensitivity 1, or the largest public class "
+    "weight for weighted mistakes, McSherry & Talwar 2007 Thm 6)"
 )
 
 
@@ -151,24 +153,27 @@ class PrivateParameterTuning(SelectorBase):
             n, m + 1, split_generator(self.split_random_state, rng)
         )
         val = parts[-1]
-        X_val, y_val = Xd[val], y[val]
+        X_val, y_val = take_rows(Xd, val), y[val]
+        score = start.score
 
         # Step 2: candidate i on part i with the full ε (parallel composition).
         events: list[PrivacyEvent] = []
-        mistakes = np.empty(m, dtype=np.int64)
+        mistakes = np.empty(m, dtype=np.float64)
         for i, est in enumerate(start.estimators):
-            fit_with_child_stream(est, Xd[parts[i]], y[parts[i]], rng)
+            fit_with_child_stream(est, take_rows(Xd, parts[i]), y[parts[i]], rng)
             events.append(fitted_event(est, epsilon))
-            # Step 3: zᵢ = number (a count, not a rate) of mistakes on part m+1.
-            mistakes[i] = int(np.count_nonzero(est.predict(X_val) != y_val))
+            # Step 3: zᵢ = number (a count, not a rate) of mistakes on part m+1,
+            # each weighted by its class's public weight for "weighted-error".
+            mistakes[i] = score.mistakes(y_val, np.asarray(est.predict(X_val)))
 
-        # Step 4: P(i) ∝ exp(−ε·zᵢ/2): exponential mechanism with utility −zᵢ
-        # and sensitivity 1 (Sarwate, Chaudhuri & Monteleoni 2009, eq. (46);
-        # McSherry & Talwar 2007, Thm 6).
-        em = ExponentialMechanism(epsilon=epsilon, sensitivity=1.0)
-        best = em.select(-mistakes.astype(np.float64), random_state=rng)
+        # Step 4: P(i) ∝ exp(−ε·zᵢ/(2Δ)): exponential mechanism with utility
+        # −zᵢ and sensitivity Δ = 1 for a count (Sarwate, Chaudhuri & Monteleoni
+        # 2009, eq. (46)), Δ = max_c w(c) for weighted mistakes (one replaced row
+        # moves zᵢ by at most its largest weight); McSherry & Talwar 2007, Thm 6.
+        em = ExponentialMechanism(epsilon=epsilon, sensitivity=score.sensitivity)
+        best = em.select(-mistakes, random_state=rng)
         selection = em.privacy_event(
-            n_candidates=m, n_validation_samples=int(val.size), utility="-mistakes"
+            n_candidates=m, n_validation_samples=int(val.size), utility=score.name
         )
 
         # Parallel composition over the m + 1 disjoint parts (McSherry 2009,

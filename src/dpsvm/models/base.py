@@ -31,6 +31,7 @@ from ..solvers import (
     clip_factors,
     is_dask_array,
     prepare_dask_fit,
+    project_sparse_rows,
     row_norms,
     scaled_design,
 )
@@ -509,9 +510,10 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         norms = row_norms(X)
         if np.all(np.isfinite(norms)):
             D = RowScaledDesign(X, clip_factors(norms, radius))
+        elif scipy.sparse.issparse(X):  # ‖x‖² overflowed: a projected copy
+            D = RowScaledDesign(project_sparse_rows(X, radius))
         else:  # ‖x‖² overflowed for finite entries: project a copy
-            dense = X.toarray() if scipy.sparse.issparse(X) else X
-            D = RowScaledDesign(project_rows_to_ball(dense, radius))
+            D = RowScaledDesign(project_rows_to_ball(X, radius))
         scores = np.column_stack([D.matvec(c) for c in self.coef_]) + self.intercept_
         return scores.ravel() if scores.shape[1] == 1 else scores
 

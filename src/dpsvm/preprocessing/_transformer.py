@@ -22,7 +22,7 @@ from ._schema import (
     canonical_key,
 )
 
-__all__ = ["SchemaTransformer"]
+__all__ = ["SchemaTransformer", "sparse_by_default"]
 
 
 def _as_schema(schema: Any) -> PublicSchema:
@@ -79,6 +79,15 @@ class SchemaTransformer(TransformerMixin, BaseEstimator):
         rows lie in the unit ball: the default ``data_norm=1`` of the private
         estimators then holds without projection. Otherwise the rows have norm
         at most ``row_norm_bound_`` (pass it as ``data_norm``).
+    sparse_output : {"auto"} or bool, default="auto"
+        Return a SciPy CSR matrix (``True``) or a dense array (``False``), as
+        scikit-learn's ``OneHotEncoder(sparse_output=...)``. ``"auto"``: CSR
+        when one-hot columns dominate the encoded width, a rule on the schema
+        alone (see :func:`sparse_by_default`): an encoded row has at most one
+        non-zero per schema feature, so CSR is chosen when that is at most a
+        quarter of the encoded columns. ``"auto"`` gives a dense array when the
+        transformer's output is set to a data frame (``set_output``); ``True``
+        with data-frame output is refused, as by ``OneHotEncoder``.
 
     Attributes
     ----------
@@ -87,6 +96,9 @@ class SchemaTransformer(TransformerMixin, BaseEstimator):
     row_norm_bound_ : float
         Public bound on the L2 norm of an encoded row: √(number of schema
         features), or 1 with ``unit_norm``.
+    sparse_output_ : bool
+        Whether :meth:`transform` returns CSR (``sparse_output`` resolved on
+        the schema alone; with ``"auto"``, data-frame output is dense).
     n_features_in_ : int
         Number of input columns seen by :meth:`fit`.
     feature_names_in_ : ndarray of str
@@ -107,6 +119,9 @@ class SchemaTransformer(TransformerMixin, BaseEstimator):
     model without an intercept (the kernel models are bias-free) is not forced
     through a corner of the data. Both ranges give the same norm bound.
 
+    The choice of CSR or dense output reads the schema only (its widths), never
+    the data, and the values are the same either way.
+
     Examples
     --------
     >>> import pandas as pd
@@ -123,11 +138,19 @@ class SchemaTransformer(TransformerMixin, BaseEstimator):
     feature_names_in_: np.ndarray
     schema_: PublicSchema
     row_norm_bound_: float
+    sparse_output_: bool
     n_features_in_: int
 
-    def __init__(self, schema: Any = None, *, unit_norm: bool = False) -> None:
+    def __init__(
+        self,
+        schema: Any = None,
+        *,
+        unit_norm: bool = False,
+        sparse_output: bool | str = "auto",
+    ) -> None:
         self.schema = schema
         self.unit_norm = unit_norm
+        self.sparse_output = sparse_output
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
@@ -163,6 +186,14 @@ class SchemaTransformer(TransformerMixin, BaseEstimator):
         """
         if not isinstance(self.unit_norm, bool | np.bool_):
             raise TypeError(f"unit_norm must be a bool, got {self.unit_norm!r}")
+        if not (
+            isinstance(self.sparse_output, bool | np.bool_)
+            or (isinstance(self.sparse_output, str) and self.sparse_output == "auto")
+        ):
+            raise ValueError(
+                'sparse_output must be "auto", True or False, got '
+                f"{self.sparse_output!r}"
+            )
         schema = _as_schema(self.schema)
         names = _named_columns(X)
         if names is None:
@@ -180,6 +211,10 @@ class SchemaTransformer(TransformerMixin, BaseEstimator):
                 del self.feature_names_in_
         self.schema_ = schema
         self.row_norm_bound_ = 1.0 if self.unit_norm else schema.row_norm_bound
+        if isinstance(self.sparse_output, str):  # "auto": the schema alone
+            self.sparse_output_ = sparse_by_default(schema)
+        else:
+            self.sparse_output_ = bool(self.sparse_output)
         return self
 
     @staticmethod
@@ -225,8 +260,9 @@ class SchemaTransformer(TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n_samples, n_features_out)
-            The encoded rows (a data frame after ``set_output(transform="pandas")``).
+        ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_features_out)
+            The encoded rows: CSR when ``sparse_output_`` (a data frame after
+            ``set_output(transform="pandas")``).
 
         Raises
         ------
@@ -243,8 +279,11 @@ class SchemaTransformer(TransformerMixin, BaseEstimator):
         else:
             assert names is not None
             self._check_columns(names, schema)
-        blocks: list[np.ndarray] = []
+        # Per feature, its first encoded column and either the numeric values
+        # (float64) or the index of each row's category (int32, -1: none).
+        encoded: list[tuple[int, np.ndarray]] = []
         n_rows: int | None = None
+        offset = 0
         for j, feature in enumerate(schema.features):
             col = self._column(X, j, feature.column, positional)
             if col.ndim != 1:
@@ -254,12 +293,26 @@ class SchemaTransformer(TransformerMixin, BaseEstimator):
             elif col.shape[0] != n_rows:
                 raise ValueError("the data's columns have different lengths")
             if isinstance(feature, NumericFeature):
-                blocks.append(_encode_numeric(col, feature)[:, None])
+                encoded.append((offset, _encode_numeric(col, feature)))
+                offset += 1
             else:
-                blocks.append(_encode_categorical(col, feature))
-        out = np.hstack(blocks) if blocks else np.zeros((n_rows or 0, 0))
+                encoded.append((offset, _category_codes(col, feature)))
+                offset += len(feature.categories)
+        n = n_rows or 0
+        divisor = math.sqrt(len(schema.features)) if self.unit_norm else 1.0
+        frame = isinstance(self.sparse_output, str) and _frame_output(self)
+        if self.sparse_output_ and not frame:
+            return _assemble_csr(encoded, n, offset, divisor)
+        out = np.zeros((n, offset))
+        rows = np.arange(n)
+        for start, values in encoded:
+            if values.dtype == np.float64:
+                out[:, start] = values
+            else:
+                keep = values >= 0
+                out[rows[keep], values[keep] + start] = 1.0
         if self.unit_norm:
-            out /= math.sqrt(len(schema.features))
+            out /= divisor
         return out
 
     def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
@@ -299,13 +352,101 @@ def _encode_numeric(col: np.ndarray, feature: NumericFeature) -> np.ndarray:
     return np.where(np.isnan(scaled), 0.0, scaled)
 
 
-def _encode_categorical(col: np.ndarray, feature: CategoricalFeature) -> np.ndarray:
+def _category_codes(col: np.ndarray, feature: CategoricalFeature) -> np.ndarray:
+    """Index of each value among the declared categories; -1: not declared."""
     lookup = {canonical_key(c): i for i, c in enumerate(feature.categories)}
     codes, uniques = pd.factorize(col)
-    index = np.array([lookup.get(canonical_key(u), -1) for u in uniques] + [-1])
+    index = np.array(
+        [lookup.get(canonical_key(u), -1) for u in uniques] + [-1], dtype=np.int32
+    )
     # factorize marks a missing value with code -1: index[-1] is the added -1.
-    mapped = index[codes]
-    out = np.zeros((col.shape[0], len(feature.categories)))
-    rows = np.flatnonzero(mapped >= 0)
-    out[rows, mapped[rows]] = 1.0
-    return out
+    return np.asarray(index[codes], dtype=np.int32)
+
+
+def _assemble_csr(
+    encoded: list[tuple[int, np.ndarray]], n_rows: int, n_cols: int, divisor: float
+) -> sp.csr_matrix:
+    """CSR rows from each feature's first column and values or category codes.
+
+    Two passes: count each row's non-zeros, then write every feature's entries
+    straight into the final arrays (no dense or intermediate copy). A row's
+    entries are written in the schema's feature order, so its column indices
+    are sorted (canonical CSR); zeros are not stored.
+    """
+
+    def kept(values: np.ndarray) -> np.ndarray:
+        return values != 0.0 if values.dtype == np.float64 else values >= 0
+
+    counts = np.zeros(n_rows, dtype=np.int64)
+    for _, values in encoded:
+        counts += kept(values)
+    indptr = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    nnz = int(indptr[-1])
+    index_dtype = np.int32 if max(nnz, n_cols) < 2**31 else np.int64
+    data = np.empty(nnz)
+    indices = np.empty(nnz, dtype=index_dtype)
+    position = indptr[:-1].copy()  # next free slot of each row
+    for start, values in encoded:
+        keep = kept(values)
+        where = position[keep]
+        if values.dtype == np.float64:
+            data[where] = values[keep]
+            indices[where] = start
+        else:
+            data[where] = 1.0
+            indices[where] = values[keep] + start
+        position[keep] += 1
+    if divisor != 1.0:
+        data /= divisor  # the dense path's division, value for value
+    return sp.csr_matrix(
+        (data, indices, indptr.astype(index_dtype, copy=False)),
+        shape=(n_rows, n_cols),
+    )
+
+
+#: "auto" output is CSR when an encoded row's non-zeros (at most one per schema
+#: feature) are at most this share of the encoded columns.
+SPARSE_DENSITY_LIMIT = 0.25
+
+
+def sparse_by_default(schema: PublicSchema) -> bool:
+    """Whether ``sparse_output="auto"`` gives CSR for this schema.
+
+    An encoded row has at most one non-zero per schema feature (one per
+    numeric column, at most one per one-hot group), so its density is at most
+    ``len(schema.features) / schema.n_features_out``. CSR (12 bytes per stored
+    entry against 8 per dense entry) is chosen when that bound is at most
+    :data:`SPARSE_DENSITY_LIMIT`, i.e. when one-hot columns dominate. The rule
+    reads the schema alone, never the data.
+
+    Parameters
+    ----------
+    schema : PublicSchema
+        The public schema.
+
+    Returns
+    -------
+    bool
+        ``True`` for CSR output.
+
+    Examples
+    --------
+    >>> schema = PublicSchema.from_dict({
+    ...     "label": {"column": "y", "classes": [0, 1]},
+    ...     "features": [{"column": "c", "type": "categorical",
+    ...                   "categories": list("abcdefgh")}]})
+    >>> sparse_by_default(schema)  # 1 non-zero in 8 columns
+    True
+    """
+    width = schema.n_features_out
+    return width > 0 and len(schema.features) <= SPARSE_DENSITY_LIMIT * width
+
+
+def _frame_output(transformer: Any) -> bool:
+    """Whether ``set_output`` (or the global config) asks for a data frame."""
+    try:
+        from sklearn.utils._set_output import _get_output_config
+    except ImportError:  # pragma: no cover - older or newer scikit-learn
+        return False
+    return _get_output_config("transform", transformer)["dense"] != "default"

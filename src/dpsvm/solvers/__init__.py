@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ._box import BoxSolution, box_loss, kernel_factor, solve_box_erm, solve_squared_erm
 from ._dask import chunked_predict, chunked_scores, is_dask_array, prepare_dask_fit
-from ._design import clip_factors, row_norms, scaled_design
+from ._design import clip_factors, project_sparse_rows, row_norms, scaled_design
 from ._erm import RowScaledDesign, SolverResult, as_design, solve_hinge, solve_smooth
 from ._kernel_dual import solve_kernel_hinge_dual
 
@@ -39,6 +39,7 @@ __all__ = [
     "is_dask_array",
     "kernel_factor",
     "prepare_dask_fit",
+    "project_sparse_rows",
     "row_norms",
     "scaled_design",
     "solve_box_erm",

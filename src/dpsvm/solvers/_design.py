@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from ..validation import project_rows_to_ball
 from ._erm import RowScaledDesign, _chunk_rows
 
-__all__ = ["clip_factors", "row_norms", "scaled_design"]
+__all__ = ["clip_factors", "project_sparse_rows", "row_norms", "scaled_design"]
 
 FloatArray = NDArray[np.float64]
 
@@ -128,6 +128,65 @@ def clip_factors(norms: FloatArray, radius: float) -> FloatArray | None:
     return factors
 
 
+def project_sparse_rows(X: Any, radius: float) -> Any:
+    """CSR rows projected onto the ball of ``radius``, as a new CSR matrix.
+
+    :func:`project_rows_to_ball` (overflow-safe) applied to each row's stored
+    entries: a row's norm and largest entry depend on its non-zeros only, and
+    the projection scales the row, so the zeros stay zero. Rows are handled a
+    block at a time (one dense block of at most 2²⁰ values), so memory stays
+    O(nnz) however wide the rows are.
+
+    Parameters
+    ----------
+    X : scipy.sparse matrix of shape (n_samples, n_features)
+        Rows with finite entries.
+    radius : float
+        The public radius, > 0.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+        The projected rows (float64), each of norm at most ``radius`` as
+        :func:`row_norms` computes it.
+
+    Examples
+    --------
+    >>> X = scipy.sparse.csr_matrix([[0.0, 1e300, 1e300], [0.3, 0.0, 0.4]])
+    >>> np.round(project_sparse_rows(X, 1.0).toarray(), 6).tolist()
+    [[0.0, 0.707107, 0.707107], [0.3, 0.0, 0.4]]
+    """
+    A = scipy.sparse.csr_matrix(X, dtype=np.float64, copy=True)
+    A.sum_duplicates()
+    counts = np.diff(A.indptr)
+    width = max(int(counts.max(initial=0)), 1)
+    step = max(1, (1 << 20) // width)
+    for start in range(0, A.shape[0], step):
+        stop = min(A.shape[0], start + step)
+        lo, hi = int(A.indptr[start]), int(A.indptr[stop])
+        if hi == lo:
+            continue
+        c = counts[start:stop]
+        # Row r of the block holds row start + r's stored values, then zeros.
+        rows = np.repeat(np.arange(stop - start), c)
+        cols = np.arange(hi - lo) - np.repeat(A.indptr[start:stop] - lo, c)
+        block = np.zeros((stop - start, width))
+        block[rows, cols] = A.data[lo:hi]
+        A.data[lo:hi] = project_rows_to_ball(block, radius)[rows, cols]
+    # The norm the solvers compute (row_norms: CSR order of summation) may
+    # differ by an ulp from the block's: shrink such rows by one more ulp-sized
+    # factor until it is within the radius (as project_rows_to_ball does).
+    for _ in range(64):
+        norms = row_norms(A)
+        over = norms > radius
+        if not np.any(over):
+            break
+        factors = np.ones_like(norms)
+        factors[over] = np.nextafter(radius / norms[over], 0.0)
+        A.data *= np.repeat(factors, counts)
+    return A
+
+
 def scaled_design(
     X: Any, norms: FloatArray | None, radius: float, R: float, const: float | None
 ) -> RowScaledDesign:
@@ -136,7 +195,7 @@ def scaled_design(
     The rows are projected onto the ball of ``radius`` and divided by R.
     ``norms=None`` means some ‖x‖² overflowed for finite entries: then, and only
     then, a projected copy is made (which rescales those rows by their largest
-    entry first).
+    entry first; CSR rows stay CSR, :func:`project_sparse_rows`).
 
     Parameters
     ----------
@@ -166,8 +225,11 @@ def scaled_design(
     True
     """
     if norms is None:
-        dense = X.toarray() if scipy.sparse.issparse(X) else X
-        Xp = project_rows_to_ball(dense, radius)
+        if scipy.sparse.issparse(X):
+            Xs = project_sparse_rows(X, radius)
+            Xs.data /= R
+            return RowScaledDesign(Xs, None, const)
+        Xp = project_rows_to_ball(X, radius)
         Xp /= R
         return RowScaledDesign(Xp, None, const)
     factors = clip_factors(norms, radius)
