@@ -6,8 +6,8 @@ Adult is encoded by the public schema ``examples/adult_schema.json``
 nothing read from the data). For each ε in ``--epsilons`` and ``--draws``
 noise draws it measures test accuracy of:
 
-* ``LabelPrivateClassifier(mechanism="rr-with-prior")`` (the default) and
-  ``mechanism="rr"``, both with the default base estimator;
+* ``LabelPrivateClassifier()`` with its defaults (``mechanism="rr"``) and
+  with ``mechanism="rr-with-prior"``, both with the default base estimator;
 * Algorithm 4 of Bassily, Mohri & Suresh (``dpsvm.margins.
   LabelPrivateMarginClassifier`` with its current defaults, label DP);
 * ``DPLinearSVC`` with its defaults (full DP: features and labels);
@@ -88,8 +88,9 @@ def _cell(accs: list[float]) -> str:
     return f"{np.mean(accs):.4f} ± {np.std(accs):.4f}"
 
 
-def run_benchmark(data: dict[str, np.ndarray], epsilons: list[float], draws: int,
-                  margins: bool) -> str:  # fmt: skip
+def run_benchmark(
+    data: dict[str, np.ndarray], epsilons: list[float], draws: int, margins: bool
+) -> str:
     """The Markdown table of test accuracies (mean ± sd over ``draws``)."""
     from dpsvm.margins import LabelPrivateMarginClassifier
     from dpsvm.models import DPLinearSVC
@@ -99,7 +100,7 @@ def run_benchmark(data: dict[str, np.ndarray], epsilons: list[float], draws: int
     majority = max(np.mean(yte), 1 - np.mean(yte))
     nonprivate = clone(default_estimator()).fit(Xtr, ytr).score(Xte, yte)
     rows = [
-        "| ε | RR with prior (default) | plain RR | Algorithm 4 (margins) "
+        "| ε | plain RR (default) | RR with prior | Algorithm 4 (margins) "
         "| `DPLinearSVC` (full DP) | non-private | majority |",
         "|---:|---|---|---|---|---|---|",
     ]
@@ -119,7 +120,7 @@ def run_benchmark(data: dict[str, np.ndarray], epsilons: list[float], draws: int
             svc = DPLinearSVC(epsilon=eps, classes=[0, 1], data_norm=norm)
             acc["svc"].append(svc.fit(Xtr, ytr).score(Xte, yte))
         rows.append(
-            f"| {eps:g} | {_cell(acc['prior'])} | {_cell(acc['rr'])} | "
+            f"| {eps:g} | {_cell(acc['rr'])} | {_cell(acc['prior'])} | "
             f"{_cell(acc['alg4'])} | {_cell(acc['svc'])} | {nonprivate:.4f} | "
             f"{majority:.4f} |"
         )
@@ -135,8 +136,9 @@ def candidate_estimators() -> dict[str, object]:
     }
 
 
-def run_selection(data: dict[str, np.ndarray], epsilons: list[float],
-                  folds: int) -> str:  # fmt: skip
+def run_selection(
+    data: dict[str, np.ndarray], epsilons: list[float], folds: int
+) -> str:
     """5-fold CV on the training file: mechanism × base estimator, mean accuracy."""
     X, y = data["X_train"], data["y_train"]
     splits = list(StratifiedKFold(folds, shuffle=True, random_state=0).split(X, y))
@@ -148,9 +150,12 @@ def run_selection(data: dict[str, np.ndarray], epsilons: list[float],
                 scores = []
                 for i, (tr, va) in enumerate(splits):
                     clf = LabelPrivateClassifier(
-                        est, epsilon=eps, classes=[0, 1], mechanism=mech,
+                        est,
+                        epsilon=eps,
+                        classes=[0, 1],
+                        mechanism=mech,
                         random_state=i,
-                    )  # fmt: skip
+                    )
                     scores.append(clf.fit(X[tr], y[tr]).score(X[va], y[va]))
                 cells.append(f"{np.mean(scores):.4f} ± {np.std(scores):.4f}")
             rows.append(f"| {eps:g} | {name} | {cells[0]} | {cells[1]} |")
@@ -164,13 +169,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data-dir")
     parser.add_argument("--draws", type=int, default=10)
     parser.add_argument("--epsilons", default="0.1,0.5,1,2")
-    parser.add_argument("--no-margins", action="store_true",
-                        help="skip Algorithm 4 (LabelPrivateMarginClassifier)")  # fmt: skip
-    parser.add_argument("--select", action="store_true",
-                        help="cross-validate the default choices on the training file")  # fmt: skip
+    parser.add_argument(
+        "--no-margins",
+        action="store_true",
+        help="skip Algorithm 4 (LabelPrivateMarginClassifier)",
+    )
+    parser.add_argument(
+        "--select",
+        action="store_true",
+        help="cross-validate the default choices on the training file",
+    )
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=1,
-                        help="OpenMP/BLAS threads (1 is fastest on a busy machine)")  # fmt: skip
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="OpenMP/BLAS threads (1 is fastest on a busy machine)",
+    )
     args = parser.parse_args(argv)
     data_dir = resolve_data_dir(args.data_dir)
     if data_dir is None:
@@ -185,9 +200,11 @@ def main(argv: list[str] | None = None) -> None:
         else:
             table = run_benchmark(data, epsilons, args.draws, not args.no_margins)
     print(table)
-    print(f"\n{args.draws if not args.select else args.folds} "
-          f"{'draws' if not args.select else 'folds'}; "
-          f"{time.perf_counter() - start:.0f} s")  # fmt: skip
+    print(
+        f"\n{args.draws if not args.select else args.folds} "
+        f"{'draws' if not args.select else 'folds'}; "
+        f"{time.perf_counter() - start:.0f} s"
+    )
 
 
 if __name__ == "__main__":

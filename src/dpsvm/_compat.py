@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from sklearn.utils.validation import validate_data
+from sklearn.utils.validation import _num_samples, validate_data
 
 __all__ = [
     "HasMethods",
     "Interval",
     "StrOptions",
     "_fit_context",
+    "_num_samples",
     "validate_data",
     "validate_params",
 ]

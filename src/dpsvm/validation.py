@@ -276,12 +276,18 @@ def auto_delta(n_samples: int) -> float:
 
 
 def resolve_delta(
-    delta: float | str, n_samples: int, *, allow_zero: bool = True
+    delta: float | str,
+    n_samples: int,
+    *,
+    allow_zero: bool = True,
+    uses_delta: bool = True,
+    needed_by: str = "",
 ) -> float:
     """The δ of a fit on ``n_samples`` rows: ``"auto"`` resolved, δ ≥ 1/n refused.
 
     The one handling of δ in dpsvm (every learner and the command line):
-    ``"auto"`` is :func:`auto_delta` of the public n; an explicit δ must be in
+    ``"auto"`` is :func:`auto_delta` of the public n (0 for a pure-DP
+    mechanism, ``uses_delta=False``); an explicit δ must be in
     [0, 1) and, when positive, **below 1/n**: a δ ≥ 1/n is refused, because
     (ε, δ)-DP with δ ≥ 1/n allows a mechanism to publish a whole record with
     probability δ per record (Dwork & Roth 2014, Sec. 2.3), and some proofs
@@ -296,6 +302,11 @@ def resolve_delta(
         The number of training rows n (public).
     allow_zero : bool, default=True
         Whether δ = 0 is accepted (mechanisms that need δ > 0 pass False).
+    uses_delta : bool, default=True
+        Whether the mechanism spends δ; a pure-DP one (False) resolves
+        ``"auto"`` to 0.
+    needed_by : str, default=""
+        The result that assumes δ < 1/n, named in the refusal.
 
     Returns
     -------
@@ -312,12 +323,14 @@ def resolve_delta(
     --------
     >>> resolve_delta("auto", 100)
     0.001
+    >>> resolve_delta("auto", 100, uses_delta=False)
+    0.0
     >>> resolve_delta(1e-5, 100)
     1e-05
     >>> resolve_delta(0.05, 100)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: delta = 0.05 is at least 1/(number of training rows): ...
+    ValueError: delta must be below 1/(number of training rows); got ...
     """
     n = check_int(n_samples, "n_samples", minimum=1)
     if isinstance(delta, str):
@@ -325,25 +338,43 @@ def resolve_delta(
             raise ValueError(
                 f"delta must be a number in [0, 1) or 'auto', got {delta!r}."
             )
-        return auto_delta(n)
+        return auto_delta(n) if uses_delta else 0.0
     d = check_delta(delta, allow_zero=allow_zero)
     if d > 0 and d * n >= 1:
         raise ValueError(
-            f"delta = {d:g} is at least 1/(number of training rows): (epsilon, "
-            "delta)-DP would then allow publishing a whole record with probability "
-            "delta per record, so the guarantee is meaningless. Use delta='auto' "
-            "(n^-1.5 of the public row count n) or a delta well below 1/n"
+            f"delta must be below 1/(number of training rows){needed_by}; got "
+            f"delta = {d:g}, which is not: (epsilon, delta)-DP would then allow "
+            "publishing a whole record with probability delta per record, so the "
+            "guarantee is meaningless. Use delta='auto' (n^-1.5 of the public row "
+            "count n) or a delta well below 1/n"
             + ("." if not allow_zero else ", or delta=0 for a pure-DP mechanism.")
         )
     return d
 
 
 def n_rows(X: object) -> int:
-    """The number of rows of ``X`` from its shape or length (values unread)."""
-    shape = getattr(X, "shape", None)
-    if shape is not None and len(shape) > 0 and shape[0] is not None:
-        return int(shape[0])
-    return len(X)  # type: ignore[arg-type]
+    """The number of rows of ``X``, as scikit-learn counts them (its shape or length).
+
+    The row count is public (docs/privacy.md, section 1); no value is used.
+
+    Parameters
+    ----------
+    X : array-like, sparse matrix or data frame
+        The training rows.
+
+    Returns
+    -------
+    int
+        The number of rows.
+
+    Examples
+    --------
+    >>> n_rows([[1.0, 2.0], [3.0, 4.0]])
+    2
+    """
+    from ._compat import _num_samples
+
+    return int(_num_samples(X))
 
 
 def check_epsilon_delta(

@@ -37,10 +37,13 @@ def _data(n=600, seed=0, classes=("no", "yes")):
 @pytest.mark.filterwarnings("ignore::dpsvm.exceptions.PrivacyLeakWarning")
 @parametrize_with_checks(
     [
-        LabelPrivateClassifier(LogisticRegression(), epsilon=30.0, random_state=0),
         LabelPrivateClassifier(
-            LinearSVC(), epsilon=30.0, mechanism="rr", random_state=0
+            LogisticRegression(),
+            epsilon=30.0,
+            mechanism="rr-with-prior",
+            random_state=0,
         ),
+        LabelPrivateClassifier(LinearSVC(), epsilon=30.0, random_state=0),
     ],
     # No expected failures: every check of scikit-learn passes as is.
 )
@@ -52,7 +55,7 @@ def test_default_estimator():
     X, y = _data()
     clf = LabelPrivateClassifier(classes=["no", "yes"], random_state=0).fit(X, y)
     assert type(clf.estimator_).__name__ == "HistGradientBoostingClassifier"
-    assert clf.privacy_event_.mechanism == "rr-with-prior"
+    assert clf.privacy_event_.mechanism == "randomized-response"
     assert clf.privacy_event_.details["base_estimator"] == (
         "HistGradientBoostingClassifier"
     )
@@ -62,9 +65,7 @@ def test_default_estimator():
 
 def test_predict_proba_only_with_a_probabilistic_base():
     assert hasattr(LabelPrivateClassifier(), "predict_proba")
-    assert not hasattr(
-        LabelPrivateClassifier(LinearSVC(), mechanism="rr"), "predict_proba"
-    )
+    assert not hasattr(LabelPrivateClassifier(LinearSVC()), "predict_proba")
     X, y = _data()
     clf = LabelPrivateClassifier(
         LogisticRegression(), classes=["no", "yes"], random_state=0
@@ -78,7 +79,9 @@ def test_predict_proba_only_with_a_probabilistic_base():
 def test_rr_with_prior_needs_predict_proba():
     X, y = _data()
     with pytest.raises(ValueError, match="predict_proba"):
-        LabelPrivateClassifier(LinearSVC(), classes=["no", "yes"]).fit(X, y)
+        LabelPrivateClassifier(
+            LinearSVC(), classes=["no", "yes"], mechanism="rr-with-prior"
+        ).fit(X, y)
 
 
 # ------------------------------------------------------------------ label set
@@ -161,7 +164,12 @@ def test_each_label_is_randomised_once_and_priors_see_noisy_labels(monkeypatch):
     monkeypatch.setattr(classifier_module, "rr_with_prior", spy)
     _Spy.fits = []
     LabelPrivateClassifier(
-        _Spy(), epsilon=0.05, classes=["no", "yes"], n_stages=3, random_state=0
+        _Spy(),
+        epsilon=0.05,
+        classes=["no", "yes"],
+        mechanism="rr-with-prior",
+        n_stages=3,
+        random_state=0,
     ).fit(X, y)
     # Three disjoint stages: every true label enters one randomiser once.
     assert [c.size for c in calls] == [400, 400, 400]
@@ -179,7 +187,11 @@ def test_confident_prior_replaces_randomisation():
     """Where the prior is sure (k* = 1) the noisy label is its top label."""
     X, y = _data(2000)
     clf = LabelPrivateClassifier(
-        LogisticRegression(C=100.0), epsilon=1.0, classes=["no", "yes"], random_state=0
+        LogisticRegression(C=100.0),
+        epsilon=1.0,
+        classes=["no", "yes"],
+        mechanism="rr-with-prior",
+        random_state=0,
     ).fit(X, y)
     # The base model sees mostly correct labels in stage 2: accuracy well above
     # plain RR's keep rate.

@@ -437,8 +437,8 @@ class BudgetAccountant:
         True
         >>> acc.supports(PrivacyEvent("rr", 1.0, neighbouring="replace-one-label"))
         False
-        >>> label_acc = BudgetAccountant(neighbouring="replace-one-label")
-        >>> label_acc.supports(PrivacyEvent("rr", 1.0, neighbouring="replace-one-label"))
+        >>> label = PrivacyEvent("rr", 1.0, neighbouring="replace-one-label")
+        >>> BudgetAccountant(neighbouring="replace-one-label").supports(label)
         True
         """
         if not isinstance(event, PrivacyEvent):

@@ -67,7 +67,7 @@ from ..solvers import RowScaledDesign
 from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
 from ..utils._params import estimator_init, store_init_params
 from ..utils._types import FloatArray
-from ..validation import check_delta, check_epsilon, project_rows_to_ball
+from ..validation import check_epsilon, n_rows, project_rows_to_ball, resolve_delta
 from ._docs import model_doc
 from .base import (
     NoisyFitTagsMixin,
@@ -485,8 +485,9 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
     epsilon : float, default=1.0
         Privacy-loss bound ε > 0 of the whole fit (Rubinstein et al.'s β,
         Sarwate et al.'s ε_p).
-    delta : float, default=0.0
-        δ of the fit (every mechanism here is pure; recorded only).
+    delta : float or "auto", default=0.0
+        δ of the fit (every mechanism here is pure; recorded only; ``"auto"``
+        is 0; δ ≥ 1/n is refused).
     classes : array-like or None, default=None
         The public label set. ``None`` reads it from y and emits a
         :class:`~dpsvm.PrivacyLeakWarning`.
@@ -571,7 +572,7 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             StrOptions({"auto"}),
         ],
         "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, 1, closed="left")],
+        "delta": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
         "accountant": [BudgetAccountant, None],
         "random_state": ["random_state", np.random.Generator],
     }
@@ -640,7 +641,8 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
                 "or mechanism='rubinstein' / 'output' for the hinge."
             )
         epsilon = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta)
+        # The public row count (shape only); every mechanism here is pure.
+        delta = resolve_delta(self.delta, n_rows(X), uses_delta=False)
         # Checked before reading any data; spent only after a successful fit.
         ticket = charge(
             resolve_accountant(self.accountant),
