@@ -40,6 +40,7 @@ from ..utils._cli import (
 )
 from ..utils._cli import RaisingParser as _Parser
 from ..utils._cli import positive_option as _positive
+from ..validation import resolve_delta
 from ._data import (
     DATASETS,
     DataError,
@@ -213,7 +214,9 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         "--delta",
         type=_delta,
         default=0.0,
-        help="δ (default 0; the mechanisms here are pure ε-DP and spend δ = 0)",
+        help="δ (default 0; the mechanisms here are pure ε-DP and spend δ = 0); "
+        "'auto': n^-1.5 of the number of training rows n (0 for a pure "
+        "mechanism); a δ of at least 1/n is refused",
     )
     p.add_argument(
         "--mechanism",
@@ -1269,7 +1272,12 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     notes = {
         note
         for eps in epsilons
-        for note in privacy_parameter_warnings(eps, args.delta, X.shape[0])
+        for note in privacy_parameter_warnings(
+            # --delta auto resolved, and δ ≥ 1/n refused, as the learners do.
+            eps,
+            resolve_delta(args.delta, X.shape[0]),
+            X.shape[0],
+        )
     }
     results: dict[float, list[float]] = {eps: [] for eps in epsilons}
     baseline = []
