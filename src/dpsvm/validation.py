@@ -277,7 +277,7 @@ def auto_delta(n_samples: int) -> float:
 
 def resolve_delta(
     delta: float | str,
-    n_samples: int,
+    n_samples: int | Callable[[], int],
     *,
     allow_zero: bool = True,
     uses_delta: bool = True,
@@ -298,8 +298,10 @@ def resolve_delta(
     ----------
     delta : float or "auto"
         The δ given by the user.
-    n_samples : int
-        The number of training rows n (public).
+    n_samples : int or callable
+        The number of training rows n (public), or a function returning it,
+        called only when δ needs it (δ = 0 needs no row count, so a fit can
+        refuse other parameters before it looks at X at all).
     allow_zero : bool, default=True
         Whether δ = 0 is accepted (mechanisms that need δ > 0 pass False).
     uses_delta : bool, default=True
@@ -332,15 +334,19 @@ def resolve_delta(
     ...
     ValueError: delta must be below 1/(number of training rows); got ...
     """
-    n = check_int(n_samples, "n_samples", minimum=1)
+
+    def rows() -> int:
+        n = n_samples() if callable(n_samples) else n_samples
+        return check_int(n, "n_samples", minimum=1)
+
     if isinstance(delta, str):
         if delta != "auto":
             raise ValueError(
                 f"delta must be a number in [0, 1) or 'auto', got {delta!r}."
             )
-        return auto_delta(n) if uses_delta else 0.0
+        return auto_delta(rows()) if uses_delta else 0.0
     d = check_delta(delta, allow_zero=allow_zero)
-    if d > 0 and d * n >= 1:
+    if d > 0 and d * rows() >= 1:
         raise ValueError(
             f"delta must be below 1/(number of training rows){needed_by}; got "
             f"delta = {d:g}, which is not: (epsilon, delta)-DP would then allow "

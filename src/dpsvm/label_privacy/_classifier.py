@@ -435,11 +435,18 @@ def _fit_or_constant(base: Any, X: Any, labels: NDArray[Any]) -> Any:
     """A clone of ``base`` fitted on (X, labels); a constant model if one class.
 
     Noisy labels of a small sample can all be equal; the fit then still
-    succeeds (a constant predictor) instead of failing on the noise.
+    succeeds (a constant predictor) instead of failing on the noise. Random
+    generators the fitted model keeps (e.g. HistGradientBoosting's feature
+    subsampling stream, used only during ``fit``) are dropped: no released
+    object holds a generator.
     """
     if np.unique(labels).size < 2:
         return DummyClassifier(strategy="most_frequent").fit(X, labels)
-    return clone(base).fit(X, labels)
+    model = clone(base).fit(X, labels)
+    for name, value in list(vars(model).items()):
+        if isinstance(value, np.random.Generator | np.random.RandomState):
+            delattr(model, name)
+    return model
 
 
 def _proba_on(model: Any, X: Any, classes: NDArray[Any]) -> NDArray[np.float64]:

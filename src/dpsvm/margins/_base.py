@@ -468,7 +468,7 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             # δ = "auto" → n^-1.5 of the public row count; δ ≥ 1/n refused.
             resolve_delta(
                 getattr(self, "delta", 0.0),
-                n_rows(X),
+                lambda: n_rows(X),
                 needed_by=" (Bassily, Mohri & Suresh 2022, Lemma 3.1)",
             ),
             owner=self,  # a refused spend puts the learner back as it was

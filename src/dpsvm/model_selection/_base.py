@@ -12,6 +12,7 @@ the selectors share are :data:`DOC_FRAGMENTS` (``%(name)s`` lines, see
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -169,7 +170,7 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         BudgetExceededError
             If the accountant cannot afford (ε, δ); nothing is read or spent.
         """
-        candidate_epsilon, delta = self._selection_budget(n_rows(X))
+        candidate_epsilon, delta = self._selection_budget(lambda: n_rows(X))
         start = self._begin_selection(
             X, y, candidate_epsilon=candidate_epsilon, delta=delta
         )
@@ -184,7 +185,9 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.privacy_event_ = event
         return self
 
-    def _selection_budget(self, n_samples: int) -> tuple[float | None, float | None]:
+    def _selection_budget(
+        self, n_samples: int | Callable[[], int]
+    ) -> tuple[float | None, float | None]:
         """(ε of each candidate, end-to-end δ); ``None``: the defaults.
 
         ``n_samples`` is the public row count (for ``delta="auto"``). The

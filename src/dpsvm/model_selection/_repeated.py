@@ -18,6 +18,7 @@ and release only the best run. The cost does not grow with K:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from numbers import Real
 from typing import Any
 
@@ -445,7 +446,9 @@ class PrivateRandomSearch(SelectorBase):
         }
     )
 
-    def _selection_budget(self, n_samples: int) -> tuple[float | None, float | None]:
+    def _selection_budget(
+        self, n_samples: int | Callable[[], int]
+    ) -> tuple[float | None, float | None]:
         """ε₀ of one run, calibrated to the end-to-end (ε, δ), and that δ."""
         epsilon = check_epsilon(self.epsilon)
         # "auto": n^-1.5 of the public row count; δ ≥ 1/n refused.

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Callable
 from numbers import Real
 from typing import Any, ClassVar
 
@@ -264,7 +265,9 @@ class _ExplicitOutputBase(BaseEstimator):
         return np.asarray(Phi @ self.coef_.T + self.intercept_, dtype=np.float64)
 
     # -- the release -------------------------------------------------------
-    def _check_privacy_parameters(self, n_samples: int) -> tuple[float, float]:
+    def _check_privacy_parameters(
+        self, n_samples: int | Callable[[], int]
+    ) -> tuple[float, float]:
         epsilon = check_epsilon(self.epsilon)
         delta = resolve_delta(
             self.delta, n_samples, uses_delta=self.noise == "gaussian"
@@ -342,7 +345,7 @@ class _ExplicitOutputBase(BaseEstimator):
 
     def _begin_fit(self, X: ArrayLike) -> tuple[float, float, Charge]:
         # The row count is public (its shape; no value is read).
-        epsilon, delta = self._check_privacy_parameters(n_rows(X))
+        epsilon, delta = self._check_privacy_parameters(lambda: n_rows(X))
         # Checked before reading any data; spent only after a successful fit.
         ticket = charge(resolve_accountant(self.accountant), epsilon, delta, owner=self)
         return epsilon, delta, ticket

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from collections.abc import Callable
 from numbers import Real
 from typing import Any, Literal, Self
 
@@ -113,7 +114,9 @@ class _KernelRelease(KernelERMBase):
     fit the exact model f_z (:meth:`_fit_model`), then :meth:`_release` it.
     """
 
-    def _before_data(self, epsilon: float, n_samples: int) -> Charge | None:
+    def _before_data(
+        self, epsilon: float, n_samples: int | Callable[[], int]
+    ) -> Charge | None:
         """What must happen before the data are read; the charge to spend, if any."""
         return None
 
@@ -143,7 +146,7 @@ class _KernelRelease(KernelERMBase):
             :class:`PerQueryLaplacePredictor`.
         """
         epsilon = check_epsilon(self.epsilon)
-        ticket = self._before_data(epsilon, n_rows(X))  # shape only
+        ticket = self._before_data(epsilon, lambda: n_rows(X))  # shape only
         cal, n = self._fit_model(X, y)
         self._release(cal, n, epsilon, ticket)
         return self
@@ -249,7 +252,7 @@ class PerQueryLaplacePredictor(_KernelRelease):
         {"epsilon": 0.1, "accountant": None}, KERNEL_ERM_PARAMETERS
     )
 
-    def _before_data(self, epsilon: float, n_samples: int) -> None:
+    def _before_data(self, epsilon: float, n_samples: int | Callable[[], int]) -> None:
         # The fit spends nothing (nothing is released); every answer will.
         if resolve_accountant(self.accountant) is None:
             raise ValueError(
@@ -410,7 +413,9 @@ class DPGaussianProcessRelease(_KernelRelease):
         KERNEL_ERM_PARAMETERS,
     )
 
-    def _before_data(self, epsilon: float, n_samples: int) -> Charge:
+    def _before_data(
+        self, epsilon: float, n_samples: int | Callable[[], int]
+    ) -> Charge:
         delta = resolve_delta(self.delta, n_samples, allow_zero=False)
         # Checked before reading any data; spent only after a successful fit.
         return charge(resolve_accountant(self.accountant), epsilon, delta, owner=self)
@@ -588,7 +593,7 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
             "DPGaussianProcessRelease."
         )
 
-    def _before_data(self, epsilon: float, n_samples: int) -> None:
+    def _before_data(self, epsilon: float, n_samples: int | Callable[[], int]) -> None:
         warnings.warn(
             "NonPrivateScalarOffsetRelease is Nie & Wang's printed mechanism f_z + b "
             "with a scalar b: it is NOT differential privacy in the standard sense "

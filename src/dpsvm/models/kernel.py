@@ -642,7 +642,7 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             )
         epsilon = check_epsilon(self.epsilon)
         # The public row count (shape only); every mechanism here is pure.
-        delta = resolve_delta(self.delta, n_rows(X), uses_delta=False)
+        delta = resolve_delta(self.delta, lambda: n_rows(X), uses_delta=False)
         # Checked before reading any data; spent only after a successful fit.
         ticket = charge(
             resolve_accountant(self.accountant),

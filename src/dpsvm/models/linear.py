@@ -223,7 +223,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             )
         epsilon = check_epsilon(self.epsilon)
         # The public row count (shape only); every mechanism here is pure.
-        delta = resolve_delta(self.delta, n_rows(X), uses_delta=False)
+        delta = resolve_delta(self.delta, lambda: n_rows(X), uses_delta=False)
         not_private = self._non_private_reason()
         # Checked before reading any data; spent only after a successful fit.
         ticket = charge(

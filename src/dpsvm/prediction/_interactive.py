@@ -332,7 +332,7 @@ class PrivateInteractivePredictor(PredictionBase):
         # "auto": n^-1.5 of the public row count; δ ≥ 1/n refused.
         delta = resolve_delta(
             self.delta,
-            n_rows(X),
+            lambda: n_rows(X),
             allow_zero=self.mechanism != "pinp",
             uses_delta=self.mechanism != "sparse-vector",
         )

@@ -219,7 +219,9 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
         """
         eps = check_epsilon(self.epsilon)
         # "auto": n^-1.5 of the public row count; δ ≥ 1/n refused.
-        delta = resolve_delta(self.delta, n_rows(X), allow_zero=allow_zero_delta)
+        delta = resolve_delta(
+            self.delta, lambda: n_rows(X), allow_zero=allow_zero_delta
+        )
         # owner: a refused final spend puts the learner back as it was.
         ticket = charge(self.accountant, eps, delta, owner=self)
         self._check_binary(y)
