@@ -270,7 +270,8 @@ class LabelPrivateClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator)
             neighbouring="replace-one-label",
         )
         sparse = ["csr", "csc"] if get_tags(base).input_tags.sparse else False
-        X, y = validate_data(self, X, y, accept_sparse=sparse)
+        X, y_checked = validate_data(self, X, y, accept_sparse=sparse)
+        y = np.asarray(y_checked)
         check_classification_targets(y)
         classes = resolve_label_set(self.classes, y)
         n_classes = classes.size
