@@ -13,6 +13,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
+from threadpoolctl import threadpool_limits
 
 import dpsvm.label_privacy._classifier as classifier_module
 from dpsvm.accounting import BudgetAccountant, PrivacyEvent
@@ -53,14 +54,20 @@ def test_sklearn_contract(estimator, check):
 
 def test_default_estimator():
     X, y = _data()
-    clf = LabelPrivateClassifier(classes=["no", "yes"], random_state=0).fit(X, y)
+    # One OpenMP thread: HistGradientBoosting's threads crawl on a busy machine.
+    with threadpool_limits(1):
+        clf = LabelPrivateClassifier(classes=["no", "yes"], random_state=0).fit(X, y)
+        proba = clf.predict_proba(X)
+        score = clf.score(X, y)
     assert type(clf.estimator_).__name__ == "HistGradientBoostingClassifier"
     assert clf.privacy_event_.mechanism == "randomized-response"
     assert clf.privacy_event_.details["base_estimator"] == (
         "HistGradientBoostingClassifier"
     )
-    assert clf.predict_proba(X).shape == (600, 2)
-    assert clf.score(X, y) > 0.8
+    assert proba.shape == (600, 2)
+    # 600 rows with 27 % of labels flipped (ε = 1): well above chance, below
+    # the noiseless fit (Adult's figures are in test_adult.py).
+    assert score > 0.65
 
 
 def test_predict_proba_only_with_a_probabilistic_base():
