@@ -299,3 +299,11 @@ def test_clone_and_params_roundtrip():
     twin = clone(clf)
     assert twin.get_params()["estimator__C"] == 2.0
     assert twin.epsilon == 0.5
+
+
+def test_random_state_is_none_or_an_int():
+    X, y = _data()
+    with pytest.raises(ValueError, match="random_state"):
+        LabelPrivateClassifier(
+            classes=["no", "yes"], random_state=np.random.default_rng(0)
+        ).fit(X, y)

@@ -199,7 +199,9 @@ class LabelPrivateClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator)
         "n_stages": [Interval(Integral, 1, None, closed="left")],
         "prior": ["array-like", None],
         "accountant": [BudgetAccountant, None],
-        "random_state": ["random_state", np.random.Generator],
+        # None or an int only: a generator object would be a secret the caller
+        # keeps (dpsvm.utils._random.check_random_state draws the noise).
+        "random_state": [Interval(Integral, 0, None, closed="left"), None],
     }
 
     def __init__(
