@@ -202,13 +202,18 @@ def test_epsilon_too_large_for_floating_point_is_refused_in_plain_words(run, fil
     assert not model.exists()
 
 
-def test_delta_above_one_over_n_is_warned_without_quoting_n(run, files):
+def test_delta_above_one_over_n_is_refused_without_quoting_n(run, files):
+    # One handling of δ ≥ 1/n in the library and the CLI (issue 22): refused,
+    # whether or not the mechanism spends δ (dpsvm.validation.resolve_delta).
     code, _, err, model = _train(run, files, "--delta", "0.01", "--random-state", "0")
-    assert code == 0, err
-    spent = load_model(str(model)).privacy_event_.delta
-    if spent > 0:  # pragma: no cover - the pure-DP mechanisms spend δ = 0
-        assert "--delta" in err
+    assert code != 0 and "Traceback" not in err
+    assert "below 1/(number of training rows)" in err
+    assert not model.exists()
     assert "1500" not in err and "1125" not in err  # the row count is never printed
+    # --delta auto resolves from the row count (0 for the pure mechanisms).
+    code, _, err, model = _train(run, files, "--delta", "auto", "--random-state", "0")
+    assert code == 0, err
+    assert load_model(str(model)).privacy_event_.delta == 0.0
 
 
 def test_privacy_parameter_warnings_thresholds():
