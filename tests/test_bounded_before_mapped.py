@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, is_regressor
+from sklearn.ensemble import HistGradientBoostingClassifier
 
 import dpsvm
 from dpsvm.accounting import BudgetAccountant
@@ -44,6 +45,7 @@ from dpsvm.kernels import (
     fourier_features,
     kernel_matrix,
 )
+from dpsvm.label_privacy import LabelPrivateClassifier
 from dpsvm.margins import (
     JLExponentialMarginClassifier,
     JLMarginClassifier,
@@ -290,6 +292,13 @@ CONFIGS: dict[str, dict[str, Factory]] = {
     "NeuralMarginClassifier": {
         "one-layer": lambda: NeuralMarginClassifier(
             n_layers=1, n_components=2, random_state=0, **B
+        ),
+    },
+    # Label DP: the features are public (only labels are protected), and the
+    # default base model bins each feature, so extreme values stay finite.
+    "LabelPrivateClassifier": {
+        "hist-gradient-boosting": lambda: LabelPrivateClassifier(
+            HistGradientBoostingClassifier(max_iter=10), random_state=0, **B
         ),
     },
     "LabelPrivateMarginClassifier": {

@@ -14,6 +14,7 @@ from typing import Any
 
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.validation import _num_samples
 from sklearn.utils.validation import check_array as _sklearn_check_array
 from sklearn.utils.validation import validate_data as _sklearn_validate_data
 
@@ -23,6 +24,7 @@ __all__ = [
     "PredicateConstraint",
     "StrOptions",
     "_fit_context",
+    "_num_samples",
     "check_array",
     "validate_data",
     "validate_params",

@@ -19,6 +19,8 @@ from numpy.typing import ArrayLike, NDArray
 from .utils._docstrings import fill_params
 
 __all__ = [
+    "AUTO_DELTA_RULE",
+    "auto_delta",
     "check_delta",
     "check_epsilon",
     "check_epsilon_delta",
@@ -26,7 +28,9 @@ __all__ = [
     "check_nonnegative",
     "check_open_unit",
     "check_positive",
+    "n_rows",
     "project_rows_to_ball",
+    "resolve_delta",
 ]
 
 _params = fill_params(
@@ -233,6 +237,156 @@ def check_delta(delta: float, *, allow_zero: bool = True) -> float:
     if d == 0 and not allow_zero:
         raise ValueError("delta must be > 0 for this mechanism, got 0.")
     return d
+
+
+#: The public rule of ``delta="auto"``, in words (recorded in privacy events).
+AUTO_DELTA_RULE = "n^-1.5 (at most 1/(2n)), n = number of training rows"
+
+
+def auto_delta(n_samples: int) -> float:
+    """The δ of ``delta="auto"``: n^−1.5 (and at most 1/(2n)) for n training rows.
+
+    A public rule: the number of rows n is public under the replace-one
+    neighbouring relation (docs/privacy.md, section 1) and under replace-one-label
+    (same features), so δ computed from it leaks nothing. n^−1.5 is well below
+    1/n, the size at which (ε, δ)-DP allows publishing a whole record with
+    probability δ per record (Dwork & Roth 2014, Sec. 2.3), and it shrinks with
+    n, so a fit of any size runs with the default. The cap 1/(2n) binds only for
+    n < 4.
+
+    Parameters
+    ----------
+    n_samples : int
+        The number of training rows n ≥ 1.
+
+    Returns
+    -------
+    float
+        min(n^−1.5, 1/(2n)).
+
+    Examples
+    --------
+    >>> auto_delta(10_000)
+    1e-06
+    >>> auto_delta(1)
+    0.5
+    """
+    n = check_int(n_samples, "n_samples", minimum=1)
+    return min(float(n) ** -1.5, 0.5 / n)
+
+
+def resolve_delta(
+    delta: float | str,
+    n_samples: int | Callable[[], int],
+    *,
+    allow_zero: bool = True,
+    uses_delta: bool = True,
+    needed_by: str = "",
+) -> float:
+    """The δ of a fit on ``n_samples`` rows: ``"auto"`` resolved, δ ≥ 1/n refused.
+
+    The one handling of δ in dpsvm (every learner and the command line):
+    ``"auto"`` is :func:`auto_delta` of the public n (0 for a pure-DP
+    mechanism, ``uses_delta=False``); an explicit δ must be in
+    [0, 1) and, when positive and spent (``uses_delta=True``), **below 1/n**:
+    a δ ≥ 1/n is refused, because
+    (ε, δ)-DP with δ ≥ 1/n allows a mechanism to publish a whole record with
+    probability δ per record (Dwork & Roth 2014, Sec. 2.3), and some proofs
+    used here assume δ < 1/n (Bassily, Mohri & Suresh 2022, Lemma 3.1). The
+    message compares, and never prints, the row count.
+
+    Parameters
+    ----------
+    delta : float or "auto"
+        The δ given by the user.
+    n_samples : int or callable
+        The number of training rows n (public), or a function returning it,
+        called only when δ needs it (δ = 0 needs no row count, so a fit can
+        refuse other parameters before it looks at X at all).
+    allow_zero : bool, default=True
+        Whether δ = 0 is accepted (mechanisms that need δ > 0 pass False).
+    uses_delta : bool, default=True
+        Whether the mechanism spends δ; a pure-DP one (False) resolves
+        ``"auto"`` to 0 and does not refuse an explicit δ ≥ 1/n it will not
+        spend.
+    needed_by : str, default=""
+        The result that assumes δ < 1/n, named in the refusal.
+
+    Returns
+    -------
+    float
+        The resolved δ, in [0, 1/n).
+
+    Raises
+    ------
+    ValueError
+        If δ is neither ``"auto"`` nor in [0, 1), is 0 where δ > 0 is needed,
+        or is spent and at least 1/n.
+
+    Examples
+    --------
+    >>> resolve_delta("auto", 100)
+    0.001
+    >>> resolve_delta("auto", 100, uses_delta=False)
+    0.0
+    >>> resolve_delta(1e-5, 100)
+    1e-05
+    >>> resolve_delta(0.05, 100)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: delta must be below 1/(number of training rows); got ...
+    >>> resolve_delta(0.05, 100, uses_delta=False)  # unused: not refused
+    0.05
+    """
+
+    def rows() -> int:
+        n = n_samples() if callable(n_samples) else n_samples
+        return check_int(n, "n_samples", minimum=1)
+
+    if isinstance(delta, str):
+        if delta != "auto":
+            raise ValueError(
+                f"delta must be a number in [0, 1) or 'auto', got {delta!r}."
+            )
+        return auto_delta(rows()) if uses_delta else 0.0
+    d = check_delta(delta, allow_zero=allow_zero)
+    # A pure-DP mechanism spends no δ, so a δ it does not use is not refused
+    # (the command line says that δ is unused, and warns when δ ≥ 1/n).
+    if uses_delta and d > 0 and d * rows() >= 1:
+        raise ValueError(
+            f"delta must be below 1/(number of training rows){needed_by}; got "
+            f"delta = {d:g}, which is not: (epsilon, delta)-DP would then allow "
+            "publishing a whole record with probability delta per record, so the "
+            "guarantee is meaningless. Use delta='auto' (n^-1.5 of the public row "
+            "count n) or a delta well below 1/n"
+            + ("." if not allow_zero else ", or delta=0 for a pure-DP mechanism.")
+        )
+    return d
+
+
+def n_rows(X: object) -> int:
+    """The number of rows of ``X``, as scikit-learn counts them (its shape or length).
+
+    The row count is public (docs/privacy.md, section 1); no value is used.
+
+    Parameters
+    ----------
+    X : array-like, sparse matrix or data frame
+        The training rows.
+
+    Returns
+    -------
+    int
+        The number of rows.
+
+    Examples
+    --------
+    >>> n_rows([[1.0, 2.0], [3.0, 4.0]])
+    2
+    """
+    from ._compat import _num_samples
+
+    return int(_num_samples(X))
 
 
 def check_epsilon_delta(

@@ -248,6 +248,13 @@ def test_sweep_says_delta_is_not_used_and_warns(run, files):
     assert "--delta 0.01 is at least 1 / (number of training rows)" in err
 
 
+def test_delta_auto_resolves_from_the_row_count(run, files):
+    # --delta auto resolves from the public row count: 0 for a pure mechanism.
+    code, _, err, model = _train(run, files, "--delta", "auto", "--random-state", "0")
+    assert code == 0, err
+    assert load_model(str(model)).privacy_event_.delta == 0.0
+
+
 def test_privacy_parameter_warnings_thresholds():
     warn = _workflow.privacy_parameter_warnings
     assert warn(50.0, 0.0, 10) == []  # at the threshold: no warning

@@ -150,7 +150,9 @@ def test_refusals():
     X, y = _circle(100)
     with pytest.raises(ValueError, match=r"gamma"):
         KernelMarginClassifier(gamma="scale", classes=[-1, 1]).fit(X, y)
-    with pytest.raises(ValueError, match="delta must be < 1/n_samples"):
+    with pytest.raises(
+        ValueError, match=r"delta must be below 1/\(number of training rows\)"
+    ):
         KernelMarginClassifier(delta=0.05, classes=[-1, 1]).fit(X, y)
     with pytest.raises(ValueError, match="Only binary"):
         KernelMarginClassifier(delta=1e-3, classes=[0, 1, 2]).fit(X, np.arange(100) % 3)

@@ -165,7 +165,7 @@ def test_alg2_auto_dimension_and_identity():
 
 def test_alg2_refusals():
     X, y = _data(50)
-    with pytest.raises(ValueError, match="1/n_samples"):
+    with pytest.raises(ValueError, match=r"below 1/\(number of training rows\)"):
         JLMarginClassifier(delta=0.05, classes=[-1, 1]).fit(X, y)
     with pytest.raises(ValueError, match=r"ln\(1/delta\)"):
         JLMarginClassifier(

@@ -39,7 +39,7 @@ _SELECTION = {
 }
 _JL_ERM = {
     **_COMMON,
-    "delta": 1e-5,
+    "delta": "auto",
     "n_components": "auto",
     "projection": "fast",
     "solver": "noisy-gd",
@@ -179,7 +179,10 @@ def test_margin_selection_event_is_the_basic_composition_of_its_parts():
 @pytest.mark.parametrize(
     ("params", "match"),
     [
-        ({"delta": 0.02}, r"delta must be < 1/n_samples .*Lemma 3\.1\)"),
+        (
+            {"delta": 0.02},
+            r"delta must be below 1/\(number of training rows\) .*Lemma 3\.1\)",
+        ),
         (
             {"solver": "boosted-phased-sgd", "epsilon": 12.0, "delta": 1e-5},
             r"epsilon must be <= ln\(1/delta\)",
@@ -192,5 +195,5 @@ def test_jl_erm_refuses_the_preconditions_of_lemma_3_1(params, match):
     y = np.where(np.arange(100) % 2 == 0, 1, -1)
     with pytest.raises(ValueError, match=match):
         JLMarginClassifier(classes=[-1, 1], random_state=0, **params).fit(X, y)
-    with pytest.raises(ValueError, match=r"needed by Thm 4\.2"):
+    with pytest.raises(ValueError, match=r"Lemma 3\.1"):
         KernelMarginClassifier(delta=0.02, classes=[-1, 1], random_state=0).fit(X, y)

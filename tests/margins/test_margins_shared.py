@@ -286,7 +286,7 @@ def test_bootstrap_group_size_is_the_binomial_quantile():
 def test_boosted_refuses_outside_lemma_conditions():
     X, y = _separable(100)
     kw = dict(rho=0.5, radius=1.0, data_norm=1.0, random_state=0)
-    with pytest.raises(ValueError, match="1/n_samples"):
+    with pytest.raises(ValueError, match=r"below 1/\(number of training rows\)"):
         boosted_phased_sgd(X, y, epsilon=1.0, delta=0.02, **kw)
     with pytest.raises(ValueError, match=r"ln\(1/delta\)"):
         boosted_phased_sgd(X, y, epsilon=8.0, delta=1e-3, **kw)

@@ -32,12 +32,22 @@ from typing import Any
 from ..exceptions import BudgetExceededError, NonPrivateReleaseError
 from ..validation import check_epsilon
 from .composition import _basic, _best
-from .events import NonPrivateEvent, PrivacyEvent
+from .events import NEIGHBOURING_RELATIONS, NonPrivateEvent, PrivacyEvent
 
 __all__ = ["BudgetAccountant", "resolve_accountant"]
 
-#: The neighbouring relation whose budgets this accountant composes.
+#: The neighbouring relation whose budgets an accountant composes by default.
 _SUPPORTED_RELATION = "replace-one"
+
+#: The relations whose events an accountant of each relation composes. A
+#: replace-one (full-DP) guarantee implies the label-DP guarantee with the same
+#: (ε, δ): changing one label is one replaced record. The converse is false, so
+#: a full-DP accountant never composes a label-DP event (it fails closed), while
+#: a label-DP accountant composes both and its total is a **label-DP** claim.
+_COMPOSABLE = {
+    "replace-one": frozenset({"replace-one"}),
+    "replace-one-label": frozenset({"replace-one", "replace-one-label"}),
+}
 
 
 def _unit_interval(value: object, name: str) -> float:
@@ -84,6 +94,13 @@ class BudgetAccountant:
         (√(2 ln(1/δ′) Σ ε_i²) + Σ ε_i (e^{ε_i} − 1), Σ δ_i + δ′), of all releases
         so far (the new one included) stays within the budget, and Σ δ_i + δ′
         stays within ``delta`` (see Notes).
+    neighbouring : {"replace-one", "replace-one-label"}, default="replace-one"
+        The neighbouring relation of the budget. ``"replace-one"`` (full DP:
+        one record, features and label) composes replace-one events only and
+        refuses label-DP events. ``"replace-one-label"`` (label DP: one label,
+        features public) composes label-DP events and also replace-one events
+        (a full-DP release is label-DP with the same ε and δ); its totals are
+        label-DP guarantees only.
 
     Attributes
     ----------
@@ -93,6 +110,8 @@ class BudgetAccountant:
         The total δ budget.
     slack : float
         The δ′ of advanced composition (0: basic only).
+    neighbouring : str
+        The neighbouring relation of the budget.
     ledger : tuple of PrivacyEvent
         The accepted releases, oldest first (a read-only snapshot).
 
@@ -111,10 +130,15 @@ class BudgetAccountant:
 
     Notes
     -----
-    **Privacy.** The accountant composes releases under the *replace-one*
-    neighbouring relation (datasets of equal size differing in one record); it
-    refuses events of any other relation (it fails closed), since budgets under
-    different relations do not add up to a meaningful guarantee. If every
+    **Privacy.** By default the accountant composes releases under the
+    *replace-one* neighbouring relation (datasets of equal size differing in one
+    record); it refuses events of any other relation (it fails closed), since a
+    label-DP release (``"replace-one-label"``, features public) is not a
+    replace-one release and adding its ε to a full-DP budget would claim a
+    guarantee that does not hold. A label-DP budget is kept separately, by an
+    accountant created with ``neighbouring="replace-one-label"``; it also
+    accepts replace-one events (full DP implies label DP at the same (ε, δ)),
+    and what it reports is a label-DP guarantee. If every
     release computed from the dataset is spent through the accountant, the
     releases together are (ε, δ)-DP for the budget (ε, δ), also when they were
     chosen adaptively: basic composition (Dwork & Roth 2014, Thm 3.16) or
@@ -196,8 +220,19 @@ class BudgetAccountant:
     """
 
     def __init__(
-        self, epsilon: float = math.inf, delta: float = 0.0, *, slack: float = 0.0
+        self,
+        epsilon: float = math.inf,
+        delta: float = 0.0,
+        *,
+        slack: float = 0.0,
+        neighbouring: str = _SUPPORTED_RELATION,
     ) -> None:
+        if neighbouring not in _COMPOSABLE:
+            raise ValueError(
+                f"neighbouring must be one of {NEIGHBOURING_RELATIONS}, got "
+                f"{neighbouring!r}."
+            )
+        self._neighbouring = neighbouring
         self._epsilon = check_epsilon(epsilon, allow_inf=True)
         self._delta = _unit_interval(delta, "delta")
         self._slack = _unit_interval(slack, "slack")
@@ -231,6 +266,11 @@ class BudgetAccountant:
         return self._slack
 
     @property
+    def neighbouring(self) -> str:
+        """The neighbouring relation of the budget (see the class docs)."""
+        return getattr(self, "_neighbouring", _SUPPORTED_RELATION)
+
+    @property
     def ledger(self) -> tuple[PrivacyEvent, ...]:
         """The accepted releases, oldest first (an immutable snapshot)."""
         with self._lock:
@@ -259,9 +299,14 @@ class BudgetAccountant:
         eps, delta = self.total()
         n = len(self)
         frozen = ", read_only=True" if self._read_only else ""
+        relation = (
+            ""
+            if self.neighbouring == _SUPPORTED_RELATION
+            else f", neighbouring={self.neighbouring!r}"
+        )
         return (
             f"BudgetAccountant(epsilon={_fmt(self._epsilon)}, "
-            f"delta={_fmt(self._delta)}, slack={_fmt(self._slack)}; "
+            f"delta={_fmt(self._delta)}, slack={_fmt(self._slack)}{relation}; "
             f"spent=({_fmt(eps)}, {_fmt(delta)}) in {n} event{'s' * (n != 1)}"
             f"{frozen})"
         )
@@ -381,7 +426,9 @@ class BudgetAccountant:
         -------
         bool
             True for a :class:`PrivacyEvent` whose neighbouring relation (and that
-            of each of its children) is ``"replace-one"``.
+            of each of its children) this accountant composes: ``"replace-one"``
+            only for a full-DP accountant; ``"replace-one"`` or
+            ``"replace-one-label"`` for a label-DP one.
 
         Examples
         --------
@@ -390,11 +437,29 @@ class BudgetAccountant:
         True
         >>> acc.supports(PrivacyEvent("rr", 1.0, neighbouring="replace-one-label"))
         False
+        >>> label = PrivacyEvent("rr", 1.0, neighbouring="replace-one-label")
+        >>> BudgetAccountant(neighbouring="replace-one-label").supports(label)
+        True
         """
         if not isinstance(event, PrivacyEvent):
             return False
-        return event.neighbouring == _SUPPORTED_RELATION and all(
+        return self._composes(event.neighbouring) and all(
             self.supports(child) for child in event.children
+        )
+
+    def _composes(self, relation: str) -> bool:
+        return relation in _COMPOSABLE[self.neighbouring]
+
+    def _refuse_relation(self, what: str) -> None:
+        allowed = " or ".join(repr(r) for r in sorted(_COMPOSABLE[self.neighbouring]))
+        raise ValueError(
+            f"This BudgetAccountant keeps a {self.neighbouring!r} budget and "
+            f"composes only {allowed} events, not {what}: a label-DP release "
+            "(features public, labels protected) is not a full-DP release, and "
+            "its epsilon must not be added to a full-DP budget. Keep label-DP "
+            "releases in their own accountant, "
+            "BudgetAccountant(..., neighbouring='replace-one-label'). "
+            "Nothing was spent."
         )
 
     def _ensure_writable(self) -> None:
@@ -428,7 +493,13 @@ class BudgetAccountant:
                 f"delta={_fmt(self._delta)}); nothing was spent."
             )
 
-    def check(self, epsilon: float, delta: float = 0.0) -> None:
+    def check(
+        self,
+        epsilon: float,
+        delta: float = 0.0,
+        *,
+        neighbouring: str = _SUPPORTED_RELATION,
+    ) -> None:
         """Raise if a release of (``epsilon``, ``delta``) would exceed the budget.
 
         Spends nothing. Estimators call this before reading any data.
@@ -439,6 +510,9 @@ class BudgetAccountant:
             The ε of the planned release, ≥ 0.
         delta : float, default=0.0
             The δ of the planned release, in [0, 1].
+        neighbouring : str, default="replace-one"
+            The neighbouring relation of the planned release; one this
+            accountant does not compose is refused (see :meth:`supports`).
 
         Raises
         ------
@@ -446,7 +520,8 @@ class BudgetAccountant:
             If the composition of the ledger and the planned release would
             exceed the budget; the message gives spent, requested and total.
         TypeError, ValueError
-            If ``epsilon`` or ``delta`` is invalid.
+            If ``epsilon`` or ``delta`` is invalid, or the accountant does not
+            compose the relation ``neighbouring``.
         RuntimeError
             If the accountant is an unpickled, read-only snapshot.
 
@@ -459,6 +534,13 @@ class BudgetAccountant:
         """
         epsilon = _nonnegative(epsilon, "epsilon")
         delta = _unit_interval(delta, "delta")
+        if neighbouring not in _COMPOSABLE:
+            raise ValueError(
+                f"neighbouring must be one of {NEIGHBOURING_RELATIONS}, got "
+                f"{neighbouring!r}."
+            )
+        if not self._composes(neighbouring):
+            self._refuse_relation(f"{neighbouring!r} releases")
         self._ensure_writable()
         with self._lock:
             self._check_locked(epsilon, delta)
@@ -481,8 +563,9 @@ class BudgetAccountant:
         TypeError
             If ``event`` is not a :class:`PrivacyEvent`.
         ValueError
-            If the event (or a child) has a neighbouring relation other than
-            ``"replace-one"`` (the accountant fails closed).
+            If the event (or a child) has a neighbouring relation this
+            accountant does not compose (a label-DP event in a full-DP
+            accountant: it fails closed).
         BudgetExceededError
             If the release would exceed the budget; nothing is recorded.
         NonPrivateReleaseError
@@ -503,10 +586,9 @@ class BudgetAccountant:
                 f"{type(event).__name__}."
             )
         if not self.supports(event):
-            raise ValueError(
-                f"BudgetAccountant composes only {_SUPPORTED_RELATION!r} events; "
-                f"event {event.mechanism!r} (or one of its children) has another "
-                "neighbouring relation."
+            self._refuse_relation(
+                f"event {event.mechanism!r} (it or one of its children has the "
+                "relation 'replace-one-label')"
             )
         if isinstance(event, NonPrivateEvent) and (
             math.isfinite(self._epsilon) or self._delta < 1.0
@@ -658,7 +740,8 @@ class BudgetAccountant:
         Returns
         -------
         dict
-            Keys ``budget`` (epsilon, delta, slack), ``composition``
+            Keys ``budget`` (epsilon, delta, slack), ``neighbouring`` (the
+            relation of the budget), ``composition``
             (``"basic"`` or ``"basic+advanced"``), ``spent`` and ``remaining``
             (epsilon, delta), ``read_only`` and ``ledger`` (a list of event
             dicts, oldest first). Infinite floats are written as strings.
@@ -681,6 +764,7 @@ class BudgetAccountant:
                 "delta": self._delta,
                 "slack": self._slack,
             },
+            "neighbouring": self.neighbouring,
             "composition": "basic+advanced" if self._slack > 0 else "basic",
             "spent": {"epsilon": _json_float(spent[0]), "delta": spent[1]},
             "remaining": {"epsilon": _json_float(left[0]), "delta": left[1]},

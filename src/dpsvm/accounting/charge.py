@@ -239,6 +239,9 @@ class Charge:
         the budget is checked (before any data are read) and put back if
         :meth:`spend` fails, so that a refused release (a concurrent spend used
         the shared budget) leaves nothing unpaid on it: it is as before ``fit``.
+    neighbouring : str, default="replace-one"
+        The neighbouring relation of the release, checked against the
+        accountant's (:meth:`BudgetAccountant.check`).
 
     Attributes
     ----------
@@ -266,6 +269,7 @@ class Charge:
         delta: float,
         non_private_reason: str | None,
         owner: Any = None,
+        neighbouring: str = "replace-one",
     ) -> None:
         self.accountant = resolve_accountant(accountant)
         self.non_private_reason = non_private_reason
@@ -290,7 +294,7 @@ class Charge:
                 f"is not differentially private: {non_private_reason} Nothing was "
                 "read or spent."
             )
-        acc.check(self.epsilon, self.delta)
+        acc.check(self.epsilon, self.delta, neighbouring=neighbouring)
 
     def spend(self, event: PrivacyEvent, *, times: int = 1) -> PrivacyEvent:
         """Record ``event``, after checking it against the planned cost.
@@ -410,6 +414,7 @@ def charge(
     *,
     non_private_reason: str | None = None,
     owner: Any = None,
+    neighbouring: str = "replace-one",
 ) -> Charge:
     """Check a planned release against ``accountant`` now; spend later.
 
@@ -431,6 +436,10 @@ def charge(
     owner : object or None, default=None
         The estimator making the release: if the final spend fails, its
         attributes are put back as they were now (:meth:`Charge.discard`).
+    neighbouring : str, default="replace-one"
+        The neighbouring relation of the release. An accountant that does not
+        compose it (a full-DP accountant and a label-DP release) refuses it
+        here, before any data are read.
 
     Returns
     -------
@@ -462,4 +471,4 @@ def charge(
     >>> len(acc)
     1
     """
-    return Charge(accountant, epsilon, delta, non_private_reason, owner)
+    return Charge(accountant, epsilon, delta, non_private_reason, owner, neighbouring)

@@ -250,7 +250,9 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         "--delta",
         type=_delta,
         default=0.0,
-        help="δ (default 0; the mechanisms here are pure ε-DP and spend δ = 0)",
+        help="δ (default 0; the mechanisms here are pure ε-DP and spend δ = 0); "
+        "'auto': n^-1.5 of the number of training rows n (0 for a pure "
+        "mechanism); a δ of at least 1/n is refused",
     )
     p.add_argument(
         "--mechanism",

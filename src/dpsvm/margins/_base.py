@@ -23,6 +23,7 @@ from ..accounting.charge import charge
 from ..models.base import ScorePredictMixin, resolve_label_set
 from ..solvers import clip_factors, row_norms
 from ..utils._random import check_random_state, random_state_constraint
+from ..validation import n_rows, resolve_delta
 from .projections import project_to_ball
 from .selection import private_argmax
 
@@ -96,7 +97,7 @@ class CandidateSelectionParams(MarginParams):
 class JLERMParams(MarginParams):
     """Parameters of the (ε, δ) JL + private-ERM learners (Alg. 2 and Alg. 3)."""
 
-    delta: float = 1e-5
+    delta: float | str = "auto"
     n_components: int | str = "auto"
     projection: str = "fast"
     solver: str = "noisy-gd"
@@ -106,7 +107,7 @@ class JLERMParams(MarginParams):
 
 #: Constraints of :class:`JLERMParams` beyond :data:`COMMON_CONSTRAINTS`.
 JL_ERM_CONSTRAINTS: dict[str, list[Any]] = {
-    "delta": [Interval(Real, 0, 1, closed="neither")],
+    "delta": [Interval(Real, 0, 1, closed="neither"), StrOptions({"auto"})],
     "n_components": [
         Interval(Integral, 1, None, closed="left"),
         StrOptions({"auto"}),
@@ -482,7 +483,12 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         plan = charge(
             resolve_accountant(getattr(self, "accountant", None)),
             self.epsilon,
-            float(getattr(self, "delta", 0.0)),
+            # δ = "auto" → n^-1.5 of the public row count; δ ≥ 1/n refused.
+            resolve_delta(
+                getattr(self, "delta", 0.0),
+                lambda: n_rows(X),
+                needed_by=" (Bassily, Mohri & Suresh 2022, Lemma 3.1)",
+            ),
             owner=self,  # a refused spend puts the learner back as it was
         )
         Xv, ys = self._validate_binary(X, y)

@@ -33,8 +33,11 @@ from ..accounting import PrivacyEvent
 from ..losses import Loss
 from ..mechanisms.exponential import ExponentialMechanism
 from ..perturbation import OutputNoise
-from ..utils._random import GeneratorLike, as_generator
-from ..validation import check_epsilon, check_positive
+from ..utils._random import (
+    GeneratorLike,
+    as_generator,
+)
+from ..validation import check_epsilon, check_positive, resolve_delta
 from ._docs import margin_doc
 from .losses import RhoHingeLoss, SmoothedRhoHingeLoss
 from .projections import project_to_ball
@@ -140,18 +143,23 @@ def _prepare(
     )
 
 
-def _check_delta(delta: float, m: int, *, strict: bool, needed_by: str = "") -> float:
-    """δ ∈ (0, 1); with ``strict`` also δ < 1/m (Bassily, Mohri & Suresh 2022,
-    Lemma 3.1), the message naming the result that needs it (``needed_by``)."""
-    delta = float(delta)
-    if not 0.0 < delta < 1.0:
-        raise ValueError(f"delta must be in (0, 1), got {delta}.")
-    if strict and not delta < 1.0 / m:
-        raise ValueError(
-            f"delta must be < 1/n_samples = {1.0 / m:.3g} (Bassily, Mohri & Suresh "
-            f"2022, Lemma 3.1{needed_by}); got {delta}. Lower delta."
-        )
-    return delta
+def _check_delta(
+    delta: float | str, m: int, *, strict: bool = True, needed_by: str = ""
+) -> float:
+    """δ ∈ (0, 1/m), ``"auto"`` resolved (:func:`dpsvm.validation.resolve_delta`).
+
+    δ ≥ 1/m is refused by every solver (the library's one handling of δ; Lemma
+    3.1 of Bassily, Mohri & Suresh 2022 needs it for Algorithm 5). ``strict``
+    is kept for the callers (the check is the same); ``needed_by`` names the
+    result in the message.
+    """
+    del strict
+    return resolve_delta(
+        delta,
+        m,
+        allow_zero=False,
+        needed_by=f" (Bassily, Mohri & Suresh 2022, Lemma 3.1{needed_by})",
+    )
 
 
 def _check_boosting_epsilon(epsilon: float, delta: float) -> None:

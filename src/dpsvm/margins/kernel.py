@@ -124,8 +124,9 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
     ----------
     epsilon : float, default=1.0
         ε > 0 of the whole fit.
-    delta : float, default=1e-5
-        δ ∈ (0, 1/n_samples) (Lemma 3.1; Thm 4.2 does not lift it).
+    delta : float or "auto", default="auto"
+        δ ∈ (0, 1/n_samples) (Lemma 3.1; Thm 4.2 does not lift it); ``"auto"``:
+        n^−1.5 of the public row count, recorded in the event.
     margin : float, default=0.5
         The public margin ρ ∈ (0, 2Λr] of the ρ-hinge.
     norm_bound : float, default=1.0
@@ -295,7 +296,7 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         m, d = Xv.shape
         beta = float(self.beta)
         lam = float(self.norm_bound)
-        _check_delta(self.delta, m, strict=True, needed_by=", needed by Thm 4.2")
+        delta = _check_delta(self.delta, m, needed_by=", needed by Thm 4.2")
         gen, public_seed = split_random_state(self.random_state)
         poly = self.kernel == "poly"
         if poly:
@@ -323,7 +324,7 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
             )
         # Algorithm 3 step 5: Algorithm 2 with β/2 (hence k with β/2).
         k = (
-            jl_erm_dimension(m, float(self.epsilon), float(self.delta), beta / 2.0)
+            jl_erm_dimension(m, float(self.epsilon), delta, beta / 2.0)
             if self.n_components == "auto"
             else int(self.n_components)
         )
@@ -338,7 +339,7 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
             )
         inner = JLMarginClassifier(
             epsilon=self.epsilon,
-            delta=self.delta,
+            delta=delta,
             margin=self.margin,
             norm_bound=inner_lam,
             data_norm=r,

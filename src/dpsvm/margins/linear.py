@@ -212,8 +212,9 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
     ----------
     epsilon : float, default=1.0
         ε > 0.
-    delta : float, default=1e-5
-        δ ∈ (0, 1/n_samples).
+    delta : float or "auto", default="auto"
+        δ ∈ (0, 1/n_samples); ``"auto"``: n^−1.5 of the public row count
+        (:func:`dpsvm.validation.resolve_delta`), recorded in the event.
     margin : float, default=0.5
         The public margin ρ > 0 of the ρ-hinge.
     norm_bound : float, default=1.0
@@ -315,11 +316,11 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m = Xv.shape[0]
         # Refused before the data are projected (the solvers check again).
-        _check_delta(self.delta, m, strict=True)
+        delta = _check_delta(self.delta, m, strict=True)  # "auto": n^-1.5
         if self.solver == "boosted-phased-sgd":
-            _check_boosting_epsilon(self.epsilon, self.delta)
+            _check_boosting_epsilon(self.epsilon, delta)
         k = (
-            jl_erm_dimension(m, self.epsilon, self.delta, self.beta)
+            jl_erm_dimension(m, self.epsilon, delta, self.beta)
             if self.n_components == "auto"
             else int(self.n_components)
         )
@@ -340,7 +341,7 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
             "radius": radius,
             "data_norm": r_tilde,
             "epsilon": self.epsilon,
-            "delta": self.delta,
+            "delta": delta,
             "random_state": gen,
         }
         if self.solver == "noisy-gd":

@@ -11,10 +11,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import clone
 
-from .._compat import HasMethods, Interval
+from .._compat import HasMethods, Interval, StrOptions
 from ..accounting import BudgetAccountant, PrivacyEvent, basic_composition
 from ..utils._params import store_init_params
 from ..utils._random import random_state_constraint
+from ..validation import resolve_delta
 from ._base import (
     REFERENCE,
     FloatArray,
@@ -87,8 +88,9 @@ class PrivateMarginSelection(MarginClassifierBase):
         ``data_norm``, ``classes`` and ``random_state`` are overwritten.
     epsilon : float, default=1.0
         Total ε > 0.
-    delta : float, default=1e-5
-        δ, all of it given to the base learner.
+    delta : float or "auto", default="auto"
+        δ, all of it given to the base learner; ``"auto"``: n^−1.5 of the
+        public row count (:func:`dpsvm.validation.resolve_delta`).
     norm_bound : float, default=1.0
         Λ.
     data_norm : float, default=1.0
@@ -165,7 +167,7 @@ class PrivateMarginSelection(MarginClassifierBase):
     _parameter_constraints: dict[str, list[Any]] = {
         "estimator": [None, HasMethods(["fit", "decision_function"])],
         "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, 1, closed="neither")],
+        "delta": [Interval(Real, 0, 1, closed="neither"), StrOptions({"auto"})],
         "norm_bound": [Interval(Real, 0, None, closed="neither")],
         "data_norm": [Interval(Real, 0, None, closed="neither")],
         "selection_fraction": [Interval(Real, 0, 1, closed="neither")],
@@ -183,7 +185,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         estimator: Any = None,
         *,
         epsilon: float = 1.0,
-        delta: float = 1e-5,
+        delta: float | str = "auto",
         norm_bound: float = 1.0,
         data_norm: float = 1.0,
         selection_fraction: float = 0.5,
@@ -200,6 +202,7 @@ class PrivateMarginSelection(MarginClassifierBase):
 
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m = Xv.shape[0]
+        delta = resolve_delta(self.delta, m, allow_zero=False)  # "auto": n^-1.5
         base = (
             clone(self.estimator)
             if self.estimator is not None
@@ -238,7 +241,7 @@ class PrivateMarginSelection(MarginClassifierBase):
                 g,
                 m,
                 eps_base,
-                self.delta,
+                delta,
                 self.beta,
                 lam,
                 r,
@@ -253,7 +256,7 @@ class PrivateMarginSelection(MarginClassifierBase):
         params: dict[str, Any] = {"margin": rho_star, "epsilon": eps_base}
         available = base.get_params()
         for name, value in (
-            ("delta", self.delta),
+            ("delta", delta),
             ("norm_bound", lam),
             ("data_norm", r),
             ("classes", self.classes_),

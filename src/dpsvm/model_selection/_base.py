@@ -12,6 +12,7 @@ the selectors share are :data:`DOC_FRAGMENTS` (``%(name)s`` lines, see
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -26,7 +27,7 @@ from ..accounting.charge import Charge
 from ..accounting.events import PrivacyEvent
 from ..utils._docs import fill_doc
 from ..utils._random import check_random_state
-from ..validation import check_epsilon
+from ..validation import check_epsilon, n_rows
 from ._common import (
     candidate_delta,
     charge_candidates,
@@ -202,7 +203,7 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         BudgetExceededError
             If the accountant cannot afford (ε, δ); nothing is read or spent.
         """
-        candidate_epsilon, delta = self._selection_budget()
+        candidate_epsilon, delta = self._selection_budget(lambda: n_rows(X))
         start = self._begin_selection(
             X, y, candidate_epsilon=candidate_epsilon, delta=delta
         )
@@ -217,10 +218,13 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.privacy_event_ = event
         return self
 
-    def _selection_budget(self) -> tuple[float | None, float | None]:
+    def _selection_budget(
+        self, n_samples: int | Callable[[], int]
+    ) -> tuple[float | None, float | None]:
         """(ε of each candidate, end-to-end δ); ``None``: the defaults.
 
-        The defaults are the end-to-end ε for every candidate and, for δ, the
+        ``n_samples`` is the public row count (for ``delta="auto"``). The
+        defaults are the end-to-end ε for every candidate and, for δ, the
         largest ``delta`` of the candidates (see :meth:`_begin_selection`).
         """
         return None, None

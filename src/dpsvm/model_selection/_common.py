@@ -358,6 +358,15 @@ def fit_with_child_stream(
 def candidate_delta(estimator: Any) -> float:
     """The δ an (unfitted) candidate will spend: its ``delta`` parameter or 0."""
     delta = final_step(estimator).get_params(deep=False).get("delta", 0.0)
+    if isinstance(delta, str):
+        # "auto" resolves from the row count of each fit, which a selector
+        # changes (it fits candidates on parts): the plan needs a fixed δ.
+        raise ValueError(
+            f"A candidate {type(final_step(estimator)).__name__} has delta={delta!r}; "
+            "inside a "
+            "selector give it an explicit delta (e.g. well below 1/n of the part "
+            "it is fitted on), so that the selection's budget is fixed in advance."
+        )
     return 0.0 if delta is None else float(delta)
 
 

@@ -18,6 +18,7 @@ and release only the best run. The cost does not grow with K:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from numbers import Real
 from typing import Any
 
@@ -26,7 +27,7 @@ import numpy as np
 from .._compat import Interval, StrOptions
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import LaplaceVector, laplace_release
-from ..validation import check_delta, check_epsilon
+from ..validation import check_delta, check_epsilon, resolve_delta
 from ._base import SelectionStart, SelectorBase, selector_doc
 from ._common import (
     SELECTOR_CONSTRAINTS,
@@ -357,8 +358,10 @@ class PrivateRandomSearch(SelectorBase):
     epsilon : float, default=1.0
         The end-to-end ε > 0. With ``delta=0`` the base ε₀ is ε/3 (geometric),
         ε/2 (logarithmic) or ε/(2 + η) (negative binomial).
-    delta : float, default=0.0
-        End-to-end δ. With δ > 0, ε₀ is the largest value whose Rényi-DP
+    delta : float or "auto", default=0.0
+        End-to-end δ < 1/n (``"auto"``: n^−1.5 of the public row count, see
+        :func:`dpsvm.validation.resolve_delta`). With δ > 0, ε₀ is the largest
+        value whose Rényi-DP
         accounting (``dp-accounting``) or pure bound stays within (ε, δ).
     repetitions : {"geometric", "logarithmic", "negative-binomial"}, \
             default="geometric"
@@ -427,7 +430,7 @@ class PrivateRandomSearch(SelectorBase):
 
     _parameter_constraints: dict[str, list[Any]] = {
         **SELECTOR_CONSTRAINTS,
-        "delta": [Interval(Real, 0, 1, closed="left")],
+        "delta": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
         "repetitions": [StrOptions({"geometric", "logarithmic", "negative-binomial"})],
         "mean_repetitions": [Interval(Real, 1, None, closed="left")],
         "shape": [Interval(Real, 0, None, closed="neither"), None],
@@ -444,10 +447,13 @@ class PrivateRandomSearch(SelectorBase):
         }
     )
 
-    def _selection_budget(self) -> tuple[float | None, float | None]:
+    def _selection_budget(
+        self, n_samples: int | Callable[[], int]
+    ) -> tuple[float | None, float | None]:
         """ε₀ of one run, calibrated to the end-to-end (ε, δ), and that δ."""
         epsilon = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta)
+        # "auto": n^-1.5 of the public row count; δ ≥ 1/n refused.
+        delta = resolve_delta(self.delta, n_samples)
         _shape_of(self.repetitions, self.shape)  # refuses a bad law or shape
         if self.repetitions != "negative-binomial" and self.shape is not None:
             raise ValueError("shape is only used with repetitions='negative-binomial'.")

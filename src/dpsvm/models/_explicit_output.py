@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Callable
 from numbers import Real
 from typing import Any, ClassVar
 
@@ -34,7 +35,7 @@ from ..perturbation import OutputPerturbation, weighted_loss_constants
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
-from ..validation import check_delta, check_epsilon, project_rows_to_ball
+from ..validation import check_epsilon, n_rows, project_rows_to_ball, resolve_delta
 from ._docs import model_doc
 from ._weights import class_index, public_weight_bound, resolve_class_weight
 from ._weights import row_weights as _row_weights
@@ -121,7 +122,7 @@ class _ExplicitOutputBase(BaseEstimator):
 
     _parameter_constraints: dict[str, Any] = {
         "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, 1, closed="left")],
+        "delta": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
         "noise": [StrOptions({"gamma-norm", "laplace", "gaussian"})],
         "regularization": [Interval(Real, 0, None, closed="neither")],
         "l1_regularization": [Interval(Real, 0, None, closed="left")],
@@ -189,7 +190,7 @@ class _ExplicitOutputBase(BaseEstimator):
         # One-vs-rest: the top-level event must compose its children (each
         # checked below against the parameters), so it cannot under-report.
         releases = check_one_vs_rest_event(event, k) if k > 1 else (event,)
-        eps_k, delta_k = float(self.epsilon) / k, float(self.delta) / k
+        eps_k = float(self.epsilon) / k
         for child in releases:
             d = child.details
             n = d.get("n_samples")
@@ -198,6 +199,9 @@ class _ExplicitOutputBase(BaseEstimator):
             wb = d.get("weight_bound", 1.0)  # the public W of a weighted fit
             if not (isinstance(wb, int | float) and math.isfinite(wb) and wb > 0):
                 raise ValueError("details.weight_bound must be a number > 0.")
+            delta_k = (
+                resolve_delta(self.delta, n, uses_delta=self.noise == "gaussian") / k
+            )
             plan = OutputPerturbation.calibrate(
                 self.noise,
                 epsilon=eps_k,
@@ -276,9 +280,13 @@ class _ExplicitOutputBase(BaseEstimator):
         return np.asarray(Phi @ self.coef_.T + self.intercept_, dtype=np.float64)
 
     # -- the release -------------------------------------------------------
-    def _check_privacy_parameters(self) -> tuple[float, float]:
+    def _check_privacy_parameters(
+        self, n_samples: int | Callable[[], int]
+    ) -> tuple[float, float]:
         epsilon = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta)
+        delta = resolve_delta(
+            self.delta, n_samples, uses_delta=self.noise == "gaussian"
+        )
         if self.noise == "gaussian" and delta == 0.0:
             raise ValueError(
                 "noise='gaussian' gives (ε, δ)-DP and needs delta > 0 (e.g. 1e-6, "
@@ -355,8 +363,9 @@ class _ExplicitOutputBase(BaseEstimator):
         }
         return out.value, event, info
 
-    def _begin_fit(self) -> tuple[float, float, Charge]:
-        epsilon, delta = self._check_privacy_parameters()
+    def _begin_fit(self, X: ArrayLike) -> tuple[float, float, Charge]:
+        # The row count is public (its shape; no value is read).
+        epsilon, delta = self._check_privacy_parameters(lambda: n_rows(X))
         # Checked before reading any data; spent only after a successful fit.
         ticket = charge(resolve_accountant(self.accountant), epsilon, delta, owner=self)
         return epsilon, delta, ticket
@@ -398,8 +407,10 @@ class DPOutputPerturbationSVC(
     ----------
     epsilon : float, default=1.0
         Privacy-loss bound ε > 0 of the whole fit.
-    delta : float, default=0.0
-        δ; must be 0 for the pure mechanisms and > 0 for ``noise="gaussian"``.
+    delta : float or "auto", default=0.0
+        δ; must be 0 for the pure mechanisms and in (0, 1/n) for
+        ``noise="gaussian"``. ``"auto"``: n^−1.5 for ``"gaussian"``, else 0
+        (:func:`dpsvm.validation.resolve_delta`).
     noise : {"gamma-norm", "laplace", "gaussian"}, default="gamma-norm"
         ``"gamma-norm"``: density ∝ exp(−ε‖b‖₂/Δ_H) (‖b‖ ~ Gamma(D, Δ_H/ε),
         uniform direction), pure ε-DP. ``"laplace"``: i.i.d. Laplace with scale
@@ -539,7 +550,7 @@ class DPOutputPerturbationSVC(
         weight_bound = public_weight_bound(
             class_weights, float(self.max_weight), self.classes
         )
-        epsilon, delta, ticket = self._begin_fit()
+        epsilon, delta, ticket = self._begin_fit(X)
         X, y = validate_data(self, X, y, dtype=np.float64)
         X = np.asarray(X, dtype=np.float64)
         y = np.asarray(y)
@@ -584,8 +595,9 @@ class DPOutputPerturbationRegressor(
     ----------
     epsilon : float, default=1.0
         Privacy-loss bound ε > 0 of the fit.
-    delta : float, default=0.0
-        δ; 0 for the pure mechanisms, > 0 for ``noise="gaussian"``.
+    delta : float or "auto", default=0.0
+        δ; 0 for the pure mechanisms, in (0, 1/n) for ``noise="gaussian"``
+        (``"auto"``: n^−1.5, or 0 for the pure ones).
     noise : {"gamma-norm", "laplace", "gaussian"}, default="gamma-norm"
         See :class:`DPOutputPerturbationSVC`.
     loss : {"pinball", "absolute", "squared"}, default="pinball"
@@ -719,7 +731,7 @@ class DPOutputPerturbationRegressor(
                 )
             if self.l1_regularization > 0:
                 raise ValueError("loss='squared' does not support l1_regularization.")
-        epsilon, delta, ticket = self._begin_fit()
+        epsilon, delta, ticket = self._begin_fit(X)
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         X = np.asarray(X, dtype=np.float64)
         r = np.asarray(y, dtype=np.float64)

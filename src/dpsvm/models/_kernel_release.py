@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
+from collections.abc import Callable
 from numbers import Real
 from typing import Any, Literal, Self
 
@@ -42,7 +43,7 @@ from ..perturbation import OutputNoise
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state
 from ..utils._types import FloatArray
-from ..validation import check_delta, check_epsilon
+from ..validation import check_epsilon, n_rows, resolve_delta
 from ._docs import model_doc
 from .kernel_erm import (
     KERNEL_ERM_PARAMETERS,
@@ -114,7 +115,9 @@ class _KernelRelease(KernelERMBase):
     fit the exact model f_z (:meth:`_fit_model`), then :meth:`_release` it.
     """
 
-    def _before_data(self, epsilon: float) -> Charge | None:
+    def _before_data(
+        self, epsilon: float, n_samples: int | Callable[[], int]
+    ) -> Charge | None:
         """What must happen before the data are read; the charge to spend, if any."""
         return None
 
@@ -151,7 +154,7 @@ class _KernelRelease(KernelERMBase):
                 "DPKernelSVC, which take public weights."
             )
         epsilon = check_epsilon(self.epsilon)
-        ticket = self._before_data(epsilon)
+        ticket = self._before_data(epsilon, lambda: n_rows(X))  # shape only
         cal, n = self._fit_model(X, y)
         self._release(cal, n, epsilon, ticket)
         return self
@@ -257,7 +260,7 @@ class PerQueryLaplacePredictor(_KernelRelease):
         {"epsilon": 0.1, "accountant": None}, KERNEL_ERM_PARAMETERS
     )
 
-    def _before_data(self, epsilon: float) -> None:
+    def _before_data(self, epsilon: float, n_samples: int | Callable[[], int]) -> None:
         # The fit spends nothing (nothing is released); every answer will.
         if resolve_accountant(self.accountant) is None:
             raise ValueError(
@@ -341,8 +344,9 @@ class DPGaussianProcessRelease(_KernelRelease):
     ----------
     epsilon : float, default=1.0
         ε > 0 of the release.
-    delta : float, default=1e-6
-        δ ∈ (0, 1) of the release (take δ ≪ 1/n).
+    delta : float or "auto", default=1e-6
+        δ ∈ (0, 1/n) of the release; ``"auto"``: n^−1.5 of the public n
+        (:func:`dpsvm.validation.resolve_delta`; δ ≥ 1/n is refused).
     jitter : float, default=1e-10
         Relative variance j of an independent white-noise term: the released
         process is f_z + σ(G + W), W(x) ~ N(0, j·κ²) independent per distinct
@@ -407,7 +411,7 @@ class DPGaussianProcessRelease(_KernelRelease):
     _parameter_constraints: dict[str, Any] = {
         **KernelERMBase._parameter_constraints,
         "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, 1, closed="neither")],
+        "delta": [Interval(Real, 0, 1, closed="neither"), StrOptions({"auto"})],
         "jitter": [Interval(Real, 0, None, closed="neither")],
         "accountant": [BudgetAccountant, None],
     }
@@ -417,8 +421,10 @@ class DPGaussianProcessRelease(_KernelRelease):
         KERNEL_ERM_PARAMETERS,
     )
 
-    def _before_data(self, epsilon: float) -> Charge:
-        delta = check_delta(self.delta, allow_zero=False)
+    def _before_data(
+        self, epsilon: float, n_samples: int | Callable[[], int]
+    ) -> Charge:
+        delta = resolve_delta(self.delta, n_samples, allow_zero=False)
         # Checked before reading any data; spent only after a successful fit.
         return charge(resolve_accountant(self.accountant), epsilon, delta, owner=self)
 
@@ -595,7 +601,7 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
             "DPGaussianProcessRelease."
         )
 
-    def _before_data(self, epsilon: float) -> None:
+    def _before_data(self, epsilon: float, n_samples: int | Callable[[], int]) -> None:
         warnings.warn(
             "NonPrivateScalarOffsetRelease is Nie & Wang's printed mechanism f_z + b "
             "with a scalar b: it is NOT differential privacy in the standard sense "

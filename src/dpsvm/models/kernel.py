@@ -68,7 +68,7 @@ from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-e
 from ..utils._params import estimator_init, store_init_params
 from ..utils._random import random_state_constraint
 from ..utils._types import FloatArray
-from ..validation import check_delta, check_epsilon, project_rows_to_ball
+from ..validation import check_epsilon, n_rows, project_rows_to_ball, resolve_delta
 from ._docs import model_doc
 from ._weights import public_weight_bound, resolve_class_weight
 from .base import (
@@ -487,8 +487,9 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
     epsilon : float, default=1.0
         Privacy-loss bound ε > 0 of the whole fit (Rubinstein et al.'s β,
         Sarwate et al.'s ε_p).
-    delta : float, default=0.0
-        δ of the fit (every mechanism here is pure; recorded only).
+    delta : float or "auto", default=0.0
+        δ of the fit (every mechanism here is pure; recorded only; ``"auto"``
+        is 0; δ ≥ 1/n is refused).
     classes : array-like or None, default=None
         The public label set. ``None`` reads it from y and emits a
         :class:`~dpsvm.PrivacyLeakWarning`.
@@ -584,7 +585,7 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
             StrOptions({"auto"}),
         ],
         "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, 1, closed="left")],
+        "delta": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "class_priors": ["array-like", None],
         "max_weight": [Interval(Real, 0, None, closed="neither")],
@@ -684,7 +685,8 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
                 "or mechanism='rubinstein' / 'output' for the hinge."
             )
         epsilon = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta)
+        # The public row count (shape only); every mechanism here is pure.
+        delta = resolve_delta(self.delta, lambda: n_rows(X), uses_delta=False)
         weight_bound = self._weight_bound()  # public weights checked before budget
         # Checked before reading any data; spent only after a successful fit.
         ticket = charge(

@@ -48,7 +48,7 @@ from ..solvers import (
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
-from ..validation import check_delta, check_epsilon
+from ..validation import check_epsilon, n_rows, resolve_delta
 from ._docs import model_doc
 from ._weights import (
     class_index,
@@ -181,7 +181,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
     _parameter_constraints: dict[str, list[Any]] = {
         **LinearModelBase._parameter_constraints,
         "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, 1, closed="left")],
+        "delta": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
         "regularization": [
             Interval(Real, 0, None, closed="neither"),
             StrOptions({"auto"}),
@@ -289,7 +289,8 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                 f"The {loss.name} loss is not Lipschitz; no mechanism applies."
             )
         epsilon = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta)
+        # The public row count (shape only); every mechanism here is pure.
+        delta = resolve_delta(self.delta, lambda: n_rows(X), uses_delta=False)
         not_private = self._non_private_reason()
         # Public weights: resolved (and refused if invalid) before any budget.
         class_weights = self._class_weights()
@@ -616,8 +617,9 @@ class DPLinearSVC(_DPLinearBase):
     ----------
     epsilon : float, default=1.0
         Privacy-loss bound ε > 0 of the whole fit.
-    delta : float, default=0.0
-        δ of the fit; every mechanism here is pure (δ is recorded, not used).
+    delta : float or "auto", default=0.0
+        δ of the fit; every mechanism here is pure (δ is recorded, not used;
+        ``"auto"`` is 0). A δ ≥ 1/n is refused (:func:`dpsvm.validation.resolve_delta`).
     mechanism : {"objective", "objective-2009", "output", "output-laplace"}, \
             default="objective"
         ``"objective"``: objective perturbation, corrected form of Chaudhuri,
@@ -749,8 +751,9 @@ class DPLogisticRegression(_DPLinearBase):
     ----------
     epsilon : float, default=1.0
         Privacy-loss bound ε > 0 of the whole fit.
-    delta : float, default=0.0
-        δ of the fit (every mechanism here is pure).
+    delta : float or "auto", default=0.0
+        δ of the fit (every mechanism here is pure; ``"auto"`` is 0; δ ≥ 1/n
+        is refused).
     mechanism : {"objective", "objective-2009", "output", "output-laplace"}, \
             default="objective"
         See :class:`DPLinearSVC`; ``"objective-2009"`` is not private.

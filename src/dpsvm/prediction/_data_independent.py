@@ -152,8 +152,9 @@ class TestDataIndependentLearner(_PublicModelLearner):
     ----------
     epsilon : float, default=1.0
         Total ε of the B rounds.
-    delta : float, default=1e-6
-        Total δ ∈ (0, 1) (advanced composition over the rounds).
+    delta : float or "auto", default=1e-6
+        Total δ ∈ (0, 1/n) (advanced composition over the rounds); ``"auto"``:
+        n^−1.5 of the public row count (:func:`dpsvm.validation.resolve_delta`).
     n_rounds : int or None, default=None
         B; ``None``: nε/(100·L·R_φ·ln(4/δ)) (Alg. 3), at least 1.
     beta : float, default=0.05
@@ -230,7 +231,7 @@ default="auto"
     _parameter_constraints: dict[str, Any] = {
         **HINGE_CONSTRAINTS,
         "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, 1, closed="neither")],
+        "delta": [Interval(Real, 0, 1, closed="neither"), StrOptions({"auto"})],
         "n_rounds": [Interval(Integral, 1, None, closed="left"), None],
         "beta": [Interval(Real, 0, 1, closed="neither")],
         "em_fraction": [Interval(Real, 0, 1, closed="neither")],

@@ -27,7 +27,7 @@ from ..bounds.prediction import (
 from ..exceptions import BudgetExceededError
 from ..mechanisms import laplace_release, sample_laplace
 from ..utils._params import estimator_init
-from ..validation import check_delta, check_epsilon
+from ..validation import check_epsilon, n_rows, resolve_delta
 from ._common import (
     JT_REFERENCE,
     LAPLACE_MIN_ADVANTAGE,
@@ -122,9 +122,10 @@ class PrivateInteractivePredictor(PredictionBase):
     ----------
     epsilon : float, default=1.0
         Total ε of all answers.
-    delta : float, default=1e-6
-        Total δ (``"pinp"`` needs δ > 0; ``"sparse-vector"`` ignores it;
-        ``"laplace"`` uses it for advanced composition, 0 for basic).
+    delta : float or "auto", default=1e-6
+        Total δ < 1/n (``"pinp"`` needs δ > 0; ``"sparse-vector"`` ignores it;
+        ``"laplace"`` uses it for advanced composition, 0 for basic);
+        ``"auto"``: n^−1.5 of the public row count (0 for ``"sparse-vector"``).
     n_queries : int, default=1000
         T, the maximum number of answers (fixed in advance: it enters the
         calibration). Batches that would exceed it are refused.
@@ -275,7 +276,7 @@ class PrivateInteractivePredictor(PredictionBase):
     _parameter_constraints: dict[str, Any] = {
         **PredictionBase._parameter_constraints,
         "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, 1, closed="left")],
+        "delta": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
         "n_queries": [Interval(Integral, 1, None, closed="left")],
         "mechanism": [StrOptions({"pinp", "sparse-vector", "laplace"})],
         "beta": [Interval(Real, 0, 1, closed="neither")],
@@ -344,7 +345,13 @@ class PrivateInteractivePredictor(PredictionBase):
             For invalid parameters (e.g. ``"pinp"`` with δ = 0).
         """
         eps = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta, allow_zero=self.mechanism != "pinp")
+        # "auto": n^-1.5 of the public row count; δ ≥ 1/n refused.
+        delta = resolve_delta(
+            self.delta,
+            lambda: n_rows(X),
+            allow_zero=self.mechanism != "pinp",
+            uses_delta=self.mechanism != "sparse-vector",
+        )
         split = self._check_split() if self.mechanism == "sparse-vector" else None
         if self.threshold is not None and self.mechanism != "sparse-vector":
             raise ValueError(

@@ -24,7 +24,7 @@ from ..mechanisms import laplace_release
 from ..perturbation import OutputNoise
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state
-from ..validation import check_delta, check_epsilon
+from ..validation import check_epsilon, n_rows, resolve_delta
 from ._common import (
     JT_REFERENCE,
     LAPLACE_MIN_ADVANTAGE,
@@ -237,7 +237,10 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
         the release fails.
         """
         eps = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta, allow_zero=allow_zero_delta)
+        # "auto": n^-1.5 of the public row count; δ ≥ 1/n refused.
+        delta = resolve_delta(
+            self.delta, lambda: n_rows(X), allow_zero=allow_zero_delta
+        )
         # owner: a refused final spend puts the learner back as it was.
         ticket = charge(self.accountant, eps, delta, owner=self)
         self._check_binary(y)
@@ -297,9 +300,9 @@ class TestDataDependentLearner(_PublicModelLearner):
     ----------
     epsilon : float, default=1.0
         Total ε of the T noisy labels.
-    delta : float, default=1e-6
-        Total δ; > 0 uses advanced composition (Jain & Thakurta Thm 11), 0 basic
-        composition.
+    delta : float or "auto", default=1e-6
+        Total δ < 1/n; > 0 uses advanced composition (Jain & Thakurta Thm 11), 0
+        basic composition; ``"auto"``: n^−1.5 of the public row count.
     n_test_points : int, default=200
         T.
     constraint_radius : float, "private" or None, default=None
@@ -373,7 +376,7 @@ class TestDataDependentLearner(_PublicModelLearner):
     _parameter_constraints: dict[str, Any] = {
         **HINGE_CONSTRAINTS,
         "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, 1, closed="left")],
+        "delta": [Interval(Real, 0, 1, closed="left"), StrOptions({"auto"})],
         "n_test_points": [Interval(Integral, 1, None, closed="left")],
         "constraint_radius": [
             Interval(Real, 0, None, closed="neither"),

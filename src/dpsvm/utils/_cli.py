@@ -73,10 +73,17 @@ def positive_option(what: str) -> Callable[[str], float]:
     return parse
 
 
-def delta_option(what: str) -> Callable[[str], float]:
-    """Option type of a privacy parameter δ ∈ [0, 1)."""
+def delta_option(what: str) -> Callable[[str], float | str]:
+    """Option type of a privacy parameter δ ∈ [0, 1), or ``auto``.
 
-    def parse(text: str) -> float:
+    ``auto`` is resolved by the learner from the public row count n
+    (:func:`dpsvm.validation.resolve_delta`: n^−1.5, or 0 for a pure-DP
+    mechanism); a δ ≥ 1/n is refused there, as in the library.
+    """
+
+    def parse(text: str) -> float | str:
+        if text.strip().lower() == "auto":
+            return "auto"
         v = number(text, what)
         if not 0 <= v < 1:  # also refuses NaN
             raise argparse.ArgumentTypeError(f"{what} must be in [0, 1), got {text}")
