@@ -32,6 +32,7 @@ from ..accounting.events import NonPrivateEvent, PrivacyEvent
 from ..losses import Loss, get_loss
 from ..perturbation import CERTIFICATE_RTOL as CERTIFICATE_RTOL  # re-exported
 from ..perturbation import (
+    GaussianObjectivePerturbation,
     ObjectivePerturbation,
     OutputPerturbation,
     auto_regularization,
@@ -70,6 +71,13 @@ _REFERENCES = {
         "its Theorem 1 omits the Jacobian of b ↦ f_priv (corrected in Chaudhuri, "
         "Monteleoni & Sarwate 2011, Theorem 9)"
     ),
+    "objective-gaussian": (
+        "Kifer, Smith & Thakurta, COLT 2012, Algorithm 1 / Theorem 2 (Gaussian b, "
+        "replace-one gradient difference 2L; Jacobian bound of Chaudhuri, "
+        "Monteleoni & Sarwate, JMLR 12 (2011), Theorem 9); certified solver "
+        "residual charged as in Iyengar et al., IEEE S&P 2019, Thm 1 (pure-DP "
+        "analogue)"
+    ),
     "output": (
         "Chaudhuri, Monteleoni & Sarwate, JMLR 12 (2011), Algorithm 1 / Corollary 8 "
         "(the 'sensitivity method' of arXiv:0912.0071)"
@@ -85,6 +93,7 @@ _REFERENCES = {
 _EVENT_NAMES = {
     "objective": "objective-perturbation",
     "objective-2009": "objective-perturbation-2009",
+    "objective-gaussian": "objective-perturbation-gaussian",
     "output": "output-perturbation-l2",
     "output-laplace": "output-perturbation-laplace",
 }
@@ -122,6 +131,10 @@ def _solve(
     return solve_hinge(Xt, y, lam, tol=tol, target_distance=target_distance)
 
 
+#: The mechanisms that perturb the objective (they need a smooth loss).
+_OBJECTIVE_MECHANISMS = ("objective", "objective-2009", "objective-gaussian")
+
+
 #: The smooth-loss choice of the hinge-family classifiers.
 HUBER_LOSS_PARAMETERS: dict[str, Any] = {"loss": "huber", "huber_h": 0.5}
 
@@ -150,7 +163,15 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             StrOptions({"auto"}),
         ],
         "mechanism": [
-            StrOptions({"objective", "objective-2009", "output", "output-laplace"})
+            StrOptions(
+                {
+                    "objective",
+                    "objective-2009",
+                    "objective-gaussian",
+                    "output",
+                    "output-laplace",
+                }
+            )
         ],
         "accountant": [BudgetAccountant, None],
         "random_state": random_state_constraint(),
@@ -210,7 +231,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         """
         loss = self._get_loss()
         mechanism = self.mechanism
-        if mechanism in ("objective", "objective-2009") and not loss.differentiable:
+        if mechanism in _OBJECTIVE_MECHANISMS and not loss.differentiable:
             raise ValueError(
                 f"mechanism={mechanism!r} needs a twice-differentiable loss; the "
                 f"{loss.name} loss breaks objective perturbation (Sarwate et al. "
@@ -223,6 +244,12 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             )
         epsilon = check_epsilon(self.epsilon)
         delta = check_delta(self.delta)
+        if mechanism == "objective-gaussian" and not delta > 0:
+            raise ValueError(
+                "mechanism='objective-gaussian' is (epsilon, delta)-DP and needs "
+                "delta > 0 (for example delta=1e-6, well below 1/n); use "
+                "mechanism='objective' for pure epsilon-DP."
+            )
         not_private = self._non_private_reason()
         # Checked before reading any data; spent only after a successful fit.
         ticket = charge(
@@ -250,13 +277,34 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         return self
 
     def _perturbation(
-        self, mech: str, n: int, d: int, lam: float, loss: Loss, eps: float
-    ) -> ObjectivePerturbation | OutputPerturbation:
+        self,
+        mech: str,
+        n: int,
+        d: int,
+        lam: float,
+        loss: Loss,
+        eps: float,
+        delta: float = 0.0,
+    ) -> ObjectivePerturbation | GaussianObjectivePerturbation | OutputPerturbation:
         """The public calibration of one binary release on the unit-ball problem.
 
         Used by :meth:`_fit_binary` and, to recompute a recorded event, by
-        :meth:`_check_privacy_event`.
+        :meth:`_check_privacy_event`. ``delta`` is read by
+        ``"objective-gaussian"`` only.
         """
+        if mech == "objective-gaussian":
+            assert loss.smoothness is not None
+            # Kifer, Smith & Thakurta 2012, Alg. 1 / Thm 2 with Gaussian b.
+            return GaussianObjectivePerturbation.calibrate(
+                eps,
+                delta,
+                n=n,
+                dim=d,
+                regularization=lam,
+                smoothness=loss.smoothness,
+                lipschitz=loss.lipschitz,
+                tol=float(self.tol),
+            )
         if mech in ("objective", "objective-2009"):
             assert loss.smoothness is not None
             return ObjectivePerturbation.calibrate(
@@ -307,9 +355,9 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             "n_features": d,
             "solver_tol": self.tol,
         }
-        plan = self._perturbation(mech, n, d, lam, loss, eps)
+        plan = self._perturbation(mech, n, d, lam, loss, eps, delta)
         solve: Any  # the plan's solver contract: (strong, linear) or (cap)
-        if isinstance(plan, ObjectivePerturbation):
+        if isinstance(plan, ObjectivePerturbation | GaussianObjectivePerturbation):
             # J(w) + linear·w at the strong convexity the plan asks for (Δ fallback).
             def perturbed_objective(
                 strong: float, linear: FloatArray | None
@@ -407,10 +455,14 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                     f"event {part.mechanism!r} has epsilon {got!r}; the "
                     f"parameters give {epsilon / share!r}."
                 )
-            if not non_private and part.delta != 0.0:  # every mechanism is pure
+            # Every mechanism but "objective-gaussian" is pure.
+            want_delta = self._event_delta(share)
+            if not non_private and not (
+                part.delta == want_delta or _close(part.delta, want_delta)
+            ):
                 raise ValueError(
-                    f"event {part.mechanism!r} has delta {part.delta!r}; these "
-                    "mechanisms are pure (delta = 0)."
+                    f"event {part.mechanism!r} has delta {part.delta!r}; the "
+                    f"parameters give {want_delta!r}."
                 )
         for part in parts:
             det = part.details
@@ -439,7 +491,9 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                         f"event details.{key} is {det.get(key)!r}; the parameters "
                         f"give {want!r}."
                     )
-            plan = self._perturbation(self.mechanism, n, d, lam, loss, epsilon / k)
+            plan = self._perturbation(
+                self.mechanism, n, d, lam, loss, epsilon / k, self._event_delta(k)
+            )
             expected = plan.details(R)
             if isinstance(plan, OutputPerturbation):
                 want_sens = plan.noise.sensitivity / R
@@ -457,6 +511,12 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                     )
         if len(sizes) > 1:
             raise ValueError("the per-class events disagree on n_samples.")
+
+    def _event_delta(self, share: int) -> float:
+        """δ of an event covering 1/``share`` of the fit (0 if pure)."""
+        if self.mechanism != "objective-gaussian":
+            return 0.0
+        return float(self.delta) / share
 
     # -- model file (dpsvm.io) ------------------------------------------------
     def _check_saved_event(self, event: PrivacyEvent) -> None:

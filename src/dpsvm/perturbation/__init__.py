@@ -9,7 +9,9 @@ Estimators never draw privacy noise themselves; they call this layer:
 * :class:`OutputPerturbation` — output perturbation of a certified approximate
   minimiser (noise calibrated to Δ + 2·cap, :func:`certified_sensitivity`);
 * :class:`ObjectivePerturbation` — objective perturbation with the certified
-  residual charge (ε = ε_op + ε_r).
+  residual charge (ε = ε_op + ε_r);
+* :class:`GaussianObjectivePerturbation` — the same with Gaussian b, (ε, δ)-DP
+  (Kifer, Smith & Thakurta 2012, Algorithm 1 / Theorem 2).
 
 Every learner's privacy calculation lives here, written once next to the theorem
 it comes from: the objective-perturbation calibration (Chaudhuri, Monteleoni &
@@ -35,6 +37,11 @@ from ._calibration import (
     rubinstein_l2_sensitivity,
 )
 from ._objective import ObjectivePerturbation
+from ._objective_gaussian import (
+    GaussianObjectiveCalibration,
+    GaussianObjectivePerturbation,
+    gaussian_objective_calibration,
+)
 from ._output import (
     CERTIFICATE_RTOL,
     NOISE_KINDS,
@@ -51,6 +58,8 @@ __all__ = [
     "CERTIFICATE_RTOL",
     "NOISE_KINDS",
     "RESIDUAL_EPSILON_FRACTION",
+    "GaussianObjectiveCalibration",
+    "GaussianObjectivePerturbation",
     "ObjectiveCalibration",
     "ObjectivePerturbation",
     "OutputNoise",
@@ -61,6 +70,7 @@ __all__ = [
     "auto_regularization",
     "certified_sensitivity",
     "check_certificate",
+    "gaussian_objective_calibration",
     "objective_perturbation_calibration",
     "output_l2_sensitivity",
     "output_laplace_scale",

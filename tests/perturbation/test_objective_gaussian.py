@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Objective perturbation with Gaussian b (Kifer, Smith & Thakurta 2012, Thm 2).
+
+Known-answer calibrations, the privacy-loss tail the calibration rests on, the
+draws of the noise step, the typed (ε, δ) event and the estimator option
+``mechanism="objective-gaussian"``.
+"""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from dpsvm.accounting import ApproximateDpEvent, BudgetAccountant
+from dpsvm.exceptions import DPSVMConvergenceError
+from dpsvm.mechanisms import sample_gamma_norm
+from dpsvm.models import DPLinearSVC, DPLogisticRegression
+from dpsvm.perturbation import (
+    GaussianObjectivePerturbation,
+    approximate_minimiser_calibration,
+    gaussian_objective_calibration,
+)
+
+
+def _worst_case_tail(sigma: float, eps_g: float, lipschitz: float) -> float:
+    """P(privacy loss of the noise term > ε_G) with v = 2L·e₁ (1-D worst case).
+
+    The loss is (‖v‖² − 2bᵀv)/(2σ²) with b₁ ~ N(0, σ²): it exceeds ε_G iff
+    −b₁ > (ε_G σ² − 2L²)/(2L).
+    """
+    threshold = (eps_g * sigma**2 - 2.0 * lipschitz**2) / (2.0 * lipschitz)
+    return float(stats.norm.sf(threshold / sigma))
+
+
+def test_known_answer_calibration():
+    # ε = 0.5, δ = 1e-5, n = 1000, λ = 0.01, c = 1: c/(nλ) = 0.1.
+    cal = gaussian_objective_calibration(0.5, 1e-5, 1000, 0.01, 1.0)
+    assert cal.epsilon_jacobian == pytest.approx(math.log(1.21), rel=1e-12)
+    assert cal.extra_regularization == 0.0 and cal.delta == 1e-5
+    eps_g = 0.5 - math.log(1.21)
+    assert cal.epsilon_noise == pytest.approx(eps_g, rel=1e-12)
+    # σ = L(t + √(t² + 2ε_G))/ε_G, t = √(2 ln(1/δ)) (the same root, rationalised).
+    t = math.sqrt(2.0 * math.log(1e5))
+    assert cal.sigma == pytest.approx((t + math.sqrt(t * t + 2 * eps_g)) / eps_g)
+    # It solves t·u + u²/2 = ε_G at u = 2L/σ.
+    u = 2.0 / cal.sigma
+    assert t * u + u * u / 2 == pytest.approx(eps_g, rel=1e-12)
+    # The Lipschitz constant scales σ linearly.
+    cal2 = gaussian_objective_calibration(0.5, 1e-5, 1000, 0.01, 1.0, lipschitz=2.0)
+    assert cal2.sigma == pytest.approx(2.0 * cal.sigma, rel=1e-12)
+
+
+def test_small_epsilon_adds_regularisation_so_the_jacobian_takes_half():
+    # ε = 0.05, n = 100, λ = 1e-3, c = 1: 2 ln(1 + 10) > ε/2 ⇒ Δ > 0.
+    cal = gaussian_objective_calibration(0.05, 1e-6, 100, 1e-3, 1.0)
+    assert cal.extra_regularization > 0
+    assert cal.epsilon_jacobian == 0.025 and cal.epsilon_noise == 0.025
+    ratio = 1.0 / (100 * (1e-3 + cal.extra_regularization))
+    assert 2 * math.log1p(ratio) == pytest.approx(0.025, rel=1e-9)
+
+
+@pytest.mark.parametrize("epsilon, delta", [(0.1, 1e-6), (1.0, 1e-5), (4.0, 0.1)])
+def test_noise_privacy_loss_exceeds_its_share_with_probability_below_delta(
+    epsilon, delta
+):
+    cal = gaussian_objective_calibration(epsilon, delta, 10_000, 1.0, 0.25)
+    tail = _worst_case_tail(cal.sigma, cal.epsilon_noise, 1.0)
+    assert tail <= delta
+    # …and the calibration is not loose by more than the χ²₂-vs-1-D union slack:
+    # a 20% smaller σ would break the same tail bound.
+    assert _worst_case_tail(0.8 * cal.sigma, cal.epsilon_noise, 1.0) > delta / 50
+
+
+def test_sigma_falls_with_epsilon_and_delta():
+    sig = [gaussian_objective_calibration(e, 1e-6, 1000, 1.0, 1.0).sigma
+           for e in (0.1, 0.5, 2.0)]  # fmt: skip
+    assert sig[0] > sig[1] > sig[2]
+    assert (
+        gaussian_objective_calibration(1.0, 1e-3, 1000, 1.0, 1.0).sigma
+        < gaussian_objective_calibration(1.0, 1e-9, 1000, 1.0, 1.0).sigma
+    )
+
+
+@pytest.mark.parametrize("delta", [0.0, 1.0, -1e-6])
+def test_delta_outside_the_open_interval_is_refused(delta):
+    with pytest.raises(ValueError, match="0 < delta < 1"):
+        gaussian_objective_calibration(1.0, delta, 100, 0.1, 1.0)
+
+
+def test_perturb_draws_gaussian_b_then_the_residual_and_records_eps_delta():
+    eps, delta, n, lam, c, tau = 1.0, 1e-5, 400, 0.01, 0.25, 1e-6
+    op = GaussianObjectivePerturbation.calibrate(
+        eps, delta, n=n, dim=3, regularization=lam, smoothness=c, tol=tau
+    )
+    assert op.epsilon_objective == 0.99 and op.epsilon_residual == 0.01
+    # δ of the exact step, so that the residual step's e^{ε_r/2} factor gives δ.
+    assert op.calibration.delta == pytest.approx(delta * math.exp(-0.005))
+    assert op.calibration == gaussian_objective_calibration(
+        0.99, delta * math.exp(-0.005), n, lam, c
+    )
+    assert op.residual == approximate_minimiser_calibration(0.01, tau, lam)
+    received = []
+
+    def solve(strong, linear):  # type: ignore[no-untyped-def]
+        received.append((strong, linear))
+        return SimpleNamespace(coef=np.zeros(3), grad_norm=tau)
+
+    out = op.perturb(solve, rng=np.random.default_rng(5))
+    gen = np.random.default_rng(5)
+    b = gen.normal(0.0, op.calibration.sigma, size=3)
+    z = sample_gamma_norm(3, op.residual.noise_scale, gen)
+    ((strong, linear),) = received
+    assert strong == lam
+    np.testing.assert_array_equal(linear, b / n)
+    np.testing.assert_array_equal(out.value, z)
+    event = op.event("objective-perturbation-gaussian", reference="KST12")
+    assert isinstance(event, ApproximateDpEvent)
+    assert (event.epsilon, event.delta) == (eps, delta)
+    assert event.sensitivity == 2.0 and event.sensitivity_norm == "gradient-l2"
+    assert op.details(2.0)["residual_sensitivity"] == op.residual.sensitivity / 2
+    stalled = SimpleNamespace(coef=np.zeros(3), grad_norm=2 * tau)
+    with pytest.raises(DPSVMConvergenceError, match="max_iter = 9"):
+        op.perturb(lambda s, lin: stalled, rng=0, max_iter=9)
+
+
+def test_b_is_normal_with_the_calibrated_sigma():
+    op = GaussianObjectivePerturbation.calibrate(
+        0.5, 1e-6, n=50, dim=4000, regularization=0.1, smoothness=1.0, tol=1e-10
+    )
+    seen = []
+
+    def solve(strong, linear):  # type: ignore[no-untyped-def]
+        seen.append(linear * 50)
+        return SimpleNamespace(coef=np.zeros(4000), grad_norm=0.0)
+
+    op.perturb(solve, rng=np.random.default_rng(11))
+    res = stats.kstest(seen[0] / op.calibration.sigma, "norm")
+    assert res.pvalue > 1e-3
+
+
+def _blobs(n=300, d=4, seed=0):
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.5, -1, 1)
+    X = rng.normal(size=(n, d)) * 0.3 + 0.4 * y[:, None]
+    return X, y
+
+
+@pytest.mark.parametrize("cls", [DPLinearSVC, DPLogisticRegression])
+def test_estimator_records_and_rechecks_the_approximate_event(cls):
+    X, y = _blobs()
+    acc = BudgetAccountant(epsilon=2.0, delta=1e-5)
+    clf = cls(
+        epsilon=1.0,
+        delta=1e-6,
+        mechanism="objective-gaussian",
+        classes=[-1, 1],
+        data_norm=2.0,
+        accountant=acc,
+        random_state=0,
+    ).fit(X, y)
+    ev = clf.privacy_event_
+    assert isinstance(ev, ApproximateDpEvent)
+    assert (ev.epsilon, ev.delta) == (1.0, 1e-6)
+    assert ev.mechanism == "objective-perturbation-gaussian"
+    assert acc.total()[1] == pytest.approx(1e-6)
+    clf._check_privacy_event(ev, clf.data_norm_)  # recomputed calibration agrees
+    with pytest.raises(ValueError, match="delta"):
+        clf.set_params(delta=2e-6)._check_privacy_event(ev, clf.data_norm_)
+
+
+def test_estimator_multiclass_splits_delta_and_model_file_round_trips(tmp_path):
+    from dpsvm.io import load_model, save_model
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 240)
+    X = rng.normal(size=(240, 3)) * 0.3 + np.eye(3)[y]
+    clf = DPLinearSVC(
+        epsilon=3.0,
+        delta=3e-6,
+        mechanism="objective-gaussian",
+        classes=[0, 1, 2],
+        random_state=1,
+    ).fit(X, y)
+    ev = clf.privacy_event_
+    assert [c.delta for c in ev.children] == pytest.approx([1e-6] * 3)
+    assert ev.delta == pytest.approx(3e-6)
+    path = tmp_path / "m.json"
+    save_model(clf, path)
+    back = load_model(path)
+    np.testing.assert_array_equal(back.predict(X), clf.predict(X))
+
+
+def test_estimator_refuses_zero_delta_before_spending():
+    X, y = _blobs(60)
+    acc = BudgetAccountant(epsilon=1.0, delta=1e-5)
+    clf = DPLinearSVC(
+        epsilon=0.5, mechanism="objective-gaussian", classes=[-1, 1], accountant=acc
+    )
+    with pytest.raises(ValueError, match="needs delta > 0"):
+        clf.fit(X, y)
+    assert acc.total() == (0.0, 0.0)
+
+
+def test_hinge_loss_is_refused_by_the_gaussian_objective():
+    X, y = _blobs(60)
+    clf = DPLinearSVC(
+        epsilon=0.5,
+        delta=1e-6,
+        loss="hinge",
+        mechanism="objective-gaussian",
+        classes=[-1, 1],
+    )
+    with pytest.raises(ValueError, match="twice-differentiable"):
+        clf.fit(X, y)
