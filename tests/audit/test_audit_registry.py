@@ -35,6 +35,7 @@ CONFIDENCE = 0.999
 #: One real mechanism per family (the cheapest), audited in the fast suite.
 REAL = [
     "objective-huber",
+    "objective-gaussian-huber",
     "output-hinge",
     "laplace",
     "gamma-norm",

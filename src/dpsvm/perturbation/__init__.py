@@ -11,7 +11,9 @@ Estimators never draw privacy noise themselves; they call this layer:
 * :class:`ObjectivePerturbation` — objective perturbation with the certified
   residual charge (ε = ε_op + ε_r);
 * :class:`GaussianObjectivePerturbation` — the same with Gaussian b, (ε, δ)-DP
-  (Kifer, Smith & Thakurta 2012, Algorithm 1 / Theorem 2).
+  (Kifer, Smith & Thakurta 2012, Algorithm 1 / Theorem 2);
+* :class:`LaplaceObjectivePerturbation` — the same with Laplace b on rows of a
+  public L1 bound, pure ε-DP (Chaudhuri et al. 2011, Theorem 9, L1 density).
 
 Every learner's privacy calculation lives here, written once next to the theorem
 it comes from: the objective-perturbation calibration (Chaudhuri, Monteleoni &
@@ -42,6 +44,11 @@ from ._objective_gaussian import (
     GaussianObjectivePerturbation,
     gaussian_objective_calibration,
 )
+from ._objective_laplace import (
+    AUTO_CORRECTION_SHARE_COORDINATE_NOISE,
+    LaplaceObjectivePerturbation,
+    laplace_objective_scale,
+)
 from ._output import (
     CERTIFICATE_RTOL,
     NOISE_KINDS,
@@ -53,6 +60,7 @@ from ._output import (
 )
 
 __all__ = [
+    "AUTO_CORRECTION_SHARE_COORDINATE_NOISE",
     "AUTO_CORRECTION_SHARE_KERNEL",
     "AUTO_CORRECTION_SHARE_LINEAR",
     "CERTIFICATE_RTOL",
@@ -60,6 +68,7 @@ __all__ = [
     "RESIDUAL_EPSILON_FRACTION",
     "GaussianObjectiveCalibration",
     "GaussianObjectivePerturbation",
+    "LaplaceObjectivePerturbation",
     "ObjectiveCalibration",
     "ObjectivePerturbation",
     "OutputNoise",
@@ -71,6 +80,7 @@ __all__ = [
     "certified_sensitivity",
     "check_certificate",
     "gaussian_objective_calibration",
+    "laplace_objective_scale",
     "objective_perturbation_calibration",
     "output_l2_sensitivity",
     "output_laplace_scale",
