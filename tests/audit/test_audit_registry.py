@@ -36,6 +36,7 @@ CONFIDENCE = 0.999
 REAL = [
     "objective-huber",
     "objective-gaussian-huber",
+    "objective-laplace-huber",
     "output-hinge",
     "laplace",
     "gamma-norm",

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Objective perturbation with Gaussian b (Kifer, Smith & Thakurta 2012, Thm 2).
+"""Objective perturbation with Gaussian b (KST12 Thm 2) or Laplace b (L1 bound).
 
 Known-answer calibrations, the privacy-loss tail the calibration rests on, the
 draws of the noise step, the typed (ε, δ) event and the estimator option
@@ -216,3 +216,163 @@ def test_hinge_loss_is_refused_by_the_gaussian_objective():
     )
     with pytest.raises(ValueError, match="twice-differentiable"):
         clf.fit(X, y)
+
+
+# ---------------------------------------------- Laplace b, public L1 bound
+def test_laplace_known_answer_calibration_shares_cms11_steps_1_and_2():
+    from dpsvm.perturbation import (
+        LaplaceObjectivePerturbation,
+        laplace_objective_scale,
+        objective_perturbation_calibration,
+    )
+
+    op = LaplaceObjectivePerturbation.calibrate(
+        0.5, n=1000, dim=3, regularization=0.01, smoothness=1.0, tol=1e-10,
+        l1_bound=2.5,
+    )  # fmt: skip
+    cal = objective_perturbation_calibration(0.495, 1000, 0.01, 1.0)
+    assert op.calibration == cal
+    # ε′ = 0.495 − ln(1.21); scale Δ₁/ε′ with Δ₁ = 2·L·B₁ = 5.
+    assert cal.epsilon_prime == pytest.approx(0.495 - math.log(1.21), rel=1e-12)
+    assert op.laplace_scale == pytest.approx(5.0 / cal.epsilon_prime, rel=1e-12)
+    assert laplace_objective_scale(0.25, 3.0, lipschitz=0.5) == 12.0
+    det = op.details(2.0)
+    assert det["variant"] == "laplace" and det["l1_bound"] == 2.5
+    assert "noise_norm_scale" not in det
+    event = op.event("objective-perturbation-laplace", reference="CMS11")
+    assert type(event).__name__ == "PureDpEvent" and event.delta == 0.0
+    assert event.sensitivity == 5.0 and event.sensitivity_norm == "gradient-l1"
+    with pytest.raises(ValueError, match="l1_bound"):
+        LaplaceObjectivePerturbation.calibrate(
+            0.5, n=10, dim=1, regularization=1.0, smoothness=1.0, tol=1e-10,
+            l1_bound=0.0,
+        )  # fmt: skip
+
+
+def test_laplace_perturb_draws_laplace_b_then_the_residual():
+    from dpsvm.mechanisms import sample_laplace
+    from dpsvm.perturbation import LaplaceObjectivePerturbation
+
+    op = LaplaceObjectivePerturbation.calibrate(
+        1.0, n=400, dim=3, regularization=0.01, smoothness=0.25, tol=1e-6,
+        l1_bound=1.5,
+    )  # fmt: skip
+    received = []
+
+    def solve(strong, linear):  # type: ignore[no-untyped-def]
+        received.append(linear)
+        return SimpleNamespace(coef=np.zeros(3), grad_norm=1e-6)
+
+    out = op.perturb(solve, rng=np.random.default_rng(2))
+    gen = np.random.default_rng(2)
+    b = sample_laplace(3, op.laplace_scale, gen)
+    z = sample_gamma_norm(3, op.residual.noise_scale, gen)
+    np.testing.assert_array_equal(received[0], b / 400)
+    np.testing.assert_array_equal(out.value, z)
+
+
+def test_laplace_b_has_the_laplace_law():
+    from dpsvm.perturbation import LaplaceObjectivePerturbation
+
+    op = LaplaceObjectivePerturbation.calibrate(
+        0.5, n=50, dim=4000, regularization=0.1, smoothness=1.0, tol=1e-10,
+        l1_bound=2.0,
+    )  # fmt: skip
+    seen = []
+
+    def solve(strong, linear):  # type: ignore[no-untyped-def]
+        seen.append(linear * 50)
+        return SimpleNamespace(coef=np.zeros(4000), grad_norm=0.0)
+
+    op.perturb(solve, rng=np.random.default_rng(4))
+    assert stats.kstest(seen[0], "laplace", args=(0, op.laplace_scale)).pvalue > 1e-3
+
+
+def test_laplace_estimator_clips_rows_to_the_public_l1_bound():
+    X = np.array([[3.0, 4.0, 0.0], [0.1, 0.1, 0.1], [-1.0, 1.0, -1.0]])
+    y = np.array([1, -1, 1])
+    clf = DPLinearSVC(
+        epsilon=1.0,
+        mechanism="objective-laplace",
+        data_norm=5.0,
+        data_norm_l1=2.0,
+        classes=[-1, 1],
+        random_state=0,
+    )
+    Xt, _, _ = clf._prepare_fit(X, y)
+    clipped = clf._clip_l1(Xt).toarray()
+    x_part = clipped[:, :3] * 5.0  # back to the caller's scale
+    # L2 projection first (radius √(25 − 2.5²)), then the L1 clip to 2.
+    np.testing.assert_allclose(np.abs(x_part).sum(axis=1), [2.0, 0.3, 2.0])
+    np.testing.assert_allclose(x_part[0], [6 / 7, 8 / 7, 0.0])  # ‖(3, 4)‖₁ = 7
+    np.testing.assert_allclose(clipped[:, 3], 0.5)  # the constant is kept
+    # The unit-ball bound of the calibration: 2/5 + 0.5.
+    assert clf._internal_l1_bound(4) == pytest.approx(0.9)
+    # Without data_norm_l1: Cauchy–Schwarz, √3·√(1 − 0.25) + 0.5; nothing clipped.
+    clf.set_params(data_norm_l1=None)
+    assert clf._internal_l1_bound(4) == pytest.approx(1.5 + 0.5)
+    assert clf._clip_l1(Xt) is Xt
+
+
+def test_laplace_estimator_sparse_rows_clip_like_dense_ones():
+    import scipy.sparse
+
+    X, y = _blobs(80, 3)
+    kw = dict(
+        epsilon=1.0,
+        mechanism="objective-laplace",
+        data_norm=2.0,
+        data_norm_l1=1.5,
+        classes=[-1, 1],
+        random_state=3,
+    )
+    dense = DPLinearSVC(**kw).fit(X, y)
+    sparse = DPLinearSVC(**kw).fit(scipy.sparse.csr_matrix(X), y)
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, rtol=1e-6, atol=1e-9)
+
+
+def test_laplace_estimator_records_a_pure_event_and_round_trips(tmp_path):
+    from dpsvm.io import load_model, save_model
+
+    X, y = _blobs()
+    clf = DPLogisticRegression(
+        epsilon=0.5,
+        mechanism="objective-laplace",
+        data_norm=2.0,
+        data_norm_l1=3.0,
+        classes=[-1, 1],
+        random_state=0,
+    ).fit(X, y)
+    ev = clf.privacy_event_
+    assert type(ev).__name__ == "PureDpEvent"
+    assert ev.mechanism == "objective-perturbation-laplace"
+    assert ev.details["l1_bound"] == pytest.approx(3.0 / 2.0 + 0.5)
+    clf._check_privacy_event(ev, clf.data_norm_)
+    save_model(clf, tmp_path / "m.json")
+    back = load_model(tmp_path / "m.json")
+    assert back.get_params()["data_norm_l1"] == 3.0
+    np.testing.assert_array_equal(back.decision_function(X), clf.decision_function(X))
+    with pytest.raises(ValueError, match="l1_bound"):
+        clf.set_params(data_norm_l1=4.0)._check_privacy_event(ev, clf.data_norm_)
+
+
+def test_auto_regularization_share_of_the_coordinate_noises():
+    from dpsvm.perturbation import (
+        AUTO_CORRECTION_SHARE_COORDINATE_NOISE,
+        auto_regularization,
+    )
+
+    X, y = _blobs(200)
+    for mech, extra in (
+        ("objective-laplace", {}),
+        ("objective-gaussian", {"delta": 1e-6}),
+    ):
+        clf = DPLinearSVC(
+            epsilon=0.3, mechanism=mech, classes=[-1, 1], random_state=0, **extra
+        ).fit(X, y)
+        want = auto_regularization(
+            0.3, 200, 1.0, AUTO_CORRECTION_SHARE_COORDINATE_NOISE
+        )
+        assert clf.regularization_ == pytest.approx(want)
+    base = DPLinearSVC(epsilon=0.3, classes=[-1, 1], random_state=0).fit(X, y)
+    assert base.regularization_ == pytest.approx(auto_regularization(0.3, 200, 1.0))
