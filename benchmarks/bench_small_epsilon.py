@@ -157,8 +157,8 @@ def main() -> None:
             for _, flags in VARIANTS:
                 accs = []
                 for _ in range(args.draws):
-                    _run("train", "--data", train, "--schema", str(SCHEMA),
-                         "--epsilon", eps, *flags, "--quiet", "--out", model)  # fmt: skip
+                    argv = ["--schema", str(SCHEMA), "--epsilon", eps, *flags]
+                    _run("train", "--data", train, *argv, "--quiet", "--out", model)
                     out = _run("evaluate", "--model", model, "--data", test)
                     accs.append(float(out.split()[1]))
                 cells.append(_cell(accs))
