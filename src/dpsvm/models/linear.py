@@ -625,10 +625,12 @@ _PRIVACY_NOTES = """
     the public constant s = ``intercept_scaling``·R and x projected onto radius
     √(R² − s²), so the augmented row still has norm ≤ R), labels in the public
     set ``classes``, an
-    L-Lipschitz convex loss (L = 1 here) and Λ > 0. ``"objective"`` and
-    ``"output"`` give pure ε-DP; ``"output-laplace"`` gives pure ε-DP with the
-    looser constant of Rubinstein et al.; ``"objective-2009"`` is **not** a DP
-    mechanism (reproduction only). Released: ``coef_``, ``intercept_``,
+    L-Lipschitz convex loss (L = 1 here) and Λ > 0. ``"objective"``,
+    ``"objective-laplace"`` (which also assumes, and enforces by scaling rows
+    down, ‖x‖₁ ≤ ``data_norm_l1``) and ``"output"`` give pure ε-DP;
+    ``"objective-gaussian"`` gives (ε, δ)-DP; ``"output-laplace"`` gives pure
+    ε-DP with the looser constant of Rubinstein et al.; ``"objective-2009"``
+    is **not** a DP mechanism (reproduction only). Released: ``coef_``, ``intercept_``,
     ``classes_``; ``solver_info_`` is a diagnostic that reads the data and must not
     be published. With more than two classes, one-vs-rest spends ε/K per class.
     ``n_samples`` is public under replace-one neighbours.
@@ -647,13 +649,22 @@ class DPLinearSVC(_DPLinearBase):
     epsilon : float, default=1.0
         Privacy-loss bound ε > 0 of the whole fit.
     delta : float, default=0.0
-        δ of the fit; every mechanism here is pure (δ is recorded, not used).
-    mechanism : {"objective", "objective-2009", "output", "output-laplace"}, \
-            default="objective"
+        δ of the fit; spent by ``mechanism="objective-gaussian"`` only (every
+        other mechanism is pure: δ is recorded, not used).
+    mechanism : {"objective", "objective-laplace", "objective-gaussian", \
+            "objective-2009", "output", "output-laplace"}, default="objective"
         ``"objective"``: objective perturbation, corrected form of Chaudhuri,
         Monteleoni & Sarwate (JMLR 2011): ε′ = ε − ln(1 + 2c/(nΛ) + c²/(n²Λ²)),
         the Δ fallback when ε′ ≤ 0, noise density ∝ exp(−(ε′/2)‖b‖) and the term
-        (1/n)bᵀw. ``"objective-2009"``: the self-consistent reading of Sarwate et al.
+        (1/n)bᵀw. ``"objective-laplace"``: the same ε′ and Δ with i.i.d. Laplace
+        b of scale 2L·B₁/ε′, B₁ the public L1 bound of the internal rows
+        (``data_norm_l1``/R plus the intercept constant); pure ε-DP, and the
+        better choice at small ε for one-hot encoded rows (``dpsvm train
+        --schema`` sets ``data_norm_l1`` to the number of columns).
+        ``"objective-gaussian"``: (ε, δ)-DP objective perturbation with Gaussian
+        b (Kifer, Smith & Thakurta, COLT 2012, Alg. 1 / Thm 2, replace-one);
+        needs ``delta`` > 0. Both take Λ = ``"auto"`` with f = 0.2.
+        ``"objective-2009"``: the self-consistent reading of Sarwate et al.
         as printed, **without the Jacobian correction and not private**, for
         reproducing its tables only. ``"output"``: the sensitivity method, L2
         sensitivity 2LR/(nΛ), Gamma-norm noise. ``"output-laplace"``: Rubinstein
@@ -677,6 +688,11 @@ class DPLinearSVC(_DPLinearBase):
     data_norm : float or None, default=1.0
         Public bound R on ‖x‖₂; longer rows are projected onto the ball. ``None``
         reads it from the data and emits a :class:`~dpsvm.PrivacyLeakWarning`.
+    data_norm_l1 : float or None, default=None
+        Public bound B₁ on ‖x‖₁ for ``mechanism="objective-laplace"`` (ignored
+        by the other mechanisms): after the L2 projection, rows are scaled down
+        to ‖x‖₁ ≤ B₁ (a public per-row map). ``None``: no clipping, and the
+        calibration uses the Cauchy–Schwarz bound √d·R instead.
     fit_intercept : bool, default=True
         Append a public constant feature s = ``intercept_scaling``·R to every
         row, counted inside the norm bound: the x part is projected onto radius
@@ -766,9 +782,9 @@ class DPLogisticRegression(_DPLinearBase):
     epsilon : float, default=1.0
         Privacy-loss bound ε > 0 of the whole fit.
     delta : float, default=0.0
-        δ of the fit (every mechanism here is pure).
-    mechanism : {"objective", "objective-2009", "output", "output-laplace"}, \
-            default="objective"
+        δ of the fit (spent by ``mechanism="objective-gaussian"`` only).
+    mechanism : {"objective", "objective-laplace", "objective-gaussian", \
+            "objective-2009", "output", "output-laplace"}, default="objective"
         See :class:`DPLinearSVC`; ``"objective-2009"`` is not private.
     regularization : float or "auto", default="auto"
         Λ > 0. scikit-learn's ``LogisticRegression`` C_sk = 1/(nΛ). ``"auto"``:
@@ -777,6 +793,9 @@ class DPLogisticRegression(_DPLinearBase):
         ``regularization_``.
     data_norm : float or None, default=1.0
         Public bound R on ‖x‖₂ (rows projected onto the ball).
+    data_norm_l1 : float or None, default=None
+        Public L1 bound of ``mechanism="objective-laplace"`` (see
+        :class:`DPLinearSVC`).
     fit_intercept : bool, default=True
         Public constant feature inside the norm bound (see :class:`DPLinearSVC`).
     intercept_scaling : float, default=0.5
