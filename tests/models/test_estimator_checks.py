@@ -12,6 +12,8 @@ ESTIMATORS = [
     DPLinearSVC(random_state=0),
     DPLinearSVC(mechanism="output", loss="hinge", random_state=0),
     DPLinearSVC(mechanism="output-laplace", random_state=0),
+    DPLinearSVC(mechanism="objective-laplace", data_norm_l1=2.0, random_state=0),
+    DPLogisticRegression(mechanism="objective-gaussian", delta=1e-6, random_state=0),
     DPLogisticRegression(random_state=0, fit_intercept=True),
     NonPrivateLinearClassifier(),
 ]
