@@ -39,9 +39,10 @@ def _worst_case_tail(sigma: float, eps_g: float, lipschitz: float) -> float:
 def test_known_answer_calibration():
     # ε = 0.5, δ = 1e-5, n = 1000, λ = 0.01, c = 1: c/(nλ) = 0.1.
     cal = gaussian_objective_calibration(0.5, 1e-5, 1000, 0.01, 1.0)
-    assert cal.epsilon_jacobian == pytest.approx(math.log(1.21), rel=1e-12)
+    # Rank-one Jacobian bound: ln(1 + c/(nλ)) = ln 1.1 (CMS11's would be ln 1.21).
+    assert cal.epsilon_jacobian == pytest.approx(math.log(1.1), rel=1e-12)
     assert cal.extra_regularization == 0.0 and cal.delta == 1e-5
-    eps_g = 0.5 - math.log(1.21)
+    eps_g = 0.5 - math.log(1.1)
     assert cal.epsilon_noise == pytest.approx(eps_g, rel=1e-12)
     # σ = L(t + √(t² + 2ε_G))/ε_G, t = √(2 ln(1/δ)) (the same root, rationalised).
     t = math.sqrt(2.0 * math.log(1e5))
@@ -55,12 +56,12 @@ def test_known_answer_calibration():
 
 
 def test_small_epsilon_adds_regularisation_so_the_jacobian_takes_half():
-    # ε = 0.05, n = 100, λ = 1e-3, c = 1: 2 ln(1 + 10) > ε/2 ⇒ Δ > 0.
+    # ε = 0.05, n = 100, λ = 1e-3, c = 1: ln(1 + 10) > ε/2 ⇒ Δ > 0.
     cal = gaussian_objective_calibration(0.05, 1e-6, 100, 1e-3, 1.0)
     assert cal.extra_regularization > 0
     assert cal.epsilon_jacobian == 0.025 and cal.epsilon_noise == 0.025
     ratio = 1.0 / (100 * (1e-3 + cal.extra_regularization))
-    assert 2 * math.log1p(ratio) == pytest.approx(0.025, rel=1e-9)
+    assert math.log1p(ratio) == pytest.approx(0.025, rel=1e-9)
 
 
 @pytest.mark.parametrize("epsilon, delta", [(0.1, 1e-6), (1.0, 1e-5), (4.0, 0.1)])
@@ -223,17 +224,17 @@ def test_laplace_known_answer_calibration_shares_cms11_steps_1_and_2():
     from dpsvm.perturbation import (
         LaplaceObjectivePerturbation,
         laplace_objective_scale,
-        objective_perturbation_calibration,
+        rank_one_jacobian_calibration,
     )
 
     op = LaplaceObjectivePerturbation.calibrate(
         0.5, n=1000, dim=3, regularization=0.01, smoothness=1.0, tol=1e-10,
         l1_bound=2.5,
     )  # fmt: skip
-    cal = objective_perturbation_calibration(0.495, 1000, 0.01, 1.0)
-    assert op.calibration == cal
-    # ε′ = 0.495 − ln(1.21); scale Δ₁/ε′ with Δ₁ = 2·L·B₁ = 5.
-    assert cal.epsilon_prime == pytest.approx(0.495 - math.log(1.21), rel=1e-12)
+    cal = rank_one_jacobian_calibration(0.495, 1000, 0.01, 1.0)
+    assert op.calibration == cal and cal.extra_regularization == 0.0
+    # ε′ = 0.495 − ln(1 + c/(nλ)) = 0.495 − ln 1.1; scale Δ₁/ε′, Δ₁ = 2·L·B₁ = 5.
+    assert cal.epsilon_prime == pytest.approx(0.495 - math.log(1.1), rel=1e-12)
     assert op.laplace_scale == pytest.approx(5.0 / cal.epsilon_prime, rel=1e-12)
     assert laplace_objective_scale(0.25, 3.0, lipschitz=0.5) == 12.0
     det = op.details(2.0)
@@ -376,3 +377,36 @@ def test_auto_regularization_share_of_the_coordinate_noises():
         assert clf.regularization_ == pytest.approx(want)
     base = DPLinearSVC(epsilon=0.3, classes=[-1, 1], random_state=0).fit(X, y)
     assert base.regularization_ == pytest.approx(auto_regularization(0.3, 200, 1.0))
+
+
+def _log_det(X, w_lam):  # type: ignore[no-untyped-def]
+    """ln det(Σ ℓ″ᵢ x̃ᵢx̃ᵢᵀ + nλI) for given curvatures (the Jacobian of b ↦ w)."""
+    curv, lam = w_lam
+    n = len(X)
+    A = (X * curv[:, None]).T @ X + n * lam * np.eye(X.shape[1])
+    return np.linalg.slogdet(A)[1]
+
+
+def test_rank_one_jacobian_bound_holds_for_random_replace_one_pairs():
+    from dpsvm.perturbation import rank_one_jacobian_calibration
+
+    rng = np.random.default_rng(8)
+    n, d, lam, c = 20, 4, 0.2, 1.0
+    eps_j = 1.0 - rank_one_jacobian_calibration(1.0, n, lam, c).epsilon_prime
+    assert eps_j == pytest.approx(math.log1p(c / (n * lam)))
+    worst = 0.0
+    for _ in range(300):
+        X = rng.normal(size=(n, d))
+        X /= np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None]
+        curv = rng.uniform(0, c, n)
+        X2, curv2 = X.copy(), curv.copy()
+        X2[-1] = rng.normal(size=d)
+        X2[-1] /= max(1.0, float(np.linalg.norm(X2[-1])))
+        # Extreme curvatures make the bound tight: c on one side, 0 on the other.
+        curv[-1], curv2[-1] = c, 0.0
+        X[-1] /= np.linalg.norm(X[-1])  # on the sphere
+        gap = abs(_log_det(X, (curv, lam)) - _log_det(X2, (curv2, lam)))
+        worst = max(worst, gap)
+        assert gap <= eps_j + 1e-12
+    # Attained when the shared rows are orthogonal to x̃ (here: close to it).
+    assert worst > 0.5 * eps_j

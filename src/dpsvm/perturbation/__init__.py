@@ -48,6 +48,7 @@ from ._objective_laplace import (
     AUTO_CORRECTION_SHARE_COORDINATE_NOISE,
     LaplaceObjectivePerturbation,
     laplace_objective_scale,
+    rank_one_jacobian_calibration,
 )
 from ._output import (
     CERTIFICATE_RTOL,
@@ -84,5 +85,6 @@ __all__ = [
     "objective_perturbation_calibration",
     "output_l2_sensitivity",
     "output_laplace_scale",
+    "rank_one_jacobian_calibration",
     "rubinstein_l2_sensitivity",
 ]

@@ -16,8 +16,10 @@ Gaussian noise"):
 
 * the map b ↦ w is a bijection, b = −Σᵢℓ′(yᵢwᵀx̃ᵢ)yᵢx̃ᵢ − nλw, so the output
   density is ν(b(w)) |det ∇b(w)|;
-* Jacobian: the ratio of the two determinants is at most (1 + c/(nλ))² — the
-  bound of CMS11 Thm 9, so ε_J = 2 ln(1 + c/(nλ));
+* Jacobian: the ratio of the two determinants is within a factor
+  1 + c/(nλ) either way (matrix determinant lemma on the rank-one record
+  Hessians, :func:`~._objective_laplace.rank_one_jacobian_calibration`), so
+  ε_J = ln(1 + c/(nλ)) — half of the 2 ln(1 + c/(nλ)) of CMS11 Thm 9;
 * noise: b(w; D) − b(w; D′) = v lies in the span of the two differing rows
   (at most 2 dimensions, fixed by the pair and not by b) with ‖v‖ ≤ 2L, so
   ln ν(b)/ν(b − v) = (‖v‖² − 2bᵀv)/(2σ²) ≤ 2L²/σ² + 2L‖Pb‖/σ², P the
@@ -28,7 +30,7 @@ Gaussian noise"):
   probability ≥ 1 − δ: σ = 2L/(√(t² + 2ε_G) − t), ε_G = ε − ε_J.
 
 As in CMS11 step 2, when ε_J would take more than half of ε the problem gets
-the extra regularisation Δ with c/(n(λ + Δ)) = e^{ε/4} − 1, so ε_J = ε/2.
+the extra regularisation Δ with c/(n(λ + Δ)) = e^{ε/2} − 1, so ε_J = ε/2.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from ._calibration import (
 )
 from ._docs import fill_perturbation_doc
 from ._objective import CertifiedGradient, FloatArray
+from ._objective_laplace import rank_one_jacobian_calibration
 from ._output import OutputNoise, PerturbedSolution, release_event
 
 __all__ = [
@@ -66,7 +69,7 @@ class GaussianObjectiveCalibration:
     Attributes
     ----------
     epsilon_jacobian : float
-        ε_J = 2 ln(1 + c/(n(λ + Δ))), the Jacobian share.
+        ε_J = ln(1 + c/(n(λ + Δ))), the Jacobian share.
     epsilon_noise : float
         ε_G = ε − ε_J, the share the Gaussian term is calibrated for.
     delta : float
@@ -92,8 +95,9 @@ def gaussian_objective_calibration(
     Kifer, Smith & Thakurta (COLT 2012), Algorithm 1 / Theorem 2, written for
     replace-one neighbours (gradient difference ‖v‖ ≤ 2L) on the unit ball:
 
-    1. ε_J = 2 ln(1 + c/(nλ)) (Jacobian ratio, CMS11 Thm 9); if ε_J > ε/2,
-       Δ = c/(n(e^{ε/4} − 1)) − λ and ε_J = ε/2 (CMS11 Alg. 2, step 2);
+    1. ε_J = ln(1 + c/(nλ)) (rank-one Jacobian ratio,
+       :func:`~._objective_laplace.rank_one_jacobian_calibration`); if
+       ε_J > ε/2, Δ = c/(n(e^{ε/2} − 1)) − λ and ε_J = ε/2;
     2. ε_G = ε − ε_J, t = √(2 ln(1/δ)) (χ²₂ tail: P(‖Pb‖ > σt) = δ);
     3. σ = 2L/(√(t² + 2ε_G) − t), the root of t·u + u²/2 = ε_G at u = 2L/σ.
 
@@ -121,9 +125,9 @@ def gaussian_objective_calibration(
     --------
     >>> cal = gaussian_objective_calibration(0.1, 1e-6, 30162, 6e-3, 1.0)
     >>> round(cal.epsilon_jacobian, 5), cal.extra_regularization
-    (0.01105, 0.0)
+    (0.00551, 0.0)
     >>> round(cal.sigma, 2)
-    118.3
+    111.45
     """
     if not (epsilon > 0 and math.isfinite(epsilon)):
         raise ValueError(f"epsilon must be a finite number > 0; got {epsilon!r}.")
@@ -131,21 +135,11 @@ def gaussian_objective_calibration(
         raise ValueError(
             f"mechanism 'objective-gaussian' needs 0 < delta < 1; got {delta!r}."
         )
-    ratio = c / (n * lam)
-    # Jacobian ratio of CMS11 Thm 9: ε_J = ln(1 + 2c/(nλ) + c²/(n²λ²)).
-    eps_j = math.log1p(2.0 * ratio + ratio * ratio)
-    extra = 0.0
-    if eps_j > epsilon / 2.0:
-        # CMS11 Alg. 2 step 2: Δ = c/(n(e^{ε/4} − 1)) − λ, so ε_J = ε/2.
-        denom = n * math.expm1(epsilon / 4.0)
-        if not denom > 0 or not math.isfinite(c / denom):
-            raise ValueError(
-                f"epsilon = {epsilon:g} is too small for objective perturbation "
-                "in floating point."
-            )
-        extra = max(c / denom - lam, 0.0)
-        eps_j = epsilon / 2.0
-    eps_g = epsilon - eps_j
+    # Rank-one Jacobian bound ε_J = ln(1 + c/(nλ)), with the Δ fallback.
+    jac = rank_one_jacobian_calibration(epsilon, n, lam, c)
+    extra = jac.extra_regularization
+    eps_g = jac.epsilon_prime
+    eps_j = epsilon - eps_g
     # KST12 Thm 2 (replace-one, ‖v‖ ≤ 2L): loss ≤ t·u + u²/2 with u = 2L/σ and
     # t = √(2 ln(1/δ)) (χ²₂ tail); solve t·u + u²/2 = ε_G for u.
     t = math.sqrt(2.0 * math.log(1.0 / delta))

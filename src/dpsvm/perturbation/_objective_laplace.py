@@ -8,9 +8,10 @@ densities on neighbours by (Jacobian ratio) × ν(b)/ν(b′) where b − b′ i
 difference of the replaced record's loss gradients, ℓ′(·)y x̃ − ℓ′(·)y′x̃′; it
 uses the norm of ν only through ‖b − b′‖ ≤ 2L in the norm of ν. With rows of
 public L1 bound ‖x̃‖₁ ≤ B₁ (enforced by the estimator), ‖b − b′‖₁ ≤ 2L·B₁ =: Δ₁,
-so ν(b)/ν(b′) ≤ exp(ε′‖b − b′‖₁/Δ₁) ≤ e^{ε′} and the Jacobian part is unchanged:
-the mechanism is ε-DP with the same ε′ and Δ as Algorithm 2, steps 1–2 (proof
-in docs/privacy.md, "Objective perturbation with Laplace noise").
+so ν(b)/ν(b′) ≤ exp(ε′‖b − b′‖₁/Δ₁) ≤ e^{ε′}. The Jacobian part does not
+depend on ν; it is bounded here with the rank-one (matrix determinant lemma)
+bound ln(1 + c/(nλ)), half of CMS11's (:func:`rank_one_jacobian_calibration`;
+proof in docs/privacy.md, "Objective perturbation with Laplace or Gaussian b").
 
 Why: one-hot encoded rows (a public schema) have ‖x‖₁ ≤ number of columns,
 i.e. B₁ = √(number of columns) on the unit ball, whatever the number d of
@@ -32,8 +33,8 @@ from ..mechanisms import sample_laplace
 from ..utils._random import GeneratorLike, as_generator
 from ._calibration import (
     RESIDUAL_EPSILON_FRACTION,
+    ObjectiveCalibration,
     approximate_minimiser_calibration,
-    objective_perturbation_calibration,
 )
 from ._docs import fill_perturbation_doc
 from ._objective import CertifiedGradient, FloatArray, ObjectivePerturbation
@@ -43,6 +44,7 @@ __all__ = [
     "AUTO_CORRECTION_SHARE_COORDINATE_NOISE",
     "LaplaceObjectivePerturbation",
     "laplace_objective_scale",
+    "rank_one_jacobian_calibration",
 ]
 
 #: ``regularization="auto"`` of ``mechanism="objective-laplace"`` and
@@ -52,6 +54,68 @@ __all__ = [
 #: was chosen by 3-fold cross-validation on the Adult training file (adult.data,
 #: never the test file) among f ∈ {0.1, 0.2, 0.4} (docs/defaults.md).
 AUTO_CORRECTION_SHARE_COORDINATE_NOISE = 0.2
+
+
+def rank_one_jacobian_calibration(
+    epsilon: float, n: int, lam: float, c: float
+) -> ObjectiveCalibration:
+    """ε′ and Δ of objective perturbation with the rank-one Jacobian bound.
+
+    For linear models ℓ(y wᵀx̃) the Hessian of one record's loss is
+    ℓ″·x̃x̃ᵀ (rank one). With M = Σ_{i≠j} ℓ″ᵢx̃ᵢx̃ᵢᵀ + nλI (the rows the
+    neighbours share, M ⪰ nλI) the matrix determinant lemma gives
+    det(M + ℓ″x̃x̃ᵀ) = det(M)(1 + ℓ″x̃ᵀM⁻¹x̃) with 1 ≤ 1 + ℓ″x̃ᵀM⁻¹x̃ ≤
+    1 + c/(nλ) for ‖x̃‖ ≤ 1, 0 ≤ ℓ″ ≤ c; so the ratio of the two Jacobian
+    determinants of a replace-one pair lies in [1/(1 + c/(nλ)), 1 + c/(nλ)]:
+
+        ε_J = ln(1 + c/(nλ)),
+
+    half of the 2 ln(1 + c/(nλ)) of CMS11 Thm 9 (whose proof bounds a
+    general rank-two difference), as in Kifer, Smith & Thakurta (COLT 2012,
+    proof of Thm 2, rank-one Hessians). If ε_J > ε/2, the extra
+    regularisation Δ with ln(1 + c/(n(λ + Δ))) = ε/2 is added (the analogue of
+    CMS11 Alg. 2 step 2). ε′ = ε − ε_J.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε > 0 of the objective-perturbation step.
+    n : int
+        Number of rows.
+    lam : float
+        λ > 0 of the unit-ball problem.
+    c : float
+        Bound on ℓ″ ≥ 0.
+
+    Returns
+    -------
+    ObjectiveCalibration
+        ε′ (left for the noise), Δ, the Gamma scale 2/ε′ (unused by the
+        Laplace and Gaussian b) and ``variant="rank-one"``.
+
+    Examples
+    --------
+    >>> cal = rank_one_jacobian_calibration(0.5, 1000, 0.01, 1.0)
+    >>> round(cal.epsilon_prime, 6), cal.extra_regularization
+    (0.40469, 0.0)
+    """
+    if not (epsilon > 0 and math.isfinite(epsilon)):
+        raise ValueError(f"epsilon must be a finite number > 0; got {epsilon!r}.")
+    # Rank-one Jacobian ratio (matrix determinant lemma): ε_J = ln(1 + c/(nλ)).
+    eps_j = math.log1p(c / (n * lam))
+    extra = 0.0
+    if eps_j > epsilon / 2.0:
+        # Δ with ln(1 + c/(n(λ + Δ))) = ε/2, i.e. λ + Δ = c/(n(e^{ε/2} − 1)).
+        denom = n * math.expm1(epsilon / 2.0)
+        if not denom > 0 or not math.isfinite(c / denom):
+            raise ValueError(
+                f"epsilon = {epsilon:g} is too small for objective perturbation "
+                "in floating point."
+            )
+        extra = max(c / denom - lam, 0.0)
+        eps_j = epsilon / 2.0
+    eps_prime = epsilon - eps_j
+    return ObjectiveCalibration(eps_prime, extra, 2.0 / eps_prime, "rank-one")
 
 
 def laplace_objective_scale(
@@ -91,9 +155,10 @@ class LaplaceObjectivePerturbation(ObjectivePerturbation):
 
     ε = ε_op + ε_r as in :class:`ObjectivePerturbation` (ε_op for CMS11 Alg. 2
     with the Laplace density, ε_r for the certified solver residual); pure
-    ε-DP. ``calibration`` holds ε′ and Δ of Alg. 2 steps 1–2 (its
-    ``noise_scale`` is the Gamma one and is not used); :attr:`laplace_scale`
-    is the scale of each coordinate of b.
+    ε-DP. ``calibration`` holds ε′ and Δ of the rank-one Jacobian bound
+    (:func:`rank_one_jacobian_calibration`; its ``noise_scale`` is the Gamma
+    one and is not used); :attr:`laplace_scale` is the scale of each
+    coordinate of b.
 
     Attributes
     ----------
@@ -109,6 +174,8 @@ class LaplaceObjectivePerturbation(ObjectivePerturbation):
     ...     l1_bound=3.0)
     >>> round(op.laplace_scale / (6.0 / op.calibration.epsilon_prime), 12)
     1.0
+    >>> op.calibration.variant
+    'rank-one'
     """
 
     l1_bound: float = 1.0
@@ -160,8 +227,8 @@ class LaplaceObjectivePerturbation(ObjectivePerturbation):
             raise ValueError(f"l1_bound must be a finite number > 0; got {l1_bound!r}.")
         eps_r = epsilon * residual_fraction
         eps_op = epsilon - eps_r
-        # CMS11 Alg. 2 steps 1–2 (ε′, Δ): the Jacobian part does not depend on ν.
-        cal = objective_perturbation_calibration(eps_op, n, regularization, smoothness)
+        # ε′ and Δ: the Jacobian part does not depend on ν (rank-one bound).
+        cal = rank_one_jacobian_calibration(eps_op, n, regularization, smoothness)
         residual = approximate_minimiser_calibration(
             eps_r, tol, regularization + cal.extra_regularization
         )
