@@ -1445,7 +1445,7 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 **{
                     k: v
                     for k, v in estimator.get_params().items()
-                    if k in ("classes", "data_norm")
+                    if k in ("classes", "data_norm", "data_norm_l1")
                 }
             )
             model.fit(_frame(X[tr], names), y[tr])
