@@ -77,16 +77,16 @@ _REFERENCES = {
     ),
     "objective-gaussian": (
         "Kifer, Smith & Thakurta, COLT 2012, Algorithm 1 / Theorem 2 (Gaussian b, "
-        "replace-one gradient difference 2L; Jacobian bound of Chaudhuri, "
-        "Monteleoni & Sarwate, JMLR 12 (2011), Theorem 9); certified solver "
-        "residual charged as in Iyengar et al., IEEE S&P 2019, Thm 1 (pure-DP "
-        "analogue)"
+        "replace-one gradient difference 2L, rank-one Jacobian bound "
+        "ln(1 + c/(n lambda))); certified solver residual charged as in Iyengar "
+        "et al., IEEE S&P 2019, Thm 1 (pure-DP analogue)"
     ),
     "objective-laplace": (
         "Chaudhuri, Monteleoni & Sarwate, JMLR 12 (2011), Algorithm 2 / Theorem 9 "
         "with the Laplace density exp(-eps'||b||_1/Delta_1), Delta_1 = 2L B_1 for "
-        "rows of public L1 bound B_1; certified solver residual charged as in "
-        "Iyengar et al., IEEE S&P 2019, Thm 1 (pure-DP analogue)"
+        "rows of public L1 bound B_1, and the rank-one Jacobian bound "
+        "ln(1 + c/(n lambda)); certified solver residual charged as in Iyengar et "
+        "al., IEEE S&P 2019, Thm 1 (pure-DP analogue)"
     ),
     "output": (
         "Chaudhuri, Monteleoni & Sarwate, JMLR 12 (2011), Algorithm 1 / Corollary 8 "
