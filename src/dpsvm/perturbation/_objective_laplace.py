@@ -16,8 +16,9 @@ proof in docs/privacy.md, "Objective perturbation with Laplace or Gaussian b").
 Why: one-hot encoded rows (a public schema) have ‖x‖₁ ≤ number of columns,
 i.e. B₁ = √(number of columns) on the unit ball, whatever the number d of
 encoded features, so each coordinate of b has standard deviation
-√2·2L·B₁/ε′ instead of ≈ 2√d/ε′ for the Gamma-norm b (Adult: 7.5 against 20.6,
-in units of 1/ε′).
+√2·2L·B₁/ε′ instead of ≈ 2√d/ε′ for the Gamma-norm b (Adult, with the
+intercept constant 0.5 added to B₁: √2·2·(√14 + 0.5) ≈ 12.0 against
+2√106 ≈ 20.6, in units of 1/ε′).
 """
 
 from __future__ import annotations
