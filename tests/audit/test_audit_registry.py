@@ -35,6 +35,8 @@ CONFIDENCE = 0.999
 #: One real mechanism per family (the cheapest), audited in the fast suite.
 REAL = [
     "objective-huber",
+    "objective-gaussian-huber",
+    "objective-laplace-huber",
     "output-hinge",
     "laplace",
     "gamma-norm",

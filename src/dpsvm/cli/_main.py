@@ -91,9 +91,19 @@ from ._workflow import (
 
 __all__ = ["build_parser", "main"]
 
-#: --mechanism: "output-laplace" is for --kernel linear, "rubinstein" for the
-#: kernels; the non-private "objective-2009" reading is not offered.
-_MECHANISMS = ("objective", "output", "output-laplace", "rubinstein")
+#: --mechanism: "output-laplace", "objective-laplace" and "objective-gaussian"
+#: are for --kernel linear, "rubinstein" for the kernels; the non-private
+#: "objective-2009" reading is not offered.
+_MECHANISMS = (
+    "objective",
+    "objective-laplace",
+    "objective-gaussian",
+    "output",
+    "output-laplace",
+    "rubinstein",
+)
+#: The --mechanism values of --kernel linear only.
+_LINEAR_ONLY_MECHANISMS = ("output-laplace", "objective-laplace", "objective-gaussian")
 _LOSSES = ("huber", "hinge", "logistic")
 #: --kernel: "linear" (DPLinearSVC / DPLogisticRegression) or a translation-
 #: invariant kernel approximated by random Fourier features (DPKernelSVC).
@@ -250,18 +260,21 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         "--delta",
         type=_delta,
         default=0.0,
-        help="δ (default 0; the mechanisms here are pure ε-DP and spend δ = 0); "
-        "'auto': n^-1.5 of the number of training rows n (0 for a pure "
-        "mechanism); a δ of at least 1/n is refused",
+        help="δ (default 0; every mechanism but objective-gaussian is pure ε-DP "
+        "and spends δ = 0); 'auto': n^-1.5 of the number of training rows n (0 "
+        "for a pure mechanism); a δ of at least 1/n is refused where it is spent",
     )
     p.add_argument(
         "--mechanism",
         choices=_MECHANISMS,
         default="objective",
         help="objective (CMS11 Alg. 2; with a kernel: Sarwate et al. Alg. 2), "
-        "output (CMS11 Alg. 1), output-laplace (Rubinstein et al. Alg. 2; --kernel "
-        "linear only) or rubinstein (PRIVATESVM, Rubinstein et al. Alg. 3; kernels "
-        "only) (default objective)",
+        "objective-laplace (CMS11 Alg. 2 with Laplace noise on rows of a public L1 "
+        "bound, the schema's number of columns; best at small ε with --schema), "
+        "objective-gaussian ((ε, δ)-DP, Kifer, Smith & Thakurta 2012 Alg. 1; needs "
+        "--delta > 0), output (CMS11 Alg. 1), output-laplace (Rubinstein et al. "
+        "Alg. 2) — these three for --kernel linear only — or rubinstein "
+        "(PRIVATESVM, Rubinstein et al. Alg. 3; kernels only) (default objective)",
     )
     p.add_argument(
         "--loss",
@@ -917,10 +930,11 @@ def _loss(args: argparse.Namespace) -> tuple[str, float | None]:
     loss = args.loss or "huber"
     if args.huber_h is not None and loss != "huber":
         raise UsageError("--huber-h applies to --loss huber only")
-    if loss == "hinge" and args.mechanism == "objective":
+    if loss == "hinge" and args.mechanism.startswith("objective"):
         laplace = "output-laplace" if args.kernel == "linear" else "rubinstein"
         raise UsageError(
-            "--mechanism objective needs a differentiable loss (huber or logistic); "
+            f"--mechanism {args.mechanism} needs a differentiable loss (huber or "
+            "logistic); "
             "the hinge loss breaks objective perturbation. Use --loss huber, or "
             f"--mechanism output / {laplace} with the hinge loss"
         )
@@ -961,6 +975,14 @@ def _build_linear(args: argparse.Namespace) -> Any:
             "random features: give a non-linear --kernel, or use --mechanism "
             "output-laplace (their Alg. 2) for a linear model"
         )
+    if args.mechanism == "objective-gaussian" and not (
+        isinstance(args.delta, int | float) and args.delta > 0
+    ):
+        raise UsageError(
+            "--mechanism objective-gaussian is (ε, δ)-DP: give --delta > 0 (e.g. "
+            "--delta 1e-6, well below 1/n), or use --mechanism objective-laplace or "
+            "objective for pure ε-DP"
+        )
     common: dict[str, Any] = {
         **_privacy_kwargs(args),
         "data_norm": 1.0 if args.data_norm is None else args.data_norm,
@@ -989,11 +1011,12 @@ def _build_kernel(args: argparse.Namespace) -> Any:
             "--model logistic applies to --kernel linear only; use --loss logistic "
             "for a kernel model"
         )
-    if args.mechanism == "output-laplace":
+    if args.mechanism in _LINEAR_ONLY_MECHANISMS:
         raise UsageError(
-            f"--mechanism output-laplace applies to --kernel linear only; with "
-            f"--kernel {kernel} use --mechanism rubinstein (Laplace output "
-            "perturbation on random features, Rubinstein et al. Alg. 3)"
+            f"--mechanism {args.mechanism} applies to --kernel linear only; with "
+            f"--kernel {kernel} use --mechanism objective, output or rubinstein "
+            "(Laplace output perturbation on random features, Rubinstein et al. "
+            "Alg. 3)"
         )
     if args.data_norm is not None:
         raise UsageError(
@@ -1368,6 +1391,10 @@ def _training_data(
         if args.kernel == "linear" and args.data_norm is None:
             # The public bound of encoded rows: sqrt(#numeric + #categorical).
             estimator.set_params(data_norm=schema.row_norm_bound)
+        if args.kernel == "linear" and args.mechanism == "objective-laplace":
+            # Each encoded column adds at most 1 to ‖x‖₁ (numbers in [-1, 1],
+            # one 1 per one-hot block): the public L1 bound is their number.
+            estimator.set_params(data_norm_l1=float(len(schema.features)))
     else:
         X, y, names = _read(args, part="train", labels=True)
         column = weight_column_name(args, None)
@@ -1578,7 +1605,7 @@ def _cmd_sweep(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 **{
                     k: v
                     for k, v in estimator.get_params().items()
-                    if k in ("classes", "data_norm")
+                    if k in ("classes", "data_norm", "data_norm_l1")
                 }
             )
             model.fit(_frame(X[tr], names), y[tr])

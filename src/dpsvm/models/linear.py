@@ -23,6 +23,7 @@ from numbers import Real
 from typing import Any
 
 import numpy as np
+import scipy.sparse
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions, _fit_context
@@ -30,14 +31,18 @@ from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import charge, warn_not_private
 from ..accounting.events import NonPrivateEvent, PrivacyEvent
 from ..losses import Loss, get_loss
-from ..perturbation import CERTIFICATE_RTOL as CERTIFICATE_RTOL  # re-exported
 from ..perturbation import (
+    AUTO_CORRECTION_SHARE_COORDINATE_NOISE,
+    AUTO_CORRECTION_SHARE_LINEAR,
+    GaussianObjectivePerturbation,
+    LaplaceObjectivePerturbation,
     ObjectivePerturbation,
     OutputPerturbation,
     auto_regularization,
     output_l2_sensitivity,
     rubinstein_l2_sensitivity,
 )
+from ..perturbation import CERTIFICATE_RTOL as CERTIFICATE_RTOL  # re-exported
 from ..solvers import (
     RowScaledDesign,
     SolverResult,
@@ -82,6 +87,19 @@ _REFERENCES = {
         "its Theorem 1 omits the Jacobian of b ↦ f_priv (corrected in Chaudhuri, "
         "Monteleoni & Sarwate 2011, Theorem 9)"
     ),
+    "objective-gaussian": (
+        "Kifer, Smith & Thakurta, COLT 2012, Algorithm 1 / Theorem 2 (Gaussian b, "
+        "replace-one gradient difference 2L, rank-one Jacobian bound "
+        "ln(1 + c/(n lambda))); certified solver residual charged as in Iyengar "
+        "et al., IEEE S&P 2019, Thm 1 (pure-DP analogue)"
+    ),
+    "objective-laplace": (
+        "Chaudhuri, Monteleoni & Sarwate, JMLR 12 (2011), Algorithm 2 / Theorem 9 "
+        "with the Laplace density exp(-eps'||b||_1/Delta_1), Delta_1 = 2L B_1 for "
+        "rows of public L1 bound B_1, and the rank-one Jacobian bound "
+        "ln(1 + c/(n lambda)); certified solver residual charged as in Iyengar et "
+        "al., IEEE S&P 2019, Thm 1 (pure-DP analogue)"
+    ),
     "output": (
         "Chaudhuri, Monteleoni & Sarwate, JMLR 12 (2011), Algorithm 1 / Corollary 8 "
         "(the 'sensitivity method' of arXiv:0912.0071)"
@@ -97,6 +115,8 @@ _REFERENCES = {
 _EVENT_NAMES = {
     "objective": "objective-perturbation",
     "objective-2009": "objective-perturbation-2009",
+    "objective-gaussian": "objective-perturbation-gaussian",
+    "objective-laplace": "objective-perturbation-laplace",
     "output": "output-perturbation-l2",
     "output-laplace": "output-perturbation-laplace",
 }
@@ -156,6 +176,15 @@ def _solve(
     )
 
 
+#: The mechanisms that perturb the objective (they need a smooth loss).
+_OBJECTIVE_MECHANISMS = (
+    "objective",
+    "objective-2009",
+    "objective-gaussian",
+    "objective-laplace",
+)
+
+
 #: The smooth-loss choice of the hinge-family classifiers.
 HUBER_LOSS_PARAMETERS: dict[str, Any] = {"loss": "huber", "huber_h": 0.5}
 
@@ -170,6 +199,7 @@ DP_LINEAR_PARAMETERS: dict[str, Any] = {
     "class_weight": None,
     "class_priors": None,
     "max_weight": 1.0,
+    "data_norm_l1": None,
     "accountant": None,
     "random_state": None,
 }
@@ -187,11 +217,21 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             StrOptions({"auto"}),
         ],
         "mechanism": [
-            StrOptions({"objective", "objective-2009", "output", "output-laplace"})
+            StrOptions(
+                {
+                    "objective",
+                    "objective-2009",
+                    "objective-gaussian",
+                    "objective-laplace",
+                    "output",
+                    "output-laplace",
+                }
+            )
         ],
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "class_priors": ["array-like", None],
         "max_weight": [Interval(Real, 0, None, closed="neither")],
+        "data_norm_l1": [Interval(Real, 0, None, closed="neither"), None],
         "accountant": [BudgetAccountant, None],
         "random_state": random_state_constraint(),
     }
@@ -244,8 +284,15 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         if weight_bound is None:
             weight_bound = self._weight_bound()
         eps_k = float(self.epsilon) / n_problems
+        # The per-coordinate noises (Laplace, Gaussian) are smaller, and their
+        # best λ is too: f = 0.2 (cross-validated on the Adult training file).
+        share = (
+            AUTO_CORRECTION_SHARE_COORDINATE_NOISE
+            if self.mechanism in ("objective-laplace", "objective-gaussian")
+            else AUTO_CORRECTION_SHARE_LINEAR
+        )
         lam = auto_regularization(
-            eps_k, n, self._get_loss().smoothness, max_weight=weight_bound
+            eps_k, n, self._get_loss().smoothness, share, max_weight=weight_bound
         )
         return lam * R * R
 
@@ -277,7 +324,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         """
         loss = self._get_loss()
         mechanism = self.mechanism
-        if mechanism in ("objective", "objective-2009") and not loss.differentiable:
+        if mechanism in _OBJECTIVE_MECHANISMS and not loss.differentiable:
             raise ValueError(
                 f"mechanism={mechanism!r} needs a twice-differentiable loss; the "
                 f"{loss.name} loss breaks objective perturbation (Sarwate et al. "
@@ -289,12 +336,33 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                 f"The {loss.name} loss is not Lipschitz; no mechanism applies."
             )
         epsilon = check_epsilon(self.epsilon)
-        # The public row count (shape only); every mechanism here is pure.
-        delta = resolve_delta(self.delta, lambda: n_rows(X), uses_delta=False)
+        # The public row count (shape only); only objective-gaussian spends δ.
+        delta = resolve_delta(
+            self.delta,
+            lambda: n_rows(X),
+            uses_delta=mechanism == "objective-gaussian",
+        )
+        if mechanism == "objective-gaussian" and not delta > 0:
+            raise ValueError(
+                "mechanism='objective-gaussian' is (epsilon, delta)-DP and needs "
+                "delta > 0 (for example delta=1e-6, well below 1/n); use "
+                "mechanism='objective' for pure epsilon-DP."
+            )
         not_private = self._non_private_reason()
         # Public weights: resolved (and refused if invalid) before any budget.
         class_weights = self._class_weights()
         weight_bound = self._weight_bound()
+        if mechanism in ("objective-laplace", "objective-gaussian") and (
+            weight_bound > 1.0
+        ):
+            # Weights in [0, 1] keep the per-example loss's L and c bounds, so
+            # the unit-weight calibration holds; a larger W is not calibrated.
+            raise ValueError(
+                f"mechanism={mechanism!r} takes example weights of at most 1 (its "
+                f"calibration is for W = 1; these give W = {weight_bound:g}): use "
+                "mechanism='objective' or 'output' for larger class weights, or "
+                "max_weight <= 1."
+            )
         # Checked before reading any data; spent only after a successful fit.
         ticket = charge(
             resolve_accountant(self.accountant),
@@ -316,6 +384,8 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                 "(dask) rows; fit in memory without them."
             )
         Xt, targets, lam = self._prepare_fit(X, y)
+        if mechanism == "objective-laplace":
+            Xt = self._clip_l1(Xt)
         omega = None
         if weighted:
             omega = row_weights(
@@ -348,14 +418,47 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         loss: Loss,
         eps: float,
         weight_bound: float = 1.0,
-    ) -> ObjectivePerturbation | OutputPerturbation:
+        delta: float = 0.0,
+    ) -> ObjectivePerturbation | GaussianObjectivePerturbation | OutputPerturbation:
         """The public calibration of one binary release on the unit-ball problem.
 
         Used by :meth:`_fit_binary` and, to recompute a recorded event, by
         :meth:`_check_privacy_event`. ``weight_bound`` is the public W ≥ every
         example weight: each calibration scales its loss constants by it
-        (:func:`~dpsvm.perturbation.weighted_loss_constants`).
+        (:func:`~dpsvm.perturbation.weighted_loss_constants`); the
+        coordinate-noise mechanisms take W ≤ 1 only (a larger W is refused). ``delta`` is
+        read by ``"objective-gaussian"`` only.
         """
+        if mech in ("objective-laplace", "objective-gaussian") and weight_bound > 1:
+            raise ValueError(
+                f"mechanism={mech!r} is calibrated for example weights of at most 1."
+            )
+        if mech == "objective-laplace":
+            assert loss.smoothness is not None
+            # CMS11 Alg. 2 / Thm 9 with Laplace b on rows of L1 bound B₁.
+            return LaplaceObjectivePerturbation.calibrate(
+                eps,
+                n=n,
+                dim=d,
+                regularization=lam,
+                smoothness=loss.smoothness,
+                lipschitz=loss.lipschitz,
+                l1_bound=self._internal_l1_bound(d),
+                tol=float(self.tol),
+            )
+        if mech == "objective-gaussian":
+            assert loss.smoothness is not None
+            # Kifer, Smith & Thakurta 2012, Alg. 1 / Thm 2 with Gaussian b.
+            return GaussianObjectivePerturbation.calibrate(
+                eps,
+                delta,
+                n=n,
+                dim=d,
+                regularization=lam,
+                smoothness=loss.smoothness,
+                lipschitz=loss.lipschitz,
+                tol=float(self.tol),
+            )
         if mech in ("objective", "objective-2009"):
             assert loss.smoothness is not None
             return ObjectivePerturbation.calibrate(
@@ -415,9 +518,9 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         }
         if weight_bound != 1.0:  # public W (unweighted events are unchanged)
             details["weight_bound"] = weight_bound
-        plan = self._perturbation(mech, n, d, lam, loss, eps, weight_bound)
+        plan = self._perturbation(mech, n, d, lam, loss, eps, weight_bound, delta)
         solve: Any  # the plan's solver contract: (strong, linear) or (cap)
-        if isinstance(plan, ObjectivePerturbation):
+        if isinstance(plan, ObjectivePerturbation | GaussianObjectivePerturbation):
             # J(w) + linear·w at the strong convexity the plan asks for (Δ fallback).
             def perturbed_objective(
                 strong: float, linear: FloatArray | None
@@ -453,7 +556,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             event_terms = {"data_norm": R}  # released w/R (module dpsvm.perturbation)
         out = plan.perturb(solve, rng, max_iter=self.max_iter)
         details.update(plan.details(R))
-        if isinstance(plan, ObjectivePerturbation):
+        if type(plan) is ObjectivePerturbation:
             event_terms["non_private_reason"] = self._non_private_reason()
         event = plan.event(
             _EVENT_NAMES[mech],
@@ -517,10 +620,14 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                     f"event {part.mechanism!r} has epsilon {got!r}; the "
                     f"parameters give {epsilon / share!r}."
                 )
-            if not non_private and part.delta != 0.0:  # every mechanism is pure
+            # Every mechanism but "objective-gaussian" is pure.
+            want_delta = self._event_delta(share)
+            if not non_private and not (
+                part.delta == want_delta or _close(part.delta, want_delta)
+            ):
                 raise ValueError(
-                    f"event {part.mechanism!r} has delta {part.delta!r}; these "
-                    "mechanisms are pure (delta = 0)."
+                    f"event {part.mechanism!r} has delta {part.delta!r}; the "
+                    f"parameters give {want_delta!r}."
                 )
         for part in parts:
             det = part.details
@@ -554,7 +661,16 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                         f"event details.{key} is {det.get(key)!r}; the parameters "
                         f"give {want!r}."
                     )
-            plan = self._perturbation(self.mechanism, n, d, lam, loss, epsilon / k, wb)
+            plan = self._perturbation(
+                self.mechanism,
+                n,
+                d,
+                lam,
+                loss,
+                epsilon / k,
+                wb,
+                self._event_delta(k),
+            )
             expected = plan.details(R)
             if isinstance(plan, OutputPerturbation):
                 want_sens = plan.noise.sensitivity / R
@@ -572,6 +688,55 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
                     )
         if len(sizes) > 1:
             raise ValueError("the per-class events disagree on n_samples.")
+
+    def _internal_l1_bound(self, d: int) -> float:
+        """Public bound B₁ on ‖x̃‖₁ of the internal rows [x/R, s/R] (d columns).
+
+        The x part, projected onto radius √(R² − s²) and clipped to
+        ``data_norm_l1`` in L1 (:meth:`_clip_l1`), then divided by R, has
+        ‖·‖₁ ≤ min(data_norm_l1/R, √d_x·√(1 − (s/R)²)) (Cauchy–Schwarz gives
+        the second); the constant column adds s/R.
+        """
+        const = float(self.intercept_scaling) if self.fit_intercept else 0.0
+        d_x = d - 1 if self.fit_intercept else d
+        bound = math.sqrt(d_x) * math.sqrt(max(1.0 - const * const, 0.0))
+        if self.data_norm_l1 is not None:
+            bound = min(bound, float(self.data_norm_l1) / float(self.data_norm_))
+        return bound + const
+
+    def _clip_l1(self, Xt: RowScaledDesign) -> RowScaledDesign:
+        """Scale down rows whose x part exceeds ``data_norm_l1`` in L1 (public map).
+
+        A per-row factor min(1, B₁/‖x‖₁) after the L2 projection: it keeps the
+        row in the L2 ball and enforces the L1 bound the Laplace objective
+        perturbation is calibrated to. ``data_norm_l1=None`` clips nothing.
+        """
+        if self.data_norm_l1 is None:
+            return Xt
+        X = Xt.X
+        if scipy.sparse.issparse(X):
+            l1 = np.asarray(abs(X).sum(axis=1), dtype=np.float64).ravel()
+        elif isinstance(X, np.ndarray):
+            with np.errstate(over="ignore"):
+                l1 = np.abs(X).sum(axis=1, dtype=np.float64)
+        else:
+            raise ValueError(
+                "mechanism='objective-laplace' with data_norm_l1 needs the rows in "
+                "memory (a numpy array or a scipy.sparse CSR matrix)."
+            )
+        scale = np.ones(len(l1)) if Xt.scale is None else np.asarray(Xt.scale)
+        bound = float(self.data_norm_l1) / float(self.data_norm_)  # on x/R
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            internal = scale * l1
+            factor = np.where(internal <= bound, 1.0, bound / internal)
+        factor = np.nan_to_num(factor, nan=0.0, posinf=0.0)
+        return RowScaledDesign(X, scale * factor, Xt.const)
+
+    def _event_delta(self, share: int) -> float:
+        """δ of an event covering 1/``share`` of the fit (0 if pure)."""
+        if self.mechanism != "objective-gaussian":
+            return 0.0
+        return float(self.delta) / share
 
     # -- model file (dpsvm.io) ------------------------------------------------
     def _check_saved_event(self, event: PrivacyEvent) -> None:
@@ -596,10 +761,12 @@ _PRIVACY_NOTES = """
     the public constant s = ``intercept_scaling``·R and x projected onto radius
     √(R² − s²), so the augmented row still has norm ≤ R), labels in the public
     set ``classes``, an
-    L-Lipschitz convex loss (L = 1 here) and Λ > 0. ``"objective"`` and
-    ``"output"`` give pure ε-DP; ``"output-laplace"`` gives pure ε-DP with the
-    looser constant of Rubinstein et al.; ``"objective-2009"`` is **not** a DP
-    mechanism (reproduction only). Released: ``coef_``, ``intercept_``,
+    L-Lipschitz convex loss (L = 1 here) and Λ > 0. ``"objective"``,
+    ``"objective-laplace"`` (which also assumes, and enforces by scaling rows
+    down, ‖x‖₁ ≤ ``data_norm_l1``) and ``"output"`` give pure ε-DP;
+    ``"objective-gaussian"`` gives (ε, δ)-DP; ``"output-laplace"`` gives pure
+    ε-DP with the looser constant of Rubinstein et al.; ``"objective-2009"``
+    is **not** a DP mechanism (reproduction only). Released: ``coef_``, ``intercept_``,
     ``classes_``; ``solver_info_`` is a diagnostic that reads the data and must not
     be published. With more than two classes, one-vs-rest spends ε/K per class.
     ``n_samples`` is public under replace-one neighbours.
@@ -618,14 +785,24 @@ class DPLinearSVC(_DPLinearBase):
     epsilon : float, default=1.0
         Privacy-loss bound ε > 0 of the whole fit.
     delta : float or "auto", default=0.0
-        δ of the fit; every mechanism here is pure (δ is recorded, not used;
-        ``"auto"`` is 0). A δ ≥ 1/n is refused (:func:`dpsvm.validation.resolve_delta`).
-    mechanism : {"objective", "objective-2009", "output", "output-laplace"}, \
-            default="objective"
+        δ of the fit; spent by ``mechanism="objective-gaussian"`` only (every
+        other mechanism is pure: δ is recorded, not used; ``"auto"`` is 0 for
+        them and n^-1.5 for objective-gaussian). A δ ≥ 1/n is refused where it
+        is spent (:func:`dpsvm.validation.resolve_delta`).
+    mechanism : {"objective", "objective-laplace", "objective-gaussian", \
+            "objective-2009", "output", "output-laplace"}, default="objective"
         ``"objective"``: objective perturbation, corrected form of Chaudhuri,
         Monteleoni & Sarwate (JMLR 2011): ε′ = ε − ln(1 + 2c/(nΛ) + c²/(n²Λ²)),
         the Δ fallback when ε′ ≤ 0, noise density ∝ exp(−(ε′/2)‖b‖) and the term
-        (1/n)bᵀw. ``"objective-2009"``: the self-consistent reading of Sarwate et al.
+        (1/n)bᵀw. ``"objective-laplace"``: the same ε′ and Δ with i.i.d. Laplace
+        b of scale 2L·B₁/ε′, B₁ the public L1 bound of the internal rows
+        (``data_norm_l1``/R plus the intercept constant); pure ε-DP, and the
+        better choice at small ε for one-hot encoded rows (``dpsvm train
+        --schema`` sets ``data_norm_l1`` to the number of columns).
+        ``"objective-gaussian"``: (ε, δ)-DP objective perturbation with Gaussian
+        b (Kifer, Smith & Thakurta, COLT 2012, Alg. 1 / Thm 2, replace-one);
+        needs ``delta`` > 0. Both take Λ = ``"auto"`` with f = 0.2.
+        ``"objective-2009"``: the self-consistent reading of Sarwate et al.
         as printed, **without the Jacobian correction and not private**, for
         reproducing its tables only. ``"output"``: the sensitivity method, L2
         sensitivity 2LR/(nΛ), Gamma-norm noise. ``"output-laplace"``: Rubinstein
@@ -649,6 +826,11 @@ class DPLinearSVC(_DPLinearBase):
     data_norm : float or None, default=1.0
         Public bound R on ‖x‖₂; longer rows are projected onto the ball. ``None``
         reads it from the data and emits a :class:`~dpsvm.PrivacyLeakWarning`.
+    data_norm_l1 : float or None, default=None
+        Public bound B₁ on ‖x‖₁ for ``mechanism="objective-laplace"`` (ignored
+        by the other mechanisms): after the L2 projection, rows are scaled down
+        to ‖x‖₁ ≤ B₁ (a public per-row map). ``None``: no clipping, and the
+        calibration uses the Cauchy–Schwarz bound √d·R instead.
     fit_intercept : bool, default=True
         Append a public constant feature s = ``intercept_scaling``·R to every
         row, counted inside the norm bound: the x part is projected onto radius
@@ -752,10 +934,10 @@ class DPLogisticRegression(_DPLinearBase):
     epsilon : float, default=1.0
         Privacy-loss bound ε > 0 of the whole fit.
     delta : float or "auto", default=0.0
-        δ of the fit (every mechanism here is pure; ``"auto"`` is 0; δ ≥ 1/n
-        is refused).
-    mechanism : {"objective", "objective-2009", "output", "output-laplace"}, \
-            default="objective"
+        δ of the fit (spent by ``mechanism="objective-gaussian"`` only;
+        ``"auto"`` resolves from the public n; δ ≥ 1/n is refused where spent).
+    mechanism : {"objective", "objective-laplace", "objective-gaussian", \
+            "objective-2009", "output", "output-laplace"}, default="objective"
         See :class:`DPLinearSVC`; ``"objective-2009"`` is not private.
     regularization : float or "auto", default="auto"
         Λ > 0. scikit-learn's ``LogisticRegression`` C_sk = 1/(nΛ). ``"auto"``:
@@ -764,6 +946,9 @@ class DPLogisticRegression(_DPLinearBase):
         ``regularization_``.
     data_norm : float or None, default=1.0
         Public bound R on ‖x‖₂ (rows projected onto the ball).
+    data_norm_l1 : float or None, default=None
+        Public L1 bound of ``mechanism="objective-laplace"`` (see
+        :class:`DPLinearSVC`).
     fit_intercept : bool, default=True
         Public constant feature inside the norm bound (see :class:`DPLinearSVC`).
     intercept_scaling : float, default=0.5

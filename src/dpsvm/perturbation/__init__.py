@@ -9,7 +9,11 @@ Estimators never draw privacy noise themselves; they call this layer:
 * :class:`OutputPerturbation` — output perturbation of a certified approximate
   minimiser (noise calibrated to Δ + 2·cap, :func:`certified_sensitivity`);
 * :class:`ObjectivePerturbation` — objective perturbation with the certified
-  residual charge (ε = ε_op + ε_r).
+  residual charge (ε = ε_op + ε_r);
+* :class:`GaussianObjectivePerturbation` — the same with Gaussian b, (ε, δ)-DP
+  (Kifer, Smith & Thakurta 2012, Algorithm 1 / Theorem 2);
+* :class:`LaplaceObjectivePerturbation` — the same with Laplace b on rows of a
+  public L1 bound, pure ε-DP (Chaudhuri et al. 2011, Theorem 9, L1 density).
 
 Every learner's privacy calculation lives here, written once next to the theorem
 it comes from: the objective-perturbation calibration (Chaudhuri, Monteleoni &
@@ -37,6 +41,17 @@ from ._calibration import (
     weighted_loss_constants,
 )
 from ._objective import ObjectivePerturbation
+from ._objective_gaussian import (
+    GaussianObjectiveCalibration,
+    GaussianObjectivePerturbation,
+    gaussian_objective_calibration,
+)
+from ._objective_laplace import (
+    AUTO_CORRECTION_SHARE_COORDINATE_NOISE,
+    LaplaceObjectivePerturbation,
+    laplace_objective_scale,
+    rank_one_jacobian_calibration,
+)
 from ._output import (
     CERTIFICATE_RTOL,
     NOISE_KINDS,
@@ -48,11 +63,15 @@ from ._output import (
 )
 
 __all__ = [
+    "AUTO_CORRECTION_SHARE_COORDINATE_NOISE",
     "AUTO_CORRECTION_SHARE_KERNEL",
     "AUTO_CORRECTION_SHARE_LINEAR",
     "CERTIFICATE_RTOL",
     "NOISE_KINDS",
     "RESIDUAL_EPSILON_FRACTION",
+    "GaussianObjectiveCalibration",
+    "GaussianObjectivePerturbation",
+    "LaplaceObjectivePerturbation",
     "ObjectiveCalibration",
     "ObjectivePerturbation",
     "OutputNoise",
@@ -64,9 +83,12 @@ __all__ = [
     "certified_sensitivity",
     "check_certificate",
     "check_max_weight",
+    "gaussian_objective_calibration",
+    "laplace_objective_scale",
     "objective_perturbation_calibration",
     "output_l2_sensitivity",
     "output_laplace_scale",
+    "rank_one_jacobian_calibration",
     "rubinstein_l2_sensitivity",
     "weighted_loss_constants",
 ]

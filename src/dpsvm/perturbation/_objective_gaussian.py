@@ -1,0 +1,427 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Approximate (ε, δ) objective perturbation: Gaussian b, certified minimiser.
+
+Kifer, Smith & Thakurta, "Private convex empirical risk minimization and
+high-dimensional regression", COLT 2012 (KST12), Algorithm 1 / Theorem 2: the
+objective perturbation of Chaudhuri, Monteleoni & Sarwate (JMLR 12, 2011,
+Alg. 2) with the linear term b drawn from N(0, σ²I) instead of the Gamma-norm
+density, for (ε, δ)-DP. ‖b‖ then grows like σ√d instead of 2d/ε′, which is what
+pays at small ε and many features. The solver residual is charged as in
+:mod:`._objective` (pure-DP analogue of Iyengar et al., IEEE S&P 2019, Thm 1).
+
+The calibration is written for the replace-one relation and the unit-ball
+problem J(w) = (1/n)Σℓ(yᵢwᵀx̃ᵢ) + (λ/2)‖w‖² + (1/n)bᵀw, ‖x̃ᵢ‖ ≤ 1,
+|ℓ′| ≤ L, 0 ≤ ℓ″ ≤ c (proof in docs/privacy.md, "Objective perturbation with
+Gaussian noise"):
+
+* the map b ↦ w is a bijection, b = −Σᵢℓ′(yᵢwᵀx̃ᵢ)yᵢx̃ᵢ − nλw, so the output
+  density is ν(b(w)) |det ∇b(w)|;
+* Jacobian: the ratio of the two determinants is within a factor
+  1 + c/(nλ) either way (matrix determinant lemma on the rank-one record
+  Hessians, :func:`~._objective_laplace.rank_one_jacobian_calibration`), so
+  ε_J = ln(1 + c/(nλ)) — half of the 2 ln(1 + c/(nλ)) of CMS11 Thm 9;
+* noise: b(w; D) − b(w; D′) = v lies in the span of the two differing rows
+  (at most 2 dimensions, fixed by the pair and not by b) with ‖v‖ ≤ 2L, so
+  ln ν(b)/ν(b − v) = (‖v‖² − 2bᵀv)/(2σ²) ≤ 2L²/σ² + 2L‖Pb‖/σ², P the
+  projection on that span; ‖Pb‖²/σ² is χ² with at most 2 degrees of freedom,
+  ≤ t² = 2 ln(1/δ) except with probability e^{−t²/2} = δ (KST12, proof of
+  Thm 2, with the replace-one gradient difference 2L instead of L);
+* so with u = 2L/σ the privacy loss is at most ε_J + t·u + u²/2 ≤ ε with
+  probability ≥ 1 − δ: σ = 2L/(√(t² + 2ε_G) − t), ε_G = ε − ε_J.
+
+As in CMS11 step 2, when ε_J would take more than half of ε the problem gets
+the extra regularisation Δ with c/(n(λ + Δ)) = e^{ε/2} − 1, so ε_J = ε/2.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..accounting.events import PrivacyEvent
+from ..exceptions import DPSVMConvergenceError
+from ..utils._random import GeneratorLike, as_generator
+from ._calibration import (
+    RESIDUAL_EPSILON_FRACTION,
+    ResidualCalibration,
+    approximate_minimiser_calibration,
+)
+from ._docs import fill_perturbation_doc
+from ._objective import CertifiedGradient, FloatArray
+from ._objective_laplace import rank_one_jacobian_calibration
+from ._output import OutputNoise, PerturbedSolution, release_event
+
+__all__ = [
+    "GaussianObjectiveCalibration",
+    "GaussianObjectivePerturbation",
+    "gaussian_objective_calibration",
+]
+
+
+@dataclass(frozen=True)
+class GaussianObjectiveCalibration:
+    """Calibration of objective perturbation with Gaussian b.
+
+    Attributes
+    ----------
+    epsilon_jacobian : float
+        ε_J = ln(1 + c/(n(λ + Δ))), the Jacobian share.
+    epsilon_noise : float
+        ε_G = ε − ε_J, the share the Gaussian term is calibrated for.
+    delta : float
+        δ of the Gaussian term.
+    extra_regularization : float
+        Δ added to λ (0 unless ε_J would exceed ε/2).
+    sigma : float
+        Standard deviation of each coordinate of b.
+    """
+
+    epsilon_jacobian: float
+    epsilon_noise: float
+    delta: float
+    extra_regularization: float
+    sigma: float
+
+
+def gaussian_objective_calibration(
+    epsilon: float, delta: float, n: int, lam: float, c: float, lipschitz: float = 1.0
+) -> GaussianObjectiveCalibration:
+    """Calibrate objective perturbation with Gaussian noise for (ε, δ)-DP.
+
+    Kifer, Smith & Thakurta (COLT 2012), Algorithm 1 / Theorem 2, written for
+    replace-one neighbours (gradient difference ‖v‖ ≤ 2L) on the unit ball:
+
+    1. ε_J = ln(1 + c/(nλ)) (rank-one Jacobian ratio,
+       :func:`~._objective_laplace.rank_one_jacobian_calibration`); if
+       ε_J > ε/2, Δ = c/(n(e^{ε/2} − 1)) − λ and ε_J = ε/2;
+    2. ε_G = ε − ε_J, t = √(2 ln(1/δ)) (χ²₂ tail: P(‖Pb‖ > σt) = δ);
+    3. σ = 2L/(√(t² + 2ε_G) − t), the root of t·u + u²/2 = ε_G at u = 2L/σ.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε > 0 of the objective-perturbation step.
+    delta : float
+        δ in (0, 1) of that step.
+    n : int
+        Number of rows (public under replace-one neighbours).
+    lam : float
+        λ > 0 of the unit-ball problem.
+    c : float
+        Bound on ℓ″ (Huber 1/(2h), logistic 1/4).
+    lipschitz : float, default=1.0
+        L, the bound on |ℓ′|.
+
+    Returns
+    -------
+    GaussianObjectiveCalibration
+        ε_J, ε_G, δ, Δ and σ.
+
+    Examples
+    --------
+    >>> cal = gaussian_objective_calibration(0.1, 1e-6, 30162, 6e-3, 1.0)
+    >>> round(cal.epsilon_jacobian, 5), cal.extra_regularization
+    (0.00551, 0.0)
+    >>> round(cal.sigma, 2)
+    111.45
+    """
+    if not (epsilon > 0 and math.isfinite(epsilon)):
+        raise ValueError(f"epsilon must be a finite number > 0; got {epsilon!r}.")
+    if not 0 < delta < 1:
+        raise ValueError(
+            f"mechanism 'objective-gaussian' needs 0 < delta < 1; got {delta!r}."
+        )
+    # Rank-one Jacobian bound ε_J = ln(1 + c/(nλ)), with the Δ fallback.
+    jac = rank_one_jacobian_calibration(epsilon, n, lam, c)
+    extra = jac.extra_regularization
+    eps_g = jac.epsilon_prime
+    eps_j = epsilon - eps_g
+    # KST12 Thm 2 (replace-one, ‖v‖ ≤ 2L): loss ≤ t·u + u²/2 with u = 2L/σ and
+    # t = √(2 ln(1/δ)) (χ²₂ tail); solve t·u + u²/2 = ε_G for u.
+    t = math.sqrt(2.0 * math.log(1.0 / delta))
+    u = 2.0 * eps_g / (math.sqrt(t * t + 2.0 * eps_g) + t)  # = √(t²+2ε_G) − t
+    sigma = 2.0 * lipschitz / u
+    return GaussianObjectiveCalibration(eps_j, eps_g, delta, extra, sigma)
+
+
+@dataclass(frozen=True)
+class GaussianObjectivePerturbation:
+    """Objective perturbation with Gaussian b of one unit-ball ERM problem.
+
+    ε is split into ε_op (Kifer, Smith & Thakurta 2012, Alg. 1 with Gaussian
+    b, :func:`gaussian_objective_calibration`) and ε_r = ``residual_fraction``·ε
+    (the certified solver residual, pure). δ_op = δ·e^{−ε_r/2}: passing from the
+    approximate to the exact minimiser and back multiplies the δ of the exact
+    mechanism by at most e^{ε_r/2}, so the release is (ε, δ)-DP.
+
+    Attributes
+    ----------
+    epsilon, delta : float
+        (ε, δ) of the release.
+    epsilon_objective : float
+        ε_op.
+    n, dim : int
+        Number of rows and dimension of w.
+    regularization : float
+        λ of the unit-ball problem.
+    smoothness : float
+        c ≥ ℓ″.
+    lipschitz : float
+        L ≥ |ℓ′|.
+    tol : float
+        Public tolerance τ the solver certifies on the gradient norm.
+    calibration : GaussianObjectiveCalibration
+        ε_J, ε_G, δ_op, Δ and σ.
+    residual : ResidualCalibration
+        ε_r, Δ_r = 2τ/(λ + Δ) and the Gamma scale of the residual noise.
+
+    Examples
+    --------
+    >>> op = GaussianObjectivePerturbation.calibrate(
+    ...     0.1, 1e-6, n=30162, dim=5, regularization=6e-3, smoothness=1.0,
+    ...     tol=1e-10)
+    >>> round(op.epsilon_objective, 6), op.strong_convexity
+    (0.099, 0.006)
+    """
+
+    epsilon: float
+    delta: float
+    epsilon_objective: float
+    n: int
+    dim: int
+    regularization: float
+    smoothness: float
+    lipschitz: float
+    tol: float
+    calibration: GaussianObjectiveCalibration
+    residual: ResidualCalibration
+
+    @classmethod
+    def calibrate(
+        cls,
+        epsilon: float,
+        delta: float,
+        *,
+        n: int,
+        dim: int,
+        regularization: float,
+        smoothness: float,
+        tol: float,
+        lipschitz: float = 1.0,
+        residual_fraction: float = RESIDUAL_EPSILON_FRACTION,
+    ) -> GaussianObjectivePerturbation:
+        """Calibrate from public quantities (nothing is drawn).
+
+        Parameters
+        ----------
+        epsilon : float
+            ε of the release.
+        delta : float
+            δ in (0, 1) of the release.
+        n : int
+            Number of rows.
+        dim : int
+            Dimension of w.
+        regularization : float
+            λ > 0 of the unit-ball problem.
+        smoothness : float
+            c ≥ ℓ″.
+        tol : float
+            Public τ > 0 the solver certifies on the gradient norm.
+        lipschitz : float, default=1.0
+            L ≥ |ℓ′|.
+        residual_fraction : float, default=RESIDUAL_EPSILON_FRACTION
+            ε_r/ε.
+
+        Returns
+        -------
+        GaussianObjectivePerturbation
+            The calibration.
+        """
+        eps_r = epsilon * residual_fraction
+        eps_op = epsilon - eps_r
+        # The residual step multiplies δ of the exact mechanism by ≤ e^{ε_r/2}.
+        delta_op = delta * math.exp(-eps_r / 2.0)
+        cal = gaussian_objective_calibration(
+            eps_op, delta_op, n, regularization, smoothness, lipschitz
+        )
+        residual = approximate_minimiser_calibration(
+            eps_r, tol, regularization + cal.extra_regularization
+        )
+        return cls(
+            epsilon,
+            delta,
+            eps_op,
+            n,
+            dim,
+            regularization,
+            smoothness,
+            lipschitz,
+            tol,
+            cal,
+            residual,
+        )
+
+    @property
+    def private(self) -> bool:
+        """Always ``True``: the calibration is an (ε, δ)-DP guarantee."""
+        return True
+
+    @property
+    def epsilon_residual(self) -> float:
+        """ε_r charged for the certified residual."""
+        return self.residual.epsilon_residual
+
+    @property
+    def strong_convexity(self) -> float:
+        """λ + Δ, the strong convexity of the perturbed objective."""
+        return self.regularization + self.calibration.extra_regularization
+
+    def details(self, data_norm: float = 1.0) -> dict[str, Any]:
+        """Calibration facts for the event, on the scale of the released w/R.
+
+        Parameters
+        ----------
+        data_norm : float, default=1.0
+            Row-norm bound R (the estimator's Λ = λR², released w/R).
+
+        Returns
+        -------
+        dict
+            ε_J, ε_G, δ_op, Δ·R², σ, c, ε_op, ε_r, τ, Δ_r/R and the residual
+            noise scale.
+
+        Examples
+        --------
+        >>> op = GaussianObjectivePerturbation.calibrate(
+        ...     1.0, 1e-6, n=100, dim=2, regularization=0.1, smoothness=1.0,
+        ...     tol=1e-10)
+        >>> op.details()["variant"]
+        'gaussian'
+        """
+        R = data_norm
+        cal = self.calibration
+        return {
+            "variant": "gaussian",
+            "epsilon_jacobian": cal.epsilon_jacobian,
+            "epsilon_noise": cal.epsilon_noise,
+            "delta_objective": cal.delta,
+            "extra_regularization": cal.extra_regularization * R * R,
+            "noise_sigma": cal.sigma,
+            "smoothness_c": self.smoothness,
+            "epsilon_objective": self.epsilon_objective,
+            "epsilon_residual": self.residual.epsilon_residual,
+            "certified_residual": self.tol,
+            "residual_sensitivity": self.residual.sensitivity / R,  # released w/R
+            "residual_noise_scale": self.residual.noise_scale,
+        }
+
+    @fill_perturbation_doc
+    def perturb(
+        self,
+        solve: Callable[[float, FloatArray], CertifiedGradient],
+        rng: GeneratorLike = None,
+        *,
+        max_iter: int | None = None,
+    ) -> PerturbedSolution:
+        """Draw b ~ N(0, σ²I), solve the perturbed problem to τ, add residual noise.
+
+        Parameters
+        ----------
+        solve : callable
+            ``solve(strong_convexity, linear)`` as for
+            :meth:`ObjectivePerturbation.perturb`; ``linear`` is b/n.
+        rng : None, int or numpy.random.Generator, default=None
+            Noise source: b is drawn first, then the residual noise Z.
+        %(max_iter)s
+
+        Returns
+        -------
+        PerturbedSolution
+            w + Z and the solver result.
+
+        Raises
+        ------
+        DPSVMConvergenceError
+            If the solver's gradient norm exceeds τ (nothing is released).
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace
+        >>> op = GaussianObjectivePerturbation.calibrate(
+        ...     1.0, 1e-6, n=100, dim=2, regularization=0.1, smoothness=1.0,
+        ...     tol=1e-10)
+        >>> sol = SimpleNamespace(coef=np.zeros(2), grad_norm=0.0)
+        >>> op.perturb(lambda lam, lin: sol, rng=0).value.shape
+        (2,)
+        """
+        gen = as_generator(rng)
+        cal = self.calibration
+        # KST12 Alg. 1 step 2 (δ > 0): b ~ N(0, σ²I_d).
+        b = np.asarray(gen.normal(0.0, cal.sigma, size=self.dim), dtype=np.float64)
+        res = solve(self.strong_convexity, b / self.n)
+        if not res.grad_norm <= self.tol:
+            within = (
+                "" if max_iter is None else f" within max_iter = {max_iter} iterations"
+            )
+            raise DPSVMConvergenceError(
+                "Objective perturbation needs the minimiser to the certified "
+                f"tolerance tol = {self.tol:g}, which the solver did not reach"
+                f"{within}. Increase max_iter (a larger tol is also accepted and is "
+                "paid for with more noise)."
+            )
+        # ‖w − w*‖ ≤ τ/(λ + Δ); Z of density ∝ exp(−ε_r‖z‖/Δ_r), Δ_r = 2τ/(λ + Δ).
+        residual_noise = OutputNoise.gamma_norm(
+            self.residual.epsilon_residual, self.residual.sensitivity
+        )
+        return PerturbedSolution(residual_noise.release(res.coef, gen), res)
+
+    @fill_perturbation_doc
+    def event(
+        self,
+        mechanism: str,
+        *,
+        reference: str,
+        details: Mapping[str, Any] | None = None,
+        lipschitz: float = 1.0,
+        non_private_reason: str | None = None,
+    ) -> PrivacyEvent:
+        """The typed (ε, δ) event of :meth:`perturb`.
+
+        Parameters
+        ----------
+        %(event_names)s
+        lipschitz : float, default=1.0
+            L of the loss: the gradient sensitivity recorded is 2L.
+        non_private_reason : None
+            Accepted for the common call of the estimators; must be ``None``.
+
+        Returns
+        -------
+        PrivacyEvent
+            An :class:`~dpsvm.accounting.ApproximateDpEvent` of (ε, δ).
+
+        Examples
+        --------
+        >>> op = GaussianObjectivePerturbation.calibrate(
+        ...     1.0, 1e-6, n=100, dim=2, regularization=0.1, smoothness=1.0,
+        ...     tol=1e-10)
+        >>> type(op.event("objective-perturbation-gaussian", reference="KST12"))
+        <class 'dpsvm.accounting.events.ApproximateDpEvent'>
+        """
+        if non_private_reason is not None:
+            raise ValueError("the Gaussian objective perturbation is private.")
+        return release_event(
+            mechanism,
+            epsilon=self.epsilon,
+            delta=self.delta,
+            sensitivity=2.0 * lipschitz,
+            sensitivity_norm="gradient-l2",
+            reference=reference,
+            details=details,
+            non_private_reason=None,
+        )

@@ -1,0 +1,365 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Objective perturbation with per-coordinate Laplace b and a public L1 row bound.
+
+Chaudhuri, Monteleoni & Sarwate (JMLR 12, 2011), Algorithm 2 / Theorem 9, with
+the Gamma-norm density of b replaced by the product Laplace density
+ν(b) ∝ exp(−ε′‖b‖₁/Δ₁). The proof of Theorem 9 bounds the ratio of the output
+densities on neighbours by (Jacobian ratio) × ν(b)/ν(b′) where b − b′ is the
+difference of the replaced record's loss gradients, ℓ′(·)y x̃ − ℓ′(·)y′x̃′; it
+uses the norm of ν only through ‖b − b′‖ ≤ 2L in the norm of ν. With rows of
+public L1 bound ‖x̃‖₁ ≤ B₁ (enforced by the estimator), ‖b − b′‖₁ ≤ 2L·B₁ =: Δ₁,
+so ν(b)/ν(b′) ≤ exp(ε′‖b − b′‖₁/Δ₁) ≤ e^{ε′}. The Jacobian part does not
+depend on ν; it is bounded here with the rank-one (matrix determinant lemma)
+bound ln(1 + c/(nλ)), half of CMS11's (:func:`rank_one_jacobian_calibration`;
+proof in docs/privacy.md, "Objective perturbation with Laplace or Gaussian b").
+
+Why: one-hot encoded rows (a public schema) have ‖x‖₁ ≤ number of columns,
+i.e. B₁ = √(number of columns) on the unit ball, whatever the number d of
+encoded features, so each coordinate of b has standard deviation
+√2·2L·B₁/ε′ instead of ≈ 2√d/ε′ for the Gamma-norm b (Adult, with the
+intercept constant 0.5 added to B₁: √2·2·(√14 + 0.5) ≈ 12.0 against
+2√106 ≈ 20.6, in units of 1/ε′).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..accounting.events import PrivacyEvent
+from ..exceptions import DPSVMConvergenceError
+from ..mechanisms import sample_laplace
+from ..utils._random import GeneratorLike, as_generator
+from ._calibration import (
+    RESIDUAL_EPSILON_FRACTION,
+    ObjectiveCalibration,
+    approximate_minimiser_calibration,
+)
+from ._docs import fill_perturbation_doc
+from ._objective import CertifiedGradient, FloatArray, ObjectivePerturbation
+from ._output import OutputNoise, PerturbedSolution, release_event
+
+__all__ = [
+    "AUTO_CORRECTION_SHARE_COORDINATE_NOISE",
+    "LaplaceObjectivePerturbation",
+    "laplace_objective_scale",
+    "rank_one_jacobian_calibration",
+]
+
+#: ``regularization="auto"`` of ``mechanism="objective-laplace"`` and
+#: ``"objective-gaussian"``: the share f of ε the Jacobian correction of CMS11
+#: Alg. 2 may take (:func:`~dpsvm.perturbation.auto_regularization`). Their b
+#: has smaller coordinates than the Gamma-norm b, so a smaller λ pays; f = 0.2
+#: was chosen by 3-fold cross-validation on the Adult training file (adult.data,
+#: never the test file) among f ∈ {0.1, 0.2, 0.4} (docs/defaults.md).
+AUTO_CORRECTION_SHARE_COORDINATE_NOISE = 0.2
+
+
+def rank_one_jacobian_calibration(
+    epsilon: float, n: int, lam: float, c: float
+) -> ObjectiveCalibration:
+    """ε′ and Δ of objective perturbation with the rank-one Jacobian bound.
+
+    For linear models ℓ(y wᵀx̃) the Hessian of one record's loss is
+    ℓ″·x̃x̃ᵀ (rank one). With M = Σ_{i≠j} ℓ″ᵢx̃ᵢx̃ᵢᵀ + nλI (the rows the
+    neighbours share, M ⪰ nλI) the matrix determinant lemma gives
+    det(M + ℓ″x̃x̃ᵀ) = det(M)(1 + ℓ″x̃ᵀM⁻¹x̃) with 1 ≤ 1 + ℓ″x̃ᵀM⁻¹x̃ ≤
+    1 + c/(nλ) for ‖x̃‖ ≤ 1, 0 ≤ ℓ″ ≤ c; so the ratio of the two Jacobian
+    determinants of a replace-one pair lies in [1/(1 + c/(nλ)), 1 + c/(nλ)]:
+
+        ε_J = ln(1 + c/(nλ)),
+
+    half of the 2 ln(1 + c/(nλ)) of CMS11 Thm 9 (whose proof bounds a
+    general rank-two difference), as in Kifer, Smith & Thakurta (COLT 2012,
+    proof of Thm 2, rank-one Hessians). If ε_J > ε/2, the extra
+    regularisation Δ with ln(1 + c/(n(λ + Δ))) = ε/2 is added (the analogue of
+    CMS11 Alg. 2 step 2). ε′ = ε − ε_J.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε > 0 of the objective-perturbation step.
+    n : int
+        Number of rows.
+    lam : float
+        λ > 0 of the unit-ball problem.
+    c : float
+        Bound on ℓ″ ≥ 0.
+
+    Returns
+    -------
+    ObjectiveCalibration
+        ε′ (left for the noise), Δ, the Gamma scale 2/ε′ (unused by the
+        Laplace and Gaussian b) and ``variant="rank-one"``.
+
+    Examples
+    --------
+    >>> cal = rank_one_jacobian_calibration(0.5, 1000, 0.01, 1.0)
+    >>> round(cal.epsilon_prime, 6), cal.extra_regularization
+    (0.40469, 0.0)
+    """
+    if not (epsilon > 0 and math.isfinite(epsilon)):
+        raise ValueError(f"epsilon must be a finite number > 0; got {epsilon!r}.")
+    # Rank-one Jacobian ratio (matrix determinant lemma): ε_J = ln(1 + c/(nλ)).
+    eps_j = math.log1p(c / (n * lam))
+    extra = 0.0
+    if eps_j > epsilon / 2.0:
+        # Δ with ln(1 + c/(n(λ + Δ))) = ε/2, i.e. λ + Δ = c/(n(e^{ε/2} − 1)).
+        denom = n * math.expm1(epsilon / 2.0)
+        if not denom > 0 or not math.isfinite(c / denom):
+            raise ValueError(
+                f"epsilon = {epsilon:g} is too small for objective perturbation "
+                "in floating point."
+            )
+        extra = max(c / denom - lam, 0.0)
+        eps_j = epsilon / 2.0
+    eps_prime = epsilon - eps_j
+    return ObjectiveCalibration(eps_prime, extra, 2.0 / eps_prime, "rank-one")
+
+
+def laplace_objective_scale(
+    epsilon_prime: float, l1_bound: float, lipschitz: float = 1.0
+) -> float:
+    """Laplace scale Δ₁/ε′ of each coordinate of b, Δ₁ = 2L·B₁.
+
+    CMS11, proof of Theorem 9, with ν(b) ∝ exp(−ε′‖b‖₁/Δ₁): the replaced
+    record changes the gradient term by at most 2L·max‖x̃‖₁ = 2L·B₁ in L1.
+
+    Parameters
+    ----------
+    epsilon_prime : float
+        ε′ of CMS11 Alg. 2 (steps 1–2).
+    l1_bound : float
+        Public bound B₁ on ‖x̃‖₁ of the internal (unit-ball) rows.
+    lipschitz : float, default=1.0
+        L ≥ |ℓ′|.
+
+    Returns
+    -------
+    float
+        2L·B₁/ε′.
+
+    Examples
+    --------
+    >>> laplace_objective_scale(0.5, 3.0)
+    12.0
+    """
+    # CMS11 Thm 9 with the L1 density: Δ₁ = 2L·B₁, scale Δ₁/ε′.
+    return 2.0 * lipschitz * l1_bound / epsilon_prime
+
+
+@dataclass(frozen=True)
+class LaplaceObjectivePerturbation(ObjectivePerturbation):
+    """Objective perturbation with Laplace b on rows of public L1 bound B₁.
+
+    ε = ε_op + ε_r as in :class:`ObjectivePerturbation` (ε_op for CMS11 Alg. 2
+    with the Laplace density, ε_r for the certified solver residual); pure
+    ε-DP. ``calibration`` holds ε′ and Δ of the rank-one Jacobian bound
+    (:func:`rank_one_jacobian_calibration`; its ``noise_scale`` is the Gamma
+    one and is not used); :attr:`laplace_scale` is the scale of each
+    coordinate of b.
+
+    Attributes
+    ----------
+    l1_bound : float
+        Public B₁ ≥ ‖x̃‖₁ of the internal rows.
+    lipschitz : float
+        L ≥ |ℓ′|.
+
+    Examples
+    --------
+    >>> op = LaplaceObjectivePerturbation.calibrate(
+    ...     0.2, n=30162, dim=5, regularization=1e-3, smoothness=1.0, tol=1e-10,
+    ...     l1_bound=3.0)
+    >>> round(op.laplace_scale / (6.0 / op.calibration.epsilon_prime), 12)
+    1.0
+    >>> op.calibration.variant
+    'rank-one'
+    """
+
+    l1_bound: float = 1.0
+    lipschitz: float = 1.0
+
+    @classmethod
+    def calibrate(  # type: ignore[override]
+        cls,
+        epsilon: float,
+        *,
+        n: int,
+        dim: int,
+        regularization: float,
+        smoothness: float,
+        tol: float,
+        l1_bound: float,
+        lipschitz: float = 1.0,
+        residual_fraction: float = RESIDUAL_EPSILON_FRACTION,
+    ) -> LaplaceObjectivePerturbation:
+        """Calibrate from public quantities (nothing is drawn).
+
+        Parameters
+        ----------
+        epsilon : float
+            ε of the release.
+        n : int
+            Number of rows (public under replace-one neighbours).
+        dim : int
+            Dimension of w.
+        regularization : float
+            λ > 0 of the unit-ball problem.
+        smoothness : float
+            c ≥ ℓ″.
+        tol : float
+            Public τ > 0 the solver certifies on the gradient norm.
+        l1_bound : float
+            Public B₁ > 0 on ‖x̃‖₁ (enforced by the caller).
+        lipschitz : float, default=1.0
+            L ≥ |ℓ′|.
+        residual_fraction : float, default=RESIDUAL_EPSILON_FRACTION
+            ε_r/ε.
+
+        Returns
+        -------
+        LaplaceObjectivePerturbation
+            The calibration.
+        """
+        if not (l1_bound > 0 and math.isfinite(l1_bound)):
+            raise ValueError(f"l1_bound must be a finite number > 0; got {l1_bound!r}.")
+        eps_r = epsilon * residual_fraction
+        eps_op = epsilon - eps_r
+        # ε′ and Δ: the Jacobian part does not depend on ν (rank-one bound).
+        cal = rank_one_jacobian_calibration(eps_op, n, regularization, smoothness)
+        residual = approximate_minimiser_calibration(
+            eps_r, tol, regularization + cal.extra_regularization
+        )
+        return cls(
+            epsilon,
+            eps_op,
+            n,
+            dim,
+            regularization,
+            smoothness,
+            tol,
+            cal,
+            residual,
+            "jmlr2011",
+            float(l1_bound),
+            float(lipschitz),
+        )
+
+    @property
+    def laplace_scale(self) -> float:
+        """Scale 2L·B₁/ε′ of each coordinate of b."""
+        return laplace_objective_scale(
+            self.calibration.epsilon_prime, self.l1_bound, self.lipschitz
+        )
+
+    def details(self, data_norm: float = 1.0) -> dict[str, Any]:
+        """Calibration facts for the event (see :meth:`ObjectivePerturbation.details`).
+
+        Parameters
+        ----------
+        data_norm : float, default=1.0
+            Row-norm bound R.
+
+        Returns
+        -------
+        dict
+            The facts of :class:`ObjectivePerturbation` with ``variant`` =
+            ``"laplace"``, the unit-ball ``l1_bound`` and ``laplace_scale``.
+        """
+        out = super().details(data_norm)
+        del out["noise_norm_scale"]
+        out.update(
+            variant="laplace", l1_bound=self.l1_bound, laplace_scale=self.laplace_scale
+        )
+        return out
+
+    @fill_perturbation_doc
+    def perturb(
+        self,
+        solve: Callable[[float, FloatArray], CertifiedGradient],
+        rng: GeneratorLike = None,
+        *,
+        max_iter: int | None = None,
+    ) -> PerturbedSolution:
+        """Draw Laplace b, solve the perturbed problem to τ, add the residual noise.
+
+        Parameters
+        ----------
+        solve : callable
+            ``solve(strong_convexity, linear)`` as for
+            :meth:`ObjectivePerturbation.perturb`; ``linear`` is b/n.
+        rng : None, int or numpy.random.Generator, default=None
+            Noise source: b is drawn first, then the residual noise Z.
+        %(max_iter)s
+
+        Returns
+        -------
+        PerturbedSolution
+            w + Z and the solver result.
+
+        Raises
+        ------
+        DPSVMConvergenceError
+            If the solver's gradient norm exceeds τ (nothing is released).
+        """
+        gen = as_generator(rng)
+        # ν(b) ∝ exp(−ε′‖b‖₁/Δ₁): i.i.d. Laplace(Δ₁/ε′) coordinates.
+        b = sample_laplace(self.dim, self.laplace_scale, gen)
+        res = solve(self.strong_convexity, b / self.n)
+        if not res.grad_norm <= self.tol:
+            within = (
+                "" if max_iter is None else f" within max_iter = {max_iter} iterations"
+            )
+            raise DPSVMConvergenceError(
+                "Objective perturbation needs the minimiser to the certified "
+                f"tolerance tol = {self.tol:g}, which the solver did not reach"
+                f"{within}. Increase max_iter (a larger tol is also accepted and is "
+                "paid for with more noise)."
+            )
+        assert self.residual is not None
+        # ‖w − w*‖ ≤ τ/(λ + Δ); Z of density ∝ exp(−ε_r‖z‖/Δ_r), Δ_r = 2τ/(λ + Δ).
+        residual_noise = OutputNoise.gamma_norm(
+            self.residual.epsilon_residual, self.residual.sensitivity
+        )
+        return PerturbedSolution(residual_noise.release(res.coef, gen), res)
+
+    @fill_perturbation_doc
+    def event(
+        self,
+        mechanism: str,
+        *,
+        reference: str,
+        details: Mapping[str, Any] | None = None,
+        lipschitz: float = 1.0,
+        non_private_reason: str | None = None,
+    ) -> PrivacyEvent:
+        """The typed ε-DP event of :meth:`perturb`.
+
+        Parameters
+        ----------
+        %(event_names)s
+        lipschitz : float, default=1.0
+            L of the loss: the gradient sensitivity recorded is 2L·B₁ (L1).
+        non_private_reason : None
+            Must be ``None`` (the mechanism is private).
+
+        Returns
+        -------
+        PrivacyEvent
+            A :class:`~dpsvm.accounting.PureDpEvent` of ε.
+        """
+        if non_private_reason is not None:
+            raise ValueError("the Laplace objective perturbation is private.")
+        return release_event(
+            mechanism,
+            epsilon=self.epsilon,
+            delta=0.0,
+            sensitivity=2.0 * lipschitz * self.l1_bound,
+            sensitivity_norm="gradient-l1",
+            reference=reference,
+            details=details,
+            non_private_reason=None,
+        )
