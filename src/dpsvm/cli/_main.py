@@ -461,8 +461,9 @@ def build_parser() -> argparse.ArgumentParser:
         "metrics, warnings) instead of text, for scripts",
     )
 
-    from ..audit.cli import add_audit_subparser
-    from ..reproduce.cli import add_reproduce_subparser
+    # Defined outside dpsvm.audit and dpsvm.reproduce: importing those packages
+    # costs seconds, which every command (and --help) would pay.
+    from ._subparsers import add_audit_subparser, add_reproduce_subparser
 
     add_audit_subparser(sub)
     add_reproduce_subparser(sub)

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""What the ``dpsvm`` command imports before it has work to do.
+
+Building the parser (``dpsvm --help``, every ``dpsvm SUBCOMMAND --help``) must
+not import scikit-learn, SciPy, pandas, pyarrow or the auditor: together they
+take seconds to import, which every command would pay at start-up. Checked as a
+property of ``sys.modules`` in a fresh interpreter, not as a timing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import dpsvm
+
+#: Top-level packages and dpsvm subpackages that no --help may import.
+HEAVY = (
+    "sklearn",
+    "scipy",
+    "pandas",
+    "pyarrow",
+    "matplotlib",
+    "joblib",
+    "dpsvm.audit",
+    "dpsvm.reproduce",
+    "dpsvm.models",
+    "dpsvm.serving",
+)
+HELPS = (
+    [],
+    ["train"],
+    ["predict"],
+    ["evaluate"],
+    ["sweep"],
+    ["demo"],
+    ["audit"],
+    ["reproduce"],
+    ["serve"],
+    ["report"],
+    ["schema"],
+    ["schema", "draft"],
+)
+
+_SCRIPT = """
+import contextlib, io, json, sys
+from dpsvm.cli import main
+
+heavy = tuple(json.loads(sys.argv[1]))
+found = {}
+for argv in json.loads(sys.argv[2]):
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        code = main([*argv, "--help"])
+    assert code == 0 and "usage:" in out.getvalue(), (argv, code)
+    found[" ".join(argv)] = sorted(
+        m for m in sys.modules
+        if m in heavy or m.startswith(tuple(h + "." for h in heavy))
+    )
+print(json.dumps(found))
+"""
+
+
+def test_help_imports_no_heavy_module():
+    src = str(Path(dpsvm.__file__).resolve().parents[1])
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
+    res = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, json.dumps(HEAVY), json.dumps(HELPS)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert res.returncode == 0, res.stderr
+    found = json.loads(res.stdout)
+    assert set(found) == {" ".join(argv) for argv in HELPS}
+    imported = {argv: mods for argv, mods in found.items() if mods}
+    assert not imported, f"dpsvm ... --help imported {imported}"
