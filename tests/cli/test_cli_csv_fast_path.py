@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The CSV reader's fast path (pandas' C engine) against its pyarrow path.
+"""The CSV reader's fast path (every column parsed as a number) and its text path.
 
-A file of numbers only is parsed by pandas straight into the array the solvers
-use; any other file by pyarrow, whose checks word the refusals. The fast path
-must accept a subset of what the pyarrow path accepts, with identical values,
-so that neither a value nor a message depends on which path read the file.
+A file of numbers only is parsed with every column typed as a double and
+copied once into the array the solvers use; any other file is parsed again as
+text, whose checks word the refusals. The fast path must accept a subset of
+what the text path accepts, with identical values, so that neither a value nor
+a message depends on which path read the file.
 """
 
 from __future__ import annotations
@@ -22,10 +23,8 @@ from dpsvm.cli._data import DataError, read_csv, read_frame
 from dpsvm.preprocessing import PublicSchema, SchemaTransformer
 
 
-@pytest.fixture
-def slow_only(monkeypatch):
-    """Read with the pyarrow path only (the reader before the fast path)."""
-    monkeypatch.setattr(_data, "_numeric_values", lambda layout, dtype: None)
+def _no_fast_path(layout):
+    return None
 
 
 def _write(tmp_path, text: str, name: str = "d.csv"):
@@ -35,10 +34,10 @@ def _write(tmp_path, text: str, name: str = "d.csv"):
 
 
 def _both(monkeypatch, read, *args, **kwargs):
-    """(fast result, pyarrow-only result) of the same read."""
+    """(result, result with the fast path turned off) of the same read."""
     fast = read(*args, **kwargs)
     with monkeypatch.context() as m:
-        m.setattr(_data, "_numeric_values", lambda layout, dtype: None)
+        m.setattr(_data, "_numbers_table", _no_fast_path)
         slow = read(*args, **kwargs)
     return fast, slow
 
@@ -63,7 +62,7 @@ NUMERIC = {
 
 @pytest.mark.parametrize("case", sorted(NUMERIC))
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_fast_path_reads_what_pyarrow_reads(tmp_path, monkeypatch, case, dtype):
+def test_fast_path_reads_what_the_text_path_reads(tmp_path, monkeypatch, case, dtype):
     text, kwargs = NUMERIC[case]
     if dtype is np.float32 and case == "digits":
         pytest.skip("1.8e308 is too large for float32 (refused by both paths)")
@@ -74,7 +73,7 @@ def test_fast_path_reads_what_pyarrow_reads(tmp_path, monkeypatch, case, dtype):
         delimiter=kwargs.get("delimiter", ","),
         column_names=kwargs.get("column_names"),
     )
-    assert _data._numeric_values(layout, dtype) is not None  # the fast path read it
+    assert _data._numbers_table(layout) is not None  # the fast path read it
     fast, slow = _both(monkeypatch, read_csv, path, dtype=dtype, **kwargs)
     assert fast.values.dtype == slow.values.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(fast.values, slow.values, strict=True)
@@ -83,7 +82,7 @@ def test_fast_path_reads_what_pyarrow_reads(tmp_path, monkeypatch, case, dtype):
 
 
 def test_fast_path_reads_random_decimals_exactly(tmp_path, monkeypatch):
-    # Correctly rounded, as float(text) (and as pyarrow): 17 significant digits.
+    # Correctly rounded, as float(text), either way: 17 significant digits.
     rng = np.random.default_rng(0)
     x = rng.standard_normal((500, 3)) * 10.0 ** rng.integers(-300, 300, (500, 3))
     lines = [",".join(f"{v:.17g}" for v in row) for row in x]
@@ -122,19 +121,16 @@ REFUSED = {
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
-def test_fast_path_leaves_every_refusal_to_pyarrow(tmp_path, monkeypatch, case):
+def test_every_refusal_is_worded_the_same_either_way(tmp_path, monkeypatch, case):
     text = REFUSED[case]
     delimiter = ";" if case == "thousands" else ","
     path = _write(tmp_path, text)
-    layout = _data._read_layout(
-        path, header=True, delimiter=delimiter, column_names=None
-    )
-    assert _data._numeric_values(layout, np.float64) is None
-    # The refusal (and its wording) is the pyarrow path's, value not quoted.
+    # The same refusal, in the same words, with or without the fast path, and
+    # the value is not quoted.
     with pytest.raises(DataError) as fast:
         read_csv(path, header=True, delimiter=delimiter)
     with monkeypatch.context() as m:
-        m.setattr(_data, "_numeric_values", lambda layout, dtype: None)
+        m.setattr(_data, "_numbers_table", _no_fast_path)
         with pytest.raises(DataError) as slow:
             read_csv(path, header=True, delimiter=delimiter)
     assert str(fast.value) == str(slow.value)
@@ -178,7 +174,7 @@ SCHEMA = {
 
 def test_schema_frame_encodes_the_same_either_way(tmp_path, monkeypatch):
     # Numbers-only file: categories and labels read as numbers by the fast path
-    # and as text by pyarrow compare as the same values (canonical_key).
+    # and as text otherwise compare as the same values (canonical_key).
     text = "a,c,extra,y\n1.5,01,7,1\n-3,2.50,8,-1.0\n0.25,3,9,+1\n9,4,1,-1\n"
     path = _write(tmp_path, text)
     schema = PublicSchema.from_dict(SCHEMA)
@@ -187,7 +183,7 @@ def test_schema_frame_encodes_the_same_either_way(tmp_path, monkeypatch):
     )
     assert names == ["a", "c", "extra", "y"] and where == str(path)
     assert fast["a"].dtype == np.float64 and fast["c"].dtype == np.float64
-    assert slow["c"].dtype != np.float64  # text in the pyarrow path
+    assert slow["c"].dtype != np.float64  # text without the fast path
     encoder = SchemaTransformer(schema)
     np.testing.assert_array_equal(
         encoder.fit_transform(fast), encoder.fit_transform(slow), strict=True
@@ -196,7 +192,7 @@ def test_schema_frame_encodes_the_same_either_way(tmp_path, monkeypatch):
     assert schema.encode_labels(slow["y"]).tolist() == [1, -1, 1, -1]
 
 
-def test_schema_frame_with_text_or_blanks_uses_pyarrow(tmp_path, monkeypatch):
+def test_schema_frame_with_text_or_blanks_is_read_as_before(tmp_path, monkeypatch):
     schema = PublicSchema.from_dict(SCHEMA)
     path = _write(tmp_path, "a,c,y\n,1,1\n1,x,-1\n")  # a missing number, a text
     (fast, *_), (slow, *_) = _both(monkeypatch, read_frame, path, numeric_columns=["a"])
@@ -219,7 +215,7 @@ def test_schema_frame_with_text_or_blanks_uses_pyarrow(tmp_path, monkeypatch):
         ("1\n ", "holds a value that is not a decimal number"),
     ],
 )
-def test_pyarrow_path_keeps_the_decimal_grammar(tmp_path, cells, message):
+def test_text_path_keeps_the_decimal_grammar(tmp_path, cells, message):
     # Regression: pyarrow's type inference read a column of hexadecimal
     # integers as numbers; every column is now checked against the grammar.
     rows = "\n".join(f"{c},1" for c in cells.split("\n"))

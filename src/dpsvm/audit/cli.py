@@ -25,8 +25,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
-from ..cli._subparsers import add_audit_subparser
 from ..utils._cli import run_subcommand
+from ..utils._subcommands import add_audit_subparser
 from ._auditor import AuditResult
 from .registry import get_entry, list_entries
 

@@ -7,12 +7,13 @@ quote a value read from the file, nor the line it is on: both come from the
 private data. Nor do they quote a cell of the first row: in a file without a
 header row (read without ``--no-header``) that row is a private record.
 
-A file of numbers only (what the solvers take) is parsed by pandas' C engine
-straight into the one Fortran-ordered array the solvers use in place
-(:func:`read_csv`, and :func:`read_frame` for a public schema), at the speed of
-``pandas.read_csv``. Any other file, and any file the fast path does not
-accept, is parsed by pyarrow's C++ reader, whose checks word every refusal
-(``benchmarks/bench_csv_read.py``; docs/benchmarks.md). gzip input is
+CSV files are parsed by pyarrow's multi-threaded C++ reader. A file of
+numbers only (what the solvers take) is parsed with every column typed as a
+double, and the columns are copied once into the Fortran-ordered array the
+solvers use in place (:func:`read_csv`, and :func:`read_frame` for a public
+schema); any other file is parsed again as text, whose checks word every
+refusal. ``benchmarks/bench_csv_read.py`` compares it with
+``pandas.read_csv`` (docs/benchmarks.md). gzip input is
 recognised by its magic bytes, and ``-`` reads standard input.
 """
 
@@ -26,7 +27,6 @@ import math
 import os
 import re
 import sys
-import warnings
 import zlib
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -288,9 +288,17 @@ def _read_layout(
 
 
 def _arrow_table(
-    layout: _Layout, numeric_columns: Collection[str] | None, *, text: bool = False
+    layout: _Layout,
+    numeric_columns: Collection[str] | None,
+    *,
+    text: bool = False,
+    numbers: bool = False,
 ) -> Any:
-    """Parse the rows with pyarrow: types inferred, or text (``text``: all)."""
+    """Parse the rows with pyarrow: types inferred, or all text, or all numbers.
+
+    ``numbers``: every column parsed as float64, and ``None`` when a cell is
+    not a number (the parse stops at it; the text parse words why).
+    """
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
@@ -302,9 +310,10 @@ def _arrow_table(
         else _open_source(layout.path)[0]
     )
     ncols = layout.ncols
-    text_types = {}
-    if text:
-        text_types = {f"c{j}": pa.string() for j in range(ncols)}
+    text_types: dict[str, Any] = {}
+    if text or numbers:
+        kind = pa.float64() if numbers else pa.string()
+        text_types = {f"c{j}": kind for j in range(ncols)}
     elif numeric_columns is not None and names is not None:
         text_types = {
             f"c{j}": pa.string()
@@ -328,6 +337,8 @@ def _arrow_table(
             ),
         )
     except pa.ArrowInvalid as exc:
+        if numbers and "conversion error" in str(exc):
+            return None  # a cell that is not a number
         # pyarrow's message quotes the offending row: never repeat it.
         found = re.search(r"Expected (\d+) columns, got (\d+)", str(exc))
         if found:
@@ -347,60 +358,40 @@ def _arrow_table(
     return table
 
 
-def _numeric_values(
-    layout: _Layout, dtype: type[np.floating[Any]] | np.dtype[Any]
-) -> NDArray[np.floating[Any]] | None:
-    """Every cell as a finite number, parsed by pandas' C engine; else ``None``.
+def _numbers_table(layout: _Layout) -> Any | None:
+    """Every column parsed as float64 by pyarrow; ``None`` if a cell is not a number.
 
-    The fast path of :func:`read_csv` and :func:`read_frame`: the C tokenizer
-    parses each column into a typed array (correctly rounded, as
-    ``float(text)``), and the columns become the one Fortran-ordered array the
-    solvers use in place, without a per-column copy through pyarrow.
-
-    It accepts a strict subset of what the pyarrow path accepts, with the same
-    values: anything else returns ``None``, and the caller parses the file
-    again with pyarrow, whose checks word the error (a column by position,
-    never a value). So no message depends on which path read the file. Refused
-    here: any text that is not a decimal number (hexadecimal, NaN, booleans,
-    thousands separators: the column is not numeric), an empty cell or a short
-    row (a missing value), a long row (a tokenizer error), a blank line (kept
-    as a row of text), a non-finite number, a value too large for ``dtype``
-    and a file without data rows.
+    The fast path of :func:`read_csv` and :func:`read_frame`: pyarrow's
+    multi-threaded parser converts each cell straight to a double (correctly
+    rounded, as ``float(text)``; blanks around a number allowed; no
+    hexadecimal, booleans or thousands separators), and the columns are then
+    copied once into the array the solvers use. A file that is not all numbers
+    is parsed again as text, whose checks word the refusal.
     """
-    import pandas as pd
+    return _arrow_table(layout, None, numbers=True)
 
-    source: Any = layout.path
-    if layout.data is not None:
-        import pyarrow as pa
 
-        source = pa.BufferReader(layout.data)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # a warning is a problem too
-            frame = pd.read_csv(
-                source,
-                sep=layout.delimiter,
-                header=None,
-                skiprows=1 if layout.header else 0,
-                engine="c",
-                compression="gzip" if layout.gzip else None,
-                encoding="utf-8",
-                na_filter=False,  # "", "NA", "nan": text, so the column is not numeric
-                skip_blank_lines=False,
-                low_memory=False,  # one array per column, not chunks to concatenate
-            )
-    except Exception:  # any problem is worded by the pyarrow path
-        return None
-    if frame.shape != (frame.shape[0], layout.ncols) or frame.shape[0] == 0:
-        return None
-    if not all(d.kind in "iuf" for d in frame.dtypes):  # bool, text: not numbers
-        return None
-    with np.errstate(all="ignore"):  # a value too large for float32 becomes inf
-        values: NDArray[np.floating[Any]] = frame.to_numpy(dtype=dtype)
-        del frame
-        if not np.isfinite(values).all():
+def _fill(out: NDArray[np.floating[Any]], j: int, column: Any) -> None:
+    """Copy a float64 column into ``out[:, j]``, chunk by chunk (one copy)."""
+    start = 0
+    with np.errstate(over="ignore"):  # too large for float32: inf, refused later
+        for chunk in column.chunks:
+            stop = start + len(chunk)
+            out[start:stop, j] = chunk.to_numpy(zero_copy_only=False)
+            start = stop
+
+
+def _as_array(table: Any, dtype: Any) -> NDArray[np.floating[Any]] | None:
+    """A table of float64 columns without nulls as one Fortran-ordered array,
+    or ``None`` when a value is not finite (in ``dtype``)."""
+    out = np.empty((table.num_rows, table.num_columns), dtype=dtype, order="F")
+    for j, column in enumerate(table.columns):
+        if column.null_count:
             return None
-    return np.require(values, requirements=["F", "W"])
+        _fill(out, j, column)
+        if not np.isfinite(out[:, j]).all():
+            return None
+    return out
 
 
 def _column_name(j: int) -> str:
@@ -416,7 +407,7 @@ def read_csv(
     delimiter: str = ",",
     column_names: Sequence[str] | None = None,
 ) -> Table:
-    """Read a numeric CSV file into one array (pandas' C parser; pyarrow's checks).
+    """Read a numeric CSV file into one array (pyarrow's parallel C++ parser).
 
     Parameters
     ----------
@@ -456,34 +447,37 @@ def read_csv(
         path, header=header, delimiter=delimiter, column_names=column_names
     )
     names, where = layout.names, layout.where
-    fast = _numeric_values(layout, dtype)
-    if fast is not None:
-        return Table(fast, names, where)
-    # Every cell as text, checked against the decimal grammar: pyarrow's own
-    # inference would take "0x1A" for the integer 26.
-    table = _arrow_table(layout, None, text=True)
+    table = _numbers_table(layout)
+    if table is None:
+        # Every cell as text, checked against the decimal grammar, to word the
+        # refusal (pyarrow's own inference would read "0x1A" as the integer 26).
+        table = _arrow_table(layout, None, text=True)
     if table.num_rows == 0:
         raise DataError(f"{where}: no data rows (only a header)")
     out = np.empty((table.num_rows, table.num_columns), dtype=dtype, order="F")
     for j, column in enumerate(table.columns):
         what = f"{where}: {_column_name(j)}"
-        if pc.any(pc.equal(column, "")).as_py():
+        if column.null_count or (
+            pa.types.is_string(column.type) and pc.any(pc.equal(column, "")).as_py()
+        ):
             raise DataError(f"{what} has an empty value")
-        # Accept plain decimals only (blanks around them allowed), not
-        # hexadecimal, NaN, booleans or thousands separators.
-        column = pc.utf8_trim_whitespace(column)
-        decimal = pc.match_substring_regex(column, _NUMBER.pattern)
-        if not pc.all(decimal).as_py():
-            non_finite = pc.match_substring_regex(column, _NON_FINITE.pattern)
-            if pc.all(pc.or_(decimal, non_finite)).as_py():
+        if pa.types.is_string(column.type):
+            # Accept plain decimals only (blanks around them allowed), not
+            # hexadecimal, NaN, booleans or thousands separators.
+            column = pc.utf8_trim_whitespace(column)
+            decimal = pc.match_substring_regex(column, _NUMBER.pattern)
+            if not pc.all(decimal).as_py():
+                non_finite = pc.match_substring_regex(column, _NON_FINITE.pattern)
+                if pc.all(pc.or_(decimal, non_finite)).as_py():
+                    raise DataError(
+                        f"{what} holds a non-finite value (NaN or infinite)"
+                    )
+                raise DataError(f"{what} holds a value that is not a decimal number")
+            column = pc.cast(column, pa.float64())
+        _fill(out, j, column)
+        if not np.isfinite(out[:, j]).all():
+            if not pc.all(pc.is_finite(column)).as_py():
                 raise DataError(f"{what} holds a non-finite value (NaN or infinite)")
-            raise DataError(f"{what} holds a value that is not a decimal number")
-        values = pc.cast(column, pa.float64()).to_numpy()
-        if not np.all(np.isfinite(values)):
-            raise DataError(f"{what} holds a non-finite value (NaN or infinite)")
-        with np.errstate(over="ignore"):  # too large for float32: refused below
-            out[:, j] = values
-        if not np.all(np.isfinite(out[:, j])):
             raise DataError(f"{what} holds a value too large for {np.dtype(dtype)}")
     return Table(out, names, where)
 
@@ -497,9 +491,10 @@ def read_frame(
 ) -> tuple[Any, list[str], str]:
     """Read a CSV file with named columns as a data frame, for a public schema.
 
-    A file of numbers only is read by the fast path of :func:`read_csv` (float64
-    columns of one array, no copy); any other by :func:`read_table`, the columns
-    not in ``numeric_columns`` as text. The two give the same encoding: a
+    A file of finite numbers only is read by the fast path of :func:`read_csv`
+    (one float64 array, each column contiguous, which the frame wraps without a
+    copy); any other by :func:`read_table`, the columns not in
+    ``numeric_columns`` as text. The two give the same encoding: a
     schema compares categories and labels by
     :func:`~dpsvm.preprocessing.canonical_key`, under which the text ``"1"`` and
     the number 1.0 are one value.
@@ -542,9 +537,12 @@ def read_frame(
     )
     names, where = layout.names, layout.where
     assert names is not None
-    values = _numeric_values(layout, np.float64)
-    if values is not None:
-        return pd.DataFrame(values, columns=names, copy=False), names, where
+    numbers = _numbers_table(layout)
+    if numbers is not None and numbers.num_rows:
+        values = _as_array(numbers, np.float64)
+        del numbers
+        if values is not None:
+            return pd.DataFrame(values, columns=names, copy=False), names, where
     table = _arrow_table(layout, numeric_columns)
     if table.num_rows == 0:
         raise DataError(f"{where}: no data rows (only a header)")

@@ -463,7 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # Defined outside dpsvm.audit and dpsvm.reproduce: importing those packages
     # costs seconds, which every command (and --help) would pay.
-    from ._subparsers import add_audit_subparser, add_reproduce_subparser
+    from ..utils._subcommands import add_audit_subparser, add_reproduce_subparser
 
     add_audit_subparser(sub)
     add_reproduce_subparser(sub)
@@ -771,13 +771,13 @@ def _read(
     y = labels_to_numbers(np.asarray(table.values[:, j], dtype=np.float64))
     # The last column (the default): the features are a view, without a copy
     # (Fortran order: each column contiguous, as read_csv returns them).
-    X = (
+    features: np.ndarray = (
         table.values[:, :j]
         if j == table.values.shape[1] - 1
         else np.delete(table.values, j, axis=1)
     )
     names = None if table.header is None else table.header[:j] + table.header[j + 1 :]
-    return X, y, names
+    return features, y, names
 
 
 def _match_columns(

@@ -24,8 +24,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..cli._subparsers import DEFAULT_OUT, PAPERS, add_reproduce_subparser
 from ..utils._cli import PROG, run_subcommand
+from ..utils._subcommands import DEFAULT_OUT, PAPERS, add_reproduce_subparser
 from ._config import make_config
 from ._runner import ReproductionError
 from ._sarwate2009 import run_sarwate2009

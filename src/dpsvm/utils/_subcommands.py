@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..utils._cli import (
+from ._cli import (
     add_integer_argument,
     add_run_options,
     delta_option,
