@@ -222,3 +222,22 @@ def test_text_path_keeps_the_decimal_grammar(tmp_path, cells, message):
     path = _write(tmp_path, f"a,y\n{rows}\n")
     with pytest.raises(DataError, match=re.escape(f"column 1 {message}")):
         read_csv(path, header=True)
+
+
+def test_schema_labels_of_a_numbers_file(tmp_path, monkeypatch):
+    # The labels of a numbers-only file are mapped per distinct value: the same
+    # classes as row by row, and the same refusal (no value quoted).
+    from dpsvm.cli._main import _schema_labels
+
+    schema = PublicSchema.from_dict(SCHEMA)
+    path = _write(tmp_path, "a,c,y\n1,1,1\n2,1,-1.0\n3,1,1\n")
+    frame, _, where = read_frame(path, numeric_columns=["a"])
+    assert frame["y"].dtype == np.float64
+    labels = _schema_labels(schema, frame, where)
+    np.testing.assert_array_equal(labels, schema.encode_labels(frame["y"]))
+    assert labels.tolist() == [1, -1, 1]
+    bad = _write(tmp_path, "a,c,y\n1,1,1\n2,1,7.5\n", "bad.csv")
+    frame, _, where = read_frame(bad, numeric_columns=["a"])
+    with pytest.raises(ValueError, match="not among the declared classes") as info:
+        _schema_labels(schema, frame, where)
+    assert "7.5" not in str(info.value)

@@ -680,7 +680,16 @@ def _schema_labels(schema: Any, frame: Any, where: str) -> np.ndarray:
             f"{where}: no label column {column!r} (named by the schema's "
             f"label.column){hint}"
         )
-    labels: np.ndarray = schema.encode_labels(frame[column])
+    values = frame[column]
+    if values.dtype.kind == "f":
+        # A file of numbers (read_frame's fast path; no missing value): map
+        # each distinct label once, not every row through Python objects.
+        import pandas as pd
+
+        codes, uniques = pd.factorize(values.to_numpy())
+        mapped: np.ndarray = schema.encode_labels(uniques)[codes]
+        return mapped
+    labels: np.ndarray = schema.encode_labels(values)
     return labels
 
 
