@@ -371,6 +371,14 @@ def _numbers_table(layout: _Layout) -> Any | None:
     return _arrow_table(layout, None, numbers=True)
 
 
+def _release_parser_memory() -> None:
+    """Hand the freed table's memory back to the system (pyarrow's allocator
+    keeps it otherwise, and it would count in the peak of the fit that follows)."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+
+
 def _fill(out: NDArray[np.floating[Any]], j: int, column: Any) -> None:
     """Copy a float64 column into ``out[:, j]``, chunk by chunk (one copy)."""
     start = 0
@@ -479,6 +487,8 @@ def read_csv(
             if not pc.all(pc.is_finite(column)).as_py():
                 raise DataError(f"{what} holds a non-finite value (NaN or infinite)")
             raise DataError(f"{what} holds a value too large for {np.dtype(dtype)}")
+    del table, column
+    _release_parser_memory()
     return Table(out, names, where)
 
 
@@ -541,6 +551,7 @@ def read_frame(
     if numbers is not None and numbers.num_rows:
         values = _as_array(numbers, np.float64)
         del numbers
+        _release_parser_memory()
         if values is not None:
             return pd.DataFrame(values, columns=names, copy=False), names, where
     table = _arrow_table(layout, numeric_columns)
