@@ -90,7 +90,6 @@ class _Layout:
     ncols: int  # the number of cells in the first row
     delimiter: str
     data: Any  # standard input's bytes (a pyarrow buffer, gzip undone), or None
-    gzip: bool  # a gzip-compressed file on disk
 
 
 def _open_source(path: str | os.PathLike[str]) -> tuple[Any, str]:
@@ -214,7 +213,6 @@ def _read_layout(
     if isinstance(source, pa.BufferReader):
         data = source.read()
         source = pa.BufferReader(data)
-    compressed = isinstance(source, pa.CompressedInputStream)
     first = _first_row(source, where, delimiter)  # and closes it
     if first is None:
         raise DataError(f"{where}: empty file")
@@ -283,7 +281,6 @@ def _read_layout(
         ncols=len(first),
         delimiter=delimiter,
         data=data,
-        gzip=compressed,
     )
 
 
