@@ -20,10 +20,16 @@ ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "sr
 def test_csv_read_benchmark_runs(monkeypatch, capsys):
     # The script in-process (its readers still run in child processes).
     monkeypatch.setenv("PYTHONPATH", ENV["PYTHONPATH"])
-    argv = ["bench_csv_read.py", "--rows", "500", "--repeat", "1", "--readers", "dpsvm"]
+    readers = "baseline,pandas-c,train-schema"
+    argv = ["bench_csv_read.py", "--rows", "500", "--repeat", "1", "--readers", readers]
     monkeypatch.setattr(sys, "argv", argv)
     runpy.run_path(str(BENCH / "bench_csv_read.py"), run_name="__main__")
-    assert "| dpsvm |" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    for reader in readers.split(","):
+        assert f"| {reader} |" in out
+    # `dpsvm train --schema` ran end to end and was compared with the target.
+    for what in ("wall", "CPU"):
+        assert f"{what}: train-schema " in out, out
 
 
 @pytest.mark.adult

@@ -261,7 +261,7 @@ def test_help_lists_the_kernel_options(run):
         "--feature-map {cos-sin,cos-phase}",
         "--norm-handling {scale,bound,clip}",
         "--feature-seed FEATURE_SEED",
-        "{objective,output,output-laplace,rubinstein}",
+        "{objective,objective-laplace,objective-gaussian,output,output-laplace,rubinstein}",
     ):
         assert option in text, option
     assert "kernel options" in text and "'scale' are refused" in text
@@ -326,7 +326,7 @@ RBF = ("--kernel", "rbf", "--gamma", "1")
         (("--feature-seed", "3"), "--feature-seed applies to a non-linear --kernel"),
         # Mechanisms that do not exist for the chosen kind of model.
         (("--mechanism", "rubinstein"), "--mechanism rubinstein (PRIVATESVM"),
-        ((*RBF, "--mechanism", "output-laplace"), "use --mechanism rubinstein"),
+        ((*RBF, "--mechanism", "output-laplace"), "objective, output or rubinstein"),
         ((*RBF, "--mechanism", "objective-2009"), "invalid choice: 'objective-2009'"),
         ((*RBF, "--norm-handling", "paper"), "invalid choice: 'paper'"),
         ((*RBF, "--feature-map", "auto"), "invalid choice: 'auto'"),

@@ -23,17 +23,10 @@ import json
 import math
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
-from ..utils._cli import (
-    add_integer_argument,
-    add_run_options,
-    delta_option,
-    integer_option,
-    open_interval_option,
-    positive_option,
-    run_subcommand,
-)
+from ..utils._cli import run_subcommand
+from ..utils._subcommands import add_audit_subparser
 from ._auditor import AuditResult
 from .registry import get_entry, list_entries
 
@@ -44,97 +37,6 @@ __all__ = [
     "main",
     "run_audit_command",
 ]
-
-
-# -------------------------------------------------------------- option types
-_epsilon = positive_option("--epsilon")
-_delta = delta_option("--delta")
-_confidence = open_interval_option("--confidence", 0.0, 1.0)
-_n_jobs = integer_option(
-    "--n-jobs", -(2**31), nonzero="--n-jobs must be a non-zero integer"
-)
-
-
-# -------------------------------------------------------------------- parser
-def add_audit_subparser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``audit`` subcommand to an ``argparse`` sub-parser set.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        The object returned by ``parser.add_subparsers(...)``. The new parser
-        inherits its class (so a parser whose ``error`` raises keeps doing so).
-
-    Returns
-    -------
-    argparse.ArgumentParser
-        The ``audit`` parser (its defaults set ``command="audit"``).
-
-    Examples
-    --------
-    >>> parser = argparse.ArgumentParser(prog="dpsvm")
-    >>> _ = add_audit_subparser(parser.add_subparsers(dest="command"))
-    >>> args = parser.parse_args(["audit", "--mechanism", "laplace", "--runs", "50"])
-    >>> args.command, args.mechanism, args.runs, args.confidence
-    ('audit', 'laplace', 50, 0.95)
-    """
-    p = subparsers.add_parser(
-        "audit",
-        help="empirically lower-bound the privacy loss of a mechanism",
-        description=(
-            "Run a mechanism many times on two neighbouring datasets and report a "
-            "Clopper-Pearson lower bound on its epsilon (Jagielski et al. 2020, "
-            "Nasr et al. 2021). A bound above the claimed epsilon refutes the "
-            "claim; a bound below it is evidence, not a proof, of privacy."
-        ),
-    )
-    p.add_argument(
-        "--mechanism",
-        "-m",
-        metavar="NAME",
-        help="registered mechanism to audit (see --list), or 'all'",
-    )
-    p.add_argument(
-        "--list", action="store_true", help="list the registered mechanisms and exit"
-    )
-    add_integer_argument(
-        p,
-        "--runs",
-        8,
-        metavar="N",
-        help="runs per dataset (default: the mechanism's fast setting)",
-    )
-    p.add_argument(
-        "--epsilon", type=_epsilon, metavar="E", help="claimed epsilon (default: 1)"
-    )
-    p.add_argument(
-        "--delta", type=_delta, metavar="D", help="claimed delta (default: per entry)"
-    )
-    p.add_argument(
-        "--confidence",
-        type=_confidence,
-        default=0.95,
-        metavar="C",
-        help="confidence of the lower bound (default: 0.95)",
-    )
-    add_run_options(
-        p,
-        n_jobs=_n_jobs,
-        n_jobs_help="parallel workers (joblib; -1: all cores; default: 1)",
-        seed_help="seed of the run seeds (default: 0)",
-        progress_help="no progress line on standard error",
-    )
-    p.add_argument("--json", action="store_true", help="print JSON lines")
-    p.add_argument(
-        "--check",
-        action="store_true",
-        help=(
-            "exit with status 3 when a real mechanism's claim is refuted or a "
-            "flawed one's is not"
-        ),
-    )
-    p.set_defaults(command="audit")
-    return p
 
 
 # ---------------------------------------------------------------- formatting

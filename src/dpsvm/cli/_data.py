@@ -7,10 +7,14 @@ quote a value read from the file, nor the line it is on: both come from the
 private data. Nor do they quote a cell of the first row: in a file without a
 header row (read without ``--no-header``) that row is a private record.
 
-CSV files are parsed by pyarrow's multi-threaded C++ reader (about 15 times
-faster and a quarter of the memory of the former pure-Python parser on a
-10⁶ × 11 file, see ``benchmarks/bench_csv_read.py``). gzip input is recognised
-by its magic bytes, and ``-`` reads standard input.
+CSV files are parsed by pyarrow's multi-threaded C++ reader. A file of
+numbers only (what the solvers take) is parsed with every column typed as a
+double, and the columns are copied once into the Fortran-ordered array the
+solvers use in place (:func:`read_csv`, and :func:`read_frame` for a public
+schema); any other file is parsed again as text, whose checks word every
+refusal. ``benchmarks/bench_csv_read.py`` compares it with
+``pandas.read_csv`` (docs/benchmarks.md). gzip input is
+recognised by its magic bytes, and ``-`` reads standard input.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ __all__ = [
     "labels_to_numbers",
     "load_dataset",
     "read_csv",
+    "read_frame",
     "read_libsvm",
     "read_table",
     "resolve_label_column",
@@ -53,6 +58,8 @@ NESTED_BALLS_ROWS = 20000
 # A decimal number: digits with an optional fraction and exponent. No NaN,
 # infinities, hexadecimal, underscores or thousands separators.
 _NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+# The spellings of NaN and the infinities (refused as non-finite values).
+_NON_FINITE = re.compile(r"(?i)^[+-]?(?:nan|inf|infinity)$")
 # A header cell naming pandas' default index column when a frame is written with
 # to_csv() (empty) or written again after read_csv() ("Unnamed: 0").
 _INDEX_NAMES = re.compile(r"(?:|Unnamed: ?\d+)")
@@ -70,6 +77,19 @@ class Table:
     values: NDArray[np.floating[Any]]
     header: list[str] | None
     path: str
+
+
+@dataclass
+class _Layout:
+    """What the first row says about a CSV file, before its rows are parsed."""
+
+    path: str | os.PathLike[str]
+    where: str  # the file's name for messages
+    names: list[str] | None  # the header (checked), or --names
+    header: bool  # whether the first row is a header, to be skipped
+    ncols: int  # the number of cells in the first row
+    delimiter: str
+    data: Any  # standard input's bytes (a pyarrow buffer, gzip undone), or None
 
 
 def _open_source(path: str | os.PathLike[str]) -> tuple[Any, str]:
@@ -172,16 +192,28 @@ def read_table(
     OSError
         If the file cannot be read.
     """
+    layout = _read_layout(
+        path, header=header, delimiter=delimiter, column_names=column_names
+    )
+    return _arrow_table(layout, numeric_columns), layout.names, layout.where
+
+
+def _read_layout(
+    path: str | os.PathLike[str],
+    *,
+    header: bool | None,
+    delimiter: str,
+    column_names: Sequence[str] | None,
+) -> _Layout:
+    """Read the first row: the header (checked) or the number of columns."""
     import pyarrow as pa
-    import pyarrow.csv as pacsv
 
     source, where = _open_source(path)
+    data = None
     if isinstance(source, pa.BufferReader):
         data = source.read()
-        first = _first_row(pa.BufferReader(data), where, delimiter)
         source = pa.BufferReader(data)
-    else:
-        first = _first_row(_open_source(path)[0], where, delimiter)
+    first = _first_row(source, where, delimiter)  # and closes it
     if first is None:
         raise DataError(f"{where}: empty file")
     if column_names is not None:
@@ -241,9 +273,45 @@ def read_table(
             first_of[n] = j
     if column_names is not None:
         names = list(column_names)  # checked by the --names option
-    ncols = len(first)
-    text_types = {}
-    if numeric_columns is not None and names is not None:
+    return _Layout(
+        path=path,
+        where=where,
+        names=names,
+        header=bool(header),
+        ncols=len(first),
+        delimiter=delimiter,
+        data=data,
+    )
+
+
+def _arrow_table(
+    layout: _Layout,
+    numeric_columns: Collection[str] | None,
+    *,
+    text: bool = False,
+    numbers: bool = False,
+) -> Any:
+    """Parse the rows with pyarrow: types inferred, or all text, or all numbers.
+
+    ``numbers``: every column parsed as float64, and ``None`` when a cell is
+    not a number (the parse stops at it; the text parse words why).
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    where, names, header = layout.where, layout.names, layout.header
+    delimiter = layout.delimiter
+    source = (
+        pa.BufferReader(layout.data)
+        if layout.data is not None
+        else _open_source(layout.path)[0]
+    )
+    ncols = layout.ncols
+    text_types: dict[str, Any] = {}
+    if text or numbers:
+        kind = pa.float64() if numbers else pa.string()
+        text_types = {f"c{j}": kind for j in range(ncols)}
+    elif numeric_columns is not None and names is not None:
         text_types = {
             f"c{j}": pa.string()
             for j, n in enumerate(names)
@@ -266,6 +334,8 @@ def read_table(
             ),
         )
     except pa.ArrowInvalid as exc:
+        if numbers and "conversion error" in str(exc):
+            return None  # a cell that is not a number
         # pyarrow's message quotes the offending row: never repeat it.
         found = re.search(r"Expected (\d+) columns, got (\d+)", str(exc))
         if found:
@@ -282,7 +352,51 @@ def read_table(
     for field in table.schema:
         if pa.types.is_binary(field.type) or pa.types.is_large_binary(field.type):
             raise DataError(f"{where}: not UTF-8 text")
-    return table, names, where
+    return table
+
+
+def _numbers_table(layout: _Layout) -> Any | None:
+    """Every column parsed as float64 by pyarrow; ``None`` if a cell is not a number.
+
+    The fast path of :func:`read_csv` and :func:`read_frame`: pyarrow's
+    multi-threaded parser converts each cell straight to a double (correctly
+    rounded, as ``float(text)``; blanks around a number allowed; no
+    hexadecimal, booleans or thousands separators), and the columns are then
+    copied once into the array the solvers use. A file that is not all numbers
+    is parsed again as text, whose checks word the refusal.
+    """
+    return _arrow_table(layout, None, numbers=True)
+
+
+def _release_parser_memory() -> None:
+    """Hand the freed table's memory back to the system (pyarrow's allocator
+    keeps it otherwise, and it would count in the peak of the fit that follows)."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+
+
+def _fill(out: NDArray[np.floating[Any]], j: int, column: Any) -> None:
+    """Copy a float64 column into ``out[:, j]``, chunk by chunk (one copy)."""
+    start = 0
+    with np.errstate(over="ignore"):  # too large for float32: inf, refused later
+        for chunk in column.chunks:
+            stop = start + len(chunk)
+            out[start:stop, j] = chunk.to_numpy(zero_copy_only=False)
+            start = stop
+
+
+def _as_array(table: Any, dtype: Any) -> NDArray[np.floating[Any]] | None:
+    """A table of float64 columns without nulls as one Fortran-ordered array,
+    or ``None`` when a value is not finite (in ``dtype``)."""
+    out = np.empty((table.num_rows, table.num_columns), dtype=dtype, order="F")
+    for j, column in enumerate(table.columns):
+        if column.null_count:
+            return None
+        _fill(out, j, column)
+        if not np.isfinite(out[:, j]).all():
+            return None
+    return out
 
 
 def _column_name(j: int) -> str:
@@ -298,7 +412,7 @@ def read_csv(
     delimiter: str = ",",
     column_names: Sequence[str] | None = None,
 ) -> Table:
-    """Read a numeric CSV file (pyarrow's parallel C++ parser).
+    """Read a numeric CSV file into one array (pyarrow's parallel C++ parser).
 
     Parameters
     ----------
@@ -318,7 +432,8 @@ def read_csv(
     Returns
     -------
     Table
-        The values (n_rows, n_columns) and the header (or ``None``).
+        The values (n_rows, n_columns), a Fortran-ordered array (each column
+        contiguous, as the solvers use it), and the header (or ``None``).
 
     Raises
     ------
@@ -333,37 +448,115 @@ def read_csv(
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    table, names, where = read_table(
+    layout = _read_layout(
         path, header=header, delimiter=delimiter, column_names=column_names
     )
+    names, where = layout.names, layout.where
+    table = _numbers_table(layout)
+    if table is None:
+        # Every cell as text, checked against the decimal grammar, to word the
+        # refusal (pyarrow's own inference would read "0x1A" as the integer 26).
+        table = _arrow_table(layout, None, text=True)
     if table.num_rows == 0:
         raise DataError(f"{where}: no data rows (only a header)")
     out = np.empty((table.num_rows, table.num_columns), dtype=dtype, order="F")
     for j, column in enumerate(table.columns):
         what = f"{where}: {_column_name(j)}"
-        if column.null_count:
+        if column.null_count or (
+            pa.types.is_string(column.type) and pc.any(pc.equal(column, "")).as_py()
+        ):
             raise DataError(f"{what} has an empty value")
-        if not (
-            pa.types.is_floating(column.type)
-            or pa.types.is_integer(column.type)
-            or pa.types.is_string(column.type)
-            or pa.types.is_large_string(column.type)
-        ):  # dates, times: not numbers
-            raise DataError(f"{what} holds a value that is not a decimal number")
-        if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type)):
-            # Text cells (e.g. blanks around a number): accept plain decimals only,
-            # not hexadecimal, NaN or thousands separators.
+        if pa.types.is_string(column.type):
+            # Accept plain decimals only (blanks around them allowed), not
+            # hexadecimal, NaN, booleans or thousands separators.
             column = pc.utf8_trim_whitespace(column)
-            if not pc.all(pc.match_substring_regex(column, _NUMBER.pattern)).as_py():
+            decimal = pc.match_substring_regex(column, _NUMBER.pattern)
+            if not pc.all(decimal).as_py():
+                non_finite = pc.match_substring_regex(column, _NON_FINITE.pattern)
+                if pc.all(pc.or_(decimal, non_finite)).as_py():
+                    raise DataError(
+                        f"{what} holds a non-finite value (NaN or infinite)"
+                    )
                 raise DataError(f"{what} holds a value that is not a decimal number")
             column = pc.cast(column, pa.float64())
-        values = column.to_numpy()
-        if not np.all(np.isfinite(values)):
-            raise DataError(f"{what} holds a non-finite value (NaN or infinite)")
-        out[:, j] = values
-        if not np.all(np.isfinite(out[:, j])):
+        _fill(out, j, column)
+        if not np.isfinite(out[:, j]).all():
+            if not pc.all(pc.is_finite(column)).as_py():
+                raise DataError(f"{what} holds a non-finite value (NaN or infinite)")
             raise DataError(f"{what} holds a value too large for {np.dtype(dtype)}")
+    del table, column
+    _release_parser_memory()
     return Table(out, names, where)
+
+
+def read_frame(
+    path: str | os.PathLike[str],
+    *,
+    numeric_columns: Collection[str],
+    delimiter: str = ",",
+    column_names: Sequence[str] | None = None,
+) -> tuple[Any, list[str], str]:
+    """Read a CSV file with named columns as a data frame, for a public schema.
+
+    A file of finite numbers only is read by the fast path of :func:`read_csv`
+    (one float64 array, each column contiguous, which the frame wraps without a
+    copy); any other by :func:`read_table`, the columns not in
+    ``numeric_columns`` as text. The two give the same encoding: a
+    schema compares categories and labels by
+    :func:`~dpsvm.preprocessing.canonical_key`, under which the text ``"1"`` and
+    the number 1.0 are one value.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (see :func:`read_table`).
+    numeric_columns : collection of str
+        The schema's numeric columns.
+    delimiter : str, default=","
+        The field separator.
+    column_names : sequence of str, optional
+        The column names of a file without a header row (``--names``);
+        otherwise the first row is the header.
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+        The rows, columns named by the header.
+    names : list of str
+        The column names.
+    where : str
+        The file's name for messages.
+
+    Raises
+    ------
+    DataError
+        As :func:`read_table`, and for a file without data rows.
+    OSError
+        If the file cannot be read.
+    """
+    import pandas as pd
+
+    layout = _read_layout(
+        path,
+        header=column_names is None,
+        delimiter=delimiter,
+        column_names=column_names,
+    )
+    names, where = layout.names, layout.where
+    assert names is not None
+    numbers = _numbers_table(layout)
+    if numbers is not None and numbers.num_rows:
+        values = _as_array(numbers, np.float64)
+        del numbers
+        _release_parser_memory()
+        if values is not None:
+            return pd.DataFrame(values, columns=names, copy=False), names, where
+    table = _arrow_table(layout, numeric_columns)
+    if table.num_rows == 0:
+        raise DataError(f"{where}: no data rows (only a header)")
+    frame = table.to_pandas()
+    frame.columns = names
+    return frame, names, where
 
 
 def resolve_label_column(spec: str | None, table: Table) -> int:

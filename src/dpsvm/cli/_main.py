@@ -46,8 +46,8 @@ from ._data import (
     labels_to_numbers,
     load_dataset,
     read_csv,
+    read_frame,
     read_libsvm,
-    read_table,
     resolve_label_column,
 )
 from ._demo import DEMO_EPSILONS
@@ -516,8 +516,9 @@ def build_parser() -> argparse.ArgumentParser:
         "metrics, warnings) instead of text, for scripts",
     )
 
-    from ..audit.cli import add_audit_subparser
-    from ..reproduce.cli import add_reproduce_subparser
+    # Defined outside dpsvm.audit and dpsvm.reproduce: importing those packages
+    # costs seconds, which every command (and --help) would pay.
+    from ..utils._subcommands import add_audit_subparser, add_reproduce_subparser
 
     add_audit_subparser(sub)
     add_reproduce_subparser(sub)
@@ -685,23 +686,22 @@ def _check_schema_options(args: argparse.Namespace, what: str) -> None:
 def _read_schema_frame(args: argparse.Namespace, schema: Any) -> tuple[Any, str]:
     """The --data CSV as a data frame for a schema: text kept as text.
 
-    Only the schema's numeric columns are parsed as numbers; every other column
+    A file of numbers only is read as numbers (:func:`read_frame`'s fast path;
+    a category or label compares as the same value either way). Otherwise only
+    the schema's numeric columns are parsed as numbers; every other column
     (categories, the label) is read as text, so that no category is turned into
     a boolean, a date or a number by type inference.
     """
     from ..preprocessing import NumericFeature
 
     numeric = [f.column for f in schema.features if isinstance(f, NumericFeature)]
-    table, names, where = read_table(
+    frame, names, where = read_frame(
         args.data,
         # `dpsvm serve --data` reads its CSV here too, without these options.
-        header=getattr(args, "names", None) is None,
         numeric_columns=numeric,
         delimiter=getattr(args, "delimiter", ","),
         column_names=getattr(args, "names", None),
     )
-    if table.num_rows == 0:
-        raise DataError(f"{where}: no data rows (only a header)")
     assert names is not None
     declared = {schema.label.column, *schema.columns}
     if not declared.intersection(names):
@@ -720,8 +720,6 @@ def _read_schema_frame(args: argparse.Namespace, schema: Any) -> tuple[Any, str]
             + "file needs a header row naming its columns: add one if it has "
             "none, or name them with --names"
         )
-    frame = table.to_pandas()
-    frame.columns = names
     return frame, where
 
 
@@ -738,7 +736,16 @@ def _schema_labels(schema: Any, frame: Any, where: str) -> np.ndarray:
             f"{where}: no label column {column!r} (named by the schema's "
             f"label.column){hint}"
         )
-    labels: np.ndarray = schema.encode_labels(frame[column])
+    values = frame[column]
+    if values.dtype.kind == "f":
+        # A file of numbers (read_frame's fast path; no missing value): map
+        # each distinct label once, not every row through Python objects.
+        import pandas as pd
+
+        codes, uniques = pd.factorize(values.to_numpy())
+        mapped: np.ndarray = schema.encode_labels(uniques)[codes]
+        return mapped
+    labels: np.ndarray = schema.encode_labels(values)
     return labels
 
 
@@ -842,9 +849,15 @@ def _read(
         return table.values, None, table.header
     j = resolve_label_column(args.label_column, table)
     y = labels_to_numbers(np.asarray(table.values[:, j], dtype=np.float64))
-    X = np.delete(table.values, j, axis=1)
+    # The last column (the default): the features are a view, without a copy
+    # (Fortran order: each column contiguous, as read_csv returns them).
+    features: np.ndarray = (
+        table.values[:, :j]
+        if j == table.values.shape[1] - 1
+        else np.delete(table.values, j, axis=1)
+    )
     names = None if table.header is None else table.header[:j] + table.header[j + 1 :]
-    return X, y, names
+    return features, y, names
 
 
 def _match_columns(

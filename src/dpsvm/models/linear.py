@@ -426,8 +426,8 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         :meth:`_check_privacy_event`. ``weight_bound`` is the public W ≥ every
         example weight: each calibration scales its loss constants by it
         (:func:`~dpsvm.perturbation.weighted_loss_constants`); the
-        coordinate-noise mechanisms take W ≤ 1 only (a larger W is refused). ``delta`` is
-        read by ``"objective-gaussian"`` only.
+        coordinate-noise mechanisms take W ≤ 1 only (a larger W is refused).
+        ``delta`` is read by ``"objective-gaussian"`` only.
         """
         if mech in ("objective-laplace", "objective-gaussian") and weight_bound > 1:
             raise ValueError(

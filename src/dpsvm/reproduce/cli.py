@@ -22,112 +22,15 @@ import argparse
 import shlex
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
-from ..utils._cli import (
-    PROG,
-    add_integer_argument,
-    add_run_options,
-    integer_option,
-    run_subcommand,
-)
+from ..utils._cli import PROG, run_subcommand
+from ..utils._subcommands import DEFAULT_OUT, PAPERS, add_reproduce_subparser
 from ._config import make_config
 from ._runner import ReproductionError
 from ._sarwate2009 import run_sarwate2009
 
 __all__ = ["add_reproduce_subparser", "main", "run_reproduce_command"]
-
-PAPERS = ("sarwate2009",)
-DEFAULT_OUT = "./reproduction-sarwate2009"
-
-
-_n_jobs = integer_option(
-    "--n-jobs", -1, nonzero="--n-jobs must be >= 1, or -1 for all CPUs"
-)
-
-
-def add_reproduce_subparser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``reproduce`` subcommand to an ``argparse`` sub-parser set.
-
-    Parameters
-    ----------
-    subparsers : argparse._SubParsersAction
-        The object returned by ``parser.add_subparsers(...)``; the new parser
-        inherits its class (so a parser whose ``error`` raises keeps doing so).
-
-    Returns
-    -------
-    argparse.ArgumentParser
-        The ``reproduce`` parser (its defaults set ``command="reproduce"``).
-
-    Examples
-    --------
-    >>> parser = argparse.ArgumentParser(prog="dpsvm")
-    >>> _ = add_reproduce_subparser(parser.add_subparsers(dest="command"))
-    >>> args = parser.parse_args(["reproduce", "sarwate2009", "--quick"])
-    >>> args.command, args.paper, args.quick, args.out, args.n_jobs
-    ('reproduce', 'sarwate2009', True, './reproduction-sarwate2009', 1)
-    """
-    p = subparsers.add_parser(
-        "reproduce",
-        help="rerun a paper's experiments and write a report with tables and plots",
-        description=(
-            "Rerun the experiments of a paper and write a Markdown report (each "
-            "table next to the paper's numbers and the difference), PNG plots and "
-            "a JSON file of all numbers. sarwate2009: Sarwate, Chaudhuri & "
-            "Monteleoni, 'Differentially private support vector machines' "
-            "(arXiv:0912.0071): Figures 1-4 on UCI Adult, nested balls and (when "
-            "its files are present) KDD Cup 99. The full run follows the paper "
-            "(10-fold cross-validation x 50 noise draws) and takes hours; it "
-            "prints its expected time first. --quick takes minutes."
-        ),
-    )
-    p.add_argument("paper", choices=PAPERS, help="which paper's experiments")
-    p.add_argument(
-        "--data-dir",
-        metavar="DIR",
-        help="directory with adult.data and adult.test (plain or .gz, directly or "
-        "in adult/), and optionally the KDD Cup 99 files (kddcup.data_10_percent, "
-        "corrected; directly or in kddcup99/). Default: $DPSVM_DATA, then the "
-        "loaders' search path",
-    )
-    p.add_argument(
-        "--quick",
-        action="store_true",
-        help="2 of 10 folds x 2 draws, 24,000 nested-balls points, fewer "
-        "learning-curve points (under 10 minutes on 2 cores)",
-    )
-    p.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)
-    p.add_argument(
-        "--out",
-        metavar="DIR",
-        default=DEFAULT_OUT,
-        help=f"output directory (default {DEFAULT_OUT})",
-    )
-    for flag, metavar, text in (
-        (
-            "--draws",
-            "N",
-            "noise draws per private fit, and repetitions per learning-curve "
-            "point (default 50 and 10; --quick 2 and 1)",
-        ),
-        (
-            "--folds",
-            "K",
-            "cross-validation folds evaluated, of a 10-fold split (default 10; "
-            "--quick 2); K > 10 uses a K-fold split",
-        ),
-    ):
-        add_integer_argument(p, flag, 1, metavar=metavar, help=text)
-    add_run_options(
-        p,
-        n_jobs=_n_jobs,
-        n_jobs_help="worker processes (-1: all CPUs; default 1)",
-        seed_help="seed of all splits, projections and noise draws (default 0)",
-        progress_help="no progress line on stderr",
-    )
-    p.set_defaults(command="reproduce")
-    return p
 
 
 def _command_line(args: argparse.Namespace) -> str:
