@@ -548,7 +548,7 @@ def create_app(
         """Liveness (no API key needed)."""
         return {"live": True}
 
-    @app.head("/v2/health/live", tags=["health"])
+    @app.head("/v2/health/live", tags=["health"], response_class=Response)
     def live_head() -> Response:
         """Liveness, status only."""
         return Response(status_code=200)
@@ -558,7 +558,7 @@ def create_app(
         """Readiness: the model is trained and the ledger is open (no key)."""
         return {"ready": True}
 
-    @app.head("/v2/health/ready", tags=["health"])
+    @app.head("/v2/health/ready", tags=["health"], response_class=Response)
     def ready_head() -> Response:
         """Readiness, status only."""
         return Response(status_code=200)
