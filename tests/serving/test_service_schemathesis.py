@@ -8,8 +8,9 @@ headers; a 405 carries ``Allow``; no key is a 401). Both schema-valid
 (positive) and schema-invalid (negative) requests are generated; a negative one
 must be refused. Only ``positive_data_acceptance`` is left out: a JSON schema
 cannot say that a query row has exactly the model's ``d`` finite values, so a
-schema-valid request may still be a 422 (documented) — never a 5xx. ``DPSVM_SCHEMATHESIS_EXAMPLES`` sets the examples per operation and
-mode (default 8: a few seconds).
+schema-valid request may still be a 422 (documented) — never a 5xx.
+``DPSVM_SCHEMATHESIS_EXAMPLES`` sets the examples per operation and mode
+(default 8: a few seconds).
 """
 
 from __future__ import annotations

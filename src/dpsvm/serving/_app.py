@@ -677,6 +677,14 @@ def create_app(
                 ref_template="#/components/schemas/{model}"
             )
             components = schema.setdefault("components", {}).setdefault("schemas", {})
+            # FastAPI documents a {"detail": ...} 422 for every path parameter;
+            # string path parameters never fail, and errors are {"error": ...}.
+            for operations in schema["paths"].values():
+                for op in operations.values():
+                    if "HTTPValidationError" in str(op["responses"].get("422")):
+                        del op["responses"]["422"]
+            components.pop("HTTPValidationError", None)
+            components.pop("ValidationError", None)
             components.update(defs.pop("$defs", {}))
             components["InferRequest"] = defs
             app.openapi_schema = schema
