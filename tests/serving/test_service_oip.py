@@ -191,7 +191,6 @@ def test_tritonclient_drives_every_call(live, binary):
 
 
 def test_a_body_over_the_limit_is_413_json_over_a_real_connection(tmp_path):
-    import httpx
 
     served = make_served()
     with _live_server(served, tmp_path) as url:

@@ -437,7 +437,7 @@ _INFER_BODY = {
         },
     }
 }
-_INFER_OK = {
+_INFER_OK: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "The answer (charged before it is sent). With binary "
         "outputs: a JSON header of Inference-Header-Content-Length bytes, then "
@@ -631,7 +631,7 @@ def create_app(
             media_type="application/octet-stream",
         )
 
-    infer_responses = {
+    infer_responses: dict[int | str, dict[str, Any]] = {
         **_INFER_OK,
         **_errors(401, 404, 409, 413, 422, 429, 503),
     }
