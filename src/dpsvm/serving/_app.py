@@ -147,7 +147,7 @@ class _Service:
             X = self.served.inputs.features(raw)
         except InputError as exc:
             raise ServiceError(422, str(exc)) from None
-        except (ValueError, OverflowError) as exc:  # the transform refused a value
+        except (ValueError, TypeError, OverflowError) as exc:  # the transform refused
             raise ServiceError(422, f"input: {exc}") from None
         job = _Job(
             key=key,
