@@ -207,6 +207,9 @@ def _oversized(url, served):
     # Unauthenticated: 401 without reading the body.
     r = httpx.post(f"http://{url}{URL}/infer", content=b"{bad", timeout=30)
     assert r.status_code == 401
+    # HEAD over a real connection: the status, no body.
+    r = httpx.head(f"http://{url}/v2/health/live", timeout=30)
+    assert r.status_code == 200 and r.content == b""
 
 
 # ---------------------------------------------------------------- KServe v2

@@ -550,8 +550,9 @@ def create_app(
 
     @app.head("/v2/health/live", tags=["health"], response_class=Response)
     def live_head() -> Response:
-        """Liveness, status only."""
-        return Response(status_code=200)
+        """Liveness, status only (the GET's status)."""
+        result: Any = live()
+        return Response(status_code=getattr(result, "status_code", 200))
 
     @app.get("/v2/health/ready", tags=["health"])
     def ready() -> dict[str, bool]:
@@ -560,8 +561,9 @@ def create_app(
 
     @app.head("/v2/health/ready", tags=["health"], response_class=Response)
     def ready_head() -> Response:
-        """Readiness, status only."""
-        return Response(status_code=200)
+        """Readiness, status only (the GET's status)."""
+        result: Any = ready()
+        return Response(status_code=getattr(result, "status_code", 200))
 
     @app.get("/v2/models/{name}/ready", tags=["health"], responses=_errors(404))
     def model_ready(name: str) -> dict[str, Any]:
