@@ -135,7 +135,7 @@ def test_reused_id_with_other_inputs_is_refused(service):
         (infer_body([["1", "x", "2"]], datatype="BYTES"), "non-numeric"),
         (infer_body([[0.0] * 3] * 65), "at most 64"),
         (infer_body([[0.0] * 3] * 0, shape=[0, 3]), "empty"),
-        ({"inputs": []}, "no inputs"),
+        ({"inputs": []}, "inputs: List should have at least 1 item"),
         ({"inputs": [{"name": "input"}]}, "invalid request body"),
         ({"id": "x" * 300, "inputs": []}, "invalid request body"),
     ],
@@ -174,7 +174,7 @@ def test_malformed_json_is_422(service):
     assert r.status_code == 422 and "error" in r.json()
 
 
-def test_oversized_body_is_422(tmp_path):
+def test_oversized_body_is_413(tmp_path):
     served = make_served()
     ledger = make_ledger(str(tmp_path / "l.db"), served)
     app = create_app(served, ledger, make_keys(), max_body_bytes=1000)
@@ -182,7 +182,7 @@ def test_oversized_body_is_422(tmp_path):
         r = client.post(
             f"{URL}/infer", json=infer_body([[0.5] * 3] * 200), headers=auth()
         )
-        assert r.status_code == 422 and "larger than 1000 bytes" in r.json()["error"]
+        assert r.status_code == 413 and "larger than 1000 bytes" in r.json()["error"]
         assert budget(client)["answers"] == 0
 
 

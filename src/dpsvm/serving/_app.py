@@ -5,27 +5,37 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
-import json
 import threading
 import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 import numpy as np
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.routing import Match
 
 from .. import __version__
 from ..exceptions import BudgetExceededError
-from ._inputs import InputError, parse_inputs
+from ._inputs import INPUT_NAME, MAX_NESTING, InputError, parse_inputs
 from ._keys import ApiKey, ApiKeys
 from ._ledger import Ledger, LedgerState
 from ._models import ServedModel
+from ._protocol import (
+    HEADER_LENGTH,
+    OUTPUT_NAME,
+    ErrorBody,
+    InferRequest,
+    ParsedRequest,
+    decode_request,
+    encode_response,
+    request_hash,
+)
 
 __all__ = ["create_app"]
 
@@ -44,81 +54,39 @@ class ServiceError(Exception):
 
 
 # ------------------------------------------------------------ request bodies
-class InferInput(BaseModel):
-    """One input tensor (OIP v2 ``$request_input``)."""
+async def _read_body(request: Request, limit: int) -> bytes:
+    """The request body, or a 413 when it is larger than ``limit`` bytes.
 
-    name: str = Field(max_length=256)
-    shape: list[int]
-    datatype: str = Field(max_length=16)
-    data: list[Any]
-    parameters: dict[str, Any] | None = None
-
-
-class InferRequest(BaseModel):
-    """An inference request (OIP v2 ``$inference_request``)."""
-
-    id: str | None = Field(
-        default=None,
-        max_length=256,
-        description="Request id: a retried id returns the stored answer and "
-        "spends nothing.",
-    )
-    inputs: list[InferInput]
-    outputs: list[dict[str, Any]] | None = None
-    parameters: dict[str, Any] | None = None
-
-
-class _BodyLimit:
-    """Refuse request bodies over a size limit (HTTP 422) before parsing them.
-
-    It also reads every POST body as JSON (the only body this API takes), so
-    that ``curl -d`` works without a ``Content-Type`` header.
+    Called only after the API key is checked, so an unauthenticated request
+    never has its body read. An oversized body is drained (up to a bound) so
+    that the client reads the 413 instead of a connection reset.
     """
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        message = (
-            f"the request body is larger than {self.limit} bytes; send fewer rows "
-            "per request"
-        )
-        for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                try:
-                    too_big = int(value) > self.limit
-                except ValueError:
-                    too_big = True
-                if too_big:
-                    await JSONResponse({"error": message}, 422)(scope, receive, send)
-                    return
-        if scope["method"] == "POST":
-            # curl -d sends a form content type: the body is JSON whatever it says.
-            headers = [
-                (n, v) for n, v in scope.get("headers", []) if n != b"content-type"
-            ]
-            scope = {
-                **scope,
-                "headers": [*headers, (b"content-type", b"application/json")],
-            }
-        seen = 0
-
-        async def limited() -> Message:
-            nonlocal seen
-            msg = await receive()
+    message = (
+        f"the request body is larger than {limit} bytes; send fewer rows per request"
+    )
+    declared = request.headers.get("content-length")
+    too_big = declared is not None and (
+        not declared.strip().isdigit() or int(declared) > limit
+    )
+    chunks: list[bytes] = []
+    seen = 0
+    more = True
+    while more and not too_big:
+        msg = await request.receive()
+        if msg["type"] == "http.disconnect":
+            raise ServiceError(400, "the client closed the connection")
+        chunk = msg.get("body", b"")
+        seen += len(chunk)
+        too_big = seen > limit
+        chunks.append(chunk)
+        more = bool(msg.get("more_body", False))
+    if too_big:
+        while more and seen <= 8 * limit + (1 << 20):
+            msg = await request.receive()
             seen += len(msg.get("body", b""))
-            if seen > self.limit:
-                raise ServiceError(422, message)
-            return msg
-
-        try:
-            await self.app(scope, limited, send)
-        except ServiceError as exc:
-            await JSONResponse({"error": exc.message}, exc.status)(scope, receive, send)
+            more = msg["type"] != "http.disconnect" and msg.get("more_body", False)
+        raise ServiceError(413, message)
+    return b"".join(chunks)
 
 
 def _datatype(labels: np.ndarray) -> tuple[str, list[Any]]:
@@ -130,11 +98,6 @@ def _datatype(labels: np.ndarray) -> tuple[str, list[Any]]:
     if kind == "f":
         return "FP64", [float(v) for v in labels]
     return "BYTES", [str(v) for v in labels]
-
-
-def _request_hash(inputs: list[dict[str, Any]]) -> str:
-    text = json.dumps(inputs, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 #: Most charges committed in one transaction.
@@ -178,14 +141,13 @@ class _Service:
         self.label_datatype = _datatype(classes)[0]
 
     # ----------------------------------------------------------- answering
-    def infer(self, body: InferRequest, key: ApiKey) -> dict[str, Any]:
-        inputs = [t.model_dump(exclude={"parameters"}) for t in body.inputs]
+    def infer(self, body: ParsedRequest, key: ApiKey) -> dict[str, Any]:
         try:
-            raw = parse_inputs(inputs, self.served.inputs, self.max_batch)
+            raw = parse_inputs(body.inputs, self.served.inputs, self.max_batch)
             X = self.served.inputs.features(raw)
         except InputError as exc:
             raise ServiceError(422, str(exc)) from None
-        except ValueError as exc:  # the schema transform refused a value
+        except (ValueError, TypeError, OverflowError) as exc:  # the transform refused
             raise ServiceError(422, f"input: {exc}") from None
         job = _Job(
             key=key,
@@ -193,7 +155,7 @@ class _Service:
             rows=int(X.shape[0]),
             request_id=body.id if body.id is not None else uuid.uuid4().hex,
             retry=body.id is not None,
-            request_hash=_request_hash(inputs),
+            request_hash=request_hash(body, raw),
         )
         return self._submit(job)
 
@@ -282,7 +244,7 @@ class _Service:
             "model_name": self.served.name,
             "outputs": [
                 {
-                    "name": "label",
+                    "name": OUTPUT_NAME,
                     "shape": [int(labels.shape[0])],
                     "datatype": datatype,
                     "data": data,
@@ -396,13 +358,13 @@ class _Service:
             "platform": "dpsvm",
             "inputs": [
                 {
-                    "name": "input",
+                    "name": INPUT_NAME,
                     "datatype": "BYTES" if spec.has_categorical else "FP64",
                     "shape": [-1, spec.width],
                 }
             ],
             "outputs": [
-                {"name": "label", "datatype": self.label_datatype, "shape": [-1]}
+                {"name": OUTPUT_NAME, "datatype": self.label_datatype, "shape": [-1]}
             ],
             "parameters": {
                 "columns": list(spec.columns),
@@ -418,12 +380,41 @@ class _Service:
         }
 
 
-def _authenticate(request: Request) -> ApiKey:
+#: The one version of the served model (as the metadata advertises).
+MODEL_VERSION = "1"
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="bearer",
+    bearerFormat="API key",
+    description="An API key from the server's key file: "
+    "'Authorization: Bearer <key>'. Health and the OpenAPI schema need none.",
+)
+
+_ERRORS = {
+    401: "Missing or invalid API key (checked before the body is read).",
+    404: "Unknown model or model version.",
+    409: "A request id reused with other inputs (nothing spent).",
+    413: "The request body is larger than the limit (nothing spent).",
+    422: "Bad input: malformed or out-of-range values, a shape, datatype, input "
+    "or output name that the model does not take, too many rows, data nested "
+    f"deeper than {MAX_NESTING} lists (nothing spent).",
+    429: "Privacy budget exhausted, or the API key's answer limit reached.",
+    503: "The ledger is unavailable; nothing was answered.",
+}
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {c: {"model": ErrorBody, "description": _ERRORS[c]} for c in codes}
+
+
+def _authenticate(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> ApiKey:
     """The API key of a request (``Authorization: Bearer KEY``), or a 401."""
     keys: ApiKeys = request.app.state.service.keys
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    key = keys.authenticate(token.strip()) if scheme.lower() == "bearer" else None
+    key = keys.authenticate(credentials.credentials) if credentials else None
     if key is None:
         raise ServiceError(
             401,
@@ -433,6 +424,31 @@ def _authenticate(request: Request) -> ApiKey:
 
 
 Authed = Annotated[ApiKey, Depends(_authenticate)]
+
+_INFER_BODY = {
+    "requestBody": {
+        "required": True,
+        "description": "JSON; with the binary tensor data extension, a JSON header "
+        "of Inference-Header-Content-Length bytes followed by the raw tensors.",
+        "content": {
+            "application/json": {
+                "schema": {"$ref": "#/components/schemas/InferRequest"}
+            }
+        },
+    }
+}
+_INFER_OK: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "The answer (charged before it is sent). With binary "
+        "outputs: a JSON header of Inference-Header-Content-Length bytes, then "
+        "the raw tensors.",
+        "content": {
+            "application/octet-stream": {
+                "schema": {"type": "string", "format": "binary"}
+            }
+        },
+    }
+}
 
 
 def create_app(
@@ -457,7 +473,7 @@ def create_app(
     max_batch : int, default=1024
         The most query rows one request may have.
     max_body_bytes : int, default=8 MiB
-        The largest request body.
+        The largest request body (larger: HTTP 413).
 
     Returns
     -------
@@ -482,7 +498,7 @@ def create_app(
         version=__version__,
         description="Open Inference Protocol v2 endpoints answering with "
         "differential privacy; every answer is charged to a durable ledger "
-        "before it is sent.",
+        'before it is sent. Errors are {"error": "..."}.',
     )
     app.state.service = service
 
@@ -495,7 +511,16 @@ def create_app(
     async def _http_error(
         request: Request, exc: StarletteHTTPException
     ) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail)}, exc.status_code)
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == 405:
+            # Every method of every route at this path (GET and HEAD of health).
+            methods: set[str] = set()
+            for route in app.router.routes:
+                match, _ = route.matches(request.scope)
+                if match != Match.NONE:
+                    methods |= set(getattr(route, "methods", None) or ())
+            headers["Allow"] = ", ".join(sorted(methods))
+        return JSONResponse({"error": str(exc.detail)}, exc.status_code, headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -505,54 +530,167 @@ def create_app(
             parts.append(f"{loc}: {e.get('msg', 'invalid')}" if loc else e["msg"])
         return JSONResponse({"error": "invalid request body: " + "; ".join(parts)}, 422)
 
-    def model(name: str) -> None:
+    def model(name: str, version: str | None = None) -> None:
         if name != served.name:
             raise ServiceError(
                 404, f"unknown model {name!r}; this server serves {served.name!r}"
             )
+        if version is not None and version != MODEL_VERSION:
+            raise ServiceError(
+                404,
+                f"unknown version {version!r} of model {name!r}; its only version "
+                f"is {MODEL_VERSION!r}",
+            )
 
+    # ------------------------------------------------------------ health
     @app.get("/v2/health/live", tags=["health"])
     def live() -> dict[str, bool]:
         """Liveness (no API key needed)."""
         return {"live": True}
+
+    @app.head("/v2/health/live", tags=["health"], response_class=Response)
+    def live_head() -> Response:
+        """Liveness, status only (the GET's status)."""
+        result: Any = live()
+        return Response(status_code=getattr(result, "status_code", 200))
 
     @app.get("/v2/health/ready", tags=["health"])
     def ready() -> dict[str, bool]:
         """Readiness: the model is trained and the ledger is open (no key)."""
         return {"ready": True}
 
-    @app.get("/v2/models/{name}/ready", tags=["health"])
+    @app.head("/v2/health/ready", tags=["health"], response_class=Response)
+    def ready_head() -> Response:
+        """Readiness, status only (the GET's status)."""
+        result: Any = ready()
+        return Response(status_code=getattr(result, "status_code", 200))
+
+    @app.get("/v2/models/{name}/ready", tags=["health"], responses=_errors(404))
     def model_ready(name: str) -> dict[str, Any]:
         """Readiness of one model (no key)."""
         model(name)
         return {"name": name, "ready": True}
 
-    @app.get("/v2", tags=["metadata"])
+    @app.get(
+        "/v2/models/{name}/versions/{version}/ready",
+        tags=["health"],
+        responses=_errors(404),
+    )
+    def model_version_ready(name: str, version: str) -> dict[str, Any]:
+        """Readiness of one model version (no key; the only version is "1")."""
+        model(name, version)
+        return {"name": name, "ready": True}
+
+    # ----------------------------------------------------------- metadata
+    @app.get("/v2", tags=["metadata"], responses=_errors(401))
     def server_metadata(key: Authed) -> dict[str, Any]:
         """Server metadata."""
-        return {"name": "dpsvm", "version": __version__, "extensions": ["budget"]}
+        return {
+            "name": "dpsvm",
+            "version": __version__,
+            "extensions": ["binary_tensor_data", "budget"],
+        }
 
-    @app.get("/v2/models/{name}", tags=["metadata"])
+    @app.get("/v2/models/{name}", tags=["metadata"], responses=_errors(401, 404))
     def model_metadata(name: str, key: Authed) -> dict[str, Any]:
         """Model metadata: input shape, columns, classes and mechanism."""
         model(name)
         return service.metadata()
 
-    @app.get("/v2/models/{name}/budget", tags=["budget"])
+    @app.get(
+        "/v2/models/{name}/versions/{version}",
+        tags=["metadata"],
+        responses=_errors(401, 404),
+    )
+    def model_version_metadata(name: str, version: str, key: Authed) -> dict[str, Any]:
+        """Model metadata of one version (the only version is "1")."""
+        model(name, version)
+        return service.metadata()
+
+    @app.get(
+        "/v2/models/{name}/budget", tags=["budget"], responses=_errors(401, 404, 503)
+    )
     def budget(name: str, key: Authed) -> dict[str, Any]:
         """The committed privacy spend: totals, spent, remaining, answers."""
         model(name)
         return service.budget(key)
 
-    @app.post("/v2/models/{name}/infer", tags=["inference"])
-    def infer(name: str, body: InferRequest, key: Authed) -> dict[str, Any]:
+    # ----------------------------------------------------------- inference
+    async def answer(request: Request, key: ApiKey) -> Response:
+        body = await _read_body(request, max_body_bytes)
+        try:
+            parsed = decode_request(body, request.headers.get(HEADER_LENGTH))
+        except InputError as exc:
+            raise ServiceError(422, str(exc)) from None
+        response = await run_in_threadpool(service.infer, parsed, key)
+        content, header_length = encode_response(response, parsed)
+        if header_length is None:
+            return Response(content, 200, media_type="application/json")
+        return Response(
+            content,
+            200,
+            headers={"Inference-Header-Content-Length": str(header_length)},
+            media_type="application/octet-stream",
+        )
+
+    infer_responses: dict[int | str, dict[str, Any]] = {
+        **_INFER_OK,
+        **_errors(401, 404, 409, 413, 422, 429, 503),
+    }
+
+    @app.post(
+        "/v2/models/{name}/infer",
+        tags=["inference"],
+        responses=infer_responses,
+        openapi_extra=_INFER_BODY,
+    )
+    async def infer(name: str, request: Request, key: Authed) -> dict[str, Any]:
         """Answer a batch of queries privately (charged before it is sent).
 
-        Errors: 401 bad key, 404 unknown model, 409 request id reused with
-        other inputs, 422 bad input (nothing spent), 429 budget exhausted.
+        Errors: 401 bad key (checked before the body is read), 404 unknown
+        model, 409 request id reused with other inputs, 413 body too large,
+        422 bad input (nothing spent), 429 budget exhausted.
         """
         model(name)
-        return service.infer(body, key)
+        return await answer(request, key)  # type: ignore[return-value]
 
-    app.add_middleware(_BodyLimit, limit=max_body_bytes)
+    @app.post(
+        "/v2/models/{name}/versions/{version}/infer",
+        tags=["inference"],
+        responses=infer_responses,
+        openapi_extra=_INFER_BODY,
+    )
+    async def infer_version(
+        name: str, version: str, request: Request, key: Authed
+    ) -> dict[str, Any]:
+        """Answer a batch of queries with one model version (the only one: "1")."""
+        model(name, version)
+        return await answer(request, key)  # type: ignore[return-value]
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            defs = InferRequest.model_json_schema(
+                ref_template="#/components/schemas/{model}"
+            )
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            # FastAPI documents a {"detail": ...} 422 for every path parameter;
+            # string path parameters never fail, and errors are {"error": ...}.
+            for operations in schema["paths"].values():
+                for op in operations.values():
+                    if "HTTPValidationError" in str(op["responses"].get("422")):
+                        del op["responses"]["422"]
+            components.pop("HTTPValidationError", None)
+            components.pop("ValidationError", None)
+            components.update(defs.pop("$defs", {}))
+            components["InferRequest"] = defs
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app

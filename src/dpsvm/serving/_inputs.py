@@ -26,6 +26,10 @@ _NUMERIC = {
     "UINT8",
 }
 DATATYPES = (*sorted(_NUMERIC), "BYTES")
+#: The name of the single ``[B, d]`` input tensor (as the metadata advertises).
+INPUT_NAME = "input"
+#: Deepest nesting of a tensor's ``data`` lists (deeper: HTTP 422).
+MAX_NESTING = 32
 
 
 class InputError(ValueError):
@@ -41,6 +45,11 @@ def _flat(data: list[Any], n: int, where: str) -> list[Any]:
     while stack:
         for v in stack[-1]:
             if isinstance(v, list):
+                if len(stack) >= MAX_NESTING:
+                    raise InputError(
+                        f"{where}: data is nested more than {MAX_NESTING} lists "
+                        "deep; send it flat (row-major)"
+                    )
                 stack.append(iter(v))
                 break
             out.append(v)
@@ -63,7 +72,10 @@ def _numbers(values: list[Any], where: str) -> np.ndarray:
     for v in values:
         if isinstance(v, bool) or not isinstance(v, int | float):
             raise InputError(f"{where}: data must be numbers (found a {_kind(v)})")
-    arr = np.asarray(values, dtype=np.float64)
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except OverflowError:  # an integer beyond the float range (> 308 digits)
+        raise InputError(f"{where}: a number is out of range (|x| > 1.8e308)") from None
     if not np.all(np.isfinite(arr)):
         raise InputError(f"{where}: data must be finite numbers (found NaN or ±inf)")
     return arr
@@ -83,8 +95,11 @@ def _cell(v: Any, categorical: bool, where: str) -> Any:
     if categorical:
         if isinstance(v, str):
             return v
-        if isinstance(v, int | float) and not isinstance(v, bool):
-            return str(v)
+        if isinstance(v, float) or (isinstance(v, int) and not isinstance(v, bool)):
+            try:
+                return str(v)
+            except ValueError:  # more digits than Python converts
+                raise InputError(f"{where}: a number is out of range") from None
         raise InputError(f"{where}: categorical values must be strings")
     if isinstance(v, str):
         try:
@@ -94,7 +109,12 @@ def _cell(v: Any, categorical: bool, where: str) -> Any:
                 f"{where}: a numeric column got a non-numeric string"
             ) from None
     elif isinstance(v, int | float) and not isinstance(v, bool):
-        x = float(v)
+        try:
+            x = float(v)
+        except OverflowError:  # an integer beyond the float range (> 308 digits)
+            raise InputError(
+                f"{where}: a number is out of range (|x| > 1.8e308)"
+            ) from None
     else:
         raise InputError(f"{where}: data must be numbers (found a {_kind(v)})")
     if not math.isfinite(x):
@@ -128,9 +148,10 @@ def parse_inputs(
     Parameters
     ----------
     inputs : list of dict
-        The ``inputs`` of an OIP v2 infer request: one tensor ``[B, width]``
-        (numbers, or ``BYTES`` when some column is categorical), or one tensor
-        per column named by the column, each of shape ``[B]`` or ``[B, 1]``.
+        The ``inputs`` of an OIP v2 infer request: one tensor named ``input``
+        of shape ``[B, width]`` (numbers, or ``BYTES`` when some column is
+        categorical), or one tensor per column named by the column, each of
+        shape ``[B]`` or ``[B, 1]``.
     spec : InputSpec
         The input columns.
     max_batch : int
@@ -145,13 +166,14 @@ def parse_inputs(
     ------
     InputError
         For an unknown datatype, a shape that is not ``[B, width]``, data that
-        disagree with the declared shape, non-numeric, NaN or infinite values,
-        or more than ``max_batch`` rows.
+        disagree with the declared shape, non-numeric, NaN, infinite or
+        out-of-range values, data nested deeper than ``MAX_NESTING`` lists, an
+        unknown input name, or more than ``max_batch`` rows.
     """
     if not inputs:
         raise InputError("the request has no inputs")
     width = spec.width
-    if len(inputs) == 1:
+    if len(inputs) == 1 and inputs[0]["name"] == INPUT_NAME:
         t = inputs[0]
         where = f"input {t['name']!r}"
         dt = t["datatype"]
@@ -195,10 +217,11 @@ def parse_inputs(
     extra = [n for n in by_name if n not in spec.columns]
     if missing or extra:
         raise InputError(
-            "with several inputs, each must be one input column by name; "
-            + (f"missing {missing[:5]}" if missing else "")
+            f"send one tensor named {INPUT_NAME!r} of shape [B, {width}], or one "
+            "tensor per input column named by the column; "
+            + (f"unknown input names {extra[:5]}" if extra else "")
             + ("; " if missing and extra else "")
-            + (f"unknown {extra[:5]}" if extra else "")
+            + (f"missing columns {missing[:5]}" if missing else "")
         )
     b = -1
     cols = []
