@@ -176,6 +176,13 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         Frequencies per streamed chunk (raised to k when smaller, so that each
         Rademacher block is a genuine k × 2D_c block).
     %(classes)s
+    fit_intercept : bool, default=False
+        Only ``False``: the kernel models are bias-free. A constant input
+        coordinate is invisible to a shift-invariant kernel (and only shifts
+        ``coef0`` of ``"poly"``), so ``True`` is refused; use ``"poly"`` with
+        ``coef0 > 0`` for an affine term.
+    intercept_scaling : float, default=0.5
+        Unused (see ``fit_intercept``).
     random_state : None, int or numpy.random.Generator, default=None
         ``None`` uses a fresh CSPRNG for the noise (real releases); an int
         makes the fit reproducible — **for tests and documentation only**. The
@@ -184,6 +191,9 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
 
     Attributes
     ----------
+    estimators_ : list of KernelMarginClassifier
+        With more than 2 classes only: the K binary one-vs-rest learners, each
+        fitted at (ε/K, δ/K).
     estimator_ : JLMarginClassifier
         The fitted Algorithm 2 learner on the mapped rows.
     n_iter_ : int
@@ -288,6 +298,12 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
     def _check_public_params(self) -> None:
         # A string gamma would be a data-dependent bandwidth: refused first.
         reject_string_gamma(self.gamma, type(self).__name__)
+        if self.fit_intercept is True:
+            raise ValueError(
+                "KernelMarginClassifier is bias-free: a constant input coordinate "
+                "does not change a shift-invariant kernel. Set fit_intercept=False "
+                "(use kernel='poly' with coef0 > 0 for an affine term)."
+            )
 
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         Xv = np.asarray(Xv, dtype=np.float64)
