@@ -581,6 +581,8 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             event = dataclasses.replace(event, neighbouring=relation)
         self.estimators_ = fitted
         self.privacy_event_ = event
+        if all(hasattr(est, "n_iter_") for est in fitted):
+            self.n_iter_ = np.array([est.n_iter_ for est in fitted])
         if W.shape[1]:
             self.coef_ = W
             self._split_intercept(W)
