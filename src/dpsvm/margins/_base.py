@@ -457,6 +457,8 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     fit_intercept: bool
     intercept_scaling: float
     coef_: FloatArray
+    intercept_: Any
+    n_iter_: Any
     privacy_event_: PrivacyEvent
     _accept_sparse: bool = True
 

@@ -296,7 +296,7 @@ class LabelPrivateMarginClassifier(MarginParams, MarginClassifierBase):
         "n_rounds": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
     }
 
-    margin: float | str = "auto"
+    margin: float | str = "auto"  # type: ignore[assignment]
     candidates: str | ArrayLike = "subspace"
     n_candidates: int = 2000
     n_directions: int | str = "auto"
@@ -319,9 +319,10 @@ class LabelPrivateMarginClassifier(MarginParams, MarginClassifierBase):
     def _resolved_rounds(self, m: int, n_candidates: int) -> int:
         """T: ``n_rounds``, or the public rule of ``n_rounds="auto"``.
 
-        The largest T ≤ 5 whose rounds (ε/T each, over N candidates) each lose at most 0.01 in margin error with probability ≥ 0.95 by the
-        exponential mechanism's utility bound 2(ln N + ln 20)/((ε/T)·m)
-        (McSherry & Talwar 2007, Thm 8), and at least 1.
+        The largest T ≤ 5 whose rounds (ε/T each, over N candidates) each lose
+        at most 0.01 in margin error with probability ≥ 0.95 by the exponential
+        mechanism's utility bound 2(ln N + ln 20)/((ε/T)·m) (McSherry & Talwar
+        2007, Thm 8), and at least 1.
         """
         if self.n_rounds != "auto":
             return int(self.n_rounds)
@@ -428,7 +429,7 @@ class LabelPrivateMarginClassifier(MarginParams, MarginClassifierBase):
                 # perturbations of the previous *released* direction, drawn from
                 # the features' basis and fresh randomness only.
                 scale = 0.5 * 2.0 ** (-(t - 1))
-                G = rng.standard_normal((basis.shape[1], int(self.n_candidates)))
+                G = rng.standard_normal((w.shape[0], int(self.n_candidates)))
                 W = w[:, None] / lam + scale * G
                 W = np.hstack([w[:, None] / lam, W])
                 W /= np.linalg.norm(W, axis=0)
