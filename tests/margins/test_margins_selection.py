@@ -232,3 +232,30 @@ def test_fitted_objects_keep_no_generator(make):
     X, y = _data(60)
     blob = pickle.dumps(make().fit(X, y))
     assert b"numpy.random" not in blob and b"randomgen" not in blob
+
+
+def test_wide_rows_skip_the_warm_candidate(monkeypatch):
+    # Rows wider than the SLSQP limit go to FISTA directly: same public
+    # sensitivities, and the same scores to within the certified accuracy.
+    import dpsvm.margins.margin_selection as module
+
+    X, y = _data(200)
+    kw = dict(epsilon=2.0, delta=1e-4, classes=[-1, 1], random_state=0)
+    seen: list[list[float]] = [[], []]
+    real = module.selection_score
+
+    def record(i):
+        def spy(g, *args, **kwargs):
+            seen[i].append(g)
+            return real(g, *args, **kwargs)
+
+        return spy
+
+    monkeypatch.setattr(module, "selection_score", record(0))
+    warm = PrivateMarginSelection(**kw).fit(X, y)
+    monkeypatch.setattr(module, "_CANDIDATE_MAX_DIM", 0)
+    monkeypatch.setattr(module, "selection_score", record(1))
+    cold = PrivateMarginSelection(**kw).fit(X, y)
+    np.testing.assert_array_equal(warm.sensitivities_, cold.sensitivities_)
+    tol = (1 + 1 / warm.margins_) / 200
+    assert np.all(np.abs(np.array(seen[0]) - np.array(seen[1])) <= tol + 1e-12)

@@ -32,6 +32,10 @@ from .selection import GeneralizedExponentialMechanism
 
 __all__ = ["PrivateMarginSelection"]
 
+#: Widest rows for the SLSQP warm candidate (its quasi-Newton matrix is dense,
+#: d × d); wider score rows go to FISTA directly (or use score_components).
+_CANDIDATE_MAX_DIM = 500
+
 
 def smoothed_hinge_minimum(
     X: Any,
@@ -364,7 +368,7 @@ class PrivateMarginSelection(MarginClassifierBase):
             rows = sketch.fit(Xv[:1]).transform(Xv)
         rows = rows_in_ball(rows, r)
         # k of F: the base learner's dimension, at most Algorithm 2's k (public).
-        k = min(rows.shape[1], jl_erm_dimension(m, eps_base, self.delta, self.beta))
+        k = min(Xv.shape[1], jl_erm_dimension(m, eps_base, self.delta, self.beta))
         margins = margin_grid(lam * r, m)
         previous = np.zeros(rows.shape[1])
         scores = np.empty(margins.size)
@@ -373,6 +377,20 @@ class PrivateMarginSelection(MarginClassifierBase):
             # Bassily, Mohri & Suresh (2022), Lemma F.3 (F2): the ρ-hinge lies in
             # [0, 1 + Λr/ρ], so its minimum moves by ≤ that/m between neighbours.
             loss_range = (1.0 + lam * r / rho) / m
+            candidate = None
+            if rows.shape[1] <= _CANDIDATE_MAX_DIM:
+                # A warm candidate (speed only): the previous margin's solution
+                # halved (φ = h_c(t/ρ): w/2 keeps the outputs in margin units
+                # when ρ halves), polished by SLSQP; kept only if certified.
+                previous = constrained_candidate(
+                    rows,
+                    ys,
+                    rho=rho,
+                    radius=lam,
+                    smoothing=self.smoothing,
+                    start=previous / 2.0,
+                )
+                candidate = previous
             g, acc = smoothed_hinge_minimum(
                 rows,
                 ys,
@@ -382,19 +400,7 @@ class PrivateMarginSelection(MarginClassifierBase):
                 smoothing=self.smoothing,
                 tol=self.solver_tol * loss_range,
                 max_iter=self.solver_max_iter,
-                # A warm candidate (speed only): the previous margin's solution,
-                # rescaled (φ = h_c(t/ρ), so ρ·(w/ρ_prev) keeps the same outputs
-                # in margin units), polished by SLSQP; kept only if certified.
-                candidate=(
-                    previous := constrained_candidate(
-                        rows,
-                        ys,
-                        rho=rho,
-                        radius=lam,
-                        smoothing=self.smoothing,
-                        start=previous / 2.0 if j else previous,
-                    )
-                ),
+                candidate=candidate,
             )
             # Plus the solver's guaranteed accuracy (the computed value is
             # within it of the minimum for every dataset).
