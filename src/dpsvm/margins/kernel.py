@@ -154,10 +154,10 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         k = ⌈εm ln(2m/β)/(ln^{3/2}(1/δ) ln(2/β))⌉ (Algorithm 2 with β/2).
     norm_scaling : {"paper", "inflated"}, default="paper"
         Norm bound handed to Algorithm 2. ``"paper"``: 2Λ (Algorithm 3 step 5;
-        the ERM ball is then B^k(4Λ)). ``"inflated"``: Λ·max(2, √(1 + (m/2)
-        √(ln(2m/β)/D))), the bound that the proof of Thm 4.2 gives on the RFF
-        image of the comparator when D is below the paper's value (it is ≤ 2Λ
-        at the paper's D). Both are private.
+        the ERM ball is then B^k(4Λ), or B(2Λ) when Φ = I). ``"inflated"``:
+        Λ·max(2, √(1 + (m/2)√(ln(2m/β)/D))), the bound that the proof of
+        Thm 4.2 gives on the RFF image of the comparator when D is below the
+        paper's value (it is ≤ 2Λ at the paper's D). Both are private.
     projection : {"fast", "rademacher"}, default="fast"
         JL construction of Algorithm 2 when the features are materialised (a
         streamed map always uses chunked Rademacher blocks).
