@@ -12,6 +12,9 @@ The paper has no experiments; these are ours (docs/margins.md, "Experiments"):
     (Algorithm 3, RBF random features), objective perturbation.
 (c) ``labeldp`` — Adult, label DP (Algorithm 4; randomized response + logistic
     regression as the trivial label-DP baseline) against full DP at the same ε.
+(d) ``defaults`` — Adult encoded by the public schema (examples/adult_schema.json,
+    ``SchemaTransformer``): Algorithm 4 and Algorithm 6 with their defaults,
+    ``DPLinearSVC`` and the majority class beside (``--epsilons``, ``--seeds``).
 
 Every hyper-parameter is fixed a priori in ``SETTINGS`` (never tuned on test
 data), except the objective-perturbation baseline of (a), reported at the best
@@ -24,6 +27,7 @@ Usage::
 
     python benchmarks/margins_experiments.py --quick            # about a minute
     python benchmarks/margins_experiments.py --experiments highdim,adult,labeldp
+    python benchmarks/margins_experiments.py --experiments defaults --seeds 10
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ from dpsvm.exceptions import DPSVMConvergenceError
 from dpsvm.margins.kernel import KernelMarginClassifier
 from dpsvm.margins.label_private import LabelPrivateMarginClassifier
 from dpsvm.margins.linear import JLMarginClassifier
+from dpsvm.margins.margin_selection import PrivateMarginSelection
 from dpsvm.models import DPLogisticRegression
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,6 +72,7 @@ SETTINGS: dict[str, Any] = {
     "adult_rbf_gamma": 1.0,
     "adult_rff_features": 500,
     "label_rounds": 5,
+    "defaults_epsilons": (1.0,),  # --epsilons for the "defaults" experiment
 }
 
 JL_SOLVERS = {
@@ -393,10 +399,90 @@ def experiment_labeldp(quick: bool, seeds: Sequence[int]) -> list[Row]:
     return rows
 
 
+def _adult_schema_encoded() -> tuple[Any, np.ndarray, Any, np.ndarray, float] | None:
+    """Adult (official files) encoded by the public schema examples/adult_schema.json.
+
+    ``dpsvm.preprocessing.SchemaTransformer`` (nothing learned from the data);
+    returns (X_train, y_train, X_test, y_test, the schema's row-norm bound),
+    labels 0/1 (1 = ">50K").
+    """
+    import os
+    import tempfile
+
+    from adult_schema_cli import _encoded, raw_to_csv
+
+    from dpsvm.datasets._paths import resolve_data_dir
+    from dpsvm.preprocessing import PublicSchema
+
+    data_dir = resolve_data_dir(None)
+    if data_dir is None:
+        print("  Adult not found (set DPSVM_DATA); skipped.")
+        return None
+    schema = ROOT / "examples" / "adult_schema.json"
+    with tempfile.TemporaryDirectory() as tmp:
+        train, test = os.path.join(tmp, "train.csv"), os.path.join(tmp, "test.csv")
+        raw_to_csv(os.path.join(data_dir, "adult", "adult.data.gz"), train)
+        raw_to_csv(os.path.join(data_dir, "adult", "adult.test.gz"), test)
+        d = _encoded(str(schema), train, test)
+    bound = PublicSchema.from_json(schema).row_norm_bound
+    return d["X_train"], d["y_train"], d["X_test"], d["y_test"], bound
+
+
+def experiment_defaults(quick: bool, seeds: Sequence[int]) -> list[Row]:
+    """Adult, public schema encoding: the margin learners with their defaults.
+
+    Algorithm 4 (``LabelPrivateMarginClassifier``) and Algorithm 6
+    (``PrivateMarginSelection``) are given only ε, the public label set and the
+    schema's row-norm bound as ``data_norm``; ``DPLinearSVC`` (full DP, its
+    defaults) and the majority class are shown beside them.
+    """
+    from dpsvm.models import DPLinearSVC
+
+    loaded = _adult_schema_encoded()
+    rows: list[Row] = []
+    if loaded is None:
+        return rows
+    Xtr, ytr, Xte, yte, bound = loaded
+    if quick:
+        Xtr, ytr, Xte, yte = Xtr[:6000], ytr[:6000], Xte[:3000], yte[:3000]
+    data = (Xtr, ytr, Xte, yte)
+    majority = float(min(np.mean(yte), 1.0 - np.mean(yte)))
+    rows.append(
+        Row("defaults", "adult-schema", "majority class", "none", math.inf, 0,
+            majority, 0.0)
+    )  # fmt: skip
+    common = {"data_norm": bound, "classes": [0, 1]}
+    for eps in SETTINGS["defaults_epsilons"]:
+        for seed in seeds:
+            for label, guarantee, model in (
+                (
+                    "Alg. 4 LabelPrivateMarginClassifier (defaults)",
+                    "ε-label-DP",
+                    LabelPrivateMarginClassifier(
+                        epsilon=eps, random_state=seed, **common
+                    ),
+                ),
+                (
+                    "Alg. 6 PrivateMarginSelection (defaults)",
+                    "(ε, δ)-DP",
+                    PrivateMarginSelection(epsilon=eps, random_state=seed, **common),
+                ),
+                (
+                    "DPLinearSVC (defaults)",
+                    "ε-DP",
+                    DPLinearSVC(epsilon=eps, random_state=seed, **common),
+                ),
+            ):
+                _run(rows, "defaults", "adult-schema", label, guarantee, eps, seed,
+                     model, data)  # fmt: skip
+    return rows
+
+
 EXPERIMENTS = {
     "highdim": experiment_highdim,
     "adult": experiment_adult,
     "labeldp": experiment_labeldp,
+    "defaults": experiment_defaults,
 }
 
 
@@ -504,7 +590,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--experiments", default="highdim,adult,labeldp")
     parser.add_argument("--seeds", type=int, default=None, help="noise seeds")
     parser.add_argument("--out-dir", type=Path, default=ROOT / "docs" / "margins")
+    parser.add_argument(
+        "--epsilons", default="1", help="ε values of the defaults experiment"
+    )
     args = parser.parse_args(argv)
+    SETTINGS["defaults_epsilons"] = tuple(float(e) for e in args.epsilons.split(","))
     names = [e.strip() for e in args.experiments.split(",") if e.strip()]
     unknown = [e for e in names if e not in EXPERIMENTS]
     if unknown:

@@ -129,3 +129,19 @@ def test_cli_delta_auto_and_refusal(tmp_path, capsys):
     assert "δ is not used" in out_text
     assert "at least 1 / (number of training rows)" in err
     assert "Traceback" not in err
+
+
+def test_one_vs_rest_resolves_auto_once_for_the_whole_fit():
+    # Regression: each one-vs-rest clone resolved "auto" again, so a K-class
+    # fit spent K·n^-1.5 against the n^-1.5 checked before it (refused).
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    X /= np.linalg.norm(X, axis=1)[:, None]
+    y = np.argmax(X, axis=1)
+    clf = JLMarginClassifier(
+        n_components=2, max_iter=5, classes=[0, 1, 2], random_state=0
+    ).fit(X, y)
+    assert clf.privacy_event_.delta == pytest.approx(300**-1.5)
+    assert [c.delta for c in clf.privacy_event_.children] == pytest.approx(
+        [300**-1.5 / 3] * 3
+    )

@@ -154,8 +154,10 @@ def test_refusals():
         ValueError, match=r"delta must be below 1/\(number of training rows\)"
     ):
         KernelMarginClassifier(delta=0.05, classes=[-1, 1]).fit(X, y)
-    with pytest.raises(ValueError, match="Only binary"):
-        KernelMarginClassifier(delta=1e-3, classes=[0, 1, 2]).fit(X, np.arange(100) % 3)
+    with pytest.raises(ValueError, match="fit_intercept=False"):
+        KernelMarginClassifier(delta=1e-3, fit_intercept=True, classes=[-1, 1]).fit(
+            X, y
+        )
     with pytest.raises(ValueError, match="ln\\(1/delta\\)"):
         KernelMarginClassifier(
             epsilon=20.0, delta=1e-3, solver="boosted-phased-sgd", classes=[-1, 1]

@@ -180,8 +180,6 @@ def test_event_states_label_privacy_only():
 
 def test_refusals():
     X, y = _data()
-    with pytest.raises(ValueError, match="exactly 2 classes"):
-        LabelPrivateMarginClassifier(classes=[0, 1, 2]).fit(X, np.arange(len(y)) % 3)
     with pytest.raises(ValueError, match="not in the public label set"):
         LabelPrivateMarginClassifier(classes=[0, 1]).fit(X, y)
     with pytest.raises(ValueError, match="shape"):
@@ -207,3 +205,42 @@ def test_replace_one_accountant_refuses_the_label_event():
     with pytest.raises(ValueError, match="replace-one"):
         acc.spend(clf.privacy_event_)
     assert len(acc) == 0
+
+
+def test_auto_rules_follow_public_m_d_and_epsilon():
+    # Issue 22: Algorithm 4's defaults are chosen from public n, d, ε.
+    clf = LabelPrivateMarginClassifier(data_norm=2.0, norm_bound=1.5)
+    assert clf._resolved_margin(400) == pytest.approx(1.5 * 2.0 / 20.0)
+    assert clf._resolved_directions(105) == 21
+    assert clf._resolved_directions(4) == 4
+    assert clf._resolved_directions(30) == 11
+    # 2(ln N + ln 20)/((ε/T)m) ≤ 0.01: T = ⌊0.01·εm/(2(ln N + ln 20))⌋ in [1, 5].
+    assert clf._resolved_rounds(400, 2042) == 1
+    assert clf._resolved_rounds(32_561, 2042) == 5
+    per = 2 * (math.log(2042) + math.log(20))
+    m = 3000
+    assert clf._resolved_rounds(m, 2042) == math.floor(0.01 * m / per)
+    clf.set_params(n_rounds=3, margin=0.2, n_directions=7)
+    assert (clf._resolved_rounds(10, 5), clf._resolved_margin(10)) == (3, 0.2)
+    assert clf._resolved_directions(100) == 7
+
+
+def test_auto_defaults_record_the_rounds_and_margin():
+    X, y = _data()
+    clf = LabelPrivateMarginClassifier(classes=[-1, 1], random_state=0).fit(X, y)
+    details = clf.privacy_event_.details
+    assert details["margin"] == pytest.approx(1.0 / math.sqrt(X.shape[0]))
+    assert details["n_rounds"] == 1
+
+
+def test_intercept_recovers_a_shifted_boundary():
+    # fit_intercept: rows in B(√(r² − s²)) plus the constant s = r/2, so an
+    # affine boundary x₀ > 0.15 is reachable (without it, only x₀ > 0 is).
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-0.5, 0.5, size=(3000, 2))
+    y = np.where(X[:, 0] > 0.15, 1, -1)
+    kw = dict(epsilon=2.0, classes=[-1, 1], random_state=0)
+    with_b = LabelPrivateMarginClassifier(fit_intercept=True, **kw).fit(X, y)
+    without = LabelPrivateMarginClassifier(**kw).fit(X, y)
+    assert with_b.score(X, y) > 0.95 > without.score(X, y) + 0.05
+    assert np.ndim(with_b.intercept_) == 0 and with_b.intercept_ < 0

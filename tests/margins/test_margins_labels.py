@@ -33,18 +33,40 @@ def _rows(n: int = 12) -> np.ndarray:
 
 
 @pytest.mark.parametrize("cls", LEARNERS)
-def test_many_private_labels_are_refused_without_counting_them(cls):
-    # Regression: with classes=None the message quoted the number of labels
-    # read from y ("got 5 class(es)"), a count the privacy guarantee does not
-    # cover. It now says only that y is not binary.
+def test_many_labels_fit_one_vs_rest_with_composed_budget(cls):
+    # Multiclass by one-vs-rest (dpsvm.models.base.fit_one_vs_rest): K binary
+    # releases at ε/K each, composed to ε; one score column per class.
+    y = np.arange(30) % 3
+    X = np.random.default_rng(0).uniform(-0.5, 0.5, size=(30, 3))
+    clf = cls(epsilon=1.5, classes=[0, 1, 2], random_state=0).fit(X, y)
+    event = clf.privacy_event_
+    assert event.mechanism.startswith("one-vs-rest(")
+    assert len(event.children) == 3
+    assert [c.epsilon for c in event.children] == pytest.approx([0.5] * 3, rel=1e-3)
+    assert event.epsilon == pytest.approx(sum(c.epsilon for c in event.children))
+    assert event.epsilon <= 1.5 + 1e-9
+    assert event.neighbouring == event.children[0].neighbouring
+    assert clf.decision_function(X).shape == (30, 3)
+    assert set(clf.predict(X)) <= {0, 1, 2}
+    assert len(clf.estimators_) == 3
+
+
+def test_label_private_one_vs_rest_keeps_the_label_relation():
+    # Regression guard: the composed event must not claim replace-one DP.
+    y = np.arange(30) % 3
+    X = np.random.default_rng(0).uniform(-0.5, 0.5, size=(30, 3))
+    clf = LabelPrivateMarginClassifier(classes=[0, 1, 2], random_state=0).fit(X, y)
+    assert clf.privacy_event_.neighbouring == "replace-one-label"
+
+
+@pytest.mark.parametrize("cls", LEARNERS)
+def test_many_private_labels_are_not_counted_in_messages(cls):
+    # With classes=None the label set read from y is flagged, never refused by
+    # quoting a count read from the data.
     y = np.arange(12) % 5
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PrivacyLeakWarning)
-        with pytest.raises(ValueError, match="Only binary classification") as err:
-            cls(random_state=0).fit(_rows(), y)
-    msg = str(err.value)
-    assert "more than 2 classes and classes=None" in msg
-    assert "5" not in msg
+    with pytest.warns(PrivacyLeakWarning, match="classes"):
+        clf = cls(random_state=0).fit(_rows(), y)
+    assert clf.classes_.tolist() == [0, 1, 2, 3, 4]
 
 
 @pytest.mark.parametrize("cls", LEARNERS)
@@ -58,7 +80,7 @@ def test_one_private_label_is_refused_as_sklearn_expects(cls):
 
 
 @pytest.mark.parametrize("cls", LEARNERS)
-def test_a_public_label_set_is_quoted_in_the_refusal(cls):
+def test_labels_outside_the_public_set_are_refused(cls):
     y = np.arange(12) % 3
-    with pytest.raises(ValueError, match=r"exactly 2 classes; got classes=\[0, 1, 2\]"):
-        cls(classes=[0, 1, 2], random_state=0).fit(_rows(), y)
+    with pytest.raises(ValueError, match=r"not in the public label set"):
+        cls(classes=[0, 1], random_state=0).fit(_rows(), y)

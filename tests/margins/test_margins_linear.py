@@ -28,7 +28,7 @@ ESTIMATORS = [
 
 
 @pytest.mark.filterwarnings("ignore::dpsvm.exceptions.PrivacyLeakWarning")
-# No expected failures: binary-only and poor_score tags are declared.
+# No expected failures: multiclass by one-vs-rest, poor_score declared.
 @parametrize_with_checks(ESTIMATORS)
 def test_sklearn_contract(estimator, check):
     check(estimator)
@@ -259,3 +259,32 @@ def test_budget_spent_on_success_only(make):
     with pytest.raises(ValueError):
         make(fresh).set_params(classes=[0, 1]).fit(X, y)  # bad labels: nothing spent
     assert len(fresh) == 0
+
+
+def test_intercept_column_keeps_rows_in_the_public_ball():
+    # fit_intercept: x ↦ [Π_{B(√(r² − s²))}(x), s] with s = intercept_scaling·r,
+    # so ‖x̃‖ ≤ r (the calibrations' bound) whatever the rows.
+    rng = np.random.default_rng(0)
+    X = 5.0 * rng.normal(size=(50, 3))
+    clf = JLMarginClassifier(data_norm=2.0, fit_intercept=True, intercept_scaling=0.3)
+    Xa = clf._with_intercept_column(X)
+    assert Xa.shape == (50, 4)
+    np.testing.assert_allclose(Xa[:, -1], 0.6)
+    assert np.linalg.norm(Xa, axis=1).max() <= 2.0 + 1e-12
+    Xs = clf._with_intercept_column(sp.csr_matrix(X))
+    assert sp.issparse(Xs)
+    np.testing.assert_allclose(Xs.toarray(), Xa)
+
+
+def test_jl_intercept_fits_a_shifted_boundary():
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-0.5, 0.5, size=(2000, 3))
+    y = np.where(X[:, 0] > 0.2, 1, -1)
+    kw = dict(epsilon=4.0, delta=1e-5, margin=0.05, classes=[-1, 1], random_state=0)
+    with_b = JLMarginClassifier(fit_intercept=True, **kw).fit(X, y)
+    without = JLMarginClassifier(**kw).fit(X, y)
+    assert with_b.coef_.shape == (3,) and np.ndim(with_b.intercept_) == 0
+    assert with_b.score(X, y) > without.score(X, y) + 0.05
+    scores = X @ with_b.coef_ + with_b.intercept_
+    inner = np.linalg.norm(X, axis=1) <= np.sqrt(0.75)  # rows not clipped
+    np.testing.assert_allclose(with_b.decision_function(X)[inner], scores[inner])

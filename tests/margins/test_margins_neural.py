@@ -21,7 +21,7 @@ ESTIMATORS = [
 
 
 @pytest.mark.filterwarnings("ignore::dpsvm.exceptions.PrivacyLeakWarning")
-# No expected failures: binary-only and poor_score tags are declared.
+# No expected failures: multiclass by one-vs-rest, poor_score declared.
 @parametrize_with_checks(ESTIMATORS)
 def test_sklearn_contract(estimator, check):
     check(estimator)

@@ -27,6 +27,8 @@ _COMMON = {
     "data_norm": 1.0,
     "classes": None,
     "random_state": None,
+    "fit_intercept": False,
+    "intercept_scaling": 0.5,
 }
 _SELECTION = {
     **_COMMON,
@@ -77,12 +79,12 @@ DEFAULTS = {
     },
     LabelPrivateMarginClassifier: {
         **_COMMON,
-        "margin": 0.1,
+        "margin": "auto",
         "candidates": "subspace",
         "n_candidates": 2000,
-        "n_directions": 10,
+        "n_directions": "auto",
         "cover": "auto",
-        "n_rounds": 1,
+        "n_rounds": "auto",
     },
 }
 

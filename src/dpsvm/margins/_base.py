@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from numbers import Integral, Real
@@ -12,7 +13,7 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import gammaln
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
@@ -20,7 +21,12 @@ from .._compat import Interval, StrOptions, validate_data
 from ..accounting import BudgetAccountant, PrivacyEvent
 from ..accounting.accountant import resolve_accountant
 from ..accounting.charge import charge
-from ..models.base import ScorePredictMixin, resolve_label_set
+from ..models.base import (
+    ScorePredictMixin,
+    fit_one_vs_rest,
+    one_vs_rest_targets,
+    resolve_label_set,
+)
 from ..solvers import clip_factors, row_norms
 from ..utils._random import check_random_state, random_state_constraint
 from ..validation import n_rows, resolve_delta
@@ -38,6 +44,8 @@ COMMON_CONSTRAINTS: dict[str, list[Any]] = {
     "classes": ["array-like", None],
     "accountant": [BudgetAccountant, None],
     "random_state": random_state_constraint(),
+    "fit_intercept": ["boolean"],
+    "intercept_scaling": [Interval(Real, 0, 1, closed="neither")],
 }
 
 
@@ -73,6 +81,8 @@ class MarginParams:
     data_norm: float = 1.0
     classes: ArrayLike | None = None
     random_state: int | None = None
+    fit_intercept: bool = False
+    intercept_scaling: float = 0.5
 
 
 @dataclass(kw_only=True, eq=False, repr=False)
@@ -441,7 +451,20 @@ def post_processed_event(
 
 
 class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
-    """Binary classifier plumbing: public label set, ±1 targets, linear scores."""
+    """Classifier plumbing: public label set, ±1 targets, one-vs-rest, intercept.
+
+    Two labels: one binary release (``classes_[1]`` positive). K > 2 labels:
+    one-vs-rest, K binary releases at (ε/K, δ/K) each, composed sequentially
+    by :func:`dpsvm.models.base.fit_one_vs_rest` (the linear models' helper);
+    the fitted binary learners are kept in ``estimators_``.
+
+    ``fit_intercept``: every row is first projected onto B(√(r² − s²)) and
+    then given the constant public coordinate s = ``intercept_scaling``·r, so
+    the augmented rows still lie in B(r) (r = ``data_norm``): the learners'
+    calibrations and the public bound r are unchanged, and the intercept's
+    contribution to the row norm is at most s. The weight of the constant
+    coordinate, times s, is ``intercept_``.
+    """
 
     epsilon: float
     margin: float
@@ -450,7 +473,11 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     beta: float
     classes: Any
     random_state: Any
+    fit_intercept: bool
+    intercept_scaling: float
     coef_: FloatArray
+    intercept_: Any
+    n_iter_: Any
     privacy_event_: PrivacyEvent
     _accept_sparse: bool = True
 
@@ -462,7 +489,7 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         X : array-like or sparse matrix of shape (n_samples, n_features)
             Training rows.
         y : array-like of shape (n_samples,)
-            Binary labels in ``classes``.
+            Labels in ``classes``.
 
         Returns
         -------
@@ -472,7 +499,7 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         Raises
         ------
         ValueError
-            For labels outside a public binary label set, and for the public
+            For labels outside the public label set, and for the public
             parameters the learner refuses (listed in its Notes), before the
             data are read where the check needs only public values.
         """
@@ -480,24 +507,116 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         self._validate_params()
         # dpsvm.accounting.charge: check now (before the data are read), spend
         # the released event once the model is computed.
+        # δ = "auto" → n^-1.5 of the public row count; δ ≥ 1/n refused.
+        delta = resolve_delta(
+            getattr(self, "delta", 0.0),
+            lambda: n_rows(X),
+            needed_by=" (Bassily, Mohri & Suresh 2022, Lemma 3.1)",
+        )
         plan = charge(
             resolve_accountant(getattr(self, "accountant", None)),
             self.epsilon,
-            # δ = "auto" → n^-1.5 of the public row count; δ ≥ 1/n refused.
-            resolve_delta(
-                getattr(self, "delta", 0.0),
-                lambda: n_rows(X),
-                needed_by=" (Bassily, Mohri & Suresh 2022, Lemma 3.1)",
-            ),
+            delta,
             owner=self,  # a refused spend puts the learner back as it was
         )
-        Xv, ys = self._validate_binary(X, y)
-        self._fit_binary(Xv, ys, y)
+        Xv, targets = self._validate_targets(X, y)
+        Xa = self._with_intercept_column(Xv)
+        if len(targets) == 1:
+            self.__dict__.pop("estimators_", None)
+            self._fit_binary(Xa, targets[0], y)
+            self._split_intercept(getattr(self, "coef_", None))
+        else:
+            self._fit_one_vs_rest(Xa, targets, delta)
         plan.spend(self.privacy_event_)
         return self
 
     def _check_public_params(self) -> None:
         """Refusals of public settings that must come before validation."""
+
+    # -- intercept -------------------------------------------------------------
+    def _intercept_coordinate(self) -> float:
+        """s = ``intercept_scaling``·r, the public constant coordinate."""
+        return float(self.intercept_scaling) * float(self.data_norm)
+
+    def _with_intercept_column(self, X: Any) -> Any:
+        """Rows [Π_{B(√(r² − s²))}(x), s] (norm ≤ r) when ``fit_intercept``.
+
+        The projection is a public per-row map and comes before the learner's
+        own projections and feature maps; sparse rows stay sparse.
+        """
+        if not self.fit_intercept:
+            return X
+        r, s = float(self.data_norm), self._intercept_coordinate()
+        Xc = rows_in_ball(X, math.sqrt(r * r - s * s))
+        const = np.full((X.shape[0], 1), s)
+        if sp.issparse(Xc):
+            return sp.hstack([Xc, sp.csr_matrix(const)], format="csr")
+        return np.hstack([np.asarray(Xc), const])
+
+    def _split_intercept(self, coef: Any) -> None:
+        """Split released weights on the augmented rows into coef_, intercept_."""
+        if coef is None:
+            return
+        W = np.asarray(coef, dtype=np.float64)
+        if self.fit_intercept:
+            self.coef_ = W[..., :-1]
+            self.intercept_ = W[..., -1] * self._intercept_coordinate()
+        else:
+            self.intercept_ = np.zeros(W.shape[:-1]) if W.ndim > 1 else 0.0
+
+    # -- one-vs-rest -----------------------------------------------------------
+    def _fit_one_vs_rest(
+        self, Xa: Any, targets: list[FloatArray], delta: float
+    ) -> None:
+        """K binary learners at (ε/K, δ/K), composed by ``fit_one_vs_rest``.
+
+        ``delta`` is the whole fit's δ, resolved once from the public n (a
+        clone given ``"auto"`` would resolve it again and spend K times it).
+        """
+        gen = check_random_state(self.random_state)
+        fitted: list[Any] = []
+
+        def fit_binary(
+            yk: FloatArray, eps_k: float, delta_k: float
+        ) -> tuple[FloatArray, PrivacyEvent, dict[str, Any]]:
+            est = clone(self)
+            params: dict[str, Any] = {
+                "epsilon": eps_k,
+                "classes": [-1.0, 1.0],
+                "fit_intercept": False,  # the rows already carry the constant
+                # Never hand the generator itself to a kept sub-estimator.
+                "random_state": child_seed(self.random_state, gen),
+            }
+            available = est.get_params(deep=False)
+            if "delta" in available:
+                params["delta"] = delta_k
+            if "accountant" in available:
+                params["accountant"] = None  # charged once, for the whole fit
+            est.set_params(**params)
+            est.fit(Xa, yk)
+            fitted.append(est)
+            coef = getattr(est, "coef_", None)
+            row = np.zeros(0) if coef is None else np.asarray(coef).ravel()
+            return row, est.privacy_event_, {}
+
+        W, event, _ = fit_one_vs_rest(
+            fit_binary,
+            targets,
+            float(self.epsilon),
+            float(delta),
+            self.classes,
+        )
+        relation = event.children[0].neighbouring
+        if relation != event.neighbouring:
+            # Label-DP releases compose to a label-DP guarantee, never more.
+            event = dataclasses.replace(event, neighbouring=relation)
+        self.estimators_ = fitted
+        self.privacy_event_ = event
+        if all(hasattr(est, "n_iter_") for est in fitted):
+            self.n_iter_ = np.array([est.n_iter_ for est in fitted])
+        if W.shape[1]:
+            self.coef_ = W
+            self._split_intercept(W)
 
     def _set_post_processed_event(
         self,
@@ -521,7 +640,10 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         """Fit on validated rows and ±1 targets; set ``privacy_event_``."""
         raise NotImplementedError
 
-    def _validate_binary(self, X: ArrayLike, y: ArrayLike) -> tuple[Any, FloatArray]:
+    def _validate_targets(
+        self, X: ArrayLike, y: ArrayLike
+    ) -> tuple[Any, list[FloatArray]]:
+        """Validated rows and the ±1 targets (one problem, or one per class)."""
         Xv, yv = validate_data(
             self,
             X,
@@ -531,27 +653,14 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         )
         yv = np.asarray(yv)
         check_classification_targets(yv)
-        # Messages quote only public values (and the wording scikit-learn's
-        # checks match): with classes=None, y with one class gets "one class"
-        # (no more than the refusal itself says) and y with more than 2 classes
-        # is not counted.
-        classes = resolve_label_set(self.classes, yv)
-        if classes.size != 2:
-            got = (
-                "y holds more than 2 classes and classes=None"
-                if self.classes is None
-                else f"got classes={classes.tolist()}"
-            )
-            raise ValueError(
-                "Only binary classification is supported. "
-                f"{type(self).__name__} needs a public label set of exactly 2 "
-                f"classes; {got}."
-            )
-        self.classes_ = classes
-        return Xv, np.where(yv == classes[1], 1.0, -1.0)
+        # Messages quote only public values (resolve_label_set): with
+        # classes=None, y with one class gets "one class" (no more than the
+        # refusal itself says), the wording scikit-learn's checks match.
+        self.classes_ = resolve_label_set(self.classes, yv)
+        return Xv, one_vs_rest_targets(yv, self.classes_)
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
-        """Scores of the released model (positive means ``classes_[1]``).
+        """Scores of the released model.
 
         Parameters
         ----------
@@ -560,15 +669,21 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n_samples,)
-            The scores.
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Two classes: one score (positive means ``classes_[1]``); more: one
+            column per class (one-vs-rest), the largest wins.
         """
-        return np.asarray(
-            self._scores(self._validated_input(X)), dtype=np.float64
-        ).ravel()
+        Xa = self._with_intercept_column(self._validated_input(X))
+        if "estimators_" in self.__dict__:
+            return np.column_stack(
+                [est.decision_function(Xa) for est in self.estimators_]
+            )
+        return np.asarray(self._scores(Xa), dtype=np.float64).ravel()
 
     def _scores(self, X: Any) -> Any:
-        """Scores of validated rows: ⟨w, x⟩ for the linear learners."""
+        """Scores of validated (augmented) rows: ⟨w, x⟩ (+ b) for linear learners."""
+        if self.fit_intercept:
+            return X[:, :-1] @ self.coef_ + self.intercept_
         return X @ self.coef_
 
     def _validated_input(self, X: ArrayLike) -> Any:
@@ -587,7 +702,6 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         # Privacy noise dominates on the small data of the contract tests, and
         # the output is random unless seeded.
         tags.classifier_tags.poor_score = True
-        tags.classifier_tags.multi_class = False
         tags.input_tags.sparse = self._accept_sparse
         tags.non_deterministic = True
         return tags

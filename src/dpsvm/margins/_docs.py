@@ -41,6 +41,20 @@ y : array-like of shape (m,)
     Budget to check before the data are read and charge after a successful
     fit. Shared by clones (it is not copied).""",
     "random_state": _RANDOM_STATE,
+    "intercept": """fit_intercept : bool, default=False
+    Fit an intercept: each row is projected onto B(√(r² − s²)) and given the
+    constant public coordinate s = ``intercept_scaling``·r, so augmented rows
+    stay in B(r) and every calibration keeps the public bound r; the
+    intercept adds at most s to a row's norm. ``intercept_`` is the weight of
+    that coordinate times s.
+intercept_scaling : float, default=0.5
+    s/r ∈ (0, 1).""",
+    "ovr_attributes": """intercept_ : float or ndarray of shape (n_classes,)
+    The intercept (0 without ``fit_intercept``).
+estimators_ : list of estimators
+    With more than 2 classes only: the K binary one-vs-rest learners (each
+    fitted at (ε/K, δ/K) on the augmented rows; see their attributes);
+    ``coef_`` then has one row per class.""",
     "erm_rows": """X : array-like of shape (m, k)
     Rows; each is projected onto the ball of radius ``data_norm``.
 y : array-like of shape (m,)

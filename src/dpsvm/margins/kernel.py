@@ -155,10 +155,10 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         k = ⌈εm ln(2m/β)/(ln^{3/2}(1/δ) ln(2/β))⌉ (Algorithm 2 with β/2).
     norm_scaling : {"paper", "inflated"}, default="paper"
         Norm bound handed to Algorithm 2. ``"paper"``: 2Λ (Algorithm 3 step 5;
-        the ERM ball is then B^k(4Λ)). ``"inflated"``: Λ·max(2, √(1 + (m/2)
-        √(ln(2m/β)/D))), the bound that the proof of Thm 4.2 gives on the RFF
-        image of the comparator when D is below the paper's value (it is ≤ 2Λ
-        at the paper's D). Both are private.
+        the ERM ball is then B^k(4Λ), or B(2Λ) when Φ = I). ``"inflated"``:
+        Λ·max(2, √(1 + (m/2)√(ln(2m/β)/D))), the bound that the proof of
+        Thm 4.2 gives on the RFF image of the comparator when D is below the
+        paper's value (it is ≤ 2Λ at the paper's D). Both are private.
     projection : {"fast", "rademacher"}, default="fast"
         JL construction of Algorithm 2 when the features are materialised (a
         streamed map always uses chunked Rademacher blocks).
@@ -177,6 +177,13 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         Frequencies per streamed chunk (raised to k when smaller, so that each
         Rademacher block is a genuine k × 2D_c block).
     %(classes)s
+    fit_intercept : bool, default=False
+        Only ``False``: the kernel models are bias-free. A constant input
+        coordinate is invisible to a shift-invariant kernel (and only shifts
+        ``coef0`` of ``"poly"``), so ``True`` is refused; use ``"poly"`` with
+        ``coef0 > 0`` for an affine term.
+    intercept_scaling : float, default=0.5
+        Unused (see ``fit_intercept``).
     random_state : None or int, default=None
         ``None`` uses a fresh CSPRNG for the noise (real releases); an int
         makes the fit reproducible — **for tests and documentation only**. The
@@ -186,6 +193,9 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
 
     Attributes
     ----------
+    estimators_ : list of KernelMarginClassifier
+        With more than 2 classes only: the K binary one-vs-rest learners, each
+        fitted at (ε/K, δ/K).
     estimator_ : JLMarginClassifier
         The fitted Algorithm 2 learner on the mapped rows.
     n_iter_ : int
@@ -290,6 +300,12 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
     def _check_public_params(self) -> None:
         # A string gamma would be a data-dependent bandwidth: refused first.
         reject_string_gamma(self.gamma, type(self).__name__)
+        if self.fit_intercept is True:
+            raise ValueError(
+                "KernelMarginClassifier is bias-free: a constant input coordinate "
+                "does not change a shift-invariant kernel. Set fit_intercept=False "
+                "(use kernel='poly' with coef0 > 0 for an affine term)."
+            )
 
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         Xv = np.asarray(Xv, dtype=np.float64)

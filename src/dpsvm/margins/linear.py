@@ -81,10 +81,12 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
     n_candidates : int, default=10000
         Size of the random candidate set.
     %(selection_params)s
+    %(intercept)s
 
     Attributes
     ----------
     %(jl_coef)s
+    %(ovr_attributes)s
     projection_ : RademacherJL
         The fitted JL map (public).
     n_components_ : int
@@ -218,10 +220,12 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
     margin : float, default=0.5
         The public margin ρ > 0 of the ρ-hinge.
     norm_bound : float, default=1.0
-        Λ; the ERM domain is B^k(2Λ).
+        Λ; the ERM domain is B^k(2Λ) (B^k(Λ) when Φ is the identity: no JL
+        distortion to absorb).
     data_norm : float, default=1.0
         r; rows are projected onto B^d(r) before the JL map and the projected
-        rows are clipped to B^k(2r) (required for privacy).
+        rows are clipped to B^k(2r) (required for privacy; B^k(r) when Φ is the
+        identity).
     n_components : int or "auto", default="auto"
         k; ``"auto"`` is Algorithm 2's k = ⌈εm ln(m/β)/(ln^{3/2}(1/δ) ln(1/β))⌉.
         The identity is used when k ≥ n_features.
@@ -239,10 +243,12 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
     %(classes)s
     %(accountant)s
     %(random_state)s
+    %(intercept)s
 
     Attributes
     ----------
     %(jl_coef)s
+    %(ovr_attributes)s
     projection_ : FastJL or RademacherJL
         The fitted JL map (public).
     n_components_ : int
@@ -262,8 +268,9 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
     Notes
     -----
     **Privacy.** (ε, δ)-DP under replace-one neighbours with every solver: Φ
-    is data-independent and every projected row is clipped to B^k(2r), so each
-    per-example gradient of the ρ-hinge has norm ≤ 2r/ρ whatever the data.
+    is data-independent and every projected row is clipped to B^k(2r) (B^k(r)
+    when Φ = I, k ≥ d), so each per-example gradient of the ρ-hinge has norm
+    ≤ 2r/ρ (r/ρ) whatever the data.
 
     * ``"boosted-phased-sgd"`` — Algorithm 5 with Lemma 3.1's guarantee (in
       high probability on the empirical ρ-hinge; Thm 3.2 then bounds the
@@ -330,11 +337,14 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
         # Bounded before mapped: rows onto Alg. 2's input ball B^d(r) before Φ
         # (overflow-safe, so no entry of Φx is inf and no inf·0 is NaN) ...
         Xb = Xv if proj.identity_ else rows_in_ball(Xv, self.data_norm)
-        # ... and Alg. 2 step 3: clip the projected rows to B^k(2r) — required
-        # for privacy.
-        r_tilde = 2.0 * self.data_norm
+        # ... Alg. 2 steps 3-4 double r and Λ to absorb the JL distortion (Lemma
+        # A.3: ‖Φx‖ and ‖Φw*‖ may exceed ‖x‖ and ‖w*‖); with Φ = I there is
+        # none, so the exact radii r and Λ are used.
+        slack = 1.0 if proj.identity_ else 2.0
+        # Alg. 2 step 3: clip the projected rows to B^k(2r) — required for privacy.
+        r_tilde = slack * self.data_norm
         Z = project_rows_to_ball(proj.transform(Xb), r_tilde)
-        radius = 2.0 * self.norm_bound  # Alg. 2 step 4: ERM over B^k(2Λ)
+        radius = slack * self.norm_bound  # Alg. 2 step 4: ERM over B^k(2Λ)
         # The solvers' shared arguments: the ball B^k(2Λ), the clipped row
         # norm 2r and the whole (ε, δ) budget.
         common: dict[str, Any] = {

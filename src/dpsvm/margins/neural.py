@@ -80,9 +80,11 @@ class NeuralMarginClassifier(CandidateSelectionClassifier):
     n_candidates : int, default=2000
         Size of the random candidate set.
     %(selection_params)s
+    %(intercept)s
 
     Attributes
     ----------
+    %(ovr_attributes)s
     projections_ : list of RademacherJL
         Φ₀, Φ₁, …, Φ_{L−1} (public).
     compressed_weights_ : list of ndarray
