@@ -974,7 +974,11 @@ def _read_params(
     expected = sorted(
         p for p in cls().get_params(deep=False) if not _unsaved_param(cls, p)
     )
-    params = dict(_check_keys(doc["params"], "params", expected))
+    # Parameters added after files were written: a file without one was fitted
+    # with its default (the constructor's), so it may be absent.
+    later = [p for p in getattr(cls, "_params_added_later", ()) if p in expected]
+    required = [p for p in expected if p not in later]
+    params = dict(_check_keys(doc["params"], "params", required, later))
     for key, value in params.items():
         if key == "classes" and labels is not None:
             continue

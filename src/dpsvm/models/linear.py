@@ -239,6 +239,8 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
     #: Not written to model files (a dict is no JSON scalar); the event records
     #: the public weight bound they give (details["weight_bound"]).
     _unsaved_params = ("class_weight", "class_priors", "max_weight")
+    #: Parameters older model files lack (read with their defaults).
+    _params_added_later = ("data_norm_l1",)
 
     def _get_loss(self) -> Loss:
         raise NotImplementedError
