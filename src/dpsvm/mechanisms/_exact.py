@@ -1,0 +1,497 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Exact samplers: the one place where dpsvm draws every exact noise sample.
+
+Every sampler here turns uniform integers of the generator into samples with
+integer comparisons only; no floating-point number takes part in any
+accept/reject decision, so the output law is exactly the stated one (given
+uniform integers) on every platform.
+
+* :func:`sample_bernoulli_exp` — Bernoulli(exp(−γ)) for rational γ ≥ 0
+  (Canonne, Kamath & Steinke, NeurIPS 2020, arXiv:2004.00010, Algorithm 1).
+* :func:`sample_discrete_laplace` — P(Z = z) ∝ exp(−|z|/t), integer t ≥ 1
+  (CKS20, Algorithm 2 with s = 1).
+* :func:`sample_discrete_gaussian` — P(Z = z) ∝ exp(−z²/(2σ²)), rational σ²
+  (CKS20, Algorithm 3).
+* :func:`select_exponential` — the exponential mechanism over scores on a
+  public grid, by rejection from the uniform proposal with exact
+  Bernoulli(exp(−γ)) coins.
+
+Uniform integers come from ``Generator.integers`` (numpy's bounded integers:
+integer rejection on the raw 32/64-bit words of the bit generator, no floating
+point) and, above 2^63, from ``Generator.bytes`` with integer rejection
+(:func:`_randbelow`). All rejection loops run on arrays: one round draws the
+coins of every still-pending sample at once.
+
+Releases built on them: :func:`dpsvm.mechanisms.laplace_release` (discretised
+Laplace, :mod:`dpsvm.mechanisms._snapping`) and the discrete Gaussian releases
+of :mod:`dpsvm.mechanisms._discrete_gaussian`.
+
+References
+----------
+.. [1] C. L. Canonne, G. Kamath and T. Steinke, "The discrete Gaussian for
+   differential privacy", NeurIPS 2020, arXiv:2004.00010, Algorithms 1-3.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ..utils._random import RandomStateLike, check_random_state
+from .base import check_size
+
+__all__ = [
+    "sample_bernoulli_exp",
+    "sample_discrete_gaussian",
+    "sample_discrete_laplace",
+    "select_exponential",
+]
+
+#: Integer scales up to this are sampled with vectorised int64 numpy draws
+#: (t·K stays below 2^62 for K < 2^10); larger ones use exact Python integers.
+_VECTOR_MAX_SCALE = 2**52
+_INT64_SAFE = 2**62
+
+
+# --------------------------------------------------------------------------- #
+# Uniform integers and Bernoulli(exp(-gamma)) (CKS20 Algorithm 1)
+# --------------------------------------------------------------------------- #
+def _randbelow(gen: np.random.Generator, n: int) -> int:
+    """Return a uniform integer in [0, n) for any n ≥ 1 (exact rejection)."""
+    if n <= 2**63:
+        return int(gen.integers(0, n, dtype=np.uint64)) if n > 1 else 0
+    k = (n - 1).bit_length()
+    nbytes = (k + 7) // 8
+    while True:
+        r = int.from_bytes(gen.bytes(nbytes), "little") >> (8 * nbytes - k)
+        if r < n:
+            return r
+
+
+def _bernoulli_exp_unit_scalar(num: int, den: int, gen: np.random.Generator) -> bool:
+    """Bernoulli(exp(−num/den)) for 0 ≤ num ≤ den (CKS20 Alg. 1, γ ∈ [0, 1])."""
+    k = 1
+    while _randbelow(gen, den * k) < num:  # A ~ Bernoulli(gamma / k)
+        k += 1
+    return k % 2 == 1
+
+
+def _bernoulli_exp_scalar(num: int, den: int, gen: np.random.Generator) -> bool:
+    """Bernoulli(exp(−num/den)) for any num ≥ 0, den ≥ 1 (CKS20 Alg. 1).
+
+    For γ > 1: ⌊γ⌋ coins Bernoulli(exp(−1)) and one Bernoulli(exp(−(γ − ⌊γ⌋)));
+    the product of independent coins is Bernoulli(exp(−γ)).
+    """
+    whole, frac = divmod(num, den)
+    for _ in range(whole):
+        if not _bernoulli_exp_unit_scalar(1, 1, gen):
+            return False
+    return _bernoulli_exp_unit_scalar(frac, den, gen)
+
+
+def _bernoulli_exp(
+    num: NDArray[np.int64], den: int, gen: np.random.Generator
+) -> NDArray[np.bool_]:
+    """Vectorised Bernoulli(exp(−numᵢ/den)), 0 ≤ numᵢ ≤ den ≤ 2^52.
+
+    CKS20 (arXiv:2004.00010) Algorithm 1 for γ ∈ [0, 1]: draw
+    A_k ~ Bernoulli(γ/k) for k = 1, 2, ... until A_k = 0 and return [k odd];
+    P[return 1] = Σ_j (−γ)^j/j! = e^{−γ}. All active entries share k.
+    """
+    out = np.empty(num.shape[0], dtype=bool)
+    active = np.arange(num.shape[0])
+    k = 1
+    while active.size:
+        if den * k >= _INT64_SAFE:  # pragma: no cover - needs k >= 2^10 (p < 1/1000!)
+            for i in active:
+                out[i] = _bernoulli_exp_unit_scalar(int(num[i]), den, gen)
+            break
+        # A ~ Bernoulli(gamma/k) = [uniform{0, ..., den*k - 1} < num].
+        a = gen.integers(0, den * k, size=active.size) < num[active]
+        out[active[~a]] = k % 2 == 1
+        active = active[a]
+        k += 1
+    return out
+
+
+def _bernoulli_exp_any(
+    num: NDArray[np.int64], den: int, gen: np.random.Generator
+) -> NDArray[np.bool_]:
+    """Vectorised Bernoulli(exp(−numᵢ/den)) for numᵢ ≥ 0 and 1 ≤ den ≤ 2^52.
+
+    CKS20 Algorithm 1 for γ > 1: ⌊γ⌋ coins Bernoulli(exp(−1)) (stopping at the
+    first 0) and one Bernoulli(exp(−(γ − ⌊γ⌋))).
+    """
+    whole, frac = np.divmod(num, den)
+    out = np.ones(num.shape[0], dtype=bool)
+    active = np.flatnonzero(whole > 0)
+    j = 0
+    while active.size:
+        coin = _bernoulli_exp(np.ones(active.size, dtype=np.int64), 1, gen)
+        out[active[~coin]] = False
+        active = active[coin]
+        j += 1
+        active = active[whole[active] > j]
+    idx = np.flatnonzero(out)
+    out[idx] = _bernoulli_exp(frac[idx], den, gen)
+    return out
+
+
+def _check_int(value: Any, name: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be an int >= {minimum}, got {value}.")
+    return int(value)
+
+
+def sample_bernoulli_exp(
+    numerators: ArrayLike, denominator: int, rng: RandomStateLike = None
+) -> NDArray[np.bool_]:
+    """Draw exact independent Bernoulli(exp(−γᵢ)) coins, γᵢ = numᵢ/den ≥ 0.
+
+    Parameters
+    ----------
+    numerators : array-like of non-negative ints
+        The numerators of the γᵢ (any shape).
+    denominator : int
+        The common denominator ≥ 1.
+    rng : None, int or numpy.random.Generator, default=None
+        ``None`` draws from a fresh CSPRNG; an int is for tests only.
+
+    Returns
+    -------
+    ndarray of bool
+        The coins, with the shape of ``numerators``.
+
+    Raises
+    ------
+    TypeError
+        If the numerators are not integers or the denominator is not an int.
+    ValueError
+        If a numerator is negative or the denominator is below 1.
+
+    Notes
+    -----
+    Canonne, Kamath & Steinke (NeurIPS 2020, arXiv:2004.00010), Algorithm 1
+    (γ ∈ [0, 1]: the index of the first failure of Bernoulli(γ/k) coins is odd
+    with probability e^{−γ}; γ > 1: a product of ⌊γ⌋ + 1 such coins). Every
+    coin compares a uniform integer with an integer. Vectorised on int64 when
+    den ≤ 2^52 and the numerators fit; otherwise exact Python integers.
+
+    Examples
+    --------
+    >>> sample_bernoulli_exp([0, 10**6], 1, rng=0).tolist()  # exp(0), exp(-10^6)
+    [True, False]
+    """
+    arr = np.asarray(numerators)
+    if arr.dtype.kind not in "iuO":
+        raise TypeError(f"numerators must be integers, got dtype {arr.dtype}.")
+    den = _check_int(denominator, "denominator", 1)
+    flat = [int(v) for v in arr.ravel()] if arr.dtype.kind == "O" else None
+    if flat is not None and any(v < 0 for v in flat):
+        raise ValueError("numerators must be >= 0.")
+    if flat is None and arr.size and int(arr.min()) < 0:
+        raise ValueError("numerators must be >= 0.")
+    gen = check_random_state(rng)
+    small = flat is None and (arr.size == 0 or int(arr.max()) < 2**62)
+    if small and den <= _VECTOR_MAX_SCALE:
+        out = _bernoulli_exp_any(arr.ravel().astype(np.int64), den, gen)
+    else:
+        values = flat if flat is not None else [int(v) for v in arr.ravel()]
+        out = np.array([_bernoulli_exp_scalar(v, den, gen) for v in values], bool)
+    return out.reshape(arr.shape)
+
+
+# --------------------------------------------------------------------------- #
+# Discrete Laplace (CKS20 Algorithm 2)
+# --------------------------------------------------------------------------- #
+def _discrete_laplace_scalar(t: int, gen: np.random.Generator) -> int:
+    """One exact DLap(t) draw with Python integers (CKS20 Alg. 2, s = 1)."""
+    while True:
+        u = _randbelow(gen, t)  # U ~ Uniform{0, ..., t-1}
+        if not _bernoulli_exp_unit_scalar(u, t, gen):  # D ~ Bernoulli(exp(-U/t))
+            continue
+        v = 0
+        while _bernoulli_exp_unit_scalar(1, 1, gen):  # A ~ Bernoulli(exp(-1))
+            v += 1
+        x = u + t * v  # X ~ Geometric(1 - exp(-1/t)) on {0, 1, ...}
+        negative = _randbelow(gen, 2) == 1  # B ~ Bernoulli(1/2)
+        if negative and x == 0:
+            continue  # reject (B = 1, Y = 0) so that 0 is not counted twice
+        return -x if negative else x
+
+
+def _discrete_laplace_vector(
+    t: int, size: int, gen: np.random.Generator
+) -> NDArray[np.int64] | NDArray[np.object_]:
+    """``size`` exact DLap(t) draws, vectorised for t ≤ 2^52 (CKS20 Alg. 2)."""
+    out: NDArray[Any] = np.zeros(size, dtype=np.int64)
+    pending = np.arange(size)
+    while pending.size:
+        u = gen.integers(0, t, size=pending.size)  # U ~ Uniform{0, ..., t-1}
+        accepted = _bernoulli_exp(u, t, gen)  # D ~ Bernoulli(exp(-U/t))
+        idx, u = pending[accepted], u[accepted]
+        # V: successes of Bernoulli(exp(-1)) before the first failure.
+        v = np.zeros(idx.size, dtype=np.int64)
+        active = np.arange(idx.size)
+        while active.size:
+            a = _bernoulli_exp(np.ones(active.size, dtype=np.int64), 1, gen)
+            active = active[a]
+            v[active] += 1
+        negative = gen.integers(0, 2, size=idx.size) == 1  # B ~ Bernoulli(1/2)
+        if int(v.max(initial=0)) >= _INT64_SAFE // t - 1:  # pragma: no cover
+            # V >= 2^10 (probability below e^-1000): continue in Python ints.
+            out = out.astype(object)
+            u, v = u.astype(object), v.astype(object)
+        x = u + t * v  # X = U + t V ~ Geometric(1 - exp(-1/t)) on {0, 1, ...}
+        # Reject (B = 1, X = 0) so that 0 is not counted twice.
+        rejected = negative & (x == 0)
+        keep = ~rejected
+        out[idx[keep]] = np.where(negative[keep], -x[keep], x[keep])
+        pending = np.concatenate([pending[~accepted], idx[rejected]])
+    return out
+
+
+def _discrete_laplace(
+    t: int, n: int, gen: np.random.Generator
+) -> NDArray[np.int64] | NDArray[np.object_]:
+    """``n`` exact DLap(t) draws (vectorised when t ≤ 2^52)."""
+    if t <= _VECTOR_MAX_SCALE:
+        return _discrete_laplace_vector(t, n, gen)
+    draws = [_discrete_laplace_scalar(t, gen) for _ in range(n)]
+    if all(-_INT64_SAFE < z < _INT64_SAFE for z in draws):
+        return np.array(draws, dtype=np.int64)
+    obj = np.empty(n, dtype=object)
+    obj[:] = draws
+    return obj
+
+
+def _shape_and_count(size: int | tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    shape = check_size(size)
+    out_shape = shape if isinstance(shape, tuple) else (shape,)
+    return out_shape, math.prod(out_shape)
+
+
+def sample_discrete_laplace(
+    size: int | tuple[int, ...], scale: int, rng: RandomStateLike = None
+) -> NDArray[np.int64] | NDArray[np.object_]:
+    """Draw exact i.i.d. discrete Laplace integers, P(Z = z) ∝ exp(−|z|/scale).
+
+    Parameters
+    ----------
+    size : int or tuple of int
+        Number of draws or output shape (entries > 0).
+    scale : int
+        The integer scale t ≥ 1.
+    rng : None, int or numpy.random.Generator, default=None
+        Passed through :func:`dpsvm.utils._random.check_random_state`: ``None``
+        draws from a fresh CSPRNG; an int is for tests and documentation only.
+
+    Returns
+    -------
+    ndarray of int64 (object dtype of Python ints if a draw exceeds int64)
+        The draws.
+
+    Raises
+    ------
+    TypeError
+        If ``scale`` is not an int.
+    ValueError
+        If ``scale`` < 1 or ``size`` is not positive.
+
+    Notes
+    -----
+    Canonne, Kamath & Steinke (NeurIPS 2020, arXiv:2004.00010), Algorithm 2
+    with s = 1, using Algorithm 1 for the Bernoulli(exp(−γ)) coins. Every
+    coin is a comparison of a uniform integer with an integer, so the output law
+    is exactly the discrete Laplace (given uniform integers); nothing depends on
+    floating-point ``log`` or ``exp``.
+
+    Examples
+    --------
+    >>> z = sample_discrete_laplace(5, 3, rng=0)
+    >>> z.dtype, z.shape
+    (dtype('int64'), (5,))
+    """
+    out_shape, n = _shape_and_count(size)
+    t = _check_int(scale, "scale", 1)
+    gen = check_random_state(rng)
+    return _discrete_laplace(t, n, gen).reshape(out_shape)
+
+
+# --------------------------------------------------------------------------- #
+# Discrete Gaussian (CKS20 Algorithm 3)
+# --------------------------------------------------------------------------- #
+def _gaussian_accept_scalar(u: int, sigma2: Fraction, t: int, gen: Any) -> bool:
+    """C ~ Bernoulli(exp(−(u − σ²/t)²/(2σ²))) with Python integers (CKS20 Alg. 3)."""
+    gamma = (u - sigma2 / t) ** 2 / (2 * sigma2)
+    return _bernoulli_exp_scalar(gamma.numerator, gamma.denominator, gen)
+
+
+def _discrete_gaussian(
+    sigma2: Fraction, t: int, n: int, gen: np.random.Generator
+) -> NDArray[np.int64] | NDArray[np.object_]:
+    """``n`` exact N_Z(0, σ²) draws with the Laplace proposal of scale t.
+
+    CKS20 (arXiv:2004.00010) Algorithm 3: Y ~ DLap(t), accept with probability
+    exp(−(|Y| − σ²/t)²/(2σ²)). The proposal times the acceptance is
+    ∝ exp(−|y|/t − (|y| − σ²/t)²/(2σ²)) = exp(−y²/(2σ²) − σ²/(2t²)), so the
+    output is exactly N_Z(0, σ²) for *any* integer t ≥ 1; t = ⌊σ⌋ + 1 (their
+    choice) keeps the acceptance rate high.
+
+    With σ²/t = a/b in lowest terms, γ = (|Y| − a/b)²/(2σ²)
+    = f·(|Y|·b − a)²/D for integers f, D computed once; the common case (σ² =
+    c·t, as :mod:`~dpsvm.mechanisms._discrete_gaussian` chooses) has b = 1,
+    f = 1 and D = 2ct, so γ's numerator and denominator stay in int64.
+    """
+    ratio = sigma2 / t
+    a, b = ratio.numerator, ratio.denominator
+    # gamma = (u b - a)^2 / (b^2 * 2 sigma2) = f (u b - a)^2 / D in lowest terms
+    # of the u-independent part.
+    coef = Fraction(1, 2 * b * b) / sigma2
+    f, den = coef.numerator, coef.denominator
+    # Largest |Y| with f (|Y| b - a)^2 < 2^62 (vectorised int64 path).
+    root = math.isqrt(_INT64_SAFE // f) if f <= _INT64_SAFE else 0
+    u_max = (root - a) // b if root > a else -1
+    vector = den <= _VECTOR_MAX_SCALE and u_max >= 0
+    out: NDArray[Any] = np.zeros(n, dtype=np.int64)
+    pending = np.arange(n)
+    while pending.size:
+        y = _discrete_laplace(t, pending.size, gen)
+        if y.dtype != np.int64:  # pragma: no cover - |Y| >= 2^62: p < e^-2^40
+            out = out.astype(object)
+        accept = np.zeros(pending.size, dtype=bool)
+        u = np.abs(y)
+        fast = (u <= u_max) if vector else np.zeros(pending.size, dtype=bool)
+        if np.any(fast):
+            w = u[fast].astype(np.int64) * b - a
+            accept[fast] = _bernoulli_exp_any(f * w * w, den, gen)
+        for i in np.flatnonzero(~fast):  # tails beyond int64: exact Python ints
+            accept[i] = _gaussian_accept_scalar(int(u[i]), sigma2, t, gen)
+        out[pending[accept]] = y[accept]
+        pending = pending[~accept]
+    return out
+
+
+def _check_sigma2(sigma2: Any) -> Fraction:
+    if isinstance(sigma2, bool) or not isinstance(sigma2, numbers.Rational):
+        raise TypeError(
+            "sigma2 must be an int or a fractions.Fraction (an exact rational), "
+            f"got {type(sigma2).__name__}."
+        )
+    value = Fraction(sigma2)
+    if value <= 0:
+        raise ValueError(f"sigma2 must be > 0, got {value}.")
+    return value
+
+
+def sample_discrete_gaussian(
+    size: int | tuple[int, ...],
+    sigma2: int | Fraction,
+    rng: RandomStateLike = None,
+) -> NDArray[np.int64] | NDArray[np.object_]:
+    """Draw exact i.i.d. discrete Gaussian integers, P(Z = z) ∝ exp(−z²/(2σ²)).
+
+    Parameters
+    ----------
+    size : int or tuple of int
+        Number of draws or output shape (entries > 0).
+    sigma2 : int or fractions.Fraction
+        The variance parameter σ² > 0 as an exact rational.
+    rng : None, int or numpy.random.Generator, default=None
+        ``None`` draws from a fresh CSPRNG; an int is for tests only.
+
+    Returns
+    -------
+    ndarray of int64 (object dtype of Python ints if a draw exceeds int64)
+        The draws.
+
+    Raises
+    ------
+    TypeError
+        If ``sigma2`` is not an exact rational.
+    ValueError
+        If ``sigma2`` ≤ 0 or ``size`` is not positive.
+
+    Notes
+    -----
+    Canonne, Kamath & Steinke (NeurIPS 2020, arXiv:2004.00010), Algorithm 3
+    with t = ⌊σ⌋ + 1: a discrete Laplace proposal (their Algorithm 2) accepted
+    with an exact Bernoulli(exp(−(|Y| − σ²/t)²/(2σ²))) coin (their
+    Algorithm 1). Exact given uniform integers; no floating point.
+
+    Examples
+    --------
+    >>> z = sample_discrete_gaussian(4, 9, rng=0)  # sigma = 3
+    >>> z.dtype, z.shape
+    (dtype('int64'), (4,))
+    """
+    out_shape, n = _shape_and_count(size)
+    s2 = _check_sigma2(sigma2)
+    # floor(sigma) = isqrt(floor(sigma^2)); CKS20 Alg. 3: t = floor(sigma) + 1.
+    t = math.isqrt(s2.numerator // s2.denominator) + 1
+    gen = check_random_state(rng)
+    return _discrete_gaussian(s2, t, n, gen).reshape(out_shape)
+
+
+# --------------------------------------------------------------------------- #
+# Exponential mechanism over integer scores (exact rejection sampler)
+# --------------------------------------------------------------------------- #
+def select_exponential(
+    scores: ArrayLike, numerator: int, denominator: int, gen: np.random.Generator
+) -> int:
+    """Sample i with P(i) ∝ exp(λ·Kᵢ), λ = numerator/denominator, Kᵢ integers.
+
+    Rejection from the uniform proposal: draw i uniformly and accept with an
+    exact Bernoulli(exp(−λ(K_max − Kᵢ))) coin (CKS20 Alg. 1). The accepted index
+    has probability ∝ exp(−λ(K_max − Kᵢ)) ∝ exp(λKᵢ): exactly the exponential
+    mechanism's law (McSherry & Talwar 2007) on the integer scores. The
+    maximiser is accepted with probability 1, so a round of n proposals accepts
+    one with probability ≥ 1 − (1 − 1/n)^n > 0.63. Proposals are drawn n at a
+    time and the first accepted one (in drawing order) is returned.
+
+    Parameters
+    ----------
+    scores : array-like of ints, shape (n,)
+        The integer scores Kᵢ (int64 or Python ints).
+    numerator, denominator : int
+        λ = numerator/denominator ≥ 0.
+    gen : numpy.random.Generator
+        The noise source.
+
+    Returns
+    -------
+    int
+        The selected index.
+    """
+    k = np.asarray(scores)
+    n = k.shape[0]
+    if k.dtype == np.int64:
+        gap = int(k.max()) - k  # int64 when the spread fits
+        gap_max = int(gap.max())
+    else:  # pragma: no cover - scores beyond int64
+        gap = np.array([int(k.max()) - int(v) for v in k], dtype=object)
+        gap_max = max(int(v) for v in gap)
+    fits = gap_max == 0 or (numerator <= _INT64_SAFE // max(gap_max, 1))
+    while True:
+        idx = gen.integers(0, n, size=n)
+        if fits and denominator <= _VECTOR_MAX_SCALE:
+            num = numerator * gap[idx].astype(np.int64)
+            coins = _bernoulli_exp_any(num, denominator, gen)
+        else:
+            coins = np.array(
+                [
+                    _bernoulli_exp_scalar(numerator * int(gap[i]), denominator, gen)
+                    for i in idx
+                ],
+                dtype=bool,
+            )
+        hit = np.flatnonzero(coins)
+        if hit.size:
+            return int(idx[hit[0]])
