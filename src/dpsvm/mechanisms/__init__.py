@@ -7,14 +7,18 @@
 * :class:`GammaNormVector` — L2 "spherical Laplace" noise ∝ exp(−ε‖b‖₂/Δ₂),
   pure ε-DP.
 * :class:`AnalyticGaussian` — Gaussian noise with the analytic (ε, δ)
-  calibration of Balle & Wang (2018).
+  calibration of Balle & Wang (2018); its releases are exact over doubles
+  (:func:`gaussian_release`: a public grid 2^k plus discrete Gaussian noise,
+  Canonne, Kamath & Steinke 2020) by default.
 * :class:`ExponentialMechanism` — selection with P(c) ∝ exp(ε·u(c)/(2Δu)).
 
 :func:`sample_laplace` and :func:`sample_gamma_norm` are low-level samplers for
 callers that compute the noise scale themselves. :func:`laplace_release`
 releases a value with Laplace noise without the floating-point leak of
 ``value + sample_laplace(...)`` (Mironov 2012); :func:`sample_discrete_laplace`
-draws exact discrete Laplace integers.
+draws exact discrete Laplace integers. Every exact sample is drawn by
+:mod:`dpsvm.mechanisms._exact` (:func:`sample_discrete_gaussian`,
+:func:`sample_bernoulli_exp`, ...).
 """
 
 from __future__ import annotations
@@ -25,6 +29,14 @@ from ._snapping import (
     laplace_release,
     sample_discrete_laplace,
 )
+from ._discrete_gaussian import (
+    DiscreteGaussianCalibration,
+    discrete_gaussian_calibration,
+    gaussian_release,
+    zcdp_delta,
+    zcdp_noise_multiplier,
+)
+from ._exact import sample_bernoulli_exp, sample_discrete_gaussian
 from .base import BaseMechanism, Mechanism
 from .exponential import ExponentialMechanism
 from .gamma_norm import GammaNormVector, sample_gamma_norm
@@ -34,14 +46,21 @@ from .laplace import LaplaceVector, sample_laplace
 __all__ = [
     "AnalyticGaussian",
     "BaseMechanism",
+    "DiscreteGaussianCalibration",
     "DiscreteLaplaceCalibration",
     "ExponentialMechanism",
     "GammaNormVector",
     "LaplaceVector",
     "Mechanism",
+    "discrete_gaussian_calibration",
     "discrete_laplace_calibration",
+    "gaussian_release",
     "laplace_release",
+    "sample_bernoulli_exp",
+    "sample_discrete_gaussian",
     "sample_discrete_laplace",
     "sample_gamma_norm",
     "sample_laplace",
+    "zcdp_delta",
+    "zcdp_noise_multiplier",
 ]

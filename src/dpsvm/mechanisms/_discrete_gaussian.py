@@ -264,9 +264,9 @@ def discrete_gaussian_calibration(
 
     Examples
     --------
-    >>> cal = discrete_gaussian_calibration(2.0, 1.0, 4, bound=10.0)
+    >>> cal = discrete_gaussian_calibration(2.0, 1.0, 4, bound=10.0)  # k = -1 - 20
     >>> cal.grid_exponent, cal.rho <= 1 / 8
-    (-22, True)
+    (-21, True)
     """
     z = check_positive(noise_multiplier, "noise_multiplier")
     delta2 = check_positive(sensitivity, "sensitivity")
