@@ -23,12 +23,6 @@ draws exact discrete Laplace integers. Every exact sample is drawn by
 
 from __future__ import annotations
 
-from ._snapping import (
-    DiscreteLaplaceCalibration,
-    discrete_laplace_calibration,
-    laplace_release,
-    sample_discrete_laplace,
-)
 from ._discrete_gaussian import (
     DiscreteGaussianCalibration,
     discrete_gaussian_calibration,
@@ -37,6 +31,12 @@ from ._discrete_gaussian import (
     zcdp_noise_multiplier,
 )
 from ._exact import sample_bernoulli_exp, sample_discrete_gaussian
+from ._snapping import (
+    DiscreteLaplaceCalibration,
+    discrete_laplace_calibration,
+    laplace_release,
+    sample_discrete_laplace,
+)
 from .base import BaseMechanism, Mechanism
 from .exponential import ExponentialMechanism
 from .gamma_norm import GammaNormVector, sample_gamma_norm
