@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Cost of exact noise: fit times before/after, in one run (issue 26).
+
+Times, for each source tree given (``--tree NAME=PATH/src``, e.g. a checkout
+of the commit before the exact samplers and the current one), in fresh
+subprocesses so that both trees see the same machine load:
+
+* noisy projected gradient descent (``dpsvm.margins.erm.noisy_projected_gd``)
+  on 5000 rows projected to 500 dimensions, 200 steps (its per-step Gaussian
+  noise became exact discrete Gaussian noise);
+* the default linear fits, ``DPLinearSVC()`` and ``DPLogisticRegression()``
+  on 20 000 × 50 synthetic rows (whose noise was already exact or does not
+  change);
+* ``AnalyticGaussian.randomise`` of a 10⁵-vector (the exact release itself).
+
+Usage::
+
+    python benchmarks/bench_exact_noise.py --tree before=/tmp/base/src \\
+        --tree after=src [--repeat 3]
+
+Prints one Markdown table of median seconds per tree and the ratio after/before,
+with the 1-minute load average at the start and the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+_WORKER = r"""
+import json, time, warnings
+import numpy as np
+warnings.simplefilter("ignore")
+from dpsvm.margins.erm import noisy_projected_gd
+from dpsvm.margins.losses import RhoHingeLoss
+from dpsvm import DPLinearSVC, DPLogisticRegression
+from dpsvm.mechanisms import AnalyticGaussian
+
+rng = np.random.default_rng(0)
+Z = rng.normal(size=(5000, 500))
+Z /= np.linalg.norm(Z, axis=1, keepdims=True)
+yz = np.where(Z[:, 0] + 0.1 * rng.normal(size=5000) > 0, 1, -1)
+X = rng.normal(size=(20000, 50))
+X /= np.linalg.norm(X, axis=1, keepdims=True)
+y = np.where(X @ rng.normal(size=50) > 0, 1, -1)
+v = rng.normal(size=100000)
+
+def gd():
+    noisy_projected_gd(Z, yz, loss=RhoHingeLoss(0.5), radius=2.0, data_norm=1.0,
+                       epsilon=1.0, delta=1e-5, n_steps=200, random_state=1)
+
+def svc():
+    DPLinearSVC(epsilon=1.0, random_state=1).fit(X, y)
+
+def logreg():
+    DPLogisticRegression(epsilon=1.0, random_state=1).fit(X, y)
+
+def gauss():
+    AnalyticGaussian(epsilon=1.0, delta=1e-5, sensitivity=1.0).randomise(v, 1)
+
+out = {}
+for name, fn in (("noisy-gd 500x200", gd), ("DPLinearSVC", svc),
+                 ("DPLogisticRegression", logreg), ("Gaussian release 1e5", gauss)):
+    fn()  # warm-up (imports, caches)
+    times = []
+    for _ in range(REPEAT):
+        t = time.perf_counter(); fn(); times.append(time.perf_counter() - t)
+    out[name] = sorted(times)[len(times) // 2]
+print(json.dumps(out))
+"""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark for every tree and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tree", action="append", required=True, help="NAME=PATH")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    load0 = os.getloadavg()[0]
+    results: dict[str, dict[str, float]] = {}
+    for spec in args.tree:
+        name, path = spec.split("=", 1)
+        env = dict(os.environ, PYTHONPATH=os.path.abspath(path))
+        code = _WORKER.replace("REPEAT", str(args.repeat))
+        proc = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True
+        )
+        if proc.returncode:
+            raise SystemExit(proc.stderr)
+        results[name] = json.loads(proc.stdout.strip().splitlines()[-1])
+    load1 = os.getloadavg()[0]
+    names = list(results)
+    print(f"load average (1 min): {load0:.2f} at start, {load1:.2f} at end\n")
+    header = "| fit | " + " | ".join(f"{n} (s)" for n in names)
+    if len(names) == 2:
+        header += f" | {names[1]}/{names[0]}"
+    print(header + " |")
+    print("|---" * (len(names) + 1 + (len(names) == 2)) + "|")
+    for key in results[names[0]]:
+        row = f"| {key} | " + " | ".join(f"{results[n][key]:.3f}" for n in names)
+        if len(names) == 2:
+            row += f" | {results[names[1]][key] / results[names[0]][key]:.2f}"
+        print(row + " |")
+
+
+if __name__ == "__main__":
+    main()
