@@ -16,9 +16,10 @@ subprocesses so that both trees see the same machine load:
 Usage::
 
     python benchmarks/bench_exact_noise.py --tree before=/tmp/base/src \\
-        --tree after=src [--repeat 3]
+        --tree after=src [--rounds 5]
 
-Prints one Markdown table of median seconds per tree and the ratio after/before,
+Prints one Markdown table of median seconds per tree (over rounds that
+alternate the trees, so both see the same load) and the ratio after/before,
 with the 1-minute load average at the start and the end.
 """
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 
@@ -36,7 +38,7 @@ import numpy as np
 warnings.simplefilter("ignore")
 from dpsvm.margins.erm import noisy_projected_gd
 from dpsvm.margins.losses import RhoHingeLoss
-from dpsvm import DPLinearSVC, DPLogisticRegression
+from dpsvm.models import DPLinearSVC, DPLogisticRegression
 from dpsvm.mechanisms import AnalyticGaussian
 
 rng = np.random.default_rng(0)
@@ -73,27 +75,40 @@ print(json.dumps(out))
 """
 
 
+def _run_tree(path: str, repeat: int) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(path))
+    code = _WORKER.replace("REPEAT", str(repeat))
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True
+    )
+    if proc.returncode:
+        raise SystemExit(proc.stderr)
+    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark for every tree and print the table."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tree", action="append", required=True, help="NAME=PATH")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
     load0 = os.getloadavg()[0]
-    results: dict[str, dict[str, float]] = {}
-    for spec in args.tree:
-        name, path = spec.split("=", 1)
-        env = dict(os.environ, PYTHONPATH=os.path.abspath(path))
-        code = _WORKER.replace("REPEAT", str(args.repeat))
-        proc = subprocess.run(
-            [sys.executable, "-c", code], env=env, capture_output=True, text=True
-        )
-        if proc.returncode:
-            raise SystemExit(proc.stderr)
-        results[name] = json.loads(proc.stdout.strip().splitlines()[-1])
+    trees = [spec.split("=", 1) for spec in args.tree]
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name, _ in trees}
+    # Rounds alternate the trees (before, after, before, after, ...) so that
+    # both see the same machine load; the table shows medians over rounds.
+    for _ in range(args.rounds):
+        for name, path in trees:
+            runs[name].append(_run_tree(path, 1))
     load1 = os.getloadavg()[0]
+    results = {
+        name: {key: statistics.median(r[key] for r in rs) for key in rs[0]}
+        for name, rs in runs.items()
+    }
     names = list(results)
-    print(f"load average (1 min): {load0:.2f} at start, {load1:.2f} at end\n")
+    print(f"load average (1 min): {load0:.2f} at start, {load1:.2f} at end; ")
+    print(f"medians over {args.rounds} alternating rounds\n")
     header = "| fit | " + " | ".join(f"{n} (s)" for n in names)
     if len(names) == 2:
         header += f" | {names[1]}/{names[0]}"
