@@ -164,7 +164,7 @@ def test_samplers_agree_with_opendp(family):
     else:
         meas = dp.m.make_laplace(domain, dp.l1_distance(T=int), scale=float(scale))
         ours = sample_discrete_laplace(20_000, scale, np.random.default_rng(1))
-    theirs = np.array(meas([0] * 2500), dtype=np.int64)
+    theirs = np.array(meas([0] * 1500), dtype=np.int64)
     assert _two_sample_pvalue(ours, theirs) > ALPHA
     # Power check: a different scale is told apart from OpenDP's draws.
     wrong = (
@@ -173,3 +173,62 @@ def test_samplers_agree_with_opendp(family):
         else sample_discrete_laplace(20_000, scale + 1, np.random.default_rng(2))
     )
     assert _two_sample_pvalue(wrong, theirs) < ALPHA
+
+
+# --------------------------------------------------------------------------- #
+# The exponential mechanism's select() (utilities on a public grid)
+# --------------------------------------------------------------------------- #
+def test_exponential_mechanism_select_has_the_exponential_law():
+    from dpsvm.mechanisms import ExponentialMechanism
+
+    em = ExponentialMechanism(epsilon=2.0, sensitivity=0.5)
+    u = np.array([0.0, 0.3, 0.9, 0.2])
+    gen = np.random.default_rng(12)
+    n = 4000
+    picks = np.array([em.select(u, gen) for _ in range(n)])
+    counts = np.bincount(picks, minlength=u.size)
+    assert stats.chisquare(counts, n * em.probabilities(u)).pvalue > ALPHA
+    assert em.privacy_event().details["sampler"] == "exact"
+
+
+def test_exponential_mechanism_calibration_is_stated():
+    # lambda = eps / (2 (Delta/2^j + 1)) rounded down to 24 bits: the selection
+    # is eps'-DP with eps' = 2 lambda Delta_g <= eps, eps' > eps (1 - 2^-19).
+    from dpsvm.mechanisms._exact import UTILITY_GRID_BITS
+
+    captured = {}
+    import dpsvm.mechanisms._exact as exact
+
+    real = exact.select_exponential
+
+    def spy(scores, num, den, gen):
+        captured.update(scores=np.asarray(scores), num=num, den=den)
+        return real(scores, num, den, gen)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(exact, "select_exponential", spy)
+    try:
+        exact.exponential_mechanism_select(
+            np.array([0.25, 1 / 3]), 1.5, 0.75, np.random.default_rng(0)
+        )
+    finally:
+        mp.undo()
+    j = -1 - UTILITY_GRID_BITS  # floor(log2 0.75) = -1
+    np.testing.assert_array_equal(
+        captured["scores"], [round(0.25 * 2**-j), round((1 / 3) * 2**-j)]
+    )
+    delta_g = Fraction(0.75) * 2**-j + 1
+    eps_prime = 2 * Fraction(captured["num"], captured["den"]) * delta_g
+    assert Fraction(1.5) * (1 - Fraction(1, 2**19)) < eps_prime <= Fraction(1.5)
+
+
+def test_exponential_mechanism_extreme_spreads_are_exact():
+    from dpsvm.mechanisms import ExponentialMechanism
+
+    # Gap * numerator beyond int64 (huge spread relative to the sensitivity).
+    em = ExponentialMechanism(epsilon=1.0, sensitivity=1e-6)
+    assert em.select([0.0, 1e9, 5.0], random_state=0) == 1
+    # Scores beyond int64 after scaling: the Python-integer path.
+    em = ExponentialMechanism(epsilon=1e-3, sensitivity=1.0)
+    picks = {em.select([0.0, 1e30], random_state=s) for s in range(3)}
+    assert picks == {1}

@@ -34,6 +34,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from fractions import Fraction
@@ -443,6 +444,43 @@ def sample_discrete_gaussian(
 # --------------------------------------------------------------------------- #
 # Exponential mechanism over integer scores (exact rejection sampler)
 # --------------------------------------------------------------------------- #
+def _bernoulli_exp_gap(
+    gap: NDArray[Any], numerator: int, denominator: int, gen: np.random.Generator
+) -> NDArray[np.bool_]:
+    """Coins Bernoulli(exp(−numerator·gapᵢ/denominator)), exact, vectorised.
+
+    Where numerator·gapᵢ overflows int64, γᵢ > 2^62/den ≥ 2^10 = M (den ≤
+    2^52): the coin is Bernoulli(exp(−M))·Bernoulli(exp(−(γᵢ − M))) (CKS20
+    Alg. 1 splits γ the same way), the first factor drawn vectorised (it
+    almost surely fails) and the rare survivors finished in Python integers.
+    """
+    n = gap.shape[0]
+    vector = denominator <= _VECTOR_MAX_SCALE and numerator < _INT64_SAFE
+    if not vector or gap.dtype != np.int64:
+        return np.array(
+            [_bernoulli_exp_scalar(numerator * int(g), denominator, gen) for g in gap],
+            dtype=bool,
+        )
+    limit = _INT64_SAFE // max(numerator, 1)
+    big = gap > limit
+    coins = np.empty(n, dtype=bool)
+    small = ~big
+    coins[small] = _bernoulli_exp_any(numerator * gap[small], denominator, gen)
+    if np.any(big):
+        m_whole = 2**10
+        first = _bernoulli_exp_any(
+            np.full(int(big.sum()), m_whole * denominator, dtype=np.int64),
+            denominator,
+            gen,
+        )
+        idx = np.flatnonzero(big)
+        coins[idx] = first
+        for i in idx[first]:  # pragma: no cover - probability below e^-1024
+            rest = numerator * int(gap[i]) - m_whole * denominator
+            coins[i] = _bernoulli_exp_scalar(rest, denominator, gen)
+    return coins
+
+
 def select_exponential(
     scores: ArrayLike, numerator: int, denominator: int, gen: np.random.Generator
 ) -> int:
@@ -472,26 +510,79 @@ def select_exponential(
     """
     k = np.asarray(scores)
     n = k.shape[0]
-    if k.dtype == np.int64:
-        gap = int(k.max()) - k  # int64 when the spread fits
-        gap_max = int(gap.max())
-    else:  # pragma: no cover - scores beyond int64
-        gap = np.array([int(k.max()) - int(v) for v in k], dtype=object)
-        gap_max = max(int(v) for v in gap)
-    fits = gap_max == 0 or (numerator <= _INT64_SAFE // max(gap_max, 1))
+    gap: NDArray[Any]
+    if k.dtype == np.int64 and int(k.max()) - int(k.min()) < 2**63:
+        gap = int(k.max()) - k
+    else:  # scores (or their spread) beyond int64: Python integers
+        top = max(int(v) for v in k)
+        gap = np.array([top - int(v) for v in k], dtype=object)
     while True:
         idx = gen.integers(0, n, size=n)
-        if fits and denominator <= _VECTOR_MAX_SCALE:
-            num = numerator * gap[idx].astype(np.int64)
-            coins = _bernoulli_exp_any(num, denominator, gen)
-        else:
-            coins = np.array(
-                [
-                    _bernoulli_exp_scalar(numerator * int(gap[i]), denominator, gen)
-                    for i in idx
-                ],
-                dtype=bool,
-            )
+        coins = _bernoulli_exp_gap(gap[idx], numerator, denominator, gen)
         hit = np.flatnonzero(coins)
         if hit.size:
             return int(idx[hit[0]])
+
+
+#: The utility grid is 2^UTILITY_GRID_BITS times finer than Δu.
+UTILITY_GRID_BITS = 20
+_LAMBDA_BITS = 24
+
+
+def exponential_mechanism_select(
+    utilities: NDArray[np.float64],
+    epsilon: float,
+    sensitivity: float,
+    gen: np.random.Generator,
+) -> int:
+    """The exponential mechanism, exact over doubles (utilities on a public grid).
+
+    1. Utilities are rounded to the public grid 2^j, j = ⌊log₂ Δu⌋ − 20:
+       Kᵢ = rint(uᵢ/2^j), exactly. Rounding raises the sensitivity to
+       Δ_g = Δu/2^j + 1 grid units (|rint(a) − rint(b)| ≤ |a − b| + 1).
+    2. λ = ε/(2Δ_g), rounded *down* to a rational with a 2^P denominator and
+       24 significant bits (so the mechanism is ε′-DP with ε′ = 2λΔ_g ≤ ε:
+       the calibration is McSherry & Talwar's, Thm 6, up to a relative 2^-19).
+    3. i is drawn with P(i) ∝ exp(λKᵢ) by :func:`select_exponential` (exact).
+
+    Parameters
+    ----------
+    utilities : ndarray of float64, shape (n,)
+        Finite utilities.
+    epsilon : float
+        ε > 0.
+    sensitivity : float
+        Δu > 0.
+    gen : numpy.random.Generator
+        The noise source.
+
+    Returns
+    -------
+    int
+        The selected index.
+    """
+    j = math.frexp(sensitivity)[1] - 1 - UTILITY_GRID_BITS
+    with np.errstate(over="ignore", under="ignore"):
+        scaled = np.ldexp(utilities, -j)
+    scores: NDArray[Any]
+    if bool(np.all(np.abs(scaled) < 2.0**62)):
+        scores = np.rint(scaled).astype(np.int64)  # exact: power-of-two scaling
+    else:  # beyond int64: exact rounding of each double with Python integers
+        grid = Fraction(2) ** j
+        scores = np.array([round(Fraction(float(u)) / grid) for u in utilities], object)
+    num, den = _utility_coefficient(float(epsilon), float(sensitivity), j)
+    return select_exponential(scores, num, den, gen)
+
+
+@functools.lru_cache(maxsize=256)
+def _utility_coefficient(epsilon: float, sensitivity: float, j: int) -> tuple[int, int]:
+    """λ = ε/(2Δ_g), Δ_g = Δu/2^j + 1, rounded down to 24 bits, as (num, den)."""
+    delta_g = Fraction(sensitivity) / Fraction(2) ** j + 1
+    lam = Fraction(epsilon) / (2 * delta_g)  # McSherry & Talwar (2007), Thm 6
+    # floor(log2 lam) up to 1: only sets the precision of the rounding.
+    p = max(
+        _LAMBDA_BITS - (lam.numerator.bit_length() - lam.denominator.bit_length()), 0
+    )
+    num = math.floor(lam * 2**p)  # rounded down: privacy only improves
+    frac = Fraction(num, 2**p)
+    return frac.numerator, frac.denominator
