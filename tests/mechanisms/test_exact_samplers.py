@@ -232,3 +232,16 @@ def test_exponential_mechanism_extreme_spreads_are_exact():
     em = ExponentialMechanism(epsilon=1e-3, sensitivity=1.0)
     picks = {em.select([0.0, 1e30], random_state=s) for s in range(3)}
     assert picks == {1}
+
+
+def test_permute_and_flip_has_its_law():
+    # McKenna & Sheldon (2020): P(r) for u = (0, 1) with lambda = eps/(2 Delta):
+    # p_1 = 1 (the maximiser), p_0 = exp(-lambda); P(select 0) = p_0 / 2.
+    from dpsvm.margins.selection import PermuteAndFlip
+
+    pf = PermuteAndFlip(epsilon=2.0, sensitivity=1.0)
+    gen = np.random.default_rng(21)
+    n = 4000
+    picks = np.array([pf.select([0.0, 1.0], gen) for _ in range(n)])
+    p0 = math.exp(-1.0) / 2
+    assert stats.binomtest(int(np.sum(picks == 0)), n, p0).pvalue > ALPHA

@@ -47,6 +47,8 @@ from ..utils._random import RandomStateLike, check_random_state
 from .base import check_size
 
 __all__ = [
+    "exponential_mechanism_select",
+    "permute_and_flip_select",
     "sample_bernoulli_exp",
     "sample_discrete_gaussian",
     "sample_discrete_laplace",
@@ -529,6 +531,23 @@ UTILITY_GRID_BITS = 20
 _LAMBDA_BITS = 24
 
 
+def _grid_scores(
+    utilities: NDArray[np.float64], epsilon: float, sensitivity: float
+) -> tuple[NDArray[Any], int, int]:
+    """Integer scores on the public grid 2^j and λ = num/den (see below)."""
+    j = math.frexp(sensitivity)[1] - 1 - UTILITY_GRID_BITS
+    with np.errstate(over="ignore", under="ignore"):
+        scaled = np.ldexp(utilities, -j)
+    scores: NDArray[Any]
+    if bool(np.all(np.abs(scaled) < 2.0**62)):
+        scores = np.rint(scaled).astype(np.int64)  # exact: power-of-two scaling
+    else:  # beyond int64: exact rounding of each double with Python integers
+        grid = Fraction(2) ** j
+        scores = np.array([round(Fraction(float(u)) / grid) for u in utilities], object)
+    num, den = _utility_coefficient(float(epsilon), float(sensitivity), j)
+    return scores, num, den
+
+
 def exponential_mechanism_select(
     utilities: NDArray[np.float64],
     epsilon: float,
@@ -561,17 +580,52 @@ def exponential_mechanism_select(
     int
         The selected index.
     """
-    j = math.frexp(sensitivity)[1] - 1 - UTILITY_GRID_BITS
-    with np.errstate(over="ignore", under="ignore"):
-        scaled = np.ldexp(utilities, -j)
-    scores: NDArray[Any]
-    if bool(np.all(np.abs(scaled) < 2.0**62)):
-        scores = np.rint(scaled).astype(np.int64)  # exact: power-of-two scaling
-    else:  # beyond int64: exact rounding of each double with Python integers
-        grid = Fraction(2) ** j
-        scores = np.array([round(Fraction(float(u)) / grid) for u in utilities], object)
-    num, den = _utility_coefficient(float(epsilon), float(sensitivity), j)
+    scores, num, den = _grid_scores(utilities, epsilon, sensitivity)
     return select_exponential(scores, num, den, gen)
+
+
+def permute_and_flip_select(
+    utilities: NDArray[np.float64],
+    epsilon: float,
+    sensitivity: float,
+    gen: np.random.Generator,
+) -> int:
+    """Permute-and-flip (McKenna & Sheldon 2020, Alg. 1), exact over doubles.
+
+    The utilities are rounded to the grid of :func:`exponential_mechanism_select`
+    (same λ ≤ ε/(2Δ_g)); the candidates are visited in a uniformly random order
+    and the walk stops at the first r whose exact Bernoulli(exp(−λ(K_max − K_r)))
+    coin (CKS20 Alg. 1) is 1; the maximiser always stops it. One coin per
+    candidate is drawn up front, so the number of draws does not depend on the
+    data. ε′-DP with ε′ = 2λΔ_g ≤ ε (McKenna & Sheldon, Thm 1, on the rounded
+    utilities).
+
+    Parameters
+    ----------
+    utilities : ndarray of float64, shape (n,)
+        Finite utilities.
+    epsilon : float
+        ε > 0.
+    sensitivity : float
+        Δu > 0.
+    gen : numpy.random.Generator
+        The noise source.
+
+    Returns
+    -------
+    int
+        The selected index.
+    """
+    scores, num, den = _grid_scores(utilities, epsilon, sensitivity)
+    gap: NDArray[Any]
+    if scores.dtype == np.int64:
+        gap = int(scores.max()) - scores
+    else:  # pragma: no cover - scores beyond int64
+        top = max(int(v) for v in scores)
+        gap = np.array([top - int(v) for v in scores], dtype=object)
+    order = gen.permutation(scores.shape[0])
+    coins = _bernoulli_exp_gap(gap[order], num, den, gen)
+    return int(order[int(np.flatnonzero(coins)[0])])
 
 
 @functools.lru_cache(maxsize=256)
