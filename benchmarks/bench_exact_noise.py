@@ -63,9 +63,32 @@ def logreg():
 def gauss():
     AnalyticGaussian(epsilon=1.0, delta=1e-5, sensitivity=1.0).randomise(v, 1)
 
+g = np.random.default_rng(2)
+grad = rng.normal(size=500) * 1e-3
+
+def noise_float():  # the per-step noise of noisy-gd before: 200 x 500 normals
+    for _ in range(200):
+        grad + g.normal(0.0, 0.01, size=500)
+
+try:
+    from dpsvm.mechanisms import discrete_gaussian_calibration
+except ImportError:  # the tree before the exact samplers
+    noise_exact = None
+else:
+    cal = discrete_gaussian_calibration(30.0, 4e-4, 500)
+
+    def noise_exact():  # ... and after: 200 x 500 discrete Gaussians + grid
+        z = cal.sample((200, 500), g)
+        for i in range(200):
+            cal.release(grad, z[i])
+
+jobs = [("noisy-gd 500x200", gd), ("DPLinearSVC", svc),
+        ("DPLogisticRegression", logreg), ("Gaussian release 1e5", gauss),
+        ("GD noise only, float", noise_float)]
+if noise_exact is not None:
+    jobs.append(("GD noise only, exact", noise_exact))
 out = {}
-for name, fn in (("noisy-gd 500x200", gd), ("DPLinearSVC", svc),
-                 ("DPLogisticRegression", logreg), ("Gaussian release 1e5", gauss)):
+for name, fn in jobs:
     fn()  # warm-up (imports, caches)
     times = []
     for _ in range(REPEAT):
@@ -114,10 +137,13 @@ def main(argv: list[str] | None = None) -> None:
         header += f" | {names[1]}/{names[0]}"
     print(header + " |")
     print("|---" * (len(names) + 1 + (len(names) == 2)) + "|")
-    for key in results[names[0]]:
-        row = f"| {key} | " + " | ".join(f"{results[n][key]:.3f}" for n in names)
+    keys = list(dict.fromkeys(k for n in names for k in results[n]))
+    nan = float("nan")
+    for key in keys:
+        vals = [results[n].get(key, nan) for n in names]
+        row = f"| {key} | " + " | ".join(f"{v:.3f}" for v in vals)
         if len(names) == 2:
-            row += f" | {results[names[1]][key] / results[names[0]][key]:.2f}"
+            row += f" | {vals[1] / vals[0]:.2f}"
         print(row + " |")
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..accounting import PrivacyEvent
-from ..mechanisms._exact import permute_and_flip_select
+from ..mechanisms import permute_and_flip_select
 from ..mechanisms.exponential import ExponentialMechanism
 from ..utils._random import RandomStateLike, check_random_state
 from ..validation import check_epsilon, check_positive

@@ -30,7 +30,12 @@ from ._discrete_gaussian import (
     zcdp_delta,
     zcdp_noise_multiplier,
 )
-from ._exact import sample_bernoulli_exp, sample_discrete_gaussian
+from ._exact import (
+    exponential_mechanism_select,
+    permute_and_flip_select,
+    sample_bernoulli_exp,
+    sample_discrete_gaussian,
+)
 from ._snapping import (
     DiscreteLaplaceCalibration,
     discrete_laplace_calibration,
@@ -54,8 +59,10 @@ __all__ = [
     "Mechanism",
     "discrete_gaussian_calibration",
     "discrete_laplace_calibration",
+    "exponential_mechanism_select",
     "gaussian_release",
     "laplace_release",
+    "permute_and_flip_select",
     "sample_bernoulli_exp",
     "sample_discrete_gaussian",
     "sample_discrete_laplace",

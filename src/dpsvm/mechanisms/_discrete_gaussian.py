@@ -59,7 +59,6 @@ from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import minimize_scalar
 
 from ..utils._random import RandomStateLike, check_random_state
 from ..validation import check_delta, check_epsilon, check_positive
@@ -314,16 +313,6 @@ def discrete_gaussian_calibration(
 # --------------------------------------------------------------------------- #
 # zCDP -> (epsilon, delta) (CKS20 Corollary 13)
 # --------------------------------------------------------------------------- #
-def _log_delta_at(alpha: float, rho: float, epsilon: float) -> float:
-    # CKS20 (arXiv:2004.00010) Cor. 13: for any alpha > 1,
-    # delta = exp((alpha - 1)(alpha rho - epsilon)) / (alpha - 1) * (1 - 1/alpha)^alpha.
-    return (
-        (alpha - 1.0) * (alpha * rho - epsilon)
-        + alpha * math.log1p(-1.0 / alpha)
-        - math.log(alpha - 1.0)
-    )
-
-
 def zcdp_delta(rho: float, epsilon: float) -> float:
     """The δ at which ρ-zCDP implies (ε, δ)-DP (CKS20, Corollary 13).
 
@@ -337,9 +326,9 @@ def zcdp_delta(rho: float, epsilon: float) -> float:
     Returns
     -------
     float
-        inf over α > 1 of e^{(α−1)(αρ−ε)}/(α−1)·(1 − 1/α)^α (found numerically;
-        any α gives a valid δ, so the numerical search only costs tightness),
-        capped at 1.
+        The minimum over a grid of α > 1 (around the optimum) of
+        e^{(α−1)(αρ−ε)}/(α−1)·(1 − 1/α)^α; any α gives a valid δ, so the grid
+        only costs tightness; capped at 1.
 
     Examples
     --------
@@ -351,19 +340,33 @@ def zcdp_delta(rho: float, epsilon: float) -> float:
     return math.exp(_min_log_delta(rho, epsilon))
 
 
-def _min_log_delta(rho: float, epsilon: float) -> float:
-    def objective(log_am1: float) -> float:
-        return _log_delta_at(1.0 + math.exp(log_am1), rho, epsilon)
+def _log_delta_grid(
+    am1: NDArray[np.float64], rho: float, epsilon: float
+) -> NDArray[np.float64]:
+    """log δ(α) of CKS20 Cor. 13 at α = 1 + am1 (vectorised; NaN -> +inf)."""
+    alpha = 1.0 + am1
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        # CKS20 (arXiv:2004.00010) Cor. 13: for any alpha > 1, delta =
+        # exp((alpha - 1)(alpha rho - epsilon)) / (alpha - 1) * (1 - 1/alpha)^alpha.
+        out = (
+            am1 * (alpha * rho - epsilon) + alpha * np.log1p(-1.0 / alpha) - np.log(am1)
+        )
+    # -inf: the exponent overflowed downwards (delta = 0 at that alpha); NaN
+    # (inf - inf) or alpha = 1 after rounding gives no bound.
+    return np.where(np.isnan(out) | (alpha <= 1.0), np.inf, out)
 
+
+def _min_log_delta(rho: float, epsilon: float) -> float:
+    """min over a grid of α of log δ(α); any α is valid, the grid costs tightness."""
     # The minimiser is near alpha = (epsilon + rho) / (2 rho) (Bun & Steinke 2016).
-    guess = max((epsilon + rho) / (2.0 * rho) - 1.0, 1e-6)
-    res = minimize_scalar(
-        objective,
-        bounds=(math.log(guess) - 8.0, math.log(guess) + 8.0),
-        method="bounded",
-        options={"xatol": 1e-10},
-    )
-    return min(0.0, float(objective(float(res.x))))
+    guess = min(max((epsilon / rho + 1.0) / 2.0 - 1.0, 1e-6), 1e300)
+    with np.errstate(over="ignore"):  # alpha = inf gives no bound (+inf)
+        coarse = guess * np.exp2(np.arange(-80, 81) / 2.0)
+        values = _log_delta_grid(coarse, rho, epsilon)
+        best = coarse[int(np.argmin(values))]
+        fine = best * np.exp2(np.arange(-64, 65) / 64.0)
+    values = np.concatenate([values, _log_delta_grid(fine, rho, epsilon)])
+    return min(0.0, float(values.min()))
 
 
 @functools.lru_cache(maxsize=512)
@@ -371,8 +374,16 @@ def _noise_multiplier(epsilon: float, delta: float) -> float:
     log_delta = math.log(delta) - 1e-9  # margin for the float evaluation
     lo, hi = 1e-12, 1.0  # rho: lo admissible, hi not (after the loops)
     while _min_log_delta(hi, epsilon) <= log_delta:
+        if hi > 1e290:  # epsilon beyond any use: rho = 1e290 is admissible
+            return math.nextafter(1.0 / math.sqrt(2.0 * hi), math.inf)
         lo, hi = hi, hi * 2.0
-    while _min_log_delta(lo, epsilon) > log_delta:  # pragma: no cover - tiny delta
+    while _min_log_delta(lo, epsilon) > log_delta:
+        if lo < 1e-290:
+            raise ValueError(
+                "The exact Gaussian release cannot be calibrated in float64 for "
+                f"epsilon={epsilon}, delta={delta} (the noise would exceed the "
+                "doubles); use a larger epsilon or delta."
+            )
         hi, lo = lo, lo / 2.0
     for _ in range(200):
         mid = math.sqrt(lo * hi)

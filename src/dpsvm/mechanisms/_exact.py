@@ -519,7 +519,7 @@ def select_exponential(
         top = max(int(v) for v in k)
         gap = np.array([top - int(v) for v in k], dtype=object)
     while True:
-        idx = gen.integers(0, n, size=n)
+        idx = np.asarray(gen.integers(0, n, size=n), dtype=np.int64)
         coins = _bernoulli_exp_gap(gap[idx], numerator, denominator, gen)
         hit = np.flatnonzero(coins)
         if hit.size:
@@ -579,6 +579,12 @@ def exponential_mechanism_select(
     -------
     int
         The selected index.
+
+    Examples
+    --------
+    >>> gen = np.random.default_rng(0)
+    >>> exponential_mechanism_select(np.array([0.0, 50.0]), 10.0, 1.0, gen)
+    1
     """
     scores, num, den = _grid_scores(utilities, epsilon, sensitivity)
     return select_exponential(scores, num, den, gen)
@@ -615,6 +621,12 @@ def permute_and_flip_select(
     -------
     int
         The selected index.
+
+    Examples
+    --------
+    >>> gen = np.random.default_rng(0)
+    >>> permute_and_flip_select(np.array([0.0, 50.0]), 10.0, 1.0, gen)
+    1
     """
     scores, num, den = _grid_scores(utilities, epsilon, sensitivity)
     gap: NDArray[Any]

@@ -216,10 +216,7 @@ class AnalyticGaussian(Mechanism):
             raise ValueError(f"method must be 'discrete' or 'naive', got {method!r}.")
         self._method = method
         self._bound = None if bound is None else check_positive(bound, "bound")
-        # CKS20 (arXiv:2004.00010) Thm 14 + Cor. 13: the discrete release's z.
-        self._release_noise_multiplier = zcdp_noise_multiplier(
-            self._epsilon, self._delta
-        )
+
         # Balle & Wang (2018), arXiv:1805.06530v1, Thm 8 / Alg. 1: the smallest
         # sigma with Phi(D/(2s) - e s/D) - e^e Phi(-D/(2s) - e s/D) <= delta.
         self._sigma = _analytic_sigma(self._epsilon, self._delta, self._sensitivity)
@@ -228,10 +225,22 @@ class AnalyticGaussian(Mechanism):
         "The analytic σ of Balle & Wang (the noise of :meth:`sample` and of the "
         '``"naive"`` release; read-only).'
     )
-    release_noise_multiplier: ReadOnly[float] = ReadOnly(
-        'z = σ/Δ′ of the ``"discrete"`` release (zCDP calibration, CKS20 Cor. 13; '
-        "Δ′ = Δ + √d·2^k is the sensitivity after rounding; read-only)."
-    )
+
+    @property
+    def release_noise_multiplier(self) -> float:
+        """z = σ/Δ′ of the ``"discrete"`` release (read-only).
+
+        The zCDP calibration of Canonne, Kamath & Steinke (2020), Thm 14 and
+        Cor. 13; Δ′ = Δ + √d·2^k is the sensitivity after rounding.
+
+        Returns
+        -------
+        float
+            z.
+        """
+        # CKS20 (arXiv:2004.00010) Thm 14 + Cor. 13 (cached by (epsilon, delta)).
+        return zcdp_noise_multiplier(self._epsilon, self._delta)
+
     method: ReadOnly[str] = ReadOnly(
         'The release method, ``"discrete"`` or ``"naive"`` (read-only).'
     )
@@ -342,7 +351,7 @@ class AnalyticGaussian(Mechanism):
     def _event_details(self) -> dict[str, Any]:
         details: dict[str, Any] = {"sigma": self._sigma, "release": self._method}
         if self._method == "discrete":
-            details["noise_multiplier"] = self._release_noise_multiplier
+            details["noise_multiplier"] = self.release_noise_multiplier
         if self._bound is not None:
             details["bound"] = self._bound
         return details
