@@ -271,6 +271,15 @@ def discrete_gaussian_calibration(
     delta2 = check_positive(sensitivity, "sensitivity")
     if isinstance(dim, bool) or not isinstance(dim, int) or dim < 1:
         raise ValueError(f"dim must be a positive int, got {dim!r}.")
+    b = None if bound is None else check_positive(bound, "bound")
+    return _calibration(z, delta2, int(dim), b)
+
+
+@functools.lru_cache(maxsize=256)
+def _calibration(
+    z: float, delta2: float, dim: int, bound: float | None
+) -> DiscreteGaussianCalibration:
+    """:func:`discrete_gaussian_calibration` on checked arguments (cached)."""
     sigma0 = z * delta2
     if not 0.0 < sigma0 < math.inf:
         raise ValueError("noise_multiplier * sensitivity must be a finite double.")
@@ -280,15 +289,14 @@ def discrete_gaussian_calibration(
         _ceil_log2(sigma0) - _SIGMA_BITS,
     )
     if bound is not None:
-        b = check_positive(bound, "bound")
-        k = max(k, _floor_log2(b) - 52)
+        k = max(k, _floor_log2(bound) - 52)
     if not -1074 <= k <= 1023 - 53:
         raise ValueError(
             "The Gaussian noise or the bound is outside the range an exact "
             f"release on doubles supports (grid 2^{k}); rescale the values."
         )
     grid = Fraction(2) ** k
-    bound_units = 2**52 if bound is None else math.floor(Fraction(b) / grid)
+    bound_units = 2**52 if bound is None else math.floor(Fraction(bound) / grid)
     # Delta_g = Delta / 2^k + sqrt(d): |rint(a) - rint(b)| <= |a - b| + 1.
     delta_g = Fraction(delta2) / grid + sqrt_d
     sigma2_target = Fraction(z) ** 2 * delta_g**2
