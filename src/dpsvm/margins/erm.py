@@ -31,7 +31,7 @@ from scipy.stats import binom
 
 from ..accounting import PrivacyEvent
 from ..losses import Loss
-from ..mechanisms import discrete_gaussian_calibration
+from ..mechanisms import discrete_gaussian_calibration, zcdp_noise_multiplier
 from ..mechanisms.exponential import ExponentialMechanism
 from ..perturbation import OutputNoise
 from ..utils._random import RandomStateLike, check_random_state
@@ -424,9 +424,11 @@ def phased_sgd(
     η = (2Λ_W/L)·min(4/√n, ε/√(k ln(1/δ))) and Moreau parameter λ = r̃²η the
     smoothed loss is 1/η-smooth in w, so every step (ηᵢ ≤ η) is non-expansive
     and replacing one example moves the phase's average iterate by at most
-    2Lηᵢ. Each phase adds analytic-Gaussian noise for that sensitivity at
-    (ε, δ) (Balle & Wang 2018, Thm 8); each example is used in at most one
-    phase, so the phases compose in parallel to (ε, δ).
+    2Lηᵢ. Each phase releases its average with Gaussian noise for that
+    sensitivity at (ε, δ), exact over doubles (public grid plus discrete
+    Gaussian, calibrated by zCDP: Canonne, Kamath & Steinke 2020, Thm 14 and
+    Cor. 13); each example is used in at most one phase, so the phases compose
+    in parallel to (ε, δ).
 
     Examples
     --------
@@ -477,10 +479,16 @@ def _phased_sgd(
             g = float(loss.derivative(t)) * ya[j] * Xp[j]
             u = project_to_ball(u - eta_i * g, radius)
             total += u
-        # The phase's average iterate moves by ≤ 2Lηᵢ: analytic Gaussian
-        # (Balle & Wang 2018, Thm 8) from the perturbation layer.
+        # The phase's average iterate moves by ≤ 2Lηᵢ: the perturbation layer's
+        # Gaussian release, exact over doubles (grid + discrete Gaussian, zCDP
+        # calibration of Canonne, Kamath & Steinke 2020, Thm 14 and Cor. 13);
+        # σ recorded is the one of that release.
         noise = OutputNoise.gaussian(epsilon, delta, 2.0 * lip * eta_i)
-        sigmas.append(noise.scale)
+        sigmas.append(
+            discrete_gaussian_calibration(
+                zcdp_noise_multiplier(epsilon, delta), 2.0 * lip * eta_i, k
+            ).sigma
+        )
         w = project_to_ball(noise.release(total / n_i, gen), radius)
     event = PrivacyEvent(
         "phased-sgd",
