@@ -245,3 +245,16 @@ def test_permute_and_flip_has_its_law():
     picks = np.array([pf.select([0.0, 1.0], gen) for _ in range(n)])
     p0 = math.exp(-1.0) / 2
     assert stats.binomtest(int(np.sum(picks == 0)), n, p0).pvalue > ALPHA
+
+
+def test_bernoulli_exp_one_single_draw_coin():
+    # Bernoulli(exp(-1)) from one uniform integer on {0, ..., 20! - 1} (the
+    # factorial thresholds of CKS20 Alg. 1 with gamma = 1).
+    from dpsvm.mechanisms._exact import _bernoulli_exp_one
+
+    n = 60_000
+    out = _bernoulli_exp_one(n, np.random.default_rng(5))
+    assert out.dtype == bool and out.shape == (n,)
+    assert stats.binomtest(int(out.sum()), n, math.exp(-1.0)).pvalue > ALPHA
+    # Power check: rejected against exp(-1.05).
+    assert stats.binomtest(int(out.sum()), n, math.exp(-1.05)).pvalue < ALPHA

@@ -106,9 +106,11 @@ def _bernoulli_exp(
     A_k ~ Bernoulli(γ/k) for k = 1, 2, ... until A_k = 0 and return [k odd];
     P[return 1] = Σ_j (−γ)^j/j! = e^{−γ}. All active entries share k.
     """
-    out = np.empty(num.shape[0], dtype=bool)
-    active = np.arange(num.shape[0])
-    k = 1
+    # k = 1 on the whole array: A_1 ~ Bernoulli(gamma); A_1 = 0 returns 1.
+    first = gen.integers(0, den, size=num.shape[0]) < num
+    out = ~first
+    active = np.flatnonzero(first)
+    k = 2
     while active.size:
         if den * k >= _INT64_SAFE:  # pragma: no cover - needs k >= 2^10 (p < 1/1000!)
             for i in active:
@@ -122,6 +124,82 @@ def _bernoulli_exp(
     return out
 
 
+#: Thresholds 20!/k! (k = 20, ..., 1, ascending) of :func:`_bernoulli_exp_one`.
+_FACT_N = 20
+_FACT_THRESHOLDS = np.array(
+    [math.factorial(_FACT_N) // math.factorial(k) for k in range(_FACT_N, 0, -1)],
+    dtype=np.int64,
+)
+
+
+def _bernoulli_exp_one(size: int, gen: np.random.Generator) -> NDArray[np.bool_]:
+    """``size`` exact Bernoulli(exp(−1)) coins, one uniform integer each.
+
+    CKS20 Algorithm 1 with γ = 1 returns [K odd], K the index of the first 0
+    among A_k ~ Bernoulli(1/k), and P(K > k) = 1/k!. With U uniform on
+    {0, ..., 20! − 1}, the events {U < 20!/k!} are nested and have probability
+    1/k!, so K = 1 + #{k ≤ 20 : U < 20!/k!} has the law of K whenever U ≥ 1;
+    U = 0 (K > 20, probability 1/20!) continues Algorithm 1 from k = 21.
+    """
+    u = gen.integers(0, math.factorial(_FACT_N), size=size, dtype=np.int64)
+    # K = 2 (U >= 20!/2), 3 (20!/6 <= U < 20!/2) or 4 (20!/24 <= U < 20!/6)
+    # with probability 23/24; otherwise K = 1 + #{k : U < 20!/k!}
+    # = 1 + 20 - #{thresholds <= U}.
+    t2, t3, t4 = (int(_FACT_THRESHOLDS[_FACT_N - k]) for k in (2, 3, 4))
+    out = (u < t2) & (u >= t3)  # K = 3
+    rare = np.flatnonzero(u < t4)
+    if rare.size:
+        s = np.searchsorted(_FACT_THRESHOLDS, u[rare], side="right")
+        out[rare] = (1 + _FACT_N - s) % 2 == 1
+    for i in rare[u[rare] == 0]:  # pragma: no cover - probability 1/20!
+        j = _FACT_N + 1
+        while _randbelow(gen, j) < 1:  # A_j ~ Bernoulli(1/j)
+            j += 1
+        out[i] = j % 2 == 1
+    return np.asarray(out, dtype=bool)
+
+
+def _all_exp_one(
+    counts: NDArray[np.int64], gen: np.random.Generator
+) -> NDArray[np.bool_]:
+    """For each i, whether countsᵢ ≥ 1 independent Bernoulli(exp(−1)) coins all
+    come up 1, i.e. one Bernoulli(exp(−countsᵢ)) coin (CKS20 Alg. 1, γ > 1).
+
+    The coins of all entries are drawn in one flat array, at most 8 per entry
+    and round (extra coins after a failure are independent and ignored).
+    """
+    out = np.ones(counts.shape[0], dtype=bool)
+    active = np.arange(counts.shape[0])
+    left = counts.astype(np.int64)
+    while active.size:
+        take = np.minimum(left[active], 8)
+        coins = _bernoulli_exp_one(int(take.sum()), gen)
+        starts = np.cumsum(take) - take
+        failures = np.add.reduceat((~coins).astype(np.int64), starts)
+        ok = failures == 0
+        out[active[~ok]] = False
+        left[active] -= take
+        active = active[ok & (left[active] > 0)]
+    return out
+
+
+def _leading_exp_one(size: int, gen: np.random.Generator) -> NDArray[np.int64]:
+    """V ~ number of Bernoulli(exp(−1)) successes before the first failure.
+
+    CKS20 Algorithm 2's geometric part; the coins are drawn 2 per entry and
+    round (one after the first failure is independent and ignored).
+    """
+    v = np.zeros(size, dtype=np.int64)
+    active = np.arange(size)
+    while active.size:
+        coins = _bernoulli_exp_one(active.size * 2, gen).reshape(-1, 2)
+        first, second = coins[:, 0], coins[:, 1]
+        lead = first.astype(np.int64) + (first & second)
+        v[active] += lead
+        active = active[lead == 2]
+    return v
+
+
 def _bernoulli_exp_any(
     num: NDArray[np.int64], den: int, gen: np.random.Generator
 ) -> NDArray[np.bool_]:
@@ -132,14 +210,9 @@ def _bernoulli_exp_any(
     """
     whole, frac = np.divmod(num, den)
     out = np.ones(num.shape[0], dtype=bool)
-    active = np.flatnonzero(whole > 0)
-    j = 0
-    while active.size:
-        coin = _bernoulli_exp(np.ones(active.size, dtype=np.int64), 1, gen)
-        out[active[~coin]] = False
-        active = active[coin]
-        j += 1
-        active = active[whole[active] > j]
+    many = np.flatnonzero(whole > 0)
+    if many.size:
+        out[many] = _all_exp_one(whole[many], gen)
     idx = np.flatnonzero(out)
     out[idx] = _bernoulli_exp(frac[idx], den, gen)
     return out
@@ -233,31 +306,33 @@ def _discrete_laplace_scalar(t: int, gen: np.random.Generator) -> int:
 def _discrete_laplace_vector(
     t: int, size: int, gen: np.random.Generator
 ) -> NDArray[np.int64] | NDArray[np.object_]:
-    """``size`` exact DLap(t) draws, vectorised for t ≤ 2^52 (CKS20 Alg. 2)."""
+    """``size`` exact DLap(t) draws, vectorised for t ≤ 2^52 (CKS20 Alg. 2).
+
+    Each round runs Algorithm 2 on about 5/3 times as many independent
+    candidates as are still needed (U is accepted with probability
+    ≈ 1 − e⁻¹) and keeps the first accepted ones: the accepted candidates are
+    i.i.d. DLap(t), so which of them are kept does not change the law.
+    """
     out: NDArray[Any] = np.zeros(size, dtype=np.int64)
-    pending = np.arange(size)
-    while pending.size:
-        u = gen.integers(0, t, size=pending.size)  # U ~ Uniform{0, ..., t-1}
-        accepted = _bernoulli_exp(u, t, gen)  # D ~ Bernoulli(exp(-U/t))
-        idx, u = pending[accepted], u[accepted]
-        # V: successes of Bernoulli(exp(-1)) before the first failure.
-        v = np.zeros(idx.size, dtype=np.int64)
-        active = np.arange(idx.size)
-        while active.size:
-            a = _bernoulli_exp(np.ones(active.size, dtype=np.int64), 1, gen)
-            active = active[a]
-            v[active] += 1
-        negative = gen.integers(0, 2, size=idx.size) == 1  # B ~ Bernoulli(1/2)
+    filled = 0
+    while filled < size:
+        need = size - filled
+        m = need + 2 * need // 3 + 16
+        u = gen.integers(0, t, size=m)  # U ~ Uniform{0, ..., t-1}
+        u = u[_bernoulli_exp(u, t, gen)]  # D ~ Bernoulli(exp(-U/t)): keep D = 1
+        # V: successes of A ~ Bernoulli(exp(-1)) before the first failure.
+        v = _leading_exp_one(u.size, gen)
+        negative = gen.integers(0, 2, size=u.size) == 1  # B ~ Bernoulli(1/2)
         if int(v.max(initial=0)) >= _INT64_SAFE // t - 1:  # pragma: no cover
             # V >= 2^10 (probability below e^-1000): continue in Python ints.
             out = out.astype(object)
             u, v = u.astype(object), v.astype(object)
         x = u + t * v  # X = U + t V ~ Geometric(1 - exp(-1/t)) on {0, 1, ...}
         # Reject (B = 1, X = 0) so that 0 is not counted twice.
-        rejected = negative & (x == 0)
-        keep = ~rejected
-        out[idx[keep]] = np.where(negative[keep], -x[keep], x[keep])
-        pending = np.concatenate([pending[~accepted], idx[rejected]])
+        keep = ~(negative & (x == 0))
+        values = np.where(negative, -x, x)[keep][:need]
+        out[filled : filled + values.size] = values
+        filled += values.size
     return out
 
 
@@ -364,21 +439,27 @@ def _discrete_gaussian(
     u_max = (root - a) // b if root > a else -1
     vector = den <= _VECTOR_MAX_SCALE and u_max >= 0
     out: NDArray[Any] = np.zeros(n, dtype=np.int64)
-    pending = np.arange(n)
-    while pending.size:
-        y = _discrete_laplace(t, pending.size, gen)
+    filled = 0
+    while filled < n:
+        # About 1.4 times the candidates still needed (the acceptance rate is
+        # about 0.76 for t = floor(sigma) + 1); the accepted ones are i.i.d.
+        # N_Z(0, sigma^2) and the first of them are kept.
+        need = n - filled
+        m = need + 2 * need // 5 + 16
+        y = _discrete_laplace(t, m, gen)
         if y.dtype != np.int64:  # pragma: no cover - |Y| >= 2^62: p < e^-2^40
             out = out.astype(object)
-        accept = np.zeros(pending.size, dtype=bool)
+        accept = np.zeros(m, dtype=bool)
         u = np.abs(y)
-        fast = (u <= u_max) if vector else np.zeros(pending.size, dtype=bool)
+        fast = (u <= u_max) if vector else np.zeros(m, dtype=bool)
         if np.any(fast):
             w = u[fast].astype(np.int64) * b - a
             accept[fast] = _bernoulli_exp_any(f * w * w, den, gen)
         for i in np.flatnonzero(~fast):  # tails beyond int64: exact Python ints
             accept[i] = _gaussian_accept_scalar(int(u[i]), sigma2, t, gen)
-        out[pending[accept]] = y[accept]
-        pending = pending[~accept]
+        values = y[accept][:need]
+        out[filled : filled + values.size] = values
+        filled += values.size
     return out
 
 
