@@ -36,8 +36,9 @@ larger than the analytic Gaussian's σ/Δ of Balle & Wang (2018), the price of
 exactness. Clamps and the conversion to doubles are post-processing.
 
 **Grid.** k = max(⌊log₂ min(zΔ, Δ/√d)⌋ − 20, ⌈log₂ zΔ⌉ − 24, ⌊log₂ B⌋ − 52):
-fine enough that the rounding raises σ by a relative ≤ z√d·2⁻²³ in the common
-case (and keeps σ ≤ 2^24 grid units so the sampler's integers stay in int64),
+fine enough that the rounding raises σ by a relative ≤ max(2⁻²⁰, z√d·2⁻²³)
+(plus ≈ 2⁻²⁰ for rounding σ² up) unless B forces a coarser grid, and keeps
+σ ≤ 2^24 grid units so that the sampler's integers stay in int64,
 and coarse enough that released values are doubles. Without a public bound B
 the clamp is B = 2^(k+52).
 
