@@ -258,3 +258,15 @@ def test_bernoulli_exp_one_single_draw_coin():
     assert stats.binomtest(int(out.sum()), n, math.exp(-1.0)).pvalue > ALPHA
     # Power check: rejected against exp(-1.05).
     assert stats.binomtest(int(out.sum()), n, math.exp(-1.05)).pvalue < ALPHA
+
+
+@pytest.mark.parametrize("t", [1, 4])
+def test_batched_discrete_laplace_has_the_same_law(t):
+    # The discrete Gaussian's proposal draws DLap(t) in oversampled batches
+    # (CKS20 Alg. 2, another order of draws than the Laplace releases' sampler).
+    from dpsvm.mechanisms._exact import _discrete_laplace
+
+    z = _discrete_laplace(t, 40_000, np.random.default_rng(30 + t), batched=True)
+    q = math.exp(-1.0 / t)
+    pvalue = _chi_square_vs_pmf(z, lambda s: (1 - q) / (1 + q) * q ** np.abs(s), 4 * t)
+    assert pvalue > ALPHA

@@ -308,6 +308,43 @@ def _discrete_laplace_vector(
 ) -> NDArray[np.int64] | NDArray[np.object_]:
     """``size`` exact DLap(t) draws, vectorised for t ≤ 2^52 (CKS20 Alg. 2).
 
+    The Laplace releases' sampler: it consumes the generator exactly as before
+    the exact-sampler module existed, so seeded Laplace releases are unchanged.
+    The discrete Gaussian uses the faster :func:`_discrete_laplace_batched`
+    (same law, another order of draws).
+    """
+    out: NDArray[Any] = np.zeros(size, dtype=np.int64)
+    pending = np.arange(size)
+    while pending.size:
+        u = gen.integers(0, t, size=pending.size)  # U ~ Uniform{0, ..., t-1}
+        accepted = _bernoulli_exp(u, t, gen)  # D ~ Bernoulli(exp(-U/t))
+        idx, u = pending[accepted], u[accepted]
+        # V: successes of Bernoulli(exp(-1)) before the first failure.
+        v = np.zeros(idx.size, dtype=np.int64)
+        active = np.arange(idx.size)
+        while active.size:
+            a = _bernoulli_exp(np.ones(active.size, dtype=np.int64), 1, gen)
+            active = active[a]
+            v[active] += 1
+        negative = gen.integers(0, 2, size=idx.size) == 1  # B ~ Bernoulli(1/2)
+        if int(v.max(initial=0)) >= _INT64_SAFE // t - 1:  # pragma: no cover
+            # V >= 2^10 (probability below e^-1000): continue in Python ints.
+            out = out.astype(object)
+            u, v = u.astype(object), v.astype(object)
+        x = u + t * v  # X = U + t V ~ Geometric(1 - exp(-1/t)) on {0, 1, ...}
+        # Reject (B = 1, X = 0) so that 0 is not counted twice.
+        rejected = negative & (x == 0)
+        keep = ~rejected
+        out[idx[keep]] = np.where(negative[keep], -x[keep], x[keep])
+        pending = np.concatenate([pending[~accepted], idx[rejected]])
+    return out
+
+
+def _discrete_laplace_batched(
+    t: int, size: int, gen: np.random.Generator
+) -> NDArray[np.int64] | NDArray[np.object_]:
+    """``size`` exact DLap(t) draws, vectorised for t ≤ 2^52 (CKS20 Alg. 2).
+
     Each round runs Algorithm 2 on about 5/3 times as many independent
     candidates as are still needed (U is accepted with probability
     ≈ 1 − e⁻¹) and keeps the first accepted ones: the accepted candidates are
@@ -337,10 +374,12 @@ def _discrete_laplace_vector(
 
 
 def _discrete_laplace(
-    t: int, n: int, gen: np.random.Generator
+    t: int, n: int, gen: np.random.Generator, *, batched: bool = False
 ) -> NDArray[np.int64] | NDArray[np.object_]:
     """``n`` exact DLap(t) draws (vectorised when t ≤ 2^52)."""
     if t <= _VECTOR_MAX_SCALE:
+        if batched:
+            return _discrete_laplace_batched(t, n, gen)
         return _discrete_laplace_vector(t, n, gen)
     draws = [_discrete_laplace_scalar(t, gen) for _ in range(n)]
     if all(-_INT64_SAFE < z < _INT64_SAFE for z in draws):
@@ -446,7 +485,7 @@ def _discrete_gaussian(
         # N_Z(0, sigma^2) and the first of them are kept.
         need = n - filled
         m = need + 2 * need // 5 + 16
-        y = _discrete_laplace(t, m, gen)
+        y = _discrete_laplace(t, m, gen, batched=True)
         if y.dtype != np.int64:  # pragma: no cover - |Y| >= 2^62: p < e^-2^40
             out = out.astype(object)
         accept = np.zeros(m, dtype=bool)
