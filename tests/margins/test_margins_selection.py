@@ -114,9 +114,11 @@ def test_selection_prefers_a_small_margin_when_the_loss_drops():
         )
         .fit(X, y)
         .selected_margin_
-        for s in range(2)
+        for s in range(8)
     ]
-    assert max(picks) < 0.5
+    # The choice is an exponential-mechanism draw: most draws (the old score
+    # took 0.5 every time), not all, pick a smaller margin.
+    assert sum(p < 0.5 for p in picks) >= 5
 
 
 def test_selection_event_grid_and_fit():

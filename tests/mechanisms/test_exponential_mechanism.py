@@ -98,12 +98,12 @@ def test_probabilities_monotone_in_utility_and_epsilon():
 # Sampling
 # --------------------------------------------------------------------------- #
 _CHI_U = np.array([0.0, 0.3, -0.4, 0.8, 0.1])
-_CHI_N = 20_000
+_CHI_N = 8000
 
 
 @pytest.fixture(scope="module")
 def chi_counts():
-    # 20 000 selections from the EM with eps = 1.5, Delta_u = 0.5 (seeded).
+    # 8000 selections from the EM with eps = 1.5, Delta_u = 0.5 (seeded).
     em = ExponentialMechanism(epsilon=1.5, sensitivity=0.5)
     gen = np.random.default_rng(77)
     picks = [em.select(_CHI_U, gen) for _ in range(_CHI_N)]

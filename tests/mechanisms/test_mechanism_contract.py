@@ -217,6 +217,12 @@ def test_randomise_is_value_plus_sample(name):
         # The default Laplace release is the discretised (floating-point safe)
         # one, tested in test_snapping.py; the naive release is value + sample.
         mech = LaplaceVector(epsilon=1.0, sensitivity=1.0, method="naive")
+    if name == "analytic-gaussian":
+        # Likewise the default Gaussian release is exact (discrete Gaussian on a
+        # grid, tested in test_discrete_gaussian_release.py).
+        mech = AnalyticGaussian(
+            epsilon=1.0, delta=1e-6, sensitivity=1.0, method="naive"
+        )
     value = np.array([1, 2, 3, 4], dtype=np.int64)
     out = mech.randomise(value, random_state=5)
     assert out.dtype == np.float64

@@ -31,6 +31,7 @@ from scipy.stats import binom
 
 from ..accounting import PrivacyEvent
 from ..losses import Loss
+from ..mechanisms import discrete_gaussian_calibration, zcdp_noise_multiplier
 from ..mechanisms.exponential import ExponentialMechanism
 from ..perturbation import OutputNoise
 from ..utils._random import (
@@ -311,8 +312,11 @@ def noisy_projected_gd(
     **Privacy.** (ε, δ)-DP under replace-one. Each step releases the mean
     gradient, whose per-example part has norm ≤ L·r̃ (L = ``loss.lipschitz``,
     rows projected to B(r̃)); replacing one example moves the mean by at most
-    Δ₂ = 2L·r̃/m, twice the add/remove value. σ = z·Δ₂ with z calibrated by
-    Rényi-DP composition over T steps (dp-accounting). No clipping is needed.
+    Δ₂ = 2L·r̃/m, twice the add/remove value. z is calibrated by Rényi-DP
+    composition over T steps (dp-accounting). No clipping is needed. Each
+    noisy gradient is exact over doubles: rounded to a public grid 2^g and
+    noised with a discrete Gaussian of σ ≥ z·(Δ₂ + √k·2^g) (Canonne, Kamath &
+    Steinke 2020, Alg. 3 and Thm 14: the same Rényi curve as the Gaussian).
 
     Examples
     --------
@@ -339,7 +343,14 @@ def noisy_projected_gd(
     # with the replace-one sensitivity).
     sensitivity = 2.0 * grad_bound / m
     z = gaussian_gd_noise_multiplier(problem.epsilon, problem.delta, n_steps)
-    sigma = z * sensitivity
+    # Exact per-step release (dpsvm.mechanisms._discrete_gaussian): the mean
+    # gradient (norm ≤ L r̃, far inside the public box 2^(g+52) of the grid, so
+    # neither clamp acts), rounded to a public grid 2^g and noised with a
+    # discrete Gaussian of σ ≥ z·(Δ₂ + √k·2^g). Its Rényi divergence is at most
+    # the Gaussian's α/(2z²) at every order (Canonne, Kamath & Steinke 2020,
+    # Thm 14), so the accountant's ε below stands.
+    noise_cal = discrete_gaussian_calibration(z, sensitivity, k)
+    sigma = noise_cal.sigma
     achieved = gaussian_gd_epsilon(z, n_steps, problem.delta)
     # Step size for projected SGD on a convex problem with E‖g‖² ≤ G² + kσ²
     # and diameter 2Λ_W (Bassily, Smith & Thakurta 2014, Lemma 3.1 / Shamir &
@@ -353,12 +364,14 @@ def noisy_projected_gd(
     # any comparator) gives the same O(Λ_W·G/√T) rate up to a factor 2 (Shamir
     # & Zhang 2013, §3), without the bias of the early iterates near 0.
     first = n_steps // 2
+    block = max(1, 2**16 // k)  # noise drawn a block of steps at a time
     for step in range(n_steps):
+        if step % block == 0:
+            noise = noise_cal.sample((min(block, n_steps - step), k), gen)
         t = ya * (Xp @ w)
         grad = Xp.T @ (loss.derivative(t) * ya) / m
-        w = project_to_ball(
-            w - eta * (grad + gen.normal(0.0, sigma, size=k)), problem.radius
-        )
+        noisy_grad = noise_cal.release(grad, noise[step % block])  # on the grid
+        w = project_to_ball(w - eta * noisy_grad, problem.radius)
         if step >= first:
             avg += w
     coef = project_to_ball(avg / (n_steps - first), problem.radius)
@@ -375,6 +388,7 @@ def noisy_projected_gd(
             "n_steps": n_steps,
             "step_size": eta,
             "accountant": "dp-accounting RdpAccountant (replace-one)",
+            "release": "discrete",
         },
     )
     details = {
@@ -425,9 +439,11 @@ def phased_sgd(
     η = (2Λ_W/L)·min(4/√n, ε/√(k ln(1/δ))) and Moreau parameter λ = r̃²η the
     smoothed loss is 1/η-smooth in w, so every step (ηᵢ ≤ η) is non-expansive
     and replacing one example moves the phase's average iterate by at most
-    2Lηᵢ. Each phase adds analytic-Gaussian noise for that sensitivity at
-    (ε, δ) (Balle & Wang 2018, Thm 8); each example is used in at most one
-    phase, so the phases compose in parallel to (ε, δ).
+    2Lηᵢ. Each phase releases its average with Gaussian noise for that
+    sensitivity at (ε, δ), exact over doubles (public grid plus discrete
+    Gaussian, calibrated by zCDP: Canonne, Kamath & Steinke 2020, Thm 14 and
+    Cor. 13); each example is used in at most one phase, so the phases compose
+    in parallel to (ε, δ).
 
     Examples
     --------
@@ -478,10 +494,16 @@ def _phased_sgd(
             g = float(loss.derivative(t)) * ya[j] * Xp[j]
             u = project_to_ball(u - eta_i * g, radius)
             total += u
-        # The phase's average iterate moves by ≤ 2Lηᵢ: analytic Gaussian
-        # (Balle & Wang 2018, Thm 8) from the perturbation layer.
+        # The phase's average iterate moves by ≤ 2Lηᵢ: the perturbation layer's
+        # Gaussian release, exact over doubles (grid + discrete Gaussian, zCDP
+        # calibration of Canonne, Kamath & Steinke 2020, Thm 14 and Cor. 13);
+        # σ recorded is the one of that release.
         noise = OutputNoise.gaussian(epsilon, delta, 2.0 * lip * eta_i)
-        sigmas.append(noise.scale)
+        sigmas.append(
+            discrete_gaussian_calibration(
+                zcdp_noise_multiplier(epsilon, delta), 2.0 * lip * eta_i, k
+            ).sigma
+        )
         w = project_to_ball(noise.release(total / n_i, gen), radius)
     event = PrivacyEvent(
         "phased-sgd",

@@ -483,7 +483,7 @@ class LabelPrivateMarginClassifier(MarginParams, MarginClassifierBase):
                 ),
                 "cover": modes,
                 "score": "-(number of errors at margin rho/2)",
-                "sampler": "gumbel-max",
+                "sampler": "exact",
             },
             children=tuple(children) if n_rounds > 1 else (),
         )

@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..accounting import PrivacyEvent
+from ..mechanisms import permute_and_flip_select
 from ..mechanisms.exponential import ExponentialMechanism
 from ..utils._random import GeneratorLike, as_generator
 from ..validation import check_epsilon, check_positive
@@ -226,7 +227,10 @@ class PermuteAndFlip(_PureSelection):
 
     Visit the candidates in a uniformly random order and stop at the first r
     whose coin with probability exp(ε·(u_r − u*)/(2Δu)) comes up heads, where
-    u* = max u. The candidate with u* always stops the walk.
+    u* = max u. The candidate with u* always stops the walk. The coins are
+    exact (utilities rounded to a public grid 2^j, j = ⌊log₂ Δu⌋ − 20, and
+    exact Bernoulli(exp(−γ)) coins of Canonne, Kamath & Steinke 2020, Alg. 1),
+    so the guarantee holds over doubles with ε′ ≤ ε (within a relative 2⁻¹⁹).
 
     Parameters
     ----------
@@ -279,16 +283,11 @@ class PermuteAndFlip(_PureSelection):
         """
         u = _as_scores(utilities, "utilities")
         gen = as_generator(random_state)
-        # McKenna & Sheldon (2020), Alg. 1: p_r = exp(ε (u_r − u*) / (2Δu)).
-        log_p = (self.epsilon / (2.0 * self.sensitivity)) * (u - u.max())
-        order = gen.permutation(u.size)
-        # One uniform per candidate, drawn up front so that the number of draws
-        # does not depend on the data.
-        coins = gen.random(u.size)
-        for pos, r in enumerate(order):
-            if coins[pos] < np.exp(log_p[r]):
-                return int(r)
-        raise AssertionError("unreachable: the maximizer always stops the walk")
+        # McKenna & Sheldon (2020), Alg. 1: p_r = exp(ε (u_r − u*) / (2Δu)), with
+        # exact coins on utilities rounded to a public grid (ε' <= ε; see
+        # dpsvm.mechanisms._exact.permute_and_flip_select). One coin per
+        # candidate is drawn up front (the number of draws is data-independent).
+        return permute_and_flip_select(u, self.epsilon, self.sensitivity, gen)
 
     def _event_facts(self) -> tuple[float, dict[str, Any]]:
         return self.sensitivity, {}

@@ -25,7 +25,9 @@ post-processing.
 3. **Integer noise.** Zᵢ ~ DLap(t) i.i.d., P(Zᵢ = z) ∝ exp(−|z|/t), drawn
    *exactly* with the rejection samplers of Canonne, Kamath & Steinke
    (NeurIPS 2020, arXiv:2004.00010, Algorithms 1 and 2) from uniform
-   integers of the CSPRNG-backed generator; t is the integer
+   integers of the CSPRNG-backed generator, by
+   :func:`dpsvm.mechanisms._exact.sample_discrete_laplace` (the one module
+   that draws exact samples); t is the integer
    t = ⌈λ/Λ + d·λ/Δ₁⌉.
 4. **Release** Λ·(K + Z) as doubles (exact while |K + Z| < 2^53), clamped to
    [−B, B] when a public ``bound`` B is given and always to the finite doubles.
@@ -76,7 +78,13 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..utils._random import GeneratorLike, as_generator
 from ..validation import check_positive
-from .base import check_noise_scale, check_release_value, check_size
+from ._exact import (  # the one module that draws exact samples
+    _bernoulli_exp,
+    _discrete_laplace_scalar,
+    _randbelow,
+    sample_discrete_laplace,
+)
+from .base import check_noise_scale, check_release_value
 
 __all__ = [
     "GRID_BITS",
@@ -90,10 +98,9 @@ __all__ = [
 #: at most a relative 2^-GRID_BITS of extra noise scale).
 GRID_BITS = 20
 
-#: Integer scales up to this are sampled with vectorised int64 numpy draws
-#: (t·K stays below 2^62 for K < 2^10); larger ones use exact Python integers.
-_VECTOR_MAX_SCALE = 2**52
-_INT64_SAFE = 2**62
+# The samplers (and their re-exported private helpers, kept importable here)
+# live in dpsvm.mechanisms._exact.
+_EXACT_HELPERS = (_bernoulli_exp, _discrete_laplace_scalar, _randbelow)
 _FLOAT_MAX = sys.float_info.max
 
 _METHODS = ("discrete", "naive")
@@ -214,161 +221,6 @@ def discrete_laplace_calibration(
     if math.isfinite(eps) and Fraction(eps) < eps_exact:  # report an upper bound
         eps = math.nextafter(eps, math.inf)
     return DiscreteLaplaceCalibration(m, t, eps)
-
-
-# --------------------------------------------------------------------------- #
-# Exact integer samplers (Canonne, Kamath & Steinke 2020)
-# --------------------------------------------------------------------------- #
-def _randbelow(gen: np.random.Generator, n: int) -> int:
-    """Return a uniform integer in [0, n) for any n ≥ 1 (exact rejection)."""
-    if n <= 2**63:
-        return int(gen.integers(0, n, dtype=np.uint64)) if n > 1 else 0
-    k = (n - 1).bit_length()
-    nbytes = (k + 7) // 8
-    while True:
-        r = int.from_bytes(gen.bytes(nbytes), "little") >> (8 * nbytes - k)
-        if r < n:
-            return r
-
-
-def _bernoulli_exp_scalar(num: int, den: int, gen: np.random.Generator) -> bool:
-    """Bernoulli(exp(−num/den)) for 0 ≤ num ≤ den (CKS20 Alg. 1, γ ∈ [0, 1])."""
-    k = 1
-    while _randbelow(gen, den * k) < num:  # A ~ Bernoulli(gamma / k)
-        k += 1
-    return k % 2 == 1
-
-
-def _bernoulli_exp(
-    num: NDArray[np.int64], den: int, gen: np.random.Generator
-) -> NDArray[np.bool_]:
-    """Vectorised Bernoulli(exp(−numᵢ/den)), 0 ≤ numᵢ ≤ den ≤ 2^52.
-
-    CKS20 (arXiv:2004.00010) Algorithm 1 for γ ∈ [0, 1]: draw
-    A_k ~ Bernoulli(γ/k) for k = 1, 2, ... until A_k = 0 and return [k odd];
-    P[return 1] = Σ_j (−γ)^j/j! = e^{−γ}. All active entries share k.
-    """
-    out = np.empty(num.shape[0], dtype=bool)
-    active = np.arange(num.shape[0])
-    k = 1
-    while active.size:
-        if den * k >= _INT64_SAFE:  # pragma: no cover - needs k >= 2^10 (p < 1/1000!)
-            for i in active:
-                out[i] = _bernoulli_exp_scalar(int(num[i]), den, gen)
-            break
-        # A ~ Bernoulli(gamma/k) = [uniform{0, ..., den*k - 1} < num].
-        a = gen.integers(0, den * k, size=active.size) < num[active]
-        out[active[~a]] = k % 2 == 1
-        active = active[a]
-        k += 1
-    return out
-
-
-def _discrete_laplace_scalar(t: int, gen: np.random.Generator) -> int:
-    """One exact DLap(t) draw with Python integers (CKS20 Alg. 2, s = 1)."""
-    while True:
-        u = _randbelow(gen, t)  # U ~ Uniform{0, ..., t-1}
-        if not _bernoulli_exp_scalar(u, t, gen):  # D ~ Bernoulli(exp(-U/t))
-            continue
-        v = 0
-        while _bernoulli_exp_scalar(1, 1, gen):  # A ~ Bernoulli(exp(-1))
-            v += 1
-        x = u + t * v  # X ~ Geometric(1 - exp(-1/t)) on {0, 1, ...}
-        negative = _randbelow(gen, 2) == 1  # B ~ Bernoulli(1/2)
-        if negative and x == 0:
-            continue  # reject (B = 1, Y = 0) so that 0 is not counted twice
-        return -x if negative else x
-
-
-def _discrete_laplace_vector(
-    t: int, size: int, gen: np.random.Generator
-) -> NDArray[np.int64] | NDArray[np.object_]:
-    """``size`` exact DLap(t) draws, vectorised for t ≤ 2^52 (CKS20 Alg. 2)."""
-    out: NDArray[Any] = np.zeros(size, dtype=np.int64)
-    pending = np.arange(size)
-    while pending.size:
-        u = gen.integers(0, t, size=pending.size)  # U ~ Uniform{0, ..., t-1}
-        accepted = _bernoulli_exp(u, t, gen)  # D ~ Bernoulli(exp(-U/t))
-        idx, u = pending[accepted], u[accepted]
-        # V: successes of Bernoulli(exp(-1)) before the first failure.
-        v = np.zeros(idx.size, dtype=np.int64)
-        active = np.arange(idx.size)
-        while active.size:
-            a = _bernoulli_exp(np.ones(active.size, dtype=np.int64), 1, gen)
-            active = active[a]
-            v[active] += 1
-        negative = gen.integers(0, 2, size=idx.size) == 1  # B ~ Bernoulli(1/2)
-        if int(v.max(initial=0)) >= _INT64_SAFE // t - 1:  # pragma: no cover
-            # V >= 2^10 (probability below e^-1000): continue in Python ints.
-            out = out.astype(object)
-            u, v = u.astype(object), v.astype(object)
-        x = u + t * v  # X = U + t V ~ Geometric(1 - exp(-1/t)) on {0, 1, ...}
-        # Reject (B = 1, X = 0) so that 0 is not counted twice.
-        rejected = negative & (x == 0)
-        keep = ~rejected
-        out[idx[keep]] = np.where(negative[keep], -x[keep], x[keep])
-        pending = np.concatenate([pending[~accepted], idx[rejected]])
-    return out
-
-
-def sample_discrete_laplace(
-    size: int | tuple[int, ...], scale: int, rng: GeneratorLike = None
-) -> NDArray[np.int64] | NDArray[np.object_]:
-    """Draw exact i.i.d. discrete Laplace integers, P(Z = z) ∝ exp(−|z|/scale).
-
-    Parameters
-    ----------
-    size : int or tuple of int
-        Number of draws or output shape (entries > 0).
-    scale : int
-        The integer scale t ≥ 1.
-    rng : None, int or numpy.random.Generator, default=None
-        Passed through :func:`dpsvm.utils._random.as_generator`: ``None``
-        draws from a fresh CSPRNG; an int is for tests and documentation only.
-
-    Returns
-    -------
-    ndarray of int64 (object dtype of Python ints if a draw exceeds int64)
-        The draws.
-
-    Raises
-    ------
-    TypeError
-        If ``scale`` is not an int.
-    ValueError
-        If ``scale`` < 1 or ``size`` is not positive.
-
-    Notes
-    -----
-    Canonne, Kamath & Steinke (NeurIPS 2020, arXiv:2004.00010), Algorithm 2
-    with s = 1, using Algorithm 1 for the Bernoulli(exp(−γ)) coins. Every coin
-    is a comparison of a uniform integer with an integer, so the output law is
-    exactly the discrete Laplace (given uniform integers); nothing depends on
-    floating-point ``log`` or ``exp``.
-
-    Examples
-    --------
-    >>> z = sample_discrete_laplace(5, 3, rng=0)
-    >>> z.dtype, z.shape
-    (dtype('int64'), (5,))
-    """
-    shape = check_size(size)
-    if isinstance(scale, bool) or not isinstance(scale, numbers.Integral):
-        raise TypeError(f"scale must be an int, got {type(scale).__name__}.")
-    if scale < 1:
-        raise ValueError(f"scale must be an int >= 1, got {scale}.")
-    t = int(scale)
-    gen = as_generator(rng)
-    n = math.prod(shape) if isinstance(shape, tuple) else shape
-    out_shape = shape if isinstance(shape, tuple) else (shape,)
-    if t <= _VECTOR_MAX_SCALE:
-        return _discrete_laplace_vector(t, n, gen).reshape(out_shape)
-    draws = [_discrete_laplace_scalar(t, gen) for _ in range(n)]
-    if all(-_INT64_SAFE < z < _INT64_SAFE for z in draws):
-        return np.array(draws, dtype=np.int64).reshape(out_shape)
-    obj = np.empty(n, dtype=object)
-    obj[:] = draws
-    return obj.reshape(out_shape)
 
 
 # --------------------------------------------------------------------------- #

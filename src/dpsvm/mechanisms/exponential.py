@@ -19,6 +19,7 @@ from scipy.special import softmax
 
 from ..utils._random import GeneratorLike, as_generator
 from ._docs import fill_mechanism_doc
+from ._exact import exponential_mechanism_select
 from .base import BaseMechanism
 
 __all__ = ["ExponentialMechanism"]
@@ -67,12 +68,21 @@ class ExponentialMechanism(BaseMechanism):
     the numerator changes by a factor ≤ e^{ε/2} and the normaliser by a factor
     ≥ e^{−ε/2} (McSherry & Talwar 2007, Thm 6; Dwork & Roth 2014, Thm 3.10).
 
-    **Sampling.** :meth:`select` uses the Gumbel-max trick in float64:
-    argmaxᵢ (ε·uᵢ/(2Δu) + Gᵢ) with Gᵢ i.i.d. standard Gumbel is distributed
-    exactly as P in real arithmetic, and it works on the log scale, so no
-    probability underflows and no normaliser is formed. Floating-point
-    sampling is not exactly the ideal distribution; a hardened implementation
-    would use a base-2 exponential mechanism (Ilvento 2020).
+    **Sampling.** :meth:`select` is exact over doubles: the utilities are
+    rounded to a public grid 2^j (j = ⌊log₂ Δu⌋ − 20), which raises the
+    sensitivity to Δu + 2^j, and an index is drawn with probability
+    ∝ exp(λKᵢ) on the integer scores Kᵢ, λ = ε/(2(Δu/2^j + 1)) rounded down to
+    24 significant bits, by rejection from the uniform proposal with exact
+    Bernoulli(exp(−γ)) coins (Canonne, Kamath & Steinke 2020, Alg. 1;
+    :func:`dpsvm.mechanisms._exact.exponential_mechanism_select`). The
+    selection is therefore ε′-DP with ε′ = 2λ(Δu/2^j + 1) ≤ ε by McSherry &
+    Talwar's Thm 6 on the rounded utilities: the calibration is unchanged up
+    to a relative 2⁻¹⁹ (less sharp, never less private). No floating-point
+    ``exp``/``log`` takes part (cf. the base-2 mechanism of Ilvento 2020,
+    which solves the same problem differently). :meth:`probabilities` is the
+    ideal law in float64, for reporting. The utilities themselves are computed
+    in floating point; their sensitivity is the caller's bound (Casacuberta
+    et al. 2022 on why that bound can fail over doubles).
 
     References
     ----------
@@ -82,6 +92,8 @@ class ExponentialMechanism(BaseMechanism):
        privacy", 2014, Definition 3.4 and Theorem 3.10.
     .. [3] C. Ilvento, "Implementing the exponential mechanism with base-2
        differential privacy", ACM CCS 2020.
+    .. [4] C. L. Canonne, G. Kamath and T. Steinke, "The discrete Gaussian for
+       differential privacy", NeurIPS 2020, arXiv:2004.00010, Algorithm 1.
 
     Examples
     --------
@@ -158,8 +170,8 @@ class ExponentialMechanism(BaseMechanism):
     def select(self, utilities: ArrayLike, random_state: GeneratorLike = None) -> int:
         """Sample the index of one candidate with probability P(i).
 
-        Uses the Gumbel-max trick: argmaxᵢ (ε·uᵢ/(2Δu) + Gᵢ), Gᵢ ~ Gumbel(0, 1)
-        i.i.d.
+        Exact over doubles (see the class Notes): utilities on the public grid
+        2^j and an exact rejection sampler of P(i) ∝ exp(λKᵢ).
 
         Parameters
         ----------
@@ -179,10 +191,12 @@ class ExponentialMechanism(BaseMechanism):
         >>> em.select([0.0, 5.0, 1.0], random_state=0)
         1
         """
-        logits = self._logits(utilities)
+        self._logits(utilities)  # validation (and the overflow check)
+        u = np.asarray(utilities, dtype=np.float64)
         gen = as_generator(random_state)
-        # Gumbel-max: argmax(logit + Gumbel) ~ softmax(logit) (exact in reals).
-        return int(np.argmax(logits + gen.gumbel(size=logits.shape[0])))
+        # McSherry & Talwar (2007), Thm 6, on utilities rounded to 2^j (CKS20
+        # Alg. 1 coins; dpsvm.mechanisms._exact).
+        return exponential_mechanism_select(u, self._epsilon, self._sensitivity, gen)
 
     def _event_details(self) -> dict[str, Any]:
-        return {"sampler": "gumbel-max"}
+        return {"sampler": "exact"}

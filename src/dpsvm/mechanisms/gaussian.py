@@ -11,6 +11,14 @@ equation, which :class:`AnalyticGaussian` finds numerically (their Alg. 1 solves
 the same equation after a change of variables). Unlike the classic calibration
 σ = √(2 ln(1.25/δ))·Δ/ε (Dwork & Roth 2014, Thm A.1), it is valid for every
 ε > 0 and never adds more noise than needed.
+
+Releases (:meth:`AnalyticGaussian.randomise`) are exact over doubles by default
+(``method="discrete"``): the value is rounded to a public grid 2^k and exact
+discrete Gaussian noise is added (:func:`~dpsvm.mechanisms.gaussian_release`,
+Canonne, Kamath & Steinke 2020). Theorem 8 is a statement about the continuous
+Gaussian only, so that release is calibrated from the discrete Gaussian's own
+zCDP guarantee (CKS20 Thm 14 and Cor. 13), which needs a slightly larger noise
+multiplier (about 8 % at ε = 1, δ = 10⁻⁵): :attr:`release_noise_multiplier`.
 """
 
 from __future__ import annotations
@@ -19,11 +27,13 @@ import math
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
+from ..utils._random import GeneratorLike
 from ..validation import check_delta, check_epsilon, check_positive
+from ._discrete_gaussian import gaussian_release, zcdp_noise_multiplier
 from .base import Mechanism, ReadOnly
 
 __all__ = ["AnalyticGaussian"]
@@ -125,6 +135,16 @@ class AnalyticGaussian(Mechanism):
     sensitivity : float
         The L2 sensitivity Δ = max ‖f(D) − f(D′)‖₂ over neighbouring datasets,
         > 0 (finite), a public bound fixed before the data are seen.
+    method : {"discrete", "naive"}, default="discrete"
+        How :meth:`randomise` releases a value: ``"discrete"`` (rounded to a
+        public grid 2^k plus exact discrete Gaussian noise, calibrated by zCDP;
+        exact over doubles) or ``"naive"`` (value + numpy's N(0, σ²) draw with
+        the analytic σ; private over the reals only, subject to Mironov-type
+        attacks; for comparisons and tests).
+    bound : float or None, default=None
+        Optional public bound B on |valueᵢ|: values and releases are clamped to
+        [−B, B] and the grid is chosen so that every release is a double
+        (``"discrete"`` only).
 
     Attributes
     ----------
@@ -134,6 +154,10 @@ class AnalyticGaussian(Mechanism):
         δ.
     sensitivity : float
         Δ.
+    method : str
+        The release method.
+    bound : float or None
+        B.
 
     Notes
     -----
@@ -144,6 +168,12 @@ class AnalyticGaussian(Mechanism):
     σ is computed by Brent's method on log δ(σ) (evaluated with ``log_ndtr``
     so that e^ε never overflows) and then increased by a few ulps until the
     condition holds in floating point, so δ(σ) ≤ δ for the returned σ.
+    That is the guarantee of :meth:`sample` and of the ``"naive"`` release over
+    the reals. The default ``"discrete"`` release is (ε, δ)-DP over doubles:
+    it is ρ-zCDP with ρ ≤ 1/(2z²), z = :attr:`release_noise_multiplier`, for
+    the rounded value's sensitivity Δ + √d·2^k (Canonne, Kamath & Steinke
+    2020, Thm 14), and z is the smallest with δ ≥ the (ε, δ) conversion of
+    their Cor. 13 (see :mod:`dpsvm.mechanisms._discrete_gaussian`).
 
     References
     ----------
@@ -167,19 +197,55 @@ class AnalyticGaussian(Mechanism):
     reference: ClassVar[str] = _REFERENCE
     _delta_is_parameter: ClassVar[bool] = True
 
-    def __init__(self, *, epsilon: float, delta: float, sensitivity: float) -> None:
+    def __init__(
+        self,
+        *,
+        epsilon: float,
+        delta: float,
+        sensitivity: float,
+        method: str = "discrete",
+        bound: float | None = None,
+    ) -> None:
         super().__init__(
             epsilon=epsilon,
             delta=delta,
             sensitivity=sensitivity,
             allow_zero_delta=False,
         )
+        if method not in ("discrete", "naive"):
+            raise ValueError(f"method must be 'discrete' or 'naive', got {method!r}.")
+        self._method = method
+        self._bound = None if bound is None else check_positive(bound, "bound")
+
         # Balle & Wang (2018), arXiv:1805.06530v1, Thm 8 / Alg. 1: the smallest
         # sigma with Phi(D/(2s) - e s/D) - e^e Phi(-D/(2s) - e s/D) <= delta.
         self._sigma = _analytic_sigma(self._epsilon, self._delta, self._sensitivity)
 
     sigma: ReadOnly[float] = ReadOnly(
-        "The standard deviation σ of the noise on each coordinate (read-only)."
+        "The analytic σ of Balle & Wang (the noise of :meth:`sample` and of the "
+        '``"naive"`` release; read-only).'
+    )
+
+    @property
+    def release_noise_multiplier(self) -> float:
+        """z = σ/Δ′ of the ``"discrete"`` release (read-only).
+
+        The zCDP calibration of Canonne, Kamath & Steinke (2020), Thm 14 and
+        Cor. 13; Δ′ = Δ + √d·2^k is the sensitivity after rounding.
+
+        Returns
+        -------
+        float
+            z.
+        """
+        # CKS20 (arXiv:2004.00010) Thm 14 + Cor. 13 (cached by (epsilon, delta)).
+        return zcdp_noise_multiplier(self._epsilon, self._delta)
+
+    method: ReadOnly[str] = ReadOnly(
+        'The release method, ``"discrete"`` or ``"naive"`` (read-only).'
+    )
+    bound: ReadOnly[float | None] = ReadOnly(
+        "The public bound B on |valueᵢ|, or ``None`` (read-only)."
     )
 
     @staticmethod
@@ -267,5 +333,33 @@ class AnalyticGaussian(Mechanism):
         # numpy's floating-point normal sampler (see dpsvm.mechanisms.base).
         return np.asarray(gen.normal(0.0, self._sigma, size=size), dtype=np.float64)
 
+    def _release(
+        self, value: ArrayLike, random_state: GeneratorLike
+    ) -> NDArray[np.float64]:
+        if self._method == "naive":
+            return super()._release(value, random_state)
+        # On the public grid 2^k, exact discrete Gaussian noise (CKS20).
+        return gaussian_release(
+            value,
+            random_state,
+            epsilon=self._epsilon,
+            delta=self._delta,
+            sensitivity=self._sensitivity,
+            bound=self._bound,
+        )
+
     def _event_details(self) -> dict[str, Any]:
-        return {"sigma": self._sigma}
+        details: dict[str, Any] = {"sigma": self._sigma, "release": self._method}
+        if self._method == "discrete":
+            details["noise_multiplier"] = self.release_noise_multiplier
+        if self._bound is not None:
+            details["bound"] = self._bound
+        return details
+
+    def __repr__(self) -> str:
+        text = super().__repr__()[:-1]
+        if self._method != "discrete":
+            text += f", method={self._method!r}"
+        if self._bound is not None:
+            text += f", bound={self._bound!r}"
+        return text + ")"

@@ -446,7 +446,10 @@ class DPGaussianProcessRelease(_KernelRelease):
                 "Δ_H from " + SENSITIVITY_REFERENCE
             ),
             details={
-                **self._noise.details(),
+                "sigma": self._noise.scale,
+                # Correlated GP draws in floating point: no exact lattice
+                # sampler (docs/privacy.md, exactness table).
+                "release": "floating-point",
                 **self._base_details(cal, n),
                 "jitter": self.jitter,
             },

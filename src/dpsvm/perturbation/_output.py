@@ -35,9 +35,11 @@ from ..mechanisms import (
     AnalyticGaussian,
     GammaNormVector,
     LaplaceVector,
+    gaussian_release,
     laplace_release,
     sample_gamma_norm,
     sample_laplace,
+    zcdp_noise_multiplier,
 )
 from ..mechanisms.base import check_release_value
 from ..utils._random import GeneratorLike, as_generator
@@ -378,8 +380,9 @@ class OutputNoise:
         >>> OutputNoise.laplace(0.5, 2.0).details()
         {'scale': 4.0, 'release': 'discrete'}
         """
-        if self.kind == "gaussian":
-            return {"sigma": self.scale}
+        if self.kind == "gaussian":  # the release is exact (gaussian_release)
+            z = zcdp_noise_multiplier(self.epsilon, self.delta)
+            return {"sigma": self.scale, "release": "discrete", "noise_multiplier": z}
         if self.kind == "laplace":
             return {"scale": self.scale, "release": "discrete"}
         return {"scale": self.scale}
@@ -440,12 +443,17 @@ class OutputNoise:
         """
         if self.kind == "laplace":
             return laplace_release(value, self.scale, rng, sensitivity=self.sensitivity)
-        out = check_release_value(value)
+        if self.kind == "gaussian":  # exact: grid 2^k + discrete Gaussian (CKS20)
+            return gaussian_release(
+                value,
+                rng,
+                epsilon=self.epsilon,
+                delta=self.delta,
+                sensitivity=self.sensitivity,
+            )
+        out = check_release_value(value)  # gamma-norm: one spherical vector
         gen = as_generator(rng)
-        if self.kind == "gamma-norm":
-            out += sample_gamma_norm(out.size, self.scale, gen).reshape(out.shape)
-        else:
-            out += gen.normal(0.0, self.scale, size=out.shape)
+        out += sample_gamma_norm(out.size, self.scale, gen).reshape(out.shape)
         return out
 
     @fill_perturbation_doc
