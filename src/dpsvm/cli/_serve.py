@@ -17,6 +17,11 @@ Two modes:
 
 A mechanism is one row of :data:`MECHANISMS` (its help text, the kernels it
 takes and the function that starts it); adding a mechanism is adding a row.
+
+Every option but the source (``--data``/``--model``) can also come from an
+environment variable ``DPSVM_`` + the option's name in capitals with ``_`` for
+``-`` (``--api-key-file`` from ``DPSVM_API_KEY_FILE``); a flag on the command
+line wins (:func:`_env_defaults`).
 """
 
 from __future__ import annotations
@@ -25,8 +30,10 @@ import argparse
 import hashlib
 import json
 import math
+import os
+import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -51,6 +58,15 @@ _POLY_COEF0 = 1.0
 #: --mechanism model --kernel poly: most explicit polynomial features.
 _MAX_POLY_FEATURES = 20_000
 _DEFAULT_N_COMPONENTS = 100
+#: Operations defaults (seconds).
+DEFAULT_DRAIN_TIMEOUT = 30.0
+DEFAULT_REQUEST_TIMEOUT = 30.0
+#: Environment variables name options: DPSVM_ + the option in capitals.
+ENV_PREFIX = "DPSVM_"
+#: Options never read from the environment: the source is always given on the
+#: command line (and DPSVM_DATA names the datasets directory elsewhere).
+_NOT_FROM_ENV = ("data", "model", "help")
+_DURATION_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
 @dataclass(frozen=True)
@@ -198,6 +214,116 @@ def add_serve_subparser(sub: Any) -> None:
         default=1024,
         help="most query rows per request (default 1024)",
     )
+    ops = p.add_argument_group("operations (docs/serving.md, Operations)")
+    ops.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning", "error"),
+        default="info",
+        help="JSON logs on standard error: info writes one access line per "
+        "request, warning only server errors, refusals by the ledger and the "
+        "drain (default info)",
+    )
+    add_positive_argument(
+        ops,
+        "--ledger-timeout",
+        default=10.0,
+        metavar="SECONDS",
+        help="PostgreSQL lock, statement and idle-in-transaction timeouts of the "
+        "ledger connection (a hung replica loses its lock after this long), "
+        "SQLite busy timeout (default 10)",
+    )
+    ops.add_argument(
+        "--idempotency-window",
+        type=_duration,
+        default=24 * 3600.0,
+        metavar="DURATION",
+        help="how long a request id and its answer are kept for retries, e.g. "
+        "24h, 90m, 3600 (seconds); older records are pruned, the spend totals "
+        "stay exact (default 24h)",
+    )
+    add_positive_argument(
+        ops,
+        "--request-timeout",
+        default=DEFAULT_REQUEST_TIMEOUT,
+        metavar="SECONDS",
+        help="a request whose mechanism has not started within this time is "
+        "refused (503, nothing spent); once its mechanism has run its charge "
+        f"always commits (default {DEFAULT_REQUEST_TIMEOUT:g})",
+    )
+    add_positive_argument(
+        ops,
+        "--drain-timeout",
+        default=DEFAULT_DRAIN_TIMEOUT,
+        metavar="SECONDS",
+        help="on SIGTERM, stop accepting and let requests in flight finish for "
+        f"at most this long (default {DEFAULT_DRAIN_TIMEOUT:g})",
+    )
+    _env_defaults(p, os.environ)
+
+
+def _duration(text: str) -> float:
+    """Seconds from ``24h``, ``90m``, ``45s``, ``2d`` or a plain number."""
+    value = text.strip().lower()
+    scale = _DURATION_UNITS.get(value[-1:], None) if value else None
+    number = value[:-1] if scale is not None else value
+    try:
+        seconds = float(number) * (1.0 if scale is None else scale)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a positive duration (e.g. 24h, 90m, 45s, 3600)"
+        )
+    return seconds
+
+
+def _env_defaults(p: argparse.ArgumentParser, environ: Mapping[str, str]) -> None:
+    """Defaults of ``p``'s options from ``DPSVM_*`` variables (flags win).
+
+    ``--max-batch`` reads ``DPSVM_MAX_BATCH``. The variable's text becomes the
+    option's default, so argparse converts and checks it as it would the flag
+    (an error names the variable); a variable given makes a required option
+    optional. The choices of an option without a type are checked by
+    :func:`_check_args`.
+    """
+    sources: dict[str, tuple[str, tuple[str, ...] | None]] = {}
+    for action in p._actions:
+        names = [o for o in action.option_strings if o.startswith("--")]
+        if not names or action.dest in _NOT_FROM_ENV:
+            continue
+        var = ENV_PREFIX + names[0][2:].upper().replace("-", "_")
+        action.help = f"{action.help or ''} [env {var}]".strip()
+        if var not in environ:
+            continue
+        value = environ[var]
+        action.default = value
+        action.required = False
+        convert = action.type
+        if callable(convert):
+            action.type = _named_env_type(convert, var, value)
+        choices = action.choices
+        sources[action.dest] = (
+            var,
+            None if choices is None else tuple(str(c) for c in choices),
+        )
+    p.set_defaults(_env_sources=sources)
+
+
+def _named_env_type(convert: Any, var: str, env_value: str) -> Any:
+    """``convert`` whose errors on the variable's own text name the variable."""
+
+    def named(text: str) -> Any:
+        try:
+            return convert(text)
+        except (argparse.ArgumentTypeError, ValueError, TypeError) as exc:
+            if text is env_value:  # the default argparse passes, not a flag
+                raise argparse.ArgumentTypeError(
+                    f"environment variable {var}={text!r}: {exc}"
+                ) from None
+            raise
+
+    named.__name__ = getattr(convert, "__name__", "value")
+    return named
 
 
 class _ServeError(ValueError):
@@ -206,6 +332,14 @@ class _ServeError(ValueError):
 
 def _check_args(args: argparse.Namespace) -> None:
     from ._main import UsageError
+
+    for dest, (var, choices) in getattr(args, "_env_sources", {}).items():
+        value = getattr(args, dest, None)
+        if choices is not None and isinstance(value, str) and value not in choices:
+            raise UsageError(
+                f"environment variable {var}={value!r}: choose one of "
+                f"{', '.join(choices)}"
+            )
 
     if args.data is not None:
         missing = [
@@ -302,6 +436,19 @@ def _schema_inputs(schema: Any, encode: Any) -> Any:
     )
 
 
+def _ledger_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ledger's durability, timeout and idempotency-window options."""
+    from ..serving._ledger import DEFAULT_IDEMPOTENCY_WINDOW, DEFAULT_LEDGER_TIMEOUT
+
+    return {
+        "sqlite_synchronous": args.ledger_sync.upper(),
+        "timeout": getattr(args, "ledger_timeout", DEFAULT_LEDGER_TIMEOUT),
+        "idempotency_window": getattr(
+            args, "idempotency_window", DEFAULT_IDEMPOTENCY_WINDOW
+        ),
+    }
+
+
 def _ledger(args: argparse.Namespace, served: Any, epsilon: float, delta: float) -> Any:
     from ..serving import Ledger
 
@@ -312,7 +459,7 @@ def _ledger(args: argparse.Namespace, served: Any, epsilon: float, delta: float)
         mechanism=served.mechanism,
         epsilon_total=epsilon,
         delta_total=delta,
-        sqlite_synchronous=args.ledger_sync.upper(),
+        **_ledger_options(args),
     )
 
 
@@ -554,7 +701,7 @@ def _start_model(
         mechanism="model",
         epsilon_total=args.epsilon,
         delta_total=delta,
-        sqlite_synchronous=args.ledger_sync.upper(),
+        **_ledger_options(args),
     )
     model, trained = release_once(
         ledger, lambda: _train_release(args, schema), {"n_answers": 0}
@@ -724,6 +871,9 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         ) from None
     import sqlalchemy
 
+    from ..serving._logging import SERVER, configure_logging
+
+    configure_logging(getattr(args, "log_level", "info"), err)
     # Answers are serialised and their matrices small: multi-threaded BLAS only
     # adds thread hand-offs (tens of ms on a busy machine). One thread each.
     from threadpoolctl import threadpool_limits
@@ -751,12 +901,18 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
                     mechanism=served.mechanism,
                     epsilon_total=predictor.total_epsilon,
                     delta_total=predictor.total_delta,
-                    sqlite_synchronous=args.ledger_sync.upper(),
+                    **_ledger_options(args),
                 )
         for w in caught:  # now, not when the server stops
             err.write(f"dpsvm: warning: {' '.join(str(w.message).split())}\n")
         err.flush()
-        app = create_app(served, ledger, keys, max_batch=args.max_batch)
+        app = create_app(
+            served,
+            ledger,
+            keys,
+            max_batch=args.max_batch,
+            request_timeout=getattr(args, "request_timeout", None),
+        )
     except sqlalchemy.exc.SQLAlchemyError as exc:
         where = sqlalchemy.engine.make_url(
             ledger.url if ledger is not None else _sqlite_url(args.ledger)
@@ -774,10 +930,28 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         f"{_start_message(served, ledger, state)}\n"
     )
     out.flush()
+    drain = float(getattr(args, "drain_timeout", DEFAULT_DRAIN_TIMEOUT))
     config = uvicorn.Config(
-        app, host=args.host, port=args.port, log_level="warning", access_log=False
+        app,
+        host=args.host,
+        port=args.port,
+        log_config=None,  # configure_logging's JSON lines, not uvicorn's
+        access_log=False,  # ours has the key id, rows and ε (dpsvm.access)
+        timeout_graceful_shutdown=drain,
     )
-    server = uvicorn.Server(config)
+    server = _draining_server(uvicorn.Server, SERVER, drain)(config)
+    SERVER.info(
+        "serving",
+        extra={
+            "fields": {
+                "event": "start",
+                "model": served.name,
+                "mechanism": served.mechanism,
+                "host": args.host,
+                "port": args.port,
+            }
+        },
+    )
     try:
         server.run()
     except SystemExit:
@@ -788,7 +962,58 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         ledger.dispose()
     if not server.started:
         raise _ServeError(f"could not listen on {args.host}:{args.port}")
+    server.log_drained()
     return 0
+
+
+def _draining_server(base: Any, log: Any, timeout: float) -> Any:
+    """A uvicorn ``Server`` that logs the start and end of its drain.
+
+    On SIGTERM (or SIGINT) uvicorn stops accepting connections, lets the
+    requests in flight finish for at most ``timeout`` seconds
+    (``timeout_graceful_shutdown``), then cancels what is left and runs the
+    shutdown (the ledger's connections are closed).
+    """
+
+    class DrainingServer(base):  # type: ignore[misc, valid-type]
+        drain_started: float | None = None
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if self.drain_started is None:
+                self.drain_started = time.monotonic()
+                import signal
+
+                state = getattr(self, "server_state", None)
+                log.warning(
+                    "drain started",
+                    extra={
+                        "fields": {
+                            "event": "drain_start",
+                            "signal": signal.Signals(sig).name,
+                            "timeout_s": timeout,
+                            "connections": len(getattr(state, "connections", ())),
+                            "requests_in_flight": len(getattr(state, "tasks", ())),
+                        }
+                    },
+                )
+            super().handle_exit(sig, frame)
+
+        def log_drained(self) -> None:
+            if self.drain_started is None:
+                return
+            seconds = time.monotonic() - self.drain_started
+            log.warning(
+                "drain finished",
+                extra={
+                    "fields": {
+                        "event": "drain_end",
+                        "seconds": round(seconds, 3),
+                        "within_timeout": seconds <= timeout + 0.5,
+                    }
+                },
+            )
+
+    return DrainingServer
 
 
 def _sqlite_url(spec: str) -> str:

@@ -297,9 +297,7 @@ class Ledger(_LedgerReads):
             connect_args: dict[str, Any] = {"options": options}
             if parsed.get_driver_name() in ("psycopg", "psycopg2"):
                 connect_args["connect_timeout"] = max(2, math.ceil(timeout))
-            return sa.create_engine(
-                url, pool_pre_ping=True, connect_args=connect_args
-            )
+            return sa.create_engine(url, pool_pre_ping=True, connect_args=connect_args)
         if parsed.get_backend_name() != "sqlite":
             return sa.create_engine(url, pool_pre_ping=True)
         memory = parsed.database in (None, "", ":memory:")

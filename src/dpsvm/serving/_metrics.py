@@ -321,7 +321,9 @@ def instrument(app: FastAPI, service: Any, authenticate: Any) -> ServiceMetrics:
         request_record()["reason"] = "ledger_unavailable"
         SERVER.warning(
             "ledger error",
-            extra={"fields": {"error": type(getattr(exc, "orig", None) or exc).__name__}},
+            extra={
+                "fields": {"error": type(getattr(exc, "orig", None) or exc).__name__}
+            },
         )
         return JSONResponse(
             {
