@@ -319,3 +319,79 @@ def test_a_bad_environment_value_names_the_variable(monkeypatch, capsys):
     monkeypatch.setenv("DPSVM_LEDGER_SYNC", "sometimes")
     assert main(["serve", "--model", "m.json", "--api-key-file", "k"]) == 2
     assert "DPSVM_LEDGER_SYNC='sometimes'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_real_server_from_environment_logs_json_and_drains_on_sigterm(tmp_path):
+    """`dpsvm serve` configured by DPSVM_* (a flag wins), JSON lines on
+    stderr, /metrics, and a logged drain on SIGTERM."""
+    import signal
+    import subprocess
+    import sys
+
+    import httpx
+    from _service_helpers import free_port, write_training_files
+
+    files = write_training_files(tmp_path)
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DPSVM_")}
+    env.update(
+        PYTHONPATH=os.pathsep.join(sys.path),
+        DPSVM_API_KEY_FILE=files["keys"],
+        DPSVM_LEDGER=str(tmp_path / "ledger.db"),
+        DPSVM_EPSILON="1.0",
+        DPSVM_MECHANISM="laplace",
+        DPSVM_MAX_QUERIES="100",
+        DPSVM_PORT="1",  # the flag below wins
+        DPSVM_DRAIN_TIMEOUT="2",
+        DPSVM_LOG_LEVEL="info",
+    )
+    cmd = [sys.executable, "-m", "dpsvm.cli", "serve", "--data", files["data"]]
+    cmd += ["--schema", files["schema"], "--port", str(port)]
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "not ready in 30 s"
+            try:
+                if httpx.get(f"{base}/v2/health/ready", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        body = {
+            "id": "env-1",
+            "inputs": [
+                {
+                    "name": "input",
+                    "shape": [1, 3],
+                    "datatype": "BYTES",
+                    "data": ["40", "45", "Private"],
+                }
+            ],
+        }
+        r = httpx.post(f"{base}{URL}/infer", json=body, headers=auth(), timeout=10)
+        assert r.status_code == 200, r.text
+        m = httpx.get(f"{base}/metrics", headers=auth(), timeout=10)
+        assert "dpsvm_answers_total 1.0" in m.text
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    # uvicorn re-raises the signal after its graceful shutdown.
+    assert proc.returncode in (0, -signal.SIGTERM), err
+    lines = [json.loads(x) for x in err.splitlines() if x.startswith("{")]
+    events = [x.get("event") for x in lines]
+    assert "start" in events and "drain_start" in events and "drain_end" in events
+    drain = next(x for x in lines if x.get("event") == "drain_start")
+    assert drain["signal"] == "SIGTERM" and drain["timeout_s"] == 2.0
+    access = [x for x in lines if x["logger"] == "dpsvm.access" and x["status"] == 200]
+    infer = next(x for x in access if x["route"] == "/v2/models/{name}/infer")
+    assert infer["request_id"] == "env-1" and infer["rows"] == 1
+    assert infer["epsilon"] > 0 and infer["key_id"]
+    assert KEY not in err and KEY not in out

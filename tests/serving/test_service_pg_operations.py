@@ -142,7 +142,8 @@ _HUNG_REPLICA = textwrap.dedent(
     """
     import sys
     sys.path[:0] = [{here!r}, {src!r}]
-    from _service_helpers import StatefulDouble, auth, infer_body, make_keys, make_served
+    from _service_helpers import (
+        StatefulDouble, auth, infer_body, make_keys, make_served)
     from fastapi.testclient import TestClient
     from dpsvm.serving import Ledger, create_app
 

@@ -937,7 +937,7 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         port=args.port,
         log_config=None,  # configure_logging's JSON lines, not uvicorn's
         access_log=False,  # ours has the key id, rows and ε (dpsvm.access)
-        timeout_graceful_shutdown=drain,
+        timeout_graceful_shutdown=math.ceil(drain),
     )
     server = _draining_server(uvicorn.Server, SERVER, drain)(config)
     SERVER.info(
@@ -972,11 +972,13 @@ def _draining_server(base: Any, log: Any, timeout: float) -> Any:
     On SIGTERM (or SIGINT) uvicorn stops accepting connections, lets the
     requests in flight finish for at most ``timeout`` seconds
     (``timeout_graceful_shutdown``), then cancels what is left and runs the
-    shutdown (the ledger's connections are closed).
+    shutdown (the ledger's connections are closed); it then re-raises the
+    signal, so the process ends as killed by SIGTERM, as supervisors expect.
     """
 
     class DrainingServer(base):  # type: ignore[misc, valid-type]
         drain_started: float | None = None
+        drain_logged = False
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             if self.drain_started is None:
@@ -998,9 +1000,15 @@ def _draining_server(base: Any, log: Any, timeout: float) -> Any:
                 )
             super().handle_exit(sig, frame)
 
+        async def shutdown(self, sockets: Any = None) -> None:
+            # Logged here: uvicorn re-raises the signal after its shutdown.
+            await super().shutdown(sockets=sockets)
+            self.log_drained()
+
         def log_drained(self) -> None:
-            if self.drain_started is None:
+            if self.drain_started is None or self.drain_logged:
                 return
+            self.drain_logged = True
             seconds = time.monotonic() - self.drain_started
             log.warning(
                 "drain finished",

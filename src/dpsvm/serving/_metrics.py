@@ -334,8 +334,13 @@ def instrument(app: FastAPI, service: Any, authenticate: Any) -> ServiceMetrics:
             headers={"Retry-After": "1"},
         )
 
-    @app.get("/metrics", tags=["operations"], include_in_schema=True)
-    def prometheus_metrics(key: Any = Depends(authenticate)) -> Response:
+    @app.get(
+        "/metrics",
+        tags=["operations"],
+        dependencies=[Depends(authenticate)],
+        response_class=Response,
+    )
+    def prometheus_metrics() -> Response:
         """Prometheus metrics (text format; needs an API key, as /budget)."""
         return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
