@@ -395,3 +395,25 @@ def test_real_server_from_environment_logs_json_and_drains_on_sigterm(tmp_path):
     assert infer["request_id"] == "env-1" and infer["rows"] == 1
     assert infer["epsilon"] > 0 and infer["key_id"]
     assert KEY not in err and KEY not in out
+
+
+def test_docs_list_every_environment_variable():
+    import argparse
+    import pathlib
+    import re
+
+    from dpsvm.cli._main import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    serve = sub.choices["serve"]
+    expected = {
+        "DPSVM_" + a.option_strings[0][2:].upper().replace("-", "_")
+        for a in serve._actions
+        if a.option_strings
+        and a.option_strings[0].startswith("--")
+        and a.dest not in ("data", "model", "help")
+    }
+    docs = pathlib.Path(__file__).parents[2] / "docs" / "serving.md"
+    named = set(re.findall(r"DPSVM_[A-Z_]+[A-Z]", docs.read_text())) - {"DPSVM_DATA"}
+    assert expected == named
