@@ -225,6 +225,10 @@ def spawn_server(
         mechanism,
         "--max-queries",
         str(max_queries),
+        # No access log: nobody reads the pipe until the end, and a full pipe
+        # would block the server's writes.
+        "--log-level",
+        "warning",
         *extra,
     ]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

@@ -438,15 +438,14 @@ def _schema_inputs(schema: Any, encode: Any) -> Any:
 
 def _ledger_options(args: argparse.Namespace) -> dict[str, Any]:
     """The ledger's durability, timeout and idempotency-window options."""
-    from ..serving._ledger import DEFAULT_IDEMPOTENCY_WINDOW, DEFAULT_LEDGER_TIMEOUT
-
-    return {
-        "sqlite_synchronous": args.ledger_sync.upper(),
-        "timeout": getattr(args, "ledger_timeout", DEFAULT_LEDGER_TIMEOUT),
-        "idempotency_window": getattr(
-            args, "idempotency_window", DEFAULT_IDEMPOTENCY_WINDOW
-        ),
-    }
+    options: dict[str, Any] = {"sqlite_synchronous": args.ledger_sync.upper()}
+    for option, name in (
+        ("ledger_timeout", "timeout"),
+        ("idempotency_window", "idempotency_window"),
+    ):
+        if getattr(args, option, None) is not None:
+            options[name] = getattr(args, option)
+    return options
 
 
 def _ledger(args: argparse.Namespace, served: Any, epsilon: float, delta: float) -> Any:
@@ -869,10 +868,13 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
             f"dpsvm serve needs the service extra ({exc.name} is missing): "
             "pip install 'dpsvm[service]'"
         ) from None
+    import logging
+
     import sqlalchemy
 
-    from ..serving._logging import SERVER, configure_logging
+    from ..serving import configure_logging
 
+    server_log = logging.getLogger("dpsvm.server")
     configure_logging(getattr(args, "log_level", "info"), err)
     # Answers are serialised and their matrices small: multi-threaded BLAS only
     # adds thread hand-offs (tens of ms on a busy machine). One thread each.
@@ -939,8 +941,8 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         access_log=False,  # ours has the key id, rows and ε (dpsvm.access)
         timeout_graceful_shutdown=math.ceil(drain),
     )
-    server = _draining_server(uvicorn.Server, SERVER, drain)(config)
-    SERVER.info(
+    server = _draining_server(uvicorn.Server, server_log, drain)(config)
+    server_log.info(
         "serving",
         extra={
             "fields": {
