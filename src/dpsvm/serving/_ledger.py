@@ -176,7 +176,7 @@ def _state_values(state: LedgerState) -> dict[str, Any]:
         "epsilon_spent": state.epsilon_spent,
         "delta_spent": state.delta_spent,
         "answers": state.answers,
-        "state_json": json.dumps(state.state, allow_nan=False),
+        "state_json": json.dumps(state.state, allow_nan=False, separators=(",", ":")),
     }
 
 
@@ -766,7 +766,9 @@ class LedgerTransaction(_LedgerReads):
                 key_id=key_id,
                 request_id=request_id,
                 request_hash=request_hash,
-                response_json=json.dumps(response, allow_nan=False),
+                response_json=json.dumps(
+                    response, allow_nan=False, separators=(",", ":")
+                ),
                 rows=rows,
                 epsilon=new.epsilon_spent - previous.epsilon_spent,
                 delta=new.delta_spent - previous.delta_spent,
