@@ -417,3 +417,31 @@ def test_docs_list_every_environment_variable():
     docs = pathlib.Path(__file__).parents[2] / "docs" / "serving.md"
     named = set(re.findall(r"DPSVM_[A-Z_]+[A-Z]", docs.read_text())) - {"DPSVM_DATA"}
     assert expected == named
+
+
+def test_sqlite_writer_gives_up_after_the_ledger_timeout(tmp_path):
+    """Another writer holds the SQLite ledger: 503 after --ledger-timeout,
+    nothing spent, and answers again once the lock is released."""
+    path = str(tmp_path / "l.db")
+    served = make_served(StatefulDouble())
+    kw = dict(
+        fingerprint=served.fingerprint,
+        model_name=served.name,
+        mechanism=served.mechanism,
+        epsilon_total=1.0,
+        delta_total=1e-6,
+    )
+    app = create_app(served, Ledger(path, timeout=0.3, **kw), make_keys())
+    holder = Ledger(path, **kw)
+    with TestClient(app) as c:
+        with holder.transaction() as txn:  # the write lock, held
+            txn.state()
+            t0 = time.monotonic()
+            r = c.post(f"{URL}/infer", json=infer_body([[1, 2, 3]]), headers=auth())
+            waited = time.monotonic() - t0
+        assert r.status_code == 503 and "ledger" in r.json()["error"]
+        assert 0.25 < waited < 3, waited
+        r = c.post(f"{URL}/infer", json=infer_body([[1, 2, 3]]), headers=auth())
+        assert r.status_code == 200
+        assert c.get(f"{URL}/budget", headers=auth()).json()["answers"] == 1
+    holder.dispose()

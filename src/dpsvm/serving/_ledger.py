@@ -281,7 +281,10 @@ class Ledger(_LedgerReads):
     def _create_engine(url: str, synchronous: str, timeout: float) -> Engine:
         parsed = sa.engine.make_url(url)
         ms = max(1, round(timeout * 1000))
-        if parsed.get_backend_name() == "postgresql":
+        if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in (
+            "psycopg",
+            "psycopg2",
+        ):
             # Set by the server for the session's life (connect options, not
             # SET statements that a rollback would undo): a waiter gives up, a
             # runaway statement is cancelled, and a session idle inside a
@@ -294,9 +297,10 @@ class Ledger(_LedgerReads):
                     "idle_in_transaction_session_timeout",
                 )
             )
-            connect_args: dict[str, Any] = {"options": options}
-            if parsed.get_driver_name() in ("psycopg", "psycopg2"):
-                connect_args["connect_timeout"] = max(2, math.ceil(timeout))
+            connect_args = {
+                "options": options,
+                "connect_timeout": max(2, math.ceil(timeout)),
+            }
             return sa.create_engine(url, pool_pre_ping=True, connect_args=connect_args)
         if parsed.get_backend_name() != "sqlite":
             return sa.create_engine(url, pool_pre_ping=True)
