@@ -225,6 +225,10 @@ def spawn_server(
         mechanism,
         "--max-queries",
         str(max_queries),
+        # No access log: nobody reads the pipe until the end, and a full pipe
+        # would block the server's writes.
+        "--log-level",
+        "warning",
         *extra,
     ]
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -261,13 +265,15 @@ def start_server(
             out = proc.stdout.read().decode() if proc.stdout else ""
             raise RuntimeError(f"dpsvm serve exited ({proc.returncode}): {out}")
         try:
-            r = httpx.get(f"http://127.0.0.1:{port}/v2/health/ready", timeout=0.5)
+            # Live, not ready: readiness is 503 once the budget is exhausted.
+            r = httpx.get(f"http://127.0.0.1:{port}/v2/health/live", timeout=0.5)
             if r.status_code == 200:
                 return proc
         except httpx.HTTPError:
             pass
         time.sleep(0.05)
     proc.kill()
+    proc.communicate()
     raise RuntimeError("dpsvm serve did not become ready within 30 s")
 
 

@@ -17,6 +17,11 @@ Two modes:
 
 A mechanism is one row of :data:`MECHANISMS` (its help text, the kernels it
 takes and the function that starts it); adding a mechanism is adding a row.
+
+Every option but the source (``--data``/``--model``) can also come from an
+environment variable ``DPSVM_`` + the option's name in capitals with ``_`` for
+``-`` (``--api-key-file`` from ``DPSVM_API_KEY_FILE``); a flag on the command
+line wins (:func:`dpsvm.cli._serve_ops.env_defaults`).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +38,7 @@ from typing import Any, TextIO
 
 from ..utils._cli import add_integer_argument, add_positive_argument
 from ._main import _delta, _epsilon
+from ._serve_ops import draining_server, duration, env_defaults
 
 __all__ = ["MECHANISMS", "ServeMechanism", "add_serve_subparser", "run_serve_command"]
 
@@ -51,6 +58,9 @@ _POLY_COEF0 = 1.0
 #: --mechanism model --kernel poly: most explicit polynomial features.
 _MAX_POLY_FEATURES = 20_000
 _DEFAULT_N_COMPONENTS = 100
+#: Operations defaults (seconds).
+DEFAULT_DRAIN_TIMEOUT = 30.0
+DEFAULT_REQUEST_TIMEOUT = 30.0
 
 
 @dataclass(frozen=True)
@@ -198,6 +208,51 @@ def add_serve_subparser(sub: Any) -> None:
         default=1024,
         help="most query rows per request (default 1024)",
     )
+    ops = p.add_argument_group("operations (docs/serving.md, Operations)")
+    ops.add_argument(
+        "--log-level",
+        choices=("debug", "info", "warning", "error"),
+        default="info",
+        help="JSON logs on standard error: info writes one access line per "
+        "request, warning only server errors, refusals by the ledger and the "
+        "drain (default info)",
+    )
+    add_positive_argument(
+        ops,
+        "--ledger-timeout",
+        default=10.0,
+        metavar="SECONDS",
+        help="PostgreSQL lock, statement and idle-in-transaction timeouts of the "
+        "ledger connection (a hung replica loses its lock after this long), "
+        "SQLite busy timeout (default 10)",
+    )
+    ops.add_argument(
+        "--idempotency-window",
+        type=duration,
+        default=24 * 3600.0,
+        metavar="DURATION",
+        help="how long a request id and its answer are kept for retries, e.g. "
+        "24h, 90m, 3600 (seconds); older records are pruned, the spend totals "
+        "stay exact (default 24h)",
+    )
+    add_positive_argument(
+        ops,
+        "--request-timeout",
+        default=DEFAULT_REQUEST_TIMEOUT,
+        metavar="SECONDS",
+        help="a request whose mechanism has not started within this time is "
+        "refused (503, nothing spent); once its mechanism has run its charge "
+        f"always commits (default {DEFAULT_REQUEST_TIMEOUT:g})",
+    )
+    add_positive_argument(
+        ops,
+        "--drain-timeout",
+        default=DEFAULT_DRAIN_TIMEOUT,
+        metavar="SECONDS",
+        help="on SIGTERM, stop accepting and let requests in flight finish for "
+        f"at most this long (default {DEFAULT_DRAIN_TIMEOUT:g})",
+    )
+    env_defaults(p, os.environ)
 
 
 class _ServeError(ValueError):
@@ -206,6 +261,14 @@ class _ServeError(ValueError):
 
 def _check_args(args: argparse.Namespace) -> None:
     from ._main import UsageError
+
+    for dest, (var, choices) in getattr(args, "_env_sources", {}).items():
+        value = getattr(args, dest, None)
+        if choices is not None and isinstance(value, str) and value not in choices:
+            raise UsageError(
+                f"environment variable {var}={value!r}: choose one of "
+                f"{', '.join(choices)}"
+            )
 
     if args.data is not None:
         missing = [
@@ -302,6 +365,18 @@ def _schema_inputs(schema: Any, encode: Any) -> Any:
     )
 
 
+def _ledger_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ledger's durability, timeout and idempotency-window options."""
+    options: dict[str, Any] = {"sqlite_synchronous": args.ledger_sync.upper()}
+    for option, name in (
+        ("ledger_timeout", "timeout"),
+        ("idempotency_window", "idempotency_window"),
+    ):
+        if getattr(args, option, None) is not None:
+            options[name] = getattr(args, option)
+    return options
+
+
 def _ledger(args: argparse.Namespace, served: Any, epsilon: float, delta: float) -> Any:
     from ..serving import Ledger
 
@@ -312,7 +387,7 @@ def _ledger(args: argparse.Namespace, served: Any, epsilon: float, delta: float)
         mechanism=served.mechanism,
         epsilon_total=epsilon,
         delta_total=delta,
-        sqlite_synchronous=args.ledger_sync.upper(),
+        **_ledger_options(args),
     )
 
 
@@ -556,7 +631,7 @@ def _start_model(
         mechanism="model",
         epsilon_total=args.epsilon,
         delta_total=delta,
-        sqlite_synchronous=args.ledger_sync.upper(),
+        **_ledger_options(args),
     )
     model, trained = release_once(
         ledger, lambda: _train_release(args, schema), {"n_answers": 0}
@@ -726,8 +801,14 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
             f"dpsvm serve needs the service extra ({exc.name} is missing): "
             "pip install 'dpsvm[service]'"
         ) from None
+    import logging
+
     import sqlalchemy
 
+    from ..serving import configure_logging
+
+    server_log = logging.getLogger("dpsvm.server")
+    configure_logging(getattr(args, "log_level", "info"), err)
     # Answers are serialised and their matrices small: multi-threaded BLAS only
     # adds thread hand-offs (tens of ms on a busy machine). One thread each.
     from threadpoolctl import threadpool_limits
@@ -755,12 +836,18 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
                     mechanism=served.mechanism,
                     epsilon_total=predictor.total_epsilon,
                     delta_total=predictor.total_delta,
-                    sqlite_synchronous=args.ledger_sync.upper(),
+                    **_ledger_options(args),
                 )
         for w in caught:  # now, not when the server stops
             err.write(f"dpsvm: warning: {' '.join(str(w.message).split())}\n")
         err.flush()
-        app = create_app(served, ledger, keys, max_batch=args.max_batch)
+        app = create_app(
+            served,
+            ledger,
+            keys,
+            max_batch=args.max_batch,
+            request_timeout=getattr(args, "request_timeout", None),
+        )
     except sqlalchemy.exc.SQLAlchemyError as exc:
         where = sqlalchemy.engine.make_url(
             ledger.url if ledger is not None else _sqlite_url(args.ledger)
@@ -778,10 +865,28 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         f"{_start_message(served, ledger, state)}\n"
     )
     out.flush()
+    drain = float(getattr(args, "drain_timeout", DEFAULT_DRAIN_TIMEOUT))
     config = uvicorn.Config(
-        app, host=args.host, port=args.port, log_level="warning", access_log=False
+        app,
+        host=args.host,
+        port=args.port,
+        log_config=None,  # configure_logging's JSON lines, not uvicorn's
+        access_log=False,  # ours has the key id, rows and ε (dpsvm.access)
+        timeout_graceful_shutdown=math.ceil(drain),
     )
-    server = uvicorn.Server(config)
+    server = draining_server(uvicorn.Server, server_log, drain)(config)
+    server_log.info(
+        "serving",
+        extra={
+            "fields": {
+                "event": "start",
+                "model": served.name,
+                "mechanism": served.mechanism,
+                "host": args.host,
+                "port": args.port,
+            }
+        },
+    )
     try:
         server.run()
     except SystemExit:
@@ -792,6 +897,7 @@ def run_serve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int
         ledger.dispose()
     if not server.started:
         raise _ServeError(f"could not listen on {args.host}:{args.port}")
+    server.log_drained()
     return 0
 
 

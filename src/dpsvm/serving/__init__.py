@@ -16,6 +16,7 @@ from __future__ import annotations
 from ._app import create_app
 from ._keys import ApiKey, ApiKeys, KeyFileError
 from ._ledger import Ledger, LedgerError, LedgerState
+from ._logging import configure_logging
 from ._models import (
     Answers,
     InputSpec,
@@ -37,6 +38,7 @@ __all__ = [
     "LedgerState",
     "ReleasedModel",
     "ServedModel",
+    "configure_logging",
     "create_app",
     "model_from_json",
     "model_to_json",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import threading
+import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -25,6 +26,8 @@ from ..exceptions import BudgetExceededError
 from ._inputs import INPUT_NAME, MAX_NESTING, InputError, parse_inputs
 from ._keys import ApiKey, ApiKeys
 from ._ledger import Ledger, LedgerState
+from ._logging import request_record
+from ._metrics import instrument, ready_response
 from ._models import ServedModel
 from ._protocol import (
     HEADER_LENGTH,
@@ -114,6 +117,11 @@ class _Job:
     request_id: str
     retry: bool
     request_hash: str
+    #: Its access-log record (rows, ε charged, refusal reason).
+    record: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: time.monotonic() after which it is refused (503), unless its mechanism
+    #: has already run: then its charge commits whatever the client does.
+    deadline: float | None = None
     done: threading.Event = dataclasses.field(default_factory=threading.Event)
     response: dict[str, Any] | None = None
     error: BaseException | None = None
@@ -123,8 +131,16 @@ class _Service:
     """The served model, its ledger and the lock that serialises answers."""
 
     def __init__(
-        self, served: ServedModel, ledger: Ledger, keys: ApiKeys, max_batch: int
+        self,
+        served: ServedModel,
+        ledger: Ledger,
+        keys: ApiKeys,
+        max_batch: int,
+        request_timeout: float | None = None,
     ) -> None:
+        self.request_timeout = request_timeout
+        #: Whether the budget was exhausted at the last readiness check.
+        self.last_exhausted: bool | None = None
         self.served = served
         self.ledger = ledger
         self.keys = keys
@@ -149,6 +165,7 @@ class _Service:
             raise ServiceError(422, str(exc)) from None
         except (ValueError, TypeError, OverflowError) as exc:  # the transform refused
             raise ServiceError(422, f"input: {exc}") from None
+        record = request_record()
         job = _Job(
             key=key,
             X=X,
@@ -156,7 +173,12 @@ class _Service:
             request_id=body.id if body.id is not None else uuid.uuid4().hex,
             retry=body.id is not None,
             request_hash=request_hash(body, raw),
+            record=record,
+            deadline=None
+            if self.request_timeout is None
+            else time.monotonic() + self.request_timeout,
         )
+        record["request_id"] = job.request_id
         return self._submit(job)
 
     def _submit(self, job: _Job) -> dict[str, Any]:
@@ -213,6 +235,14 @@ class _Service:
         """Answer one job inside the group's transaction; (response, new row)."""
         predictor = self.served.predictor
         key = job.key
+        if job.deadline is not None and time.monotonic() > job.deadline:
+            # Before its mechanism runs, so the refusal depends on timing only.
+            job.record["reason"] = "deadline"
+            raise ServiceError(
+                503,
+                f"not answered within {self.request_timeout:g} s (server busy); "
+                "nothing was spent; retry",
+            )
         if job.retry:
             stored = txn.lookup(key.key_id, job.request_id)
             if stored is not None:
@@ -222,10 +252,12 @@ class _Service:
                         f"request id {job.request_id!r} was already used with "
                         "other inputs; use a new id",
                     )
+                job.record.update(rows=job.rows, epsilon=0.0, delta=0.0, replay=True)
                 return stored.response, state
         if key.max_answers is not None:
             used = txn.key_answers(key.key_id)
             if used + job.rows > key.max_answers:
+                job.record["reason"] = "key_limit"
                 raise ServiceError(
                     429,
                     f"this API key may receive {key.max_answers} answers and has "
@@ -262,6 +294,11 @@ class _Service:
             epsilon_spent=predictor.spent_epsilon,
             delta_spent=predictor.spent_delta,
             state=predictor.state_dict(),
+        )
+        job.record.update(
+            rows=job.rows,
+            epsilon=new.epsilon_spent - state.epsilon_spent,
+            delta=new.delta_spent - state.delta_spent,
         )
         return response, new
 
@@ -420,6 +457,7 @@ def _authenticate(
             401,
             "missing or invalid API key: send the header 'Authorization: Bearer <key>'",
         )
+    request_record()["key_id"] = key.key_id  # the id, never the key
     return key
 
 
@@ -458,6 +496,7 @@ def create_app(
     *,
     max_batch: int = MAX_BATCH,
     max_body_bytes: int = MAX_BODY_BYTES,
+    request_timeout: float | None = None,
 ) -> FastAPI:
     """Build the prediction service (Open Inference Protocol v2).
 
@@ -474,6 +513,10 @@ def create_app(
         The most query rows one request may have.
     max_body_bytes : int, default=8 MiB
         The largest request body (larger: HTTP 413).
+    request_timeout : float, optional
+        Seconds: a request whose mechanism has not started by then is refused
+        (503, nothing spent). Once its mechanism has run, its charge commits
+        even if the client has gone (docs/serving.md, "Operations").
 
     Returns
     -------
@@ -485,7 +528,7 @@ def create_app(
     LedgerError
         If the ledger belongs to another model, data or total budget.
     """
-    service = _Service(served, ledger, keys, max_batch)
+    service = _Service(served, ledger, keys, max_batch, request_timeout)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -555,9 +598,10 @@ def create_app(
         return Response(status_code=getattr(result, "status_code", 200))
 
     @app.get("/v2/health/ready", tags=["health"])
-    def ready() -> dict[str, bool]:
-        """Readiness: the model is trained and the ledger is open (no key)."""
-        return {"ready": True}
+    def ready() -> JSONResponse:
+        """Readiness (no key): 503 when the ledger is unreachable or the
+        budget is exhausted."""
+        return ready_response(service, {"ready": True})
 
     @app.head("/v2/health/ready", tags=["health"], response_class=Response)
     def ready_head() -> Response:
@@ -565,21 +609,21 @@ def create_app(
         result: Any = ready()
         return Response(status_code=getattr(result, "status_code", 200))
 
-    @app.get("/v2/models/{name}/ready", tags=["health"], responses=_errors(404))
-    def model_ready(name: str) -> dict[str, Any]:
-        """Readiness of one model (no key)."""
+    @app.get("/v2/models/{name}/ready", tags=["health"], responses=_errors(404, 503))
+    def model_ready(name: str) -> JSONResponse:
+        """Readiness of one model (no key; 503 as /v2/health/ready)."""
         model(name)
-        return {"name": name, "ready": True}
+        return ready_response(service, {"name": name, "ready": True})
 
     @app.get(
         "/v2/models/{name}/versions/{version}/ready",
         tags=["health"],
-        responses=_errors(404),
+        responses=_errors(404, 503),
     )
-    def model_version_ready(name: str, version: str) -> dict[str, Any]:
+    def model_version_ready(name: str, version: str) -> JSONResponse:
         """Readiness of one model version (no key; the only version is "1")."""
         model(name, version)
-        return {"name": name, "ready": True}
+        return ready_response(service, {"name": name, "ready": True})
 
     # ----------------------------------------------------------- metadata
     @app.get("/v2", tags=["metadata"], responses=_errors(401))
@@ -693,4 +737,6 @@ def create_app(
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    # /metrics (401 without a key, like /budget) and the access log (outermost).
+    instrument(app, service, _authenticate, responses=_errors(401))
     return app

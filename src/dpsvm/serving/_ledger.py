@@ -12,8 +12,11 @@ One ledger guards one served model. It holds, in five tables:
     mechanism's public state (``state_dict`` as JSON) and a version number
     that grows with every charge.
 ``dpsvm_ledger_answers``
-    Every answer sent, under (key id, request id): a retried request id gets
-    the stored answer back and spends nothing.
+    The answers sent within the idempotency window, under (key id, request
+    id): a retried request id gets the stored answer back and spends nothing.
+    Older records are pruned (:meth:`Ledger.prune`): the spend totals live in
+    ``dpsvm_ledger_state`` and stay exact forever, so the ledger's size is
+    bounded by the answers of one window, not by all answers ever sent.
 ``dpsvm_ledger_keys``
     The answered rows of each API key (for per-key limits).
 ``dpsvm_ledger_release``
@@ -31,6 +34,14 @@ moment the state is read until the answer is committed: on SQLite
 ``SELECT ... FOR UPDATE`` on the state row. The service sends an answer only
 after its transaction has committed, so a crash at any moment can lose an
 answer the client never received but can never give budget back.
+
+No replica can freeze the others: on PostgreSQL every connection sets
+``lock_timeout``, ``statement_timeout`` and
+``idle_in_transaction_session_timeout`` (``timeout`` seconds), so the server
+ends the session of a replica that hangs inside a charge (SIGSTOP, a stalled
+VM) and releases its lock; its uncommitted group is rolled back, exactly as if
+it had crashed before the commit (nothing of it was sent). On SQLite a waiting
+writer gives up after ``busy_timeout``.
 """
 
 from __future__ import annotations
@@ -39,7 +50,7 @@ import contextlib
 import json
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +60,11 @@ from sqlalchemy.engine import Connection, Engine
 __all__ = ["Ledger", "LedgerError", "LedgerState", "StoredAnswer"]
 
 FORMAT_VERSION = 1
+#: Default seconds a retried request id is remembered (``--idempotency-window``).
+DEFAULT_IDEMPOTENCY_WINDOW = 24 * 3600.0
+#: Default seconds of the ledger's lock, statement and idle-in-transaction
+#: timeouts (``--ledger-timeout``).
+DEFAULT_LEDGER_TIMEOUT = 10.0
 
 #: What binds a ledger to one model and one total budget: each is a column of
 #: ``dpsvm_ledger_meta`` and the :class:`Ledger` attribute of the same name,
@@ -98,6 +114,8 @@ _answers = sa.Table(
     sa.Column("delta", sa.Float, nullable=False),
     sa.Column("created_unix", sa.Float, nullable=False),
 )
+#: Pruning deletes by age: an index keeps it from scanning the table.
+_answers_by_age = sa.Index("ix_dpsvm_ledger_answers_created", _answers.c.created_unix)
 _keys = sa.Table(
     "dpsvm_ledger_keys",
     _metadata,
@@ -158,7 +176,7 @@ def _state_values(state: LedgerState) -> dict[str, Any]:
         "epsilon_spent": state.epsilon_spent,
         "delta_spent": state.delta_spent,
         "answers": state.answers,
-        "state_json": json.dumps(state.state, allow_nan=False),
+        "state_json": json.dumps(state.state, allow_nan=False, separators=(",", ":")),
     }
 
 
@@ -231,26 +249,65 @@ class Ledger(_LedgerReads):
         epsilon_total: float,
         delta_total: float,
         sqlite_synchronous: str = "FULL",
+        timeout: float = DEFAULT_LEDGER_TIMEOUT,
+        idempotency_window: float | None = DEFAULT_IDEMPOTENCY_WINDOW,
     ) -> None:
         if sqlite_synchronous not in ("FULL", "NORMAL"):
             raise ValueError("sqlite_synchronous must be 'FULL' or 'NORMAL'")
+        if not (math.isfinite(timeout) and timeout > 0):
+            raise ValueError("timeout must be a positive number of seconds")
+        if idempotency_window is not None and not (
+            math.isfinite(idempotency_window) and idempotency_window > 0
+        ):
+            raise ValueError("idempotency_window must be positive seconds or None")
         self._synchronous = sqlite_synchronous
+        self.timeout = float(timeout)
+        self.idempotency_window = (
+            None if idempotency_window is None else float(idempotency_window)
+        )
+        #: Called with the seconds each commit of a charge took (metrics).
+        self.commit_observer: Callable[[float], None] | None = None
+        self._last_prune = 0.0
         self.url = _sqlite_url(spec)
         self.fingerprint = fingerprint
         self.model_name = model_name
         self.mechanism = mechanism
         self.epsilon_total = float(epsilon_total)
         self.delta_total = float(delta_total)
-        self.engine = self._create_engine(self.url, sqlite_synchronous)
+        self.engine = self._create_engine(self.url, sqlite_synchronous, self.timeout)
         self._is_sqlite = self.engine.dialect.name == "sqlite"
 
     @staticmethod
-    def _create_engine(url: str, synchronous: str) -> Engine:
+    def _create_engine(url: str, synchronous: str, timeout: float) -> Engine:
         parsed = sa.engine.make_url(url)
+        ms = max(1, round(timeout * 1000))
+        if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in (
+            "psycopg",
+            "psycopg2",
+        ):
+            # Set by the server for the session's life (connect options, not
+            # SET statements that a rollback would undo): a waiter gives up, a
+            # runaway statement is cancelled, and a session idle inside a
+            # transaction (its replica hung) is ended, releasing its locks.
+            options = " ".join(
+                f"-c {name}={ms}"
+                for name in (
+                    "lock_timeout",
+                    "statement_timeout",
+                    "idle_in_transaction_session_timeout",
+                )
+            )
+            connect_args = {
+                "options": options,
+                "connect_timeout": max(2, math.ceil(timeout)),
+            }
+            return sa.create_engine(url, pool_pre_ping=True, connect_args=connect_args)
         if parsed.get_backend_name() != "sqlite":
             return sa.create_engine(url, pool_pre_ping=True)
         memory = parsed.database in (None, "", ":memory:")
-        kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
+        kwargs: dict[str, Any] = {
+            "connect_args": {"check_same_thread": False, "timeout": timeout}
+        }
         if memory:
             kwargs["poolclass"] = sa.pool.StaticPool
         engine = sa.create_engine(url, **kwargs)
@@ -266,7 +323,8 @@ class Ledger(_LedgerReads):
             # FULL: a commit is on disk (WAL fsync) before the answer is sent,
             # so not even an OS crash or power loss can return budget.
             cur.execute(f"PRAGMA synchronous={synchronous}")
-            cur.execute("PRAGMA busy_timeout=30000")
+            # A writer waits this long for another's lock, then gives up (503).
+            cur.execute(f"PRAGMA busy_timeout={ms}")
             cur.close()
 
         @sa.event.listens_for(engine, "begin")
@@ -314,6 +372,8 @@ class Ledger(_LedgerReads):
         except sa.exc.SQLAlchemyError:
             # Two replicas creating the tables at once: the loser finds them.
             _metadata.create_all(self.engine, checkfirst=True)
+        with contextlib.suppress(sa.exc.SQLAlchemyError):  # a ledger made before
+            _answers_by_age.create(self.engine, checkfirst=True)  # it had one
         try:
             self._create_or_check(initial_state)
         except sa.exc.IntegrityError:
@@ -481,8 +541,82 @@ class Ledger(_LedgerReads):
         LedgerTransaction
             Reads and writes inside the locked transaction.
         """
+        with self.engine.connect() as conn:
+            txn = conn.begin()
+            try:
+                yield LedgerTransaction(
+                    conn,
+                    lock=not self._is_sqlite,
+                    expired_before=self._expired_before(),
+                )
+            except BaseException:
+                txn.rollback()
+                raise
+            started = time.perf_counter()
+            txn.commit()
+            if self.commit_observer is not None:
+                self.commit_observer(time.perf_counter() - started)
+        self._maybe_prune()
+
+    def _expired_before(self) -> float | None:
+        """Records created before this unix time are outside the window."""
+        if self.idempotency_window is None:
+            return None
+        return time.time() - self.idempotency_window
+
+    def _maybe_prune(self) -> None:
+        """Prune now and then (every tenth of the window, at most each minute)."""
+        if self.idempotency_window is None:
+            return
+        every = min(60.0, self.idempotency_window / 10)
+        now = time.monotonic()
+        if now - self._last_prune >= every:
+            self._last_prune = now
+            # Best effort: a failed prune leaves rows for the next one.
+            with contextlib.suppress(sa.exc.SQLAlchemyError):
+                self.prune()
+
+    def prune(self, now: float | None = None) -> int:
+        """Delete the idempotency records older than the window.
+
+        Parameters
+        ----------
+        now : float, optional
+            The unix time to prune at (default: the clock).
+
+        Returns
+        -------
+        int
+            The number of records deleted. The spend totals, the answered
+            rows and the per-key counts are not records: they stay exact.
+
+        Notes
+        -----
+        The window is public (``--idempotency-window``): a request id retried
+        after it is a new request, answered and charged anew.
+        """
+        if self.idempotency_window is None:
+            return 0
+        cutoff = (time.time() if now is None else now) - self.idempotency_window
         with self.engine.begin() as conn:
-            yield LedgerTransaction(conn, lock=not self._is_sqlite)
+            result = conn.execute(
+                _answers.delete().where(_answers.c.created_unix < cutoff)
+            )
+        return int(result.rowcount or 0)
+
+    def answer_records(self) -> int:
+        """The number of idempotency records held (within the window).
+
+        Returns
+        -------
+        int
+            Rows of ``dpsvm_ledger_answers``.
+        """
+        with self._connection() as conn:
+            return int(
+                conn.execute(sa.select(sa.func.count()).select_from(_answers)).scalar()
+                or 0
+            )
 
     def _connection(self) -> Connection:
         # A read-only connection: on SQLite a WAL reader that never blocks a writer.
@@ -525,11 +659,16 @@ class LedgerTransaction(_LedgerReads):
         The connection inside its transaction.
     lock : bool
         Lock the state row with ``SELECT ... FOR UPDATE``.
+    expired_before : float or None, default=None
+        Idempotency records created before this unix time are expired.
     """
 
-    def __init__(self, conn: Connection, *, lock: bool) -> None:
+    def __init__(
+        self, conn: Connection, *, lock: bool, expired_before: float | None = None
+    ) -> None:
         self._conn = conn
         self._lock = lock
+        self._expired_before = expired_before
 
     def _connection(self) -> contextlib.AbstractContextManager[Connection]:
         return contextlib.nullcontext(self._conn)  # the transaction's own
@@ -557,12 +696,19 @@ class LedgerTransaction(_LedgerReads):
         StoredAnswer or None
             The stored answer, or ``None``.
         """
+        where = (_answers.c.key_id == key_id) & (_answers.c.request_id == request_id)
         row = self._conn.execute(
-            sa.select(_answers.c.request_hash, _answers.c.response_json).where(
-                (_answers.c.key_id == key_id) & (_answers.c.request_id == request_id)
-            )
+            sa.select(
+                _answers.c.request_hash,
+                _answers.c.response_json,
+                _answers.c.created_unix,
+            ).where(where)
         ).first()
         if row is None:
+            return None
+        if self._expired_before is not None and row.created_unix < self._expired_before:
+            # Outside the window (not yet pruned): the id is new again.
+            self._conn.execute(_answers.delete().where(where))
             return None
         return StoredAnswer(row.request_hash, json.loads(row.response_json))
 
@@ -624,7 +770,9 @@ class LedgerTransaction(_LedgerReads):
                 key_id=key_id,
                 request_id=request_id,
                 request_hash=request_hash,
-                response_json=json.dumps(response, allow_nan=False),
+                response_json=json.dumps(
+                    response, allow_nan=False, separators=(",", ":")
+                ),
                 rows=rows,
                 epsilon=new.epsilon_spent - previous.epsilon_spent,
                 delta=new.delta_spent - previous.delta_spent,
