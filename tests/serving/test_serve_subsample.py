@@ -111,6 +111,10 @@ def test_subsample_aggregate_is_served_and_resumes(tmp_path):
     assert budget["answers_remaining"] == min(50 - 2, p.max_charged_ - p.n_charged)
     assert budget["epsilon_spent"] == pytest.approx(p.spent_epsilon)
     assert budget["delta_spent"] == pytest.approx(p.spent_delta)
+    # The whole (ε, δ) from the first answer, as the predictor charges it.
+    assert (budget["epsilon_spent"], budget["delta_spent"]) == pytest.approx(
+        (p.total_epsilon, p.total_delta)
+    )
     served2, app2 = app_for()
     with TestClient(app2):
         assert served2.predictor.state_dict() == state
