@@ -346,3 +346,21 @@ def test_advanced_composition_accountant_is_not_undercharged():
     assert acc.total()[0] == pytest.approx(1.0)
     with pytest.raises(BudgetExceededError):
         run(1)
+
+
+def test_delta_at_least_one_over_n_is_refused():
+    # Regression (fails before the fix): δ = 0.5 with n = 200 was accepted.
+    X, y = _data(n=200)
+    sa = SubsampleAggregatePredictor(
+        epsilon=2.0, delta=0.5, n_queries=10, classes=[-1, 1], on_vacuous="warn"
+    )
+    with pytest.raises(ValueError, match="below 1/"):
+        sa.fit(X, y)
+
+
+def test_delta_auto_is_the_public_rule():
+    # Regression (fails before the fix): delta="auto" raised.
+    from dpsvm.validation import auto_delta
+
+    sa = _fit(delta="auto")
+    assert sa.privacy_event_.delta == sa.calibration_.delta == auto_delta(4000)

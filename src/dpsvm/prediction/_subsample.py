@@ -38,7 +38,7 @@ from ..utils._random import (
     check_random_state,
     random_state_constraint,
 )
-from ..validation import check_delta, check_epsilon
+from ..validation import check_epsilon, resolve_delta
 from ._common import CallableKernelSpec, FloatArray, VacuousCalibrationError
 from ._subsample_calibration import (
     SubsampleAggregateCalibration,
@@ -221,8 +221,10 @@ class SubsampleAggregatePredictor(BaseEstimator):
     ----------
     epsilon : float, default=1.0
         Total ε of all answers.
-    delta : float, default=1e-6
-        Total δ (> 0): the free answers and advanced composition need it.
+    delta : float or "auto", default=1e-6
+        Total δ, in (0, 1/n): the free answers and advanced composition need
+        it. ``"auto"``: the public rule of :func:`dpsvm.validation.auto_delta`
+        (n^-1.5, at most 1/(2n)). The resolved δ is ``privacy_event_.delta``.
     n_queries : int, default=10000
         m, the most answers; enters the threshold as ln(m/δ).
     n_teachers : int or None, default=None
@@ -340,7 +342,7 @@ class SubsampleAggregatePredictor(BaseEstimator):
         **KERNEL_CONSTRAINTS,
         "kernel": [StrOptions({"linear", "rbf", "poly"}), callable],
         "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, 1, closed="neither")],
+        "delta": [Interval(Real, 0, 1, closed="neither"), StrOptions({"auto"})],
         "n_queries": [Interval(Integral, 1, None, closed="left")],
         "n_teachers": [Interval(Integral, 1, None, closed="left"), None],
         "max_charged": [Interval(Integral, 1, None, closed="left"), None],
@@ -392,7 +394,8 @@ class SubsampleAggregatePredictor(BaseEstimator):
     def _calibrate(self, n: int) -> SubsampleAggregateCalibration:
         """The public calibration for n rows (raises or warns when vacuous)."""
         eps = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta, allow_zero=False)
+        # Dwork & Roth Sec. 2.3: δ < 1/n (public n); "auto" is the public rule.
+        delta = resolve_delta(self.delta, n, allow_zero=False)
         m, share = int(self.n_queries), float(self.vote_share)
         given = self.n_teachers is not None
         k = int(self.n_teachers) if given else default_n_teachers(n, eps)
