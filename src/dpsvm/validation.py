@@ -239,7 +239,10 @@ def check_delta(delta: float, *, allow_zero: bool = True) -> float:
     return d
 
 
-#: The public rule of ``delta="auto"``, in words (recorded in privacy events).
+#: The public rule of ``delta="auto"`` (:func:`auto_delta`), in words, for
+#: messages and documentation. Privacy events record the resolved δ itself (the
+#: event's ``delta``), not this rule: events are built by each mechanism, with
+#: no one place to add it.
 AUTO_DELTA_RULE = "n^-1.5 (at most 1/(2n)), n = number of training rows"
 
 

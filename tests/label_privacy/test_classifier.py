@@ -159,6 +159,26 @@ class _Spy(ClassifierMixin, BaseEstimator):
         return self.model_.predict_proba(X)
 
 
+@pytest.mark.parametrize("classes", [["yes", "no"], ["no", "yes"]])
+def test_prior_follows_the_order_of_classes_as_given(classes):
+    # Regression (fails before the fix for ["yes", "no"]): the prior was
+    # applied in sorted class order. A prior with all its mass on "yes" keeps
+    # k* = 1 label, so every stage-1 noisy label is "yes", whatever the data.
+    X, y = _data(n=200)
+    prior = [1.0 if c == "yes" else 0.0 for c in classes]
+    clf = LabelPrivateClassifier(
+        LogisticRegression(),
+        epsilon=1.0,
+        classes=classes,
+        mechanism="rr-with-prior",
+        n_stages=1,
+        prior=prior,
+        random_state=0,
+    ).fit(X, y)
+    assert clf.classes_.tolist() == ["no", "yes"]
+    assert set(clf.predict(X).tolist()) == {"yes"}
+
+
 def test_each_label_is_randomised_once_and_priors_see_noisy_labels(monkeypatch):
     X, y = _data(1200)
     calls = []

@@ -135,10 +135,9 @@ def test_charged_answers_stop_at_the_cutoff_and_spend_the_theorem():
     while not sa.budget_exhausted:
         charged += int(sa.answer(Z).charged[0])
     assert charged == sa.n_charged == 3
-    # Three rounds of ε/3 (basic composition) plus δ_fail: the whole budget.
-    assert sa.spent_epsilon == pytest.approx(3 * cal.round_epsilon)
-    assert sa.spent_epsilon <= 4.0 + 1e-12
-    assert sa.spent_delta == cal.failure_delta
+    # The whole (ε, δ) was charged as one event with the first answer.
+    assert (sa.spent_epsilon, sa.spent_delta) == (4.0, cal.delta)
+    assert [e.mechanism for e in acc.ledger] == ["subsample-aggregate"]
     assert acc.total()[0] == pytest.approx(sa.spent_epsilon)
     assert acc.total()[1] == pytest.approx(sa.spent_delta)
     spent = acc.total()
@@ -287,34 +286,81 @@ def test_neighbouring_datasets_satisfy_the_guarantee():
     assert q0 > q1 + slack(q0, q1)
 
 
-def test_advanced_composition_spend_after_every_round():
-    from dpsvm.accounting.composition import best_composition
+def _all_ties(n):
+    # n one-row (constant) teachers, half +1: every vote is a tie (q = 0), so
+    # every answer is charged.
+    return np.zeros((n, 1)), np.where(np.arange(n) % 2 == 0, 1, -1)
 
-    # 4000 one-row (constant) teachers, half +1: every vote is a tie (q = 0), so
-    # every answer is charged; c = 100 rounds compose by advanced composition.
-    n = 4000
-    X = np.zeros((n, 1))
-    y = np.where(np.arange(n) % 2 == 0, 1, -1)
+
+def test_whole_budget_is_charged_once_with_the_first_answer():
+    X, y = _all_ties(4000)
+    acc = BudgetAccountant(10.0, 1e-5, slack=1e-6)
     sa = SubsampleAggregatePredictor(
         epsilon=3.0,
         delta=1e-6,
         n_queries=200,
-        n_teachers=n,
+        n_teachers=4000,
         max_charged=100,
         classes=[-1, 1],
         random_state=0,
+        accountant=acc,
     ).fit(X, y)
-    cal = sa.calibration_
-    assert cal.composition == "advanced"
-    for j in (1, 2, 50, 100):
-        while sa.n_charged < j:
-            assert sa.answer(np.zeros((1, 1))).charged[0]
-        want = best_composition(
-            [(cal.round_epsilon, 0.0)] * j,
-            cal.composition_slack,
-            cal.composition_slack,
-        )
-        assert sa.spent_epsilon == pytest.approx(min(want[0], 3.0))
-        assert sa.spent_delta == pytest.approx(want[1] + cal.failure_delta)
-    assert sa.budget_exhausted and sa.spent_epsilon <= 3.0 + 1e-12
-    assert sa.spent_delta <= 1e-6 * (1 + 1e-12)
+    assert sa.calibration_.composition == "advanced"
+    first = sa.answer(np.zeros((1, 1)))
+    assert (first.epsilon, first.delta) == (3.0, 1e-6)
+    while not sa.budget_exhausted:
+        ans = sa.answer(np.zeros((1, 1)))
+        assert ans.charged[0] and (ans.epsilon, ans.delta) == (0.0, 0.0)
+    assert (sa.spent_epsilon, sa.spent_delta) == (3.0, 1e-6)
+    assert acc.ledger == (sa.privacy_event_,)
+
+
+def test_advanced_composition_accountant_is_not_undercharged():
+    # Regression (fails before the fix): the predictor charged the growth of
+    # its own advanced-composition bound per batch; an accountant with slack > 0
+    # composed those small increments again and recorded ε ≈ 0.23 for a run
+    # worth ε = 1, so three runs fitted into ε = 1.
+    X, y = _all_ties(4000)
+    acc = BudgetAccountant(1.0, 1e-5, slack=1e-6)
+
+    def run(seed):
+        with pytest.warns(VacuousCalibrationWarning):
+            sa = SubsampleAggregatePredictor(
+                epsilon=1.0,
+                delta=1e-6,
+                n_queries=1000,
+                n_teachers=4000,
+                max_charged=1000,
+                on_vacuous="warn",
+                classes=[-1, 1],
+                random_state=seed,
+                accountant=acc,
+            ).fit(X, y)
+        assert sa.calibration_.composition == "advanced"
+        for _ in range(1000):
+            sa.answer(np.zeros((1, 1)))
+        return sa
+
+    sa = run(0)
+    assert sa.n_charged == 1000
+    assert acc.total()[0] == pytest.approx(1.0)
+    with pytest.raises(BudgetExceededError):
+        run(1)
+
+
+def test_delta_at_least_one_over_n_is_refused():
+    # Regression (fails before the fix): δ = 0.5 with n = 200 was accepted.
+    X, y = _data(n=200)
+    sa = SubsampleAggregatePredictor(
+        epsilon=2.0, delta=0.5, n_queries=10, classes=[-1, 1], on_vacuous="warn"
+    )
+    with pytest.raises(ValueError, match="below 1/"):
+        sa.fit(X, y)
+
+
+def test_delta_auto_is_the_public_rule():
+    # Regression (fails before the fix): delta="auto" raised.
+    from dpsvm.validation import auto_delta
+
+    sa = _fit(delta="auto")
+    assert sa.privacy_event_.delta == sa.calibration_.delta == auto_delta(4000)

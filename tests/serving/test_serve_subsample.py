@@ -54,6 +54,22 @@ def test_vacuous_mechanism_refuses_to_start(tmp_path, capsys, mechanism, fragmen
     assert not ledger.exists()  # refused before anything was served
 
 
+def test_delta_at_least_one_over_n_refuses_to_start(tmp_path, capsys):
+    # Regression (fails before the fix): --delta 0.5 was accepted.
+    files = write_training_files(tmp_path)
+    ledger = tmp_path / "ledger.db"
+    code = _serve(
+        files,
+        *("--epsilon", "1", "--delta", "0.5", "--ledger", str(ledger)),
+        *("--mechanism", "subsample-aggregate"),
+    )
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("dpsvm: error: ") and err.count("\n") == 1
+    assert "below 1/" in err and "Traceback" not in err
+    assert not ledger.exists()
+
+
 def test_teachers_only_with_subsample_aggregate(tmp_path, capsys):
     files = write_training_files(tmp_path)
     extra = ("--epsilon", "1", "--delta", "1e-6", "--ledger", str(tmp_path / "x.db"))
@@ -111,6 +127,10 @@ def test_subsample_aggregate_is_served_and_resumes(tmp_path):
     assert budget["answers_remaining"] == min(50 - 2, p.max_charged_ - p.n_charged)
     assert budget["epsilon_spent"] == pytest.approx(p.spent_epsilon)
     assert budget["delta_spent"] == pytest.approx(p.spent_delta)
+    # The whole (ε, δ) from the first answer, as the predictor charges it.
+    assert (budget["epsilon_spent"], budget["delta_spent"]) == pytest.approx(
+        (p.total_epsilon, p.total_delta)
+    )
     served2, app2 = app_for()
     with TestClient(app2):
         assert served2.predictor.state_dict() == state

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 import threading
 import time
 
@@ -258,6 +260,25 @@ def test_restart_restores_state_and_spend(tmp_path):
     with TestClient(create_app(served2, make_ledger(path, served2), make_keys())) as c:
         assert served2.predictor.history == history
         assert math.isclose(budget(c)["epsilon_spent"], 0.03)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+def test_new_sqlite_ledger_is_readable_by_its_owner_only(tmp_path):
+    # Regression (fails before the fix): the ledger holds server-secret
+    # mechanism state (the threshold noise ρ) but was created world-readable.
+    path = tmp_path / "l.db"
+    served = make_served()
+    old = os.umask(0o022)
+    try:
+        with TestClient(
+            create_app(served, make_ledger(str(path), served), make_keys())
+        ) as c:
+            c.post(f"{URL}/infer", json=infer_body([[0, 0, 0]]), headers=auth())
+    finally:
+        os.umask(old)
+    assert path.exists()
+    for f in tmp_path.glob("l.db*"):  # the database and its WAL files
+        assert stat.S_IMODE(f.stat().st_mode) & 0o077 == 0, f.name
 
 
 def test_ledger_refuses_another_total_budget_or_model(tmp_path):

@@ -461,8 +461,10 @@ def _start_interactive(
         predictor = PrivateInteractivePredictor(mechanism=args.mechanism, **common)
     try:
         predictor.fit(X, y)  # nothing is released
-    except VacuousCalibrationError as exc:
-        raise UsageError(str(exc)) from None  # refuse to serve (exit 2)
+    except (VacuousCalibrationError, ValueError) as exc:
+        # Vacuous, or a parameter refused (e.g. --delta ≥ 1/n): refuse to
+        # serve (exit 2, one line, nothing stored).
+        raise UsageError(str(exc)) from None
     details: dict[str, Any] = {**options, "data_norm": 1.0}
     if args.mechanism == "subsample-aggregate":
         details.update(

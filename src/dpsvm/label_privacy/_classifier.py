@@ -106,8 +106,9 @@ class LabelPrivateClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator)
     n_stages : int, default=2
         Number of stages T of ``"rr-with-prior"`` (LP-MST); ignored by ``"rr"``.
     prior : array-like of shape (n_classes,) or None, default=None
-        A **public** prior over ``classes`` for the first stage (it must not be
-        computed from these labels); ``None`` is uniform.
+        A **public** prior over ``classes`` for the first stage, in the order
+        of ``classes`` as given (sorted order when ``classes`` is None); it
+        must not be computed from these labels. ``None`` is uniform.
     accountant : BudgetAccountant or None, default=None
         Charged (ε, 0) after a successful fit, checked before the data are
         read. It must keep a label-DP budget
@@ -277,7 +278,7 @@ class LabelPrivateClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator)
         check_classification_targets(y)
         classes = resolve_label_set(self.classes, y)
         n_classes = classes.size
-        prior = self._public_prior(n_classes)
+        prior = self._public_prior(classes)
         codes = np.searchsorted(classes, y).astype(np.intp)
         n = codes.size
         rng = check_random_state(self.random_state)
@@ -295,9 +296,11 @@ class LabelPrivateClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator)
         ticket.spend(self.privacy_event_)
         return self
 
-    def _public_prior(self, n_classes: int) -> NDArray[np.float64] | None:
+    def _public_prior(self, classes: NDArray[Any]) -> NDArray[np.float64] | None:
+        """``prior`` (given in the order of ``classes``) in sorted class order."""
         if self.prior is None:
             return None
+        n_classes = classes.size
         p = np.asarray(self.prior, dtype=np.float64)
         if p.shape != (n_classes,) or not np.all(np.isfinite(p)) or np.any(p < 0):
             raise ValueError(
@@ -306,7 +309,16 @@ class LabelPrivateClassifier(ClassifierMixin, MetaEstimatorMixin, BaseEstimator)
             )
         if not p.sum() > 0:
             raise ValueError("prior must have a positive entry.")
-        return p / p.sum()
+        p = p / p.sum()
+        if self.classes is not None:
+            # classes_ (and the label codes) are sorted; the prior follows the
+            # order of classes as given.
+            given = np.asarray(self.classes).ravel()
+            if given.size == n_classes:
+                out = np.empty(n_classes)
+                out[np.searchsorted(classes, given)] = p
+                return out
+        return p
 
     def _multi_stage(
         self,

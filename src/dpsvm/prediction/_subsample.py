@@ -27,7 +27,6 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
-from ..accounting.composition import best_composition
 from ..accounting.events import PrivacyEvent
 from ..exceptions import BudgetExceededError
 from ..mechanisms import laplace_release, sample_laplace
@@ -39,7 +38,7 @@ from ..utils._random import (
     check_random_state,
     random_state_constraint,
 )
-from ..validation import check_delta, check_epsilon
+from ..validation import check_epsilon, resolve_delta
 from ._common import CallableKernelSpec, FloatArray, VacuousCalibrationError
 from ._subsample_calibration import (
     SubsampleAggregateCalibration,
@@ -222,8 +221,10 @@ class SubsampleAggregatePredictor(BaseEstimator):
     ----------
     epsilon : float, default=1.0
         Total ε of all answers.
-    delta : float, default=1e-6
-        Total δ (> 0): the free answers and advanced composition need it.
+    delta : float or "auto", default=1e-6
+        Total δ, in (0, 1/n): the free answers and advanced composition need
+        it. ``"auto"``: the public rule of :func:`dpsvm.validation.auto_delta`
+        (n^-1.5, at most 1/(2n)). The resolved δ is ``privacy_event_.delta``.
     n_queries : int, default=10000
         m, the most answers; enters the threshold as ln(m/δ).
     n_teachers : int or None, default=None
@@ -242,8 +243,9 @@ class SubsampleAggregatePredictor(BaseEstimator):
         largest ``max_charged`` or the ε that would work) or warn
         (:class:`VacuousCalibrationWarning`; for studying the mechanism).
     accountant : BudgetAccountant or None, default=None
-        Checked before each batch for the most it can cost and charged what it
-        did cost (one event per batch; ``fit`` charges nothing).
+        Charged the whole (ε, δ) as one event (``privacy_event_``) with the
+        first answer, checked before it; later batches charge nothing, and
+        ``fit`` charges nothing.
     kernel : {"linear", "rbf", "poly"} or callable, default="rbf"
         The teachers' kernel; a callable ``K(A, B) -> gram`` needs **no**
         declared bound: the guarantee does not depend on the teachers.
@@ -304,8 +306,10 @@ class SubsampleAggregatePredictor(BaseEstimator):
     ε₁ + ε₂) plus a Laplace vote (ε_v); the c rounds compose to (ε, δ_comp);
     a free answer with q = 0 happens with probability at most
     δ_fail = m·P[ν − ρ > w]. Queries may depend on earlier answers, never on
-    the training data. The spend is charged when it is incurred: a round's
-    ε_r with its first answer, δ_fail with the first answer. Whether ``fit``
+    the training data. The whole (ε, δ) is charged as one event with the
+    first answer (as ``"pinp"`` in :class:`PrivateInteractivePredictor`): an
+    accountant composing per-batch increments of the composed bound would
+    under-count. Whether ``fit``
     succeeds does not depend on any row (one-class chunks give constant
     teachers).
 
@@ -338,7 +342,7 @@ class SubsampleAggregatePredictor(BaseEstimator):
         **KERNEL_CONSTRAINTS,
         "kernel": [StrOptions({"linear", "rbf", "poly"}), callable],
         "epsilon": [Interval(Real, 0, None, closed="neither")],
-        "delta": [Interval(Real, 0, 1, closed="neither")],
+        "delta": [Interval(Real, 0, 1, closed="neither"), StrOptions({"auto"})],
         "n_queries": [Interval(Integral, 1, None, closed="left")],
         "n_teachers": [Interval(Integral, 1, None, closed="left"), None],
         "max_charged": [Interval(Integral, 1, None, closed="left"), None],
@@ -390,7 +394,8 @@ class SubsampleAggregatePredictor(BaseEstimator):
     def _calibrate(self, n: int) -> SubsampleAggregateCalibration:
         """The public calibration for n rows (raises or warns when vacuous)."""
         eps = check_epsilon(self.epsilon)
-        delta = check_delta(self.delta, allow_zero=False)
+        # Dwork & Roth Sec. 2.3: δ < 1/n (public n); "auto" is the public rule.
+        delta = resolve_delta(self.delta, n, allow_zero=False)
         m, share = int(self.n_queries), float(self.vote_share)
         given = self.n_teachers is not None
         k = int(self.n_teachers) if given else default_n_teachers(n, eps)
@@ -592,25 +597,20 @@ class SubsampleAggregatePredictor(BaseEstimator):
             "charged": max(0, cal.max_charged - self._n_charged),
         }
 
-    def _spent_after(self, n_answers: int, rounds: int) -> tuple[float, float]:
-        """(ε, δ) after ``n_answers`` answers in ``rounds`` started rounds."""
+    def _spent_after(self, n_answers: int) -> tuple[float, float]:
+        """(ε, δ) charged after ``n_answers`` answers: all or nothing.
+
+        The whole answer sequence is one (ε, δ) guarantee (the c rounds
+        composed, plus δ_fail), so it is charged as ONE event with the first
+        answer, as :class:`PrivateInteractivePredictor` charges ``"pinp"``.
+        Charging the growth of the running composed bound per batch instead
+        would let an accountant that composes events itself (``slack`` > 0)
+        apply advanced composition to increments that are far below a
+        round's ε_r, and under-count.
+        """
         if n_answers == 0:
             return 0.0, 0.0
-        cal = self.calibration_
-        rounds = min(rounds, cal.max_charged)
-        pairs = [(cal.round_epsilon, 0.0)] * rounds
-        if cal.composition == "advanced":
-            # Dwork, Rothblum & Vadhan Thm III.3 (or basic if smaller) with δ′.
-            eps, delta = best_composition(
-                pairs, cal.composition_slack, cal.composition_slack
-            )
-        else:
-            eps, delta = cal.round_epsilon * rounds, 0.0  # Dwork & Roth 3.16
-        # δ_fail = m·P[ν − ρ > w] covers every free answer, from the first one.
-        return min(eps, cal.epsilon), min(delta + cal.failure_delta, cal.delta)
-
-    def _rounds(self, n_charged: int, round_open: bool) -> int:
-        return n_charged + (1 if round_open else 0)
+        return self.total_epsilon, self.total_delta
 
     # --------------------------------------------------------------- answer
     def _project(self, X: ArrayLike) -> FloatArray:
@@ -663,10 +663,8 @@ class SubsampleAggregatePredictor(BaseEstimator):
         before = self._spent
         acc = resolve_accountant(self.accountant)
         with acc.exclusive() if acc is not None else contextlib.nullcontext():
-            # Worst case: every row charged (at most c rounds in all).
-            worst = self._spent_after(
-                self._n_answers + rows, min(cal.max_charged, self._n_charged + rows)
-            )
+            # The whole (ε, δ) with the first answer, nothing after it.
+            worst = self._spent_after(self._n_answers + rows)
             ticket = charge(self.accountant, worst[0] - before[0], worst[1] - before[1])
             saved = (
                 self._n_answers,
@@ -677,7 +675,7 @@ class SubsampleAggregatePredictor(BaseEstimator):
             )
             labels_idx, charged, answered = self._answer_rows(Z)
             try:
-                self._charge_batch(ticket, before, int(answered.sum()))
+                self._charge_batch(ticket, before)
             except BaseException:
                 # Not charged: nothing leaves; the state goes back.
                 (
@@ -760,29 +758,13 @@ class SubsampleAggregatePredictor(BaseEstimator):
             self._round_open = False
             if self._n_charged < cal.max_charged:
                 self._rho = self._draw_threshold_noise()
-        self._spent = self._spent_after(
-            self._n_answers, self._rounds(self._n_charged, self._round_open)
-        )
+        self._spent = self._spent_after(self._n_answers)
         return labels, charged, answered
 
-    def _charge_batch(
-        self, ticket: Charge, before: tuple[float, float], n_answered: int
-    ) -> None:
-        eps = self._spent[0] - before[0]
-        delta = self._spent[1] - before[1]
-        if eps <= 0.0 and delta <= 0.0:
-            return  # only free answers inside an already charged round
-        ticket.spend(
-            PrivacyEvent(
-                mechanism="subsample-aggregate-batch",
-                epsilon=max(eps, 0.0),
-                delta=max(delta, 0.0),
-                sensitivity=1.0,
-                sensitivity_norm="distance-to-instability",
-                reference=REFERENCE,
-                details={"n_answers": n_answered, "n_charged": self._n_charged},
-            )
-        )
+    def _charge_batch(self, ticket: Charge, before: tuple[float, float]) -> None:
+        """Spend the whole guarantee with the first answer, nothing after."""
+        if before == (0.0, 0.0) and self._spent != (0.0, 0.0):
+            ticket.spend(self.privacy_event_)
 
     # ----------------------------------------------------------- state
     def _config(self) -> dict[str, Any]:

@@ -17,9 +17,19 @@ gets the charged noisy vote. A round is ε_r-DP with ε_r = ε_sv + ε_v (the
 sparse-vector instance plus the vote). The c rounds compose adaptively
 (Dwork & Roth 2014, Thm 3.16, or Dwork, Rothblum & Vadhan 2010, Thm III.3,
 whichever gives the lower threshold) to (ε, δ_comp). The free answers (the
-teachers' majority) add δ_fail = m·P[ν − ρ > w]: the probability that some
-query with q_i = 0 (an unstable majority) clears the threshold anyway
-(Bassily, Thakkar & Thakurta, proof of Thm 3.4; Smith & Thakurta 2013).
+teachers' majority) add δ_fail = m·P[ν − ρ > w], a bound on the probability
+that some query with q_i = 0 (an unstable majority) clears the threshold
+anyway (Bassily, Thakkar & Thakurta, proof of Thm 3.4; Smith & Thakurta 2013).
+The bound is **per round**, not per query (ρ is shared within a round, and
+the earlier free answers of the round bias it low): an unstable query that
+does not clear the threshold is charged and ends its round, so the bad event
+of round j is that its *first* unstable query clears. Given the history before
+the round, ρ_j ~ Lap(1/ε₁) is fresh and that query's ν is independent of ρ_j
+and of the round so far; bounding the indicator "the round reaches an unstable
+query" by 1 before averaging over ρ_j gives P[round j bad] ≤ P[ν − ρ > w]
+(the exact tail of :func:`laplace_difference_tail`). There are at most
+min(c, m) rounds, so P[some free answer is unstable] ≤ min(c, m)·P[ν − ρ > w]
+≤ m·P[ν − ρ > w]; the calibration keeps the (conservative) m.
 """
 
 from __future__ import annotations

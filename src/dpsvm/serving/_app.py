@@ -151,7 +151,7 @@ class _Service:
         state = ledger.open(served.predictor.state_dict())
         self.version = state.version
         if state.version > 0:
-            # A restart: the ledger's spend and public state are the truth.
+            # A restart: the ledger's spend and (server-secret) state are the truth.
             served.predictor.load_state_dict(state.state)
         classes = np.asarray(served.classes)
         self.label_datatype = _datatype(classes)[0]

@@ -9,8 +9,13 @@ One ledger guards one served model. It holds, in five tables:
     another fingerprint or another total budget is refused.
 ``dpsvm_ledger_state``
     One row: the budget spent so far, the number of answered query rows, the
-    mechanism's public state (``state_dict`` as JSON) and a version number
-    that grows with every charge.
+    mechanism's state (``state_dict`` as JSON) and a version number that
+    grows with every charge. The state is **server-secret**: it holds
+    mechanism randomness a client must never see (the sparse vector's
+    threshold noise ρ, ``"threshold_noise"``), which would void the guarantee.
+    The ledger must not be readable by clients; a new SQLite file is created
+    with mode 0600 (owner only), and a database server's access must be
+    restricted likewise.
 ``dpsvm_ledger_answers``
     The answers sent within the idempotency window, under (key id, request
     id): a retried request id gets the stored answer back and spends nothing.
@@ -49,6 +54,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -151,7 +157,8 @@ class LedgerState:
     answers : int
         The number of query rows answered.
     state : dict
-        The mechanism's public state (its ``state_dict``).
+        The mechanism's state (its ``state_dict``); server-secret (it may
+        hold the threshold noise ρ), never sent to a client.
     """
 
     version: int
@@ -214,6 +221,20 @@ def _sqlite_url(spec: str) -> str:
     if "://" in spec:
         return spec
     return "sqlite:///" + spec
+
+
+def _create_owner_only(path: str) -> None:
+    """Create an absent SQLite file with mode 0600 (its WAL files follow).
+
+    The ledger holds server-secret mechanism state (the threshold noise ρ):
+    no other local user may read it. An empty file is a valid empty SQLite
+    database; an existing file is left as it is.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError:
+        return  # exists, or cannot be created: SQLite reports it on connect
+    os.close(fd)
 
 
 class Ledger(_LedgerReads):
@@ -305,6 +326,8 @@ class Ledger(_LedgerReads):
         if parsed.get_backend_name() != "sqlite":
             return sa.create_engine(url, pool_pre_ping=True)
         memory = parsed.database in (None, "", ":memory:")
+        if not memory and not str(parsed.database).startswith("file:"):
+            _create_owner_only(str(parsed.database))
         kwargs: dict[str, Any] = {
             "connect_args": {"check_same_thread": False, "timeout": timeout}
         }
@@ -740,7 +763,7 @@ class LedgerTransaction(_LedgerReads):
         epsilon_spent, delta_spent : float
             The mechanism's total spend after this answer.
         state : dict
-            The mechanism's public state after this answer.
+            The mechanism's state after this answer (server-secret).
 
         Returns
         -------

@@ -3,7 +3,7 @@
 
 The service needs only this from a mechanism (:class:`InteractivePredictor`):
 ``answer(X)`` returning an object with ``labels`` (it mutates the mechanism's
-state and spend), the public state as ``state_dict()`` / ``load_state_dict()``
+state and spend), the (server-secret) state as ``state_dict()`` / ``load_state_dict()``
 (no generator state), the totals and the spend so far, the number of answers
 and ``budget_exhausted``. :class:`dpsvm.prediction.PrivateInteractivePredictor`
 has exactly this interface; :class:`ReleasedModel` below adapts an already
