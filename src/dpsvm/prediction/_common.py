@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from sklearn.metrics.pairwise import linear_kernel
+from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, validate_data
 from ..accounting.events import PrivacyEvent
@@ -27,6 +28,7 @@ from ..models.kernel_erm import KERNEL_ERM_PARAMETERS, KernelERMBase, KernelSpec
 
 __all__ = [
     "CallableKernelSpec",
+    "InteractiveBudgetMixin",
     "PredictionBase",
     "VacuousCalibrationError",
     "VacuousCalibrationWarning",
@@ -37,6 +39,48 @@ FloatArray = NDArray[np.float64]
 JT_REFERENCE = (
     "Jain & Thakurta, 'Differentially private learning with kernels', ICML 2013"
 )
+
+
+class InteractiveBudgetMixin:
+    """The budget read-outs of a predictor that answers queries after ``fit``.
+
+    ``privacy_event_`` is the (ε, δ) of all answers, fixed at fit; ``_spent``
+    and ``_n_answers`` are what the answers given so far have charged.
+    """
+
+    privacy_event_: PrivacyEvent
+    _spent: tuple[float, float]
+    _n_answers: int
+
+    @property
+    def total_epsilon(self) -> float:
+        """Total ε of all answers (fixed at fit)."""
+        check_is_fitted(self)
+        return self.privacy_event_.epsilon
+
+    @property
+    def total_delta(self) -> float:
+        """Total δ of all answers (fixed at fit)."""
+        check_is_fitted(self)
+        return self.privacy_event_.delta
+
+    @property
+    def spent_epsilon(self) -> float:
+        """ε charged so far."""
+        check_is_fitted(self)
+        return self._spent[0]
+
+    @property
+    def spent_delta(self) -> float:
+        """δ charged so far."""
+        check_is_fitted(self)
+        return self._spent[1]
+
+    @property
+    def n_answers(self) -> int:
+        """Number of answers given so far."""
+        check_is_fitted(self)
+        return self._n_answers
 
 
 class VacuousCalibrationWarning(UserWarning):

@@ -33,6 +33,7 @@ from ._common import (
     LAPLACE_MIN_ADVANTAGE,
     PREDICTION_PARAMETERS,
     FloatArray,
+    InteractiveBudgetMixin,
     PredictionBase,
     refuse_vacuous,
     smallest_useful,
@@ -108,7 +109,7 @@ class PredictionAnswers:
 
 
 @prediction_doc
-class PrivateInteractivePredictor(PredictionBase):
+class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
     """Answer prediction queries privately, one at a time, within a fixed (ε, δ).
 
     ``fit`` trains the exact bias-free kernel ERM w* (Jain & Thakurta eq. (2);
@@ -563,36 +564,6 @@ class PrivateInteractivePredictor(PredictionBase):
         )
 
     # --------------------------------------------------------------- budget
-    @property
-    def total_epsilon(self) -> float:
-        """Total ε of all answers (fixed at fit)."""
-        check_is_fitted(self)
-        return self.privacy_event_.epsilon
-
-    @property
-    def total_delta(self) -> float:
-        """Total δ of all answers (fixed at fit)."""
-        check_is_fitted(self)
-        return self.privacy_event_.delta
-
-    @property
-    def spent_epsilon(self) -> float:
-        """ε charged so far."""
-        check_is_fitted(self)
-        return self._spent[0]
-
-    @property
-    def spent_delta(self) -> float:
-        """δ charged so far."""
-        check_is_fitted(self)
-        return self._spent[1]
-
-    @property
-    def n_answers(self) -> int:
-        """Number of answers given so far."""
-        check_is_fitted(self)
-        return self._n_answers
-
     @property
     def n_updates(self) -> int:
         """Number of update rounds so far."""

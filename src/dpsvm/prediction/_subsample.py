@@ -39,7 +39,12 @@ from ..utils._random import (
     random_state_constraint,
 )
 from ..validation import check_epsilon, resolve_delta
-from ._common import CallableKernelSpec, FloatArray, VacuousCalibrationError
+from ._common import (
+    CallableKernelSpec,
+    FloatArray,
+    InteractiveBudgetMixin,
+    VacuousCalibrationError,
+)
 from ._subsample_calibration import (
     SubsampleAggregateCalibration,
     default_max_charged,
@@ -204,7 +209,7 @@ def _fit_teachers(
     )
 
 
-class SubsampleAggregatePredictor(BaseEstimator):
+class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
     """Private predictions from k kernel models, free while the teachers agree.
 
     ``fit`` splits the rows into k chunks by a random permutation and trains
@@ -519,36 +524,6 @@ class SubsampleAggregatePredictor(BaseEstimator):
         return float(sample_laplace(1, self.calibration_.threshold_scale, gen)[0])
 
     # --------------------------------------------------------------- budget
-    @property
-    def total_epsilon(self) -> float:
-        """Total ε of all answers (fixed at fit)."""
-        check_is_fitted(self)
-        return self.privacy_event_.epsilon
-
-    @property
-    def total_delta(self) -> float:
-        """Total δ of all answers (fixed at fit)."""
-        check_is_fitted(self)
-        return self.privacy_event_.delta
-
-    @property
-    def spent_epsilon(self) -> float:
-        """ε charged so far."""
-        check_is_fitted(self)
-        return self._spent[0]
-
-    @property
-    def spent_delta(self) -> float:
-        """δ charged so far."""
-        check_is_fitted(self)
-        return self._spent[1]
-
-    @property
-    def n_answers(self) -> int:
-        """Answers given so far."""
-        check_is_fitted(self)
-        return self._n_answers
-
     @property
     def n_charged(self) -> int:
         """Charged answers so far."""
