@@ -112,6 +112,7 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def run_predict_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run ``dpsvm predict``: one label (or probability row) per line."""
     from ..io import atomic_write_text
 
     _check_data_options(args)
@@ -158,6 +159,7 @@ def run_predict_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> i
 
 
 def run_evaluate_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run ``dpsvm evaluate``: print the chosen figures."""
     _check_data_options(args)
     model = _load(args)
     schema = getattr(model, "public_schema_", None)

@@ -78,6 +78,7 @@ def add_sweep_subparser(sub: Any) -> None:
 
 
 def run_sweep_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run ``dpsvm sweep``: the figures against ε, as a table and a plot."""
     from sklearn.linear_model import LogisticRegression
 
     from ..io import atomic_write_bytes as atomic_write_bytes

@@ -295,6 +295,7 @@ def _check_binary_labels(y: np.ndarray, classes: list[Any] | None, where: str) -
 
 
 def run_train_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run ``dpsvm train``: fit, then write the model and the report."""
     from ..io import atomic_write_text, model_to_dict, save_model
 
     _check_data_options(args)
