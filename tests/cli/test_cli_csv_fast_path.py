@@ -145,19 +145,19 @@ def test_float32_overflow_is_refused_by_name(tmp_path):
 
 def test_label_in_last_column_is_a_view(tmp_path, monkeypatch):
     # `dpsvm train`'s default label column: the features are not copied.
-    from dpsvm.cli import _main
+    from dpsvm.cli import _main, _reading
 
     path = _write(tmp_path, "a,b,y\n1,2,1\n3,4,-1\n5,6,1\n")
     seen = {}
-    real = _main.read_csv
+    real = _reading.read_csv
 
     def spy(*args, **kwargs):
         seen["table"] = real(*args, **kwargs)
         return seen["table"]
 
-    monkeypatch.setattr(_main, "read_csv", spy)
+    monkeypatch.setattr(_reading, "read_csv", spy)
     args = _main.build_parser().parse_args(["train", "--data", str(path), "--out", "m"])
-    X, y, names = _main._read(args, part="train", labels=True)
+    X, y, names = _reading._read(args, part="train", labels=True)
     assert np.shares_memory(X, seen["table"].values)
     np.testing.assert_array_equal(X, [[1, 2], [3, 4], [5, 6]])
     assert y.tolist() == [1, -1, 1] and names == ["a", "b"]
@@ -227,7 +227,7 @@ def test_text_path_keeps_the_decimal_grammar(tmp_path, cells, message):
 def test_schema_labels_of_a_numbers_file(tmp_path, monkeypatch):
     # The labels of a numbers-only file are mapped per distinct value: the same
     # classes as row by row, and the same refusal (no value quoted).
-    from dpsvm.cli._main import _schema_labels
+    from dpsvm.cli._reading import _schema_labels
 
     schema = PublicSchema.from_dict(SCHEMA)
     path = _write(tmp_path, "a,c,y\n1,1,1\n2,1,-1.0\n3,1,1\n")

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dpsvm.cli import _main as cli_main
-from dpsvm.cli import main
+from dpsvm.cli import _reading, main
 from dpsvm.exceptions import BudgetExceededError, DPSVMConvergenceError
 from dpsvm.io import save_model
 from dpsvm.models import DPLinearSVC
@@ -171,7 +171,7 @@ def test_bad_options_fail_before_reading(env, extra, match, monkeypatch):
     def no_reading(*args, **kwargs):  # pragma: no cover - must not be called
         raise AssertionError("the data were read")
 
-    monkeypatch.setattr(cli_main, "read_csv", no_reading)
+    monkeypatch.setattr(_reading, "read_csv", no_reading)
     line = run(*_train(write("d.csv", "\n".join(GOOD_ROWS)), *extra), code=2)
     assert any(m in line for m in match.split("|")), line
 

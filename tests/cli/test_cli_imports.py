@@ -127,3 +127,28 @@ def test_every_public_subpackage_loads_on_use():
     assert dpsvm.losses.__name__ == "dpsvm.losses"
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         _ = dpsvm.nope
+
+
+def test_no_cli_module_imports_the_dispatcher():
+    """The subcommand modules and their shared helpers never import ``_main``
+    (the top-level parser and dispatch): no import cycle inside ``dpsvm.cli``."""
+    import ast
+
+    cli = Path(dpsvm.__file__).parent / "cli"
+    importers = []
+    for path in sorted(cli.glob("*.py")):
+        if path.name in ("__init__.py", "__main__.py", "_main.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (
+                (node.level == 1 and node.module == "_main")
+                or (node.module or "").endswith("cli._main")
+                or (
+                    node.level == 1
+                    and node.module is None
+                    and any(a.name == "_main" for a in node.names)
+                )
+            ):
+                importers.append(path.name)
+    assert len(list(cli.glob("*.py"))) > 10  # the package was found
+    assert importers == []

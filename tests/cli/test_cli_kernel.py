@@ -13,8 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dpsvm.cli import _main as cli_main
-from dpsvm.cli import main
+from dpsvm.cli import _reading, main
 from dpsvm.io import load_model
 from dpsvm.models import DPKernelSVC
 
@@ -358,7 +357,7 @@ def test_bad_kernel_options_fail_before_reading(env, monkeypatch, extra, match):
     def no_reading(*args, **kwargs):  # pragma: no cover - must not be called
         raise AssertionError("the data were read")
 
-    monkeypatch.setattr(cli_main, "read_csv", no_reading)
+    monkeypatch.setattr(_reading, "read_csv", no_reading)
     line = run(*_train(data, *extra), code=2)
     assert match in line, line
 

@@ -359,7 +359,7 @@ def test_sweep_without_matplotlib_is_refused_before_any_work(run, files, monkeyp
     def missing():
         raise ImportError("--out-png needs matplotlib: pip install 'dpsvm[plot]'")
 
-    monkeypatch.setattr("dpsvm.cli._main.import_pyplot", missing)
+    monkeypatch.setattr("dpsvm.cli._sweep.import_pyplot", missing)
     table, plot = files["dir"] / "t.csv", files["dir"] / "p.png"
     code, _, err = run(
         "sweep", "--data", str(files["data"]), "--schema", str(files["schema"]),

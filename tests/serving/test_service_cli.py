@@ -272,7 +272,7 @@ def test_serve_model_trained_with_a_schema_takes_raw_columns(tmp_path, capsys):
     labels = served.predictor.answer(served.inputs.features(raw)).labels
     model = load_model(out)
     frame = pd.DataFrame(raw, columns=["age", "hours", "workclass"])
-    from dpsvm.cli._main import _schema_rows
+    from dpsvm.cli._reading import _schema_rows
 
     expected = model.predict(_schema_rows(model.public_schema_, frame))
     assert labels.tolist() == expected.tolist()

@@ -320,7 +320,7 @@ def test_wide_poly_map_is_refused_before_reading_data(tmp_path, monkeypatch):
     monkeypatch.setattr(
         serve_cli, "_train_release", lambda *a: pytest.fail("read the data")
     )
-    from dpsvm.cli._main import UsageError
+    from dpsvm.utils._cli import UsageError
 
     with pytest.raises(UsageError, match="polynomial features"):
         _start(_args(files, tmp_path / "l.db", "--kernel", "poly"))

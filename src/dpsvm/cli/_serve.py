@@ -36,8 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from ..utils._cli import add_integer_argument, add_positive_argument
-from ._main import _delta, _epsilon
+from ..utils._cli import UsageError, add_integer_argument, add_positive_argument
+from ._args import _delta, _epsilon
 from ._serve_ops import draining_server, duration, env_defaults
 
 __all__ = ["MECHANISMS", "ServeMechanism", "add_serve_subparser", "run_serve_command"]
@@ -260,8 +260,6 @@ class _ServeError(ValueError):
 
 
 def _check_args(args: argparse.Namespace) -> None:
-    from ._main import UsageError
-
     for dest, (var, choices) in getattr(args, "_env_sources", {}).items():
         value = getattr(args, dest, None)
         if choices is not None and isinstance(value, str) and value not in choices:
@@ -420,7 +418,6 @@ def _start_interactive(
     )
     from ..preprocessing import PublicSchema, SchemaTransformer
     from ..serving import ServedModel
-    from ._main import UsageError
 
     options = _interactive_options(args)
     delta = args.delta
@@ -535,8 +532,6 @@ def _poly_map(schema: Any) -> Any:
 
 
 def _check_poly_width(schema: Any) -> None:
-    from ._main import UsageError
-
     width = math.comb(schema.n_features_out + _POLY_DEGREE, _POLY_DEGREE)
     if width > _MAX_POLY_FEATURES:
         raise UsageError(
@@ -561,7 +556,7 @@ def _train_release(args: argparse.Namespace, schema: Any) -> Any:
     from ..models import DPKernelSVC, DPLinearSVC, DPLogisticRegression
     from ..perturbation import AUTO_CORRECTION_SHARE_LINEAR, auto_regularization
     from ..preprocessing import SchemaTransformer
-    from ._main import _read_schema_frame, _schema_labels
+    from ._reading import _read_schema_frame, _schema_labels
 
     frame, where = _read_schema_frame(args, schema)
     y = _schema_labels(schema, frame, where)
