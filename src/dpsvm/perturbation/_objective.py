@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -57,8 +57,205 @@ class CertifiedGradient(SolverOutput, Protocol):
         """‖∇(perturbed objective)(w)‖₂ (compared with the public τ)."""
 
 
+class _ExtraRegularization(Protocol):
+    """A b-noise calibration: what the shared steps read of it."""
+
+    @property
+    def extra_regularization(self) -> float:  # pragma: no cover - protocol
+        """Δ added to λ (CMS11 Alg. 2 step 2)."""
+
+
+class _CertifiedObjectiveRelease:
+    """The steps every objective perturbation with a certified minimiser shares.
+
+    Draw b (the variant's density), minimise J(w) + (1/n)bᵀw + (Δ/2)‖w‖² to the
+    public gradient norm τ, refuse otherwise, add the residual noise Z of
+    density ∝ exp(−ε_r‖z‖/Δ_r), Δ_r = 2τ/(λ + Δ); record the event. A variant
+    (a frozen dataclass with the fields below) supplies its calibration, its
+    draw of b (:meth:`_draw_linear_term`) and its event terms
+    (:meth:`_event_terms`).
+    """
+
+    epsilon: float
+    epsilon_objective: float
+    n: int
+    dim: int
+    regularization: float
+    tol: float
+    calibration: _ExtraRegularization
+    residual: ResidualCalibration | None
+    #: Name of the b noise of a variant that is always private (it then
+    #: refuses a ``non_private_reason``); ``None`` accepts one.
+    _private_noise_name: ClassVar[str | None] = None
+
+    @property
+    def private(self) -> bool:  # pragma: no cover - every variant overrides
+        """Whether the calibration is a DP guarantee."""
+        raise NotImplementedError
+
+    @property
+    def epsilon_residual(self) -> float:
+        """ε_r charged for the certified residual (0 for ``"sarwate2009"``)."""
+        return 0.0 if self.residual is None else self.residual.epsilon_residual
+
+    @property
+    def strong_convexity(self) -> float:
+        """λ + Δ, the strong convexity of the perturbed objective."""
+        return self.regularization + self.calibration.extra_regularization
+
+    def _draw_linear_term(
+        self, gen: np.random.Generator
+    ) -> FloatArray:  # pragma: no cover - every variant overrides
+        """Draw b from the variant's density."""
+        raise NotImplementedError
+
+    def _event_terms(
+        self, lipschitz: float
+    ) -> tuple[float, float, str]:  # pragma: no cover - every variant overrides
+        """δ, the gradient sensitivity and its norm recorded on the event."""
+        raise NotImplementedError
+
+    def _residual_details(self, data_norm: float) -> dict[str, Any]:
+        """ε_op, ε_r, τ, Δ_r/R and the residual noise scale for the event."""
+        assert self.residual is not None
+        return {
+            "epsilon_objective": self.epsilon_objective,
+            "epsilon_residual": self.residual.epsilon_residual,
+            "certified_residual": self.tol,
+            # released w/R
+            "residual_sensitivity": self.residual.sensitivity / data_norm,
+            "residual_noise_scale": self.residual.noise_scale,
+        }
+
+    @fill_perturbation_doc
+    def perturb(
+        self,
+        solve: Callable[[float, FloatArray], CertifiedGradient],
+        rng: GeneratorLike = None,
+        *,
+        max_iter: int | None = None,
+    ) -> PerturbedSolution:
+        """Draw b, solve the perturbed problem to τ, add the residual noise.
+
+        b has the variant's density: Gamma-norm (:class:`ObjectivePerturbation`),
+        i.i.d. Laplace (:class:`LaplaceObjectivePerturbation`) or N(0, σ²I)
+        (:class:`GaussianObjectivePerturbation`).
+
+        Parameters
+        ----------
+        solve : callable
+            ``solve(strong_convexity, linear)`` minimises
+            (1/n)Σℓ + (strong_convexity/2)‖w‖² + linearᵀw and returns an object
+            with ``coef`` and ``grad_norm`` (e.g. a
+            :class:`~dpsvm.solvers.SolverResult` of ``solve_smooth(...,
+            linear=linear, tol=tau)``); ``linear`` is b/n.
+        rng : None, int or numpy.random.Generator, default=None
+            Noise source: b is drawn first, then the residual noise Z.
+        %(max_iter)s
+
+        Returns
+        -------
+        PerturbedSolution
+            w + Z (w for ``"sarwate2009"``) and the solver result.
+
+        Raises
+        ------
+        DPSVMConvergenceError
+            If the solver's gradient norm exceeds τ (nothing is released).
+
+        Examples
+        --------
+        >>> from types import SimpleNamespace
+        >>> op = ObjectivePerturbation.calibrate(
+        ...     1.0, n=100, dim=2, regularization=0.1, smoothness=1.0, tol=1e-10)
+        >>> sol = SimpleNamespace(coef=np.zeros(2), grad_norm=0.0)
+        >>> op.perturb(lambda lam, lin: sol, rng=0).value.shape
+        (2,)
+        """
+        gen = as_generator(rng)
+        b = self._draw_linear_term(gen)
+        res = solve(self.strong_convexity, b / self.n)
+        if not res.grad_norm <= self.tol:
+            # No achieved value is quoted: it is computed from the data.
+            within = (
+                "" if max_iter is None else f" within max_iter = {max_iter} iterations"
+            )
+            raise DPSVMConvergenceError(
+                "Objective perturbation needs the minimiser to the certified "
+                f"tolerance tol = {self.tol:g}, which the solver did not reach"
+                f"{within}. Increase max_iter (a larger tol is also accepted and is "
+                "paid for with more noise)."
+            )
+        w = res.coef
+        if self.residual is not None:
+            # ‖w − w*‖ ≤ τ/(λ + Δ) by strong convexity; Z of density
+            # ∝ exp(−ε_r‖z‖/Δ_r), Δ_r = 2τ/(λ + Δ), makes w + Z (ε_op + ε_r)-DP.
+            residual_noise = OutputNoise.gamma_norm(
+                self.residual.epsilon_residual, self.residual.sensitivity
+            )
+            w = residual_noise.release(w, gen)
+        return PerturbedSolution(w, res)
+
+    @fill_perturbation_doc
+    def event(
+        self,
+        mechanism: str,
+        *,
+        reference: str,
+        details: Mapping[str, Any] | None = None,
+        lipschitz: float = 1.0,
+        non_private_reason: str | None = None,
+    ) -> PrivacyEvent:
+        """The typed event of :meth:`perturb`.
+
+        Parameters
+        ----------
+        %(event_names)s
+        lipschitz : float, default=1.0
+            L of the loss. The gradient sensitivity recorded is 2LW in L2 for
+            the Gamma-norm b (replace-one, ‖x‖ ≤ 1, W the public weight bound),
+            2L·B₁ in L1 for the Laplace b and 2L in L2 for the Gaussian b.
+        non_private_reason : str or None, default=None
+            Reason recorded for ``"sarwate2009"`` (a default text otherwise);
+            the Laplace and Gaussian variants are private and refuse one.
+
+        Returns
+        -------
+        PrivacyEvent
+            A :class:`~dpsvm.accounting.PureDpEvent` of ε (an
+            :class:`~dpsvm.accounting.ApproximateDpEvent` of (ε, δ) for the
+            Gaussian b), or a :class:`~dpsvm.accounting.NonPrivateEvent`
+            (nominal ε in details) for ``"sarwate2009"``.
+
+        Examples
+        --------
+        >>> op = ObjectivePerturbation.calibrate(
+        ...     1.0, n=100, dim=2, regularization=0.1, smoothness=1.0, tol=1e-10)
+        >>> type(op.event("objective-perturbation", reference="CMS11")).__name__
+        'PureDpEvent'
+        """
+        if non_private_reason is not None and self._private_noise_name is not None:
+            raise ValueError(
+                f"the {self._private_noise_name} objective perturbation is private."
+            )
+        delta, sensitivity, sensitivity_norm = self._event_terms(lipschitz)
+        # The nominal ε of the 2009 reading is kept as details["nominal_epsilon"].
+        return release_event(
+            mechanism,
+            epsilon=self.epsilon,
+            delta=delta,
+            sensitivity=sensitivity,
+            sensitivity_norm=sensitivity_norm,
+            reference=reference,
+            details=details,
+            non_private_reason=None
+            if self.private
+            else non_private_reason or SARWATE2009_REASON,
+        )
+
+
 @dataclass(frozen=True)
-class ObjectivePerturbation:
+class ObjectivePerturbation(_CertifiedObjectiveRelease):
     """Objective perturbation of one unit-ball ERM problem (public calibration).
 
     The problem is J(w) = (1/n)Σℓ(yᵢwᵀx̃ᵢ) + (λ/2)‖w‖² with ‖x̃ᵢ‖ ≤ 1 and
@@ -205,16 +402,6 @@ class ObjectivePerturbation:
         """Whether the calibration is a DP guarantee (not the 2009 reading)."""
         return self.variant == "jmlr2011"
 
-    @property
-    def epsilon_residual(self) -> float:
-        """ε_r charged for the certified residual (0 for ``"sarwate2009"``)."""
-        return 0.0 if self.residual is None else self.residual.epsilon_residual
-
-    @property
-    def strong_convexity(self) -> float:
-        """λ + Δ, the strong convexity of the perturbed objective."""
-        return self.regularization + self.calibration.extra_regularization
-
     def details(self, data_norm: float = 1.0) -> dict[str, Any]:
         """Calibration facts for the event, on the scale of the released w/R.
 
@@ -248,57 +435,11 @@ class ObjectivePerturbation:
         if cal.max_weight != 1.0:  # a weighted fit (unweighted events unchanged)
             out["weight_bound"] = cal.max_weight
         if self.residual is not None:
-            out.update(
-                epsilon_objective=self.epsilon_objective,
-                epsilon_residual=self.residual.epsilon_residual,
-                certified_residual=self.tol,
-                residual_sensitivity=self.residual.sensitivity / R,  # released w/R
-                residual_noise_scale=self.residual.noise_scale,
-            )
+            out.update(self._residual_details(R))
         return out
 
-    @fill_perturbation_doc
-    def perturb(
-        self,
-        solve: Callable[[float, FloatArray], CertifiedGradient],
-        rng: GeneratorLike = None,
-        *,
-        max_iter: int | None = None,
-    ) -> PerturbedSolution:
-        """Draw b, solve the perturbed problem to τ, add the residual noise.
-
-        Parameters
-        ----------
-        solve : callable
-            ``solve(strong_convexity, linear)`` minimises
-            (1/n)Σℓ + (strong_convexity/2)‖w‖² + linearᵀw and returns an object
-            with ``coef`` and ``grad_norm`` (e.g. a
-            :class:`~dpsvm.solvers.SolverResult` of ``solve_smooth(...,
-            linear=linear, tol=tau)``); ``linear`` is b/n.
-        rng : None, int or numpy.random.Generator, default=None
-            Noise source: b is drawn first, then the residual noise Z.
-        %(max_iter)s
-
-        Returns
-        -------
-        PerturbedSolution
-            w + Z (w for ``"sarwate2009"``) and the solver result.
-
-        Raises
-        ------
-        DPSVMConvergenceError
-            If the solver's gradient norm exceeds τ (nothing is released).
-
-        Examples
-        --------
-        >>> from types import SimpleNamespace
-        >>> op = ObjectivePerturbation.calibrate(
-        ...     1.0, n=100, dim=2, regularization=0.1, smoothness=1.0, tol=1e-10)
-        >>> sol = SimpleNamespace(coef=np.zeros(2), grad_norm=0.0)
-        >>> op.perturb(lambda lam, lin: sol, rng=0).value.shape
-        (2,)
-        """
-        gen = as_generator(rng)
+    def _draw_linear_term(self, gen: np.random.Generator) -> FloatArray:
+        """b with ν(b) ∝ exp(−(ε′/2)‖b‖) (CMS11 Alg. 2 step 3)."""
         # ν(b) ∝ exp(−(ε′/2)‖b‖): Gamma-norm noise of "sensitivity" 2 at ε′,
         # ‖b‖ ~ Gamma(d, 2/ε′), uniform direction (CMS11 Alg. 2 step 3).
         cal = self.calibration
@@ -306,74 +447,8 @@ class ObjectivePerturbation:
         b_noise = OutputNoise(
             "gamma-norm", cal.epsilon_prime, 0.0, 2.0 * cal.max_weight, cal.noise_scale
         )
-        b = b_noise.sample(self.dim, gen)
-        res = solve(self.strong_convexity, b / self.n)
-        if not res.grad_norm <= self.tol:
-            # No achieved value is quoted: it is computed from the data.
-            within = (
-                "" if max_iter is None else f" within max_iter = {max_iter} iterations"
-            )
-            raise DPSVMConvergenceError(
-                "Objective perturbation needs the minimiser to the certified "
-                f"tolerance tol = {self.tol:g}, which the solver did not reach"
-                f"{within}. Increase max_iter (a larger tol is also accepted and is "
-                "paid for with more noise)."
-            )
-        w = res.coef
-        if self.residual is not None:
-            # ‖w − w*‖ ≤ τ/(λ + Δ) by strong convexity; Z of density
-            # ∝ exp(−ε_r‖z‖/Δ_r), Δ_r = 2τ/(λ + Δ), makes w + Z (ε_op + ε_r)-DP.
-            residual_noise = OutputNoise.gamma_norm(
-                self.residual.epsilon_residual, self.residual.sensitivity
-            )
-            w = residual_noise.release(w, gen)
-        return PerturbedSolution(w, res)
+        return b_noise.sample(self.dim, gen)
 
-    @fill_perturbation_doc
-    def event(
-        self,
-        mechanism: str,
-        *,
-        reference: str,
-        details: Mapping[str, Any] | None = None,
-        lipschitz: float = 1.0,
-        non_private_reason: str | None = None,
-    ) -> PrivacyEvent:
-        """The typed event of :meth:`perturb`.
-
-        Parameters
-        ----------
-        %(event_names)s
-        lipschitz : float, default=1.0
-            L of the loss: the gradient sensitivity recorded is 2LW (replace-one,
-            ‖x‖ ≤ 1, W the calibration's public weight bound).
-        non_private_reason : str or None, default=None
-            Reason recorded for ``"sarwate2009"`` (a default text otherwise).
-
-        Returns
-        -------
-        PrivacyEvent
-            A :class:`~dpsvm.accounting.PureDpEvent` of ε, or a
-            :class:`~dpsvm.accounting.NonPrivateEvent` (nominal ε in details)
-            for ``"sarwate2009"``.
-
-        Examples
-        --------
-        >>> op = ObjectivePerturbation.calibrate(
-        ...     1.0, n=100, dim=2, regularization=0.1, smoothness=1.0, tol=1e-10)
-        >>> type(op.event("objective-perturbation", reference="CMS11")).__name__
-        'PureDpEvent'
-        """
-        # The nominal ε of the 2009 reading is kept as details["nominal_epsilon"].
-        return release_event(
-            mechanism,
-            epsilon=self.epsilon,
-            delta=0.0,
-            sensitivity=2.0 * lipschitz * self.calibration.max_weight,
-            sensitivity_norm="gradient-l2",
-            reference=reference,
-            details=details,
-            non_private_reason=None
-            if self.private
-            else non_private_reason or SARWATE2009_REASON,
-        )
+    def _event_terms(self, lipschitz: float) -> tuple[float, float, str]:
+        """δ = 0 and the L2 gradient sensitivity 2LW (replace-one, ‖x‖ ≤ 1)."""
+        return 0.0, 2.0 * lipschitz * self.calibration.max_weight, "gradient-l2"

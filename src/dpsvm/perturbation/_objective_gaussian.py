@@ -36,24 +36,18 @@ the extra regularisation Δ with c/(n(λ + Δ)) = e^{ε/2} − 1, so ε_J = ε/2
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from ..accounting.events import PrivacyEvent
-from ..exceptions import DPSVMConvergenceError
-from ..utils._random import GeneratorLike, as_generator
 from ._calibration import (
     RESIDUAL_EPSILON_FRACTION,
     ResidualCalibration,
     approximate_minimiser_calibration,
 )
-from ._docs import fill_perturbation_doc
-from ._objective import CertifiedGradient, FloatArray
+from ._objective import FloatArray, _CertifiedObjectiveRelease
 from ._objective_laplace import rank_one_jacobian_calibration
-from ._output import OutputNoise, PerturbedSolution, release_event
 
 __all__ = [
     "GaussianObjectiveCalibration",
@@ -149,7 +143,7 @@ def gaussian_objective_calibration(
 
 
 @dataclass(frozen=True)
-class GaussianObjectivePerturbation:
+class GaussianObjectivePerturbation(_CertifiedObjectiveRelease):
     """Objective perturbation with Gaussian b of one unit-ball ERM problem.
 
     ε is split into ε_op (Kifer, Smith & Thakurta 2012, Alg. 1 with Gaussian
@@ -199,6 +193,7 @@ class GaussianObjectivePerturbation:
     tol: float
     calibration: GaussianObjectiveCalibration
     residual: ResidualCalibration
+    _private_noise_name: ClassVar[str | None] = "Gaussian"
 
     @classmethod
     def calibrate(
@@ -271,16 +266,6 @@ class GaussianObjectivePerturbation:
         """Always ``True``: the calibration is an (ε, δ)-DP guarantee."""
         return True
 
-    @property
-    def epsilon_residual(self) -> float:
-        """ε_r charged for the certified residual."""
-        return self.residual.epsilon_residual
-
-    @property
-    def strong_convexity(self) -> float:
-        """λ + Δ, the strong convexity of the perturbed objective."""
-        return self.regularization + self.calibration.extra_regularization
-
     def details(self, data_norm: float = 1.0) -> dict[str, Any]:
         """Calibration facts for the event, on the scale of the released w/R.
 
@@ -305,7 +290,7 @@ class GaussianObjectivePerturbation:
         """
         R = data_norm
         cal = self.calibration
-        return {
+        out: dict[str, Any] = {
             "variant": "gaussian",
             "epsilon_jacobian": cal.epsilon_jacobian,
             "epsilon_noise": cal.epsilon_noise,
@@ -313,115 +298,16 @@ class GaussianObjectivePerturbation:
             "extra_regularization": cal.extra_regularization * R * R,
             "noise_sigma": cal.sigma,
             "smoothness_c": self.smoothness,
-            "epsilon_objective": self.epsilon_objective,
-            "epsilon_residual": self.residual.epsilon_residual,
-            "certified_residual": self.tol,
-            "residual_sensitivity": self.residual.sensitivity / R,  # released w/R
-            "residual_noise_scale": self.residual.noise_scale,
         }
+        out.update(self._residual_details(R))
+        return out
 
-    @fill_perturbation_doc
-    def perturb(
-        self,
-        solve: Callable[[float, FloatArray], CertifiedGradient],
-        rng: GeneratorLike = None,
-        *,
-        max_iter: int | None = None,
-    ) -> PerturbedSolution:
-        """Draw b ~ N(0, σ²I), solve the perturbed problem to τ, add residual noise.
-
-        Parameters
-        ----------
-        solve : callable
-            ``solve(strong_convexity, linear)`` as for
-            :meth:`ObjectivePerturbation.perturb`; ``linear`` is b/n.
-        rng : None, int or numpy.random.Generator, default=None
-            Noise source: b is drawn first, then the residual noise Z.
-        %(max_iter)s
-
-        Returns
-        -------
-        PerturbedSolution
-            w + Z and the solver result.
-
-        Raises
-        ------
-        DPSVMConvergenceError
-            If the solver's gradient norm exceeds τ (nothing is released).
-
-        Examples
-        --------
-        >>> from types import SimpleNamespace
-        >>> op = GaussianObjectivePerturbation.calibrate(
-        ...     1.0, 1e-6, n=100, dim=2, regularization=0.1, smoothness=1.0,
-        ...     tol=1e-10)
-        >>> sol = SimpleNamespace(coef=np.zeros(2), grad_norm=0.0)
-        >>> op.perturb(lambda lam, lin: sol, rng=0).value.shape
-        (2,)
-        """
-        gen = as_generator(rng)
-        cal = self.calibration
+    def _draw_linear_term(self, gen: np.random.Generator) -> FloatArray:
+        """b ~ N(0, σ²I_d) (KST12 Alg. 1 step 2)."""
         # KST12 Alg. 1 step 2 (δ > 0): b ~ N(0, σ²I_d).
-        b = np.asarray(gen.normal(0.0, cal.sigma, size=self.dim), dtype=np.float64)
-        res = solve(self.strong_convexity, b / self.n)
-        if not res.grad_norm <= self.tol:
-            within = (
-                "" if max_iter is None else f" within max_iter = {max_iter} iterations"
-            )
-            raise DPSVMConvergenceError(
-                "Objective perturbation needs the minimiser to the certified "
-                f"tolerance tol = {self.tol:g}, which the solver did not reach"
-                f"{within}. Increase max_iter (a larger tol is also accepted and is "
-                "paid for with more noise)."
-            )
-        # ‖w − w*‖ ≤ τ/(λ + Δ); Z of density ∝ exp(−ε_r‖z‖/Δ_r), Δ_r = 2τ/(λ + Δ).
-        residual_noise = OutputNoise.gamma_norm(
-            self.residual.epsilon_residual, self.residual.sensitivity
-        )
-        return PerturbedSolution(residual_noise.release(res.coef, gen), res)
+        sigma = self.calibration.sigma
+        return np.asarray(gen.normal(0.0, sigma, size=self.dim), dtype=np.float64)
 
-    @fill_perturbation_doc
-    def event(
-        self,
-        mechanism: str,
-        *,
-        reference: str,
-        details: Mapping[str, Any] | None = None,
-        lipschitz: float = 1.0,
-        non_private_reason: str | None = None,
-    ) -> PrivacyEvent:
-        """The typed (ε, δ) event of :meth:`perturb`.
-
-        Parameters
-        ----------
-        %(event_names)s
-        lipschitz : float, default=1.0
-            L of the loss: the gradient sensitivity recorded is 2L.
-        non_private_reason : None
-            Accepted for the common call of the estimators; must be ``None``.
-
-        Returns
-        -------
-        PrivacyEvent
-            An :class:`~dpsvm.accounting.ApproximateDpEvent` of (ε, δ).
-
-        Examples
-        --------
-        >>> op = GaussianObjectivePerturbation.calibrate(
-        ...     1.0, 1e-6, n=100, dim=2, regularization=0.1, smoothness=1.0,
-        ...     tol=1e-10)
-        >>> type(op.event("objective-perturbation-gaussian", reference="KST12"))
-        <class 'dpsvm.accounting.events.ApproximateDpEvent'>
-        """
-        if non_private_reason is not None:
-            raise ValueError("the Gaussian objective perturbation is private.")
-        return release_event(
-            mechanism,
-            epsilon=self.epsilon,
-            delta=self.delta,
-            sensitivity=2.0 * lipschitz,
-            sensitivity_norm="gradient-l2",
-            reference=reference,
-            details=details,
-            non_private_reason=None,
-        )
+    def _event_terms(self, lipschitz: float) -> tuple[float, float, str]:
+        """δ and the L2 gradient sensitivity 2L (replace-one, ‖x̃‖ ≤ 1)."""
+        return self.delta, 2.0 * lipschitz, "gradient-l2"

@@ -24,22 +24,18 @@ intercept constant 0.5 added to B₁: √2·2·(√14 + 0.5) ≈ 12.0 against
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from ..accounting.events import PrivacyEvent
-from ..exceptions import DPSVMConvergenceError
+import numpy as np
+
 from ..mechanisms import sample_laplace
-from ..utils._random import GeneratorLike, as_generator
 from ._calibration import (
     RESIDUAL_EPSILON_FRACTION,
     ObjectiveCalibration,
     approximate_minimiser_calibration,
 )
-from ._docs import fill_perturbation_doc
-from ._objective import CertifiedGradient, FloatArray, ObjectivePerturbation
-from ._output import OutputNoise, PerturbedSolution, release_event
+from ._objective import FloatArray, ObjectivePerturbation
 
 __all__ = [
     "AUTO_CORRECTION_SHARE_COORDINATE_NOISE",
@@ -181,6 +177,7 @@ class LaplaceObjectivePerturbation(ObjectivePerturbation):
 
     l1_bound: float = 1.0
     lipschitz: float = 1.0
+    _private_noise_name: ClassVar[str | None] = "Laplace"
 
     @classmethod
     def calibrate(  # type: ignore[override]
@@ -276,90 +273,11 @@ class LaplaceObjectivePerturbation(ObjectivePerturbation):
         )
         return out
 
-    @fill_perturbation_doc
-    def perturb(
-        self,
-        solve: Callable[[float, FloatArray], CertifiedGradient],
-        rng: GeneratorLike = None,
-        *,
-        max_iter: int | None = None,
-    ) -> PerturbedSolution:
-        """Draw Laplace b, solve the perturbed problem to τ, add the residual noise.
-
-        Parameters
-        ----------
-        solve : callable
-            ``solve(strong_convexity, linear)`` as for
-            :meth:`ObjectivePerturbation.perturb`; ``linear`` is b/n.
-        rng : None, int or numpy.random.Generator, default=None
-            Noise source: b is drawn first, then the residual noise Z.
-        %(max_iter)s
-
-        Returns
-        -------
-        PerturbedSolution
-            w + Z and the solver result.
-
-        Raises
-        ------
-        DPSVMConvergenceError
-            If the solver's gradient norm exceeds τ (nothing is released).
-        """
-        gen = as_generator(rng)
+    def _draw_linear_term(self, gen: np.random.Generator) -> FloatArray:
+        """b with i.i.d. Laplace(2L·B₁/ε′) coordinates."""
         # ν(b) ∝ exp(−ε′‖b‖₁/Δ₁): i.i.d. Laplace(Δ₁/ε′) coordinates.
-        b = sample_laplace(self.dim, self.laplace_scale, gen)
-        res = solve(self.strong_convexity, b / self.n)
-        if not res.grad_norm <= self.tol:
-            within = (
-                "" if max_iter is None else f" within max_iter = {max_iter} iterations"
-            )
-            raise DPSVMConvergenceError(
-                "Objective perturbation needs the minimiser to the certified "
-                f"tolerance tol = {self.tol:g}, which the solver did not reach"
-                f"{within}. Increase max_iter (a larger tol is also accepted and is "
-                "paid for with more noise)."
-            )
-        assert self.residual is not None
-        # ‖w − w*‖ ≤ τ/(λ + Δ); Z of density ∝ exp(−ε_r‖z‖/Δ_r), Δ_r = 2τ/(λ + Δ).
-        residual_noise = OutputNoise.gamma_norm(
-            self.residual.epsilon_residual, self.residual.sensitivity
-        )
-        return PerturbedSolution(residual_noise.release(res.coef, gen), res)
+        return sample_laplace(self.dim, self.laplace_scale, gen)
 
-    @fill_perturbation_doc
-    def event(
-        self,
-        mechanism: str,
-        *,
-        reference: str,
-        details: Mapping[str, Any] | None = None,
-        lipschitz: float = 1.0,
-        non_private_reason: str | None = None,
-    ) -> PrivacyEvent:
-        """The typed ε-DP event of :meth:`perturb`.
-
-        Parameters
-        ----------
-        %(event_names)s
-        lipschitz : float, default=1.0
-            L of the loss: the gradient sensitivity recorded is 2L·B₁ (L1).
-        non_private_reason : None
-            Must be ``None`` (the mechanism is private).
-
-        Returns
-        -------
-        PrivacyEvent
-            A :class:`~dpsvm.accounting.PureDpEvent` of ε.
-        """
-        if non_private_reason is not None:
-            raise ValueError("the Laplace objective perturbation is private.")
-        return release_event(
-            mechanism,
-            epsilon=self.epsilon,
-            delta=0.0,
-            sensitivity=2.0 * lipschitz * self.l1_bound,
-            sensitivity_norm="gradient-l1",
-            reference=reference,
-            details=details,
-            non_private_reason=None,
-        )
+    def _event_terms(self, lipschitz: float) -> tuple[float, float, str]:
+        """δ = 0 and the L1 gradient sensitivity 2L·B₁ (CMS11 Thm 9, L1 density)."""
+        return 0.0, 2.0 * lipschitz * self.l1_bound, "gradient-l1"
