@@ -57,6 +57,21 @@ class CertifiedGradient(SolverOutput, Protocol):
         """‖∇(perturbed objective)(w)‖₂ (compared with the public τ)."""
 
 
+def split_residual_epsilon(
+    epsilon: float, residual_fraction: float | None
+) -> tuple[float, float]:
+    """ε_op and ε_r of a certified approximate minimiser, ε = ε_op + ε_r.
+
+    Pure-DP analogue of Iyengar et al. (IEEE S&P 2019), Thm 1 (proof in
+    docs/privacy.md, section 4): ε_r = ``residual_fraction``·ε pays for the
+    residual noise, ε_op for b; ``None`` charges no residual (ε_r = 0).
+    """
+    # Approximate minimiser: ε = ε_op + ε_r (pure-DP analogue of Iyengar et
+    # al. 2019, Thm 1).
+    eps_r = 0.0 if residual_fraction is None else epsilon * residual_fraction
+    return epsilon - eps_r, eps_r
+
+
 class _ExtraRegularization(Protocol):
     """A b-noise calibration: what the shared steps read of it."""
 
@@ -365,10 +380,10 @@ class ObjectivePerturbation(_CertifiedObjectiveRelease):
         >>> op.calibration.epsilon_prime, op.residual, op.private
         (1.0, None, False)
         """
-        # Approximate minimiser: ε = ε_op + ε_r (pure-DP analogue of Iyengar et
-        # al. 2019, Thm 1); the non-private 2009 reading is kept as printed.
-        eps_r = epsilon * residual_fraction if variant == "jmlr2011" else 0.0
-        eps_op = epsilon - eps_r
+        # The non-private 2009 reading is kept as printed (no residual charge).
+        eps_op, eps_r = split_residual_epsilon(
+            epsilon, residual_fraction if variant == "jmlr2011" else None
+        )
         cal = objective_perturbation_calibration(
             eps_op,
             n,

@@ -46,7 +46,7 @@ from ._calibration import (
     ResidualCalibration,
     approximate_minimiser_calibration,
 )
-from ._objective import FloatArray, _CertifiedObjectiveRelease
+from ._objective import FloatArray, _CertifiedObjectiveRelease, split_residual_epsilon
 from ._objective_laplace import rank_one_jacobian_calibration
 
 __all__ = [
@@ -237,8 +237,7 @@ class GaussianObjectivePerturbation(_CertifiedObjectiveRelease):
         GaussianObjectivePerturbation
             The calibration.
         """
-        eps_r = epsilon * residual_fraction
-        eps_op = epsilon - eps_r
+        eps_op, eps_r = split_residual_epsilon(epsilon, residual_fraction)
         # The residual step multiplies δ of the exact mechanism by ≤ e^{ε_r/2}.
         delta_op = delta * math.exp(-eps_r / 2.0)
         cal = gaussian_objective_calibration(

@@ -35,7 +35,7 @@ from ._calibration import (
     ObjectiveCalibration,
     approximate_minimiser_calibration,
 )
-from ._objective import FloatArray, ObjectivePerturbation
+from ._objective import FloatArray, ObjectivePerturbation, split_residual_epsilon
 
 __all__ = [
     "AUTO_CORRECTION_SHARE_COORDINATE_NOISE",
@@ -223,8 +223,7 @@ class LaplaceObjectivePerturbation(ObjectivePerturbation):
         """
         if not (l1_bound > 0 and math.isfinite(l1_bound)):
             raise ValueError(f"l1_bound must be a finite number > 0; got {l1_bound!r}.")
-        eps_r = epsilon * residual_fraction
-        eps_op = epsilon - eps_r
+        eps_op, eps_r = split_residual_epsilon(epsilon, residual_fraction)
         # ε′ and Δ: the Jacobian part does not depend on ν (rank-one bound).
         cal = rank_one_jacobian_calibration(eps_op, n, regularization, smoothness)
         residual = approximate_minimiser_calibration(
