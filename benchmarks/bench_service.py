@@ -128,7 +128,7 @@ class Refused(Exception):
 
 
 def _serve_command(
-    files: dict[str, str], port: int, mechanism: str, ledger: str
+    files: dict[str, str], port: int, mechanism: str, ledger: str, sync: str
 ) -> list[str]:
     return [
         sys.executable,
@@ -158,7 +158,7 @@ def _serve_command(
         "--max-queries",
         str(MAX_QUERIES),
         "--ledger-sync",
-        "full",
+        sync,
         "--log-level",
         "info",
     ]
@@ -302,6 +302,7 @@ def _bench(
     clients: list[int],
     sizes: list[int],
     seconds: float,
+    sync: str,
 ) -> list[dict[str, Any]]:
     """Every scenario of one server (a fresh server and ledger per request size)."""
     charged = name not in (CEILING, "model")
@@ -313,7 +314,7 @@ def _bench(
             cmd = [sys.executable, "-c", _EMPTY_APP, str(port)]
         else:
             ledger = str(Path(files["dir"]) / f"{name}-{rows}.db")
-            cmd = _serve_command(files, port, name, ledger)
+            cmd = _serve_command(files, port, name, ledger, sync)
         proc = _start(cmd, port, log)
         try:
             # Charged mechanisms: at most a third of the budget's rows per level.
@@ -343,7 +344,8 @@ def _header(meta: dict[str, Any]) -> str:
         [
             f"dpsvm serve, n = {meta['train_rows']} training rows × {N_FEATURES} "
             f"features, rbf, ε = {EPSILON:g} (δ = {DELTA:g} where used), "
-            f"--max-queries {MAX_QUERIES}, SQLite ledger synchronous=FULL, access "
+            f"--max-queries {MAX_QUERIES}, SQLite ledger synchronous="
+            f"{meta['ledger_sync'].upper()}, access "
             f"log on; {meta['cpus']} CPUs, Python {meta['python']}; load average "
             f"at start {meta['load_start']}",
             "",
@@ -380,6 +382,12 @@ def main(argv: list[str] | None = None) -> int:
         help="only these mechanisms (repeatable; default every one)",
     )
     p.add_argument("--no-ceiling", action="store_true", help="skip the empty app")
+    p.add_argument(
+        "--ledger-sync",
+        choices=("full", "normal"),
+        default="full",
+        help="SQLite synchronous mode of the ledger (default full: durable)",
+    )
     p.add_argument("--json", metavar="PATH", help="write the results as JSON")
     args = p.parse_args(argv)
     seconds = 0.5 if args.quick else args.seconds
@@ -390,6 +398,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     meta: dict[str, Any] = {
         "train_rows": args.train_rows,
+        "ledger_sync": args.ledger_sync,
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
         "load_start": [round(v, 2) for v in os.getloadavg()],
@@ -401,7 +410,9 @@ def main(argv: list[str] | None = None) -> int:
         files = _write_inputs(Path(tmp), args.train_rows, seed=0)
         for name in servers:
             try:
-                results += _bench(name, files, clients, sizes, seconds)
+                results += _bench(
+                    name, files, clients, sizes, seconds, args.ledger_sync
+                )
             except Refused as exc:
                 refused[name] = str(exc)
                 print(f"| {name} | refused: {exc} |||||||", flush=True)
