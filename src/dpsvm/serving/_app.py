@@ -28,7 +28,7 @@ from ._keys import ApiKey, ApiKeys
 from ._ledger import Ledger, LedgerState
 from ._logging import request_record
 from ._metrics import instrument, ready_response
-from ._models import ServedModel
+from ._models import ReleasedModel, ServedModel
 from ._protocol import (
     HEADER_LENGTH,
     OUTPUT_NAME,
@@ -122,6 +122,10 @@ class _Job:
     #: time.monotonic() after which it is refused (503), unless its mechanism
     #: has already run: then its charge commits whatever the client does.
     deadline: float | None = None
+    #: A post-processing model's labels and output tensor, computed before
+    #: the lock (the answering lock then only counts and records them).
+    labels: np.ndarray | None = None
+    output: tuple[str, list[Any]] | None = None
     done: threading.Event = dataclasses.field(default_factory=threading.Event)
     response: dict[str, Any] | None = None
     error: BaseException | None = None
@@ -179,6 +183,12 @@ class _Service:
             else time.monotonic() + self.request_timeout,
         )
         record["request_id"] = job.request_id
+        predictor = self.served.predictor
+        if self.served.free and isinstance(predictor, ReleasedModel):
+            # Post-processing of a released model: nothing private depends on
+            # when it runs, so its prediction is made here, outside the lock.
+            job.labels = np.asarray(predictor.labels(X))
+            job.output = _datatype(job.labels)
         return self._submit(job)
 
     def _submit(self, job: _Job) -> dict[str, Any]:
@@ -265,12 +275,18 @@ class _Service:
                 )
         if predictor.budget_exhausted:
             raise ServiceError(429, self._exhausted_message(state))
-        try:
-            answers = predictor.answer(job.X)
-        except BudgetExceededError as exc:  # refused before answering
-            raise ServiceError(429, f"privacy budget exhausted: {exc}") from None
-        labels = np.asarray(answers.labels)
-        datatype, data = _datatype(labels)
+        if job.labels is not None and job.output is not None:  # made outside
+            assert isinstance(predictor, ReleasedModel)
+            labels = job.labels
+            predictor.count_answers(job.rows)
+            datatype, data = job.output
+        else:
+            try:
+                answers = predictor.answer(job.X)
+            except BudgetExceededError as exc:  # refused before answering
+                raise ServiceError(429, f"privacy budget exhausted: {exc}") from None
+            labels = np.asarray(answers.labels)
+            datatype, data = _datatype(labels)
         response = {
             "id": job.request_id,
             "model_name": self.served.name,

@@ -139,6 +139,18 @@ _release = sa.Table(
     sa.Column("created_unix", sa.Float, nullable=False),
 )
 
+# The statements of a charge, built once: a statement object caches its
+# compiled form, so executing it again with new parameters skips rebuilding it.
+_STATE_ROW = sa.select(_state).where(_state.c.id == 1)
+_STATE_ROW_LOCKED = _STATE_ROW.with_for_update()
+_STATE_WRITE = _state.update().where(_state.c.id == 1)
+_KEY_ROW = sa.select(_keys.c.answers).where(_keys.c.key_id == sa.bindparam("b_key"))
+_KEY_ADD = (
+    _keys.update()
+    .where(_keys.c.key_id == sa.bindparam("b_key"))
+    .values(answers=_keys.c.answers + sa.bindparam("b_rows", type_=sa.BigInteger))
+)
+
 
 class LedgerError(ValueError):
     """A ledger that does not belong to this model or budget, or is unusable."""
@@ -567,11 +579,13 @@ class Ledger(_LedgerReads):
         with self.engine.connect() as conn:
             txn = conn.begin()
             try:
-                yield LedgerTransaction(
+                charge = LedgerTransaction(
                     conn,
                     lock=not self._is_sqlite,
                     expired_before=self._expired_before(),
                 )
+                yield charge
+                charge.flush()
             except BaseException:
                 txn.rollback()
                 raise
@@ -651,10 +665,7 @@ class Ledger(_LedgerReads):
 
 
 def _read_state(conn: Connection, *, lock: bool) -> LedgerState:
-    query = sa.select(_state).where(_state.c.id == 1)
-    if lock:
-        query = query.with_for_update()
-    row = conn.execute(query).first()
+    row = conn.execute(_STATE_ROW_LOCKED if lock else _STATE_ROW).first()
     if row is None:
         raise LedgerError("the ledger has no budget row (not opened?)")
     return LedgerState(
@@ -667,9 +678,7 @@ def _read_state(conn: Connection, *, lock: bool) -> LedgerState:
 
 
 def _key_answers(conn: Connection, key_id: str) -> int:
-    value = conn.execute(
-        sa.select(_keys.c.answers).where(_keys.c.key_id == key_id)
-    ).scalar()
+    value = conn.execute(_KEY_ROW, {"b_key": key_id}).scalar()
     return 0 if value is None else int(value)
 
 
@@ -692,6 +701,27 @@ class LedgerTransaction(_LedgerReads):
         self._conn = conn
         self._lock = lock
         self._expired_before = expired_before
+        # Writes of the charges recorded so far, flushed once before the commit
+        # (group commit: one state row, one multi-row insert, one count per key).
+        self._last: LedgerState | None = None
+        self._answer_rows: list[dict[str, Any]] = []
+        self._recorded: dict[tuple[str, str], StoredAnswer] = {}
+        self._key_rows: dict[str, int] = {}
+
+    def key_answers(self, key_id: str) -> int:
+        """Query rows answered to one API key, this transaction's included.
+
+        Parameters
+        ----------
+        key_id : str
+            The key's public id.
+
+        Returns
+        -------
+        int
+            Its committed count plus what this transaction recorded.
+        """
+        return super().key_answers(key_id) + self._key_rows.get(key_id, 0)
 
     def _connection(self) -> contextlib.AbstractContextManager[Connection]:
         return contextlib.nullcontext(self._conn)  # the transaction's own
@@ -719,6 +749,9 @@ class LedgerTransaction(_LedgerReads):
         StoredAnswer or None
             The stored answer, or ``None``.
         """
+        recorded = self._recorded.get((key_id, request_id))
+        if recorded is not None:  # recorded earlier in this transaction
+            return recorded
         where = (_answers.c.key_id == key_id) & (_answers.c.request_id == request_id)
         row = self._conn.execute(
             sa.select(
@@ -784,29 +817,39 @@ class LedgerTransaction(_LedgerReads):
             previous.answers + rows,
             state,
         )
-        conn = self._conn
-        conn.execute(
-            _state.update().where(_state.c.id == 1).values(**_state_values(new))
+        response_json = json.dumps(response, allow_nan=False, separators=(",", ":"))
+        self._last = new
+        self._answer_rows.append(
+            {
+                "key_id": key_id,
+                "request_id": request_id,
+                "request_hash": request_hash,
+                "response_json": response_json,
+                "rows": rows,
+                "epsilon": new.epsilon_spent - previous.epsilon_spent,
+                "delta": new.delta_spent - previous.delta_spent,
+                "created_unix": time.time(),
+            }
         )
-        conn.execute(
-            _answers.insert().values(
-                key_id=key_id,
-                request_id=request_id,
-                request_hash=request_hash,
-                response_json=json.dumps(
-                    response, allow_nan=False, separators=(",", ":")
-                ),
-                rows=rows,
-                epsilon=new.epsilon_spent - previous.epsilon_spent,
-                delta=new.delta_spent - previous.delta_spent,
-                created_unix=time.time(),
-            )
-        )
-        updated = conn.execute(
-            _keys.update()
-            .where(_keys.c.key_id == key_id)
-            .values(answers=_keys.c.answers + rows)
-        )
-        if updated.rowcount == 0:
-            conn.execute(_keys.insert().values(key_id=key_id, answers=rows))
+        self._recorded[key_id, request_id] = StoredAnswer(request_hash, response)
+        self._key_rows[key_id] = self._key_rows.get(key_id, 0) + rows
         return new
+
+    def flush(self) -> None:
+        """Write the charges recorded so far (called once, before the commit).
+
+        The budget row is written once with the last charge's totals and
+        state (each charge's row supersedes the one before it), the answers in
+        one multi-row insert, and one count update per API key.
+        """
+        if self._last is None:
+            return
+        conn = self._conn
+        conn.execute(_STATE_WRITE, _state_values(self._last))
+        conn.execute(_answers.insert(), self._answer_rows)
+        for key_id, rows in self._key_rows.items():
+            updated = conn.execute(_KEY_ADD, {"b_key": key_id, "b_rows": rows})
+            if updated.rowcount == 0:
+                conn.execute(_keys.insert().values(key_id=key_id, answers=rows))
+        self._last = None
+        self._answer_rows, self._recorded, self._key_rows = [], {}, {}

@@ -135,14 +135,43 @@ class ReleasedModel:
         Answers
             The labels.
         """
+        labels = self.labels(X)
+        self.count_answers(int(labels.shape[0]))
+        return Answers(labels, False)
+
+    def labels(self, X: Any) -> np.ndarray:
+        """The model's predictions, without counting them.
+
+        Reads only the released model, so the service calls it outside its
+        answering lock, concurrently; :meth:`count_answers` then counts the
+        rows inside the lock.
+
+        Parameters
+        ----------
+        X : array-like of shape (k, d)
+            Query rows.
+
+        Returns
+        -------
+        ndarray of shape (k,)
+            The labels.
+        """
         names = getattr(self._model, "feature_names_in_", None)
         if names is not None:  # fitted on named columns: predict on the same
             import pandas as pd
 
             X = pd.DataFrame(np.asarray(X, dtype=np.float64), columns=names)
-        labels = np.asarray(self._model.predict(X))
-        self._n += labels.shape[0]
-        return Answers(labels, False)
+        return np.asarray(self._model.predict(X))
+
+    def count_answers(self, rows: int) -> None:
+        """Count ``rows`` answered rows (labels from :meth:`labels`).
+
+        Parameters
+        ----------
+        rows : int
+            Rows answered.
+        """
+        self._n += rows
 
     def state_dict(self) -> dict[str, Any]:
         """The number of answers.
