@@ -445,3 +445,17 @@ def test_sqlite_writer_gives_up_after_the_ledger_timeout(tmp_path):
         assert r.status_code == 200
         assert c.get(f"{URL}/budget", headers=auth()).json()["answers"] == 1
     holder.dispose()
+
+
+def test_default_log_stream_follows_the_current_stderr(monkeypatch):
+    # Regression: the handler kept the sys.stderr of configuration time, so a
+    # later record went to a closed stream ("--- Logging error ---").
+    first = io.StringIO()
+    monkeypatch.setattr("sys.stderr", first)
+    configure_logging("info")
+    first.close()
+    second = io.StringIO()
+    monkeypatch.setattr("sys.stderr", second)
+    logging.getLogger("dpsvm").info("request")
+    assert json.loads(second.getvalue())["message"] == "request"
+    configure_logging("warning", io.StringIO())  # leave no handler on stderr

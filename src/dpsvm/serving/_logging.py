@@ -93,6 +93,23 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str, allow_nan=False)
 
 
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A handler writing to whatever ``sys.stderr`` is when a record is emitted.
+
+    A handler that kept the stream it was given at configuration time would
+    write to a closed stream once ``sys.stderr`` is replaced (a test runner's
+    capture, a daemon's redirection) and print "--- Logging error ---".
+    """
+
+    @property  # type: ignore[override]
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: TextIO) -> None:
+        pass  # always the current sys.stderr
+
+
 def configure_logging(level: str = "info", stream: TextIO | None = None) -> None:
     """Send the service's logs, as JSON lines, to ``stream`` (standard error).
 
@@ -106,7 +123,9 @@ def configure_logging(level: str = "info", stream: TextIO | None = None) -> None
     """
     if level not in LOG_LEVELS:
         raise ValueError(f"log level must be one of {', '.join(LOG_LEVELS)}")
-    handler = logging.StreamHandler(sys.stderr if stream is None else stream)
+    handler: logging.Handler = (
+        _StderrHandler() if stream is None else logging.StreamHandler(stream)
+    )
     handler.setFormatter(JsonFormatter())
     for name in ("dpsvm", "uvicorn", "uvicorn.error", "uvicorn.access"):
         logger = logging.getLogger(name)
