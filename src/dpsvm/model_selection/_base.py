@@ -5,9 +5,7 @@ Every selector follows the same order (STYLE.md, "Privacy parameters and
 budget"), written once in :meth:`SelectorBase.fit`: validate the public grid,
 clone the candidates, check the budget through :func:`dpsvm.accounting.charge`
 before any data are read, run the selector's own procedure
-(``_select``), then record its one event and spend it. The numpydoc entries
-the selectors share are :data:`DOC_FRAGMENTS` (``%(name)s`` lines, see
-:func:`dpsvm.utils._docs.fill_doc`).
+(``_select``), then record its one event and spend it.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import _fit_context
 from ..accounting.charge import Charge
 from ..accounting.events import PrivacyEvent
-from ..utils._docs import fill_doc
 from ..utils._random import check_random_state
 from ..validation import check_epsilon, n_rows
 from ._common import (
@@ -39,74 +36,6 @@ from ._common import (
 from ._scoring import SelectionScore, resolve_selection_score
 
 __all__ = ["SelectorBase"]
-
-#: numpydoc entries shared by the selectors' docstrings (``%(name)s`` lines).
-DOC_FRAGMENTS = {
-    "estimator": """estimator : estimator object or Pipeline
-    A differentially private classifier with an ``epsilon`` parameter (and
-    ``accountant`` / ``random_state`` parameters, which the selector sets),
-    e.g. :class:`~dpsvm.models.DPLinearSVC`. It must record a
-    ``privacy_event_`` when fitted. Its own ``accountant`` must be None.
-    Or a :class:`~sklearn.pipeline.Pipeline` ending in such an estimator
-    whose earlier steps are public (a
-    :class:`~dpsvm.preprocessing.SchemaTransformer`, a step wrapped in
-    :class:`~dpsvm.preprocessing.PublicStep`, or ``"passthrough"``); a step
-    that would be fitted on the private rows (``StandardScaler``, ``PCA``,
-    an imputer) is refused. The final step's parameters are the privacy
-    parameters, and grid keys use the ``step__param`` form
-    (``dplinearsvc__regularization``).""",
-    "budget_and_randomness": """\
-scoring : {"accuracy", "weighted-error"}, default="accuracy"
-    How a candidate is scored on held-out rows: ``"accuracy"`` counts
-    mistakes (sensitivity 1); ``"weighted-error"`` weighs a mistake on class
-    c by w(c) = 1/(K·π_c) for the K public class priors π, whose sensitivity
-    is max_c w(c) (max-weight/n as a rate). The noise of the selection is
-    calibrated to that sensitivity (McSherry & Talwar 2007, Thm 6, for the
-    exponential mechanism; Dwork & Roth 2014, Thm 3.6, for Laplace scores).
-    Use it on imbalanced problems, where mistake counts favour a constant
-    classifier. Metrics normalised by the private class counts (balanced
-    accuracy) have no public sensitivity and are not offered.
-class_priors : dict, array-like or None, default=None
-    Public class proportions for ``scoring="weighted-error"``, summing to 1:
-    ``{class: prior}``, or one prior per class in the order of the
-    estimator's ``classes``. ``None``: the ``label.priors`` of the pipeline's
-    schema when declared. They must come from public knowledge (a census,
-    a published rate), never from the private rows.
-accountant : BudgetAccountant or None, default=None
-    Checked for (ε, δ) before the data are read and charged once, with one
-    :class:`~dpsvm.accounting.PrivacyEvent`, after a successful fit; a
-    failed fit spends nothing.
-random_state : None or int, default=None
-    Drives the split, the candidates' noise and the selection. ``None``
-    uses a ChaCha20 CSPRNG keyed by the OS. An int makes everything
-    reproducible — **for tests and documentation only, never for a real
-    release**. A generator object is refused at ``fit`` (here and on the
-    tuned estimator: kept as a parameter, it would replay the noise).
-split_random_state : None or int, default=None
-    Seed of the data split alone (it reads no record, so a seed is fine
-    here, e.g. for a reproducible, publishable split while the noise comes
-    from the CSPRNG). ``None``: drawn from ``random_state``'s generator. A
-    generator object is refused at ``fit``, as for every public seed.""",
-    "event_and_features": """privacy_event_ : PrivacyEvent
-    One event for the whole procedure (ε, δ end to end); its children are
-    the component releases (candidate fits, noisy scores, the selection).
-n_features_in_ : int
-    Number of features seen in ``fit``.""",
-    "rows_for_best_estimator": """Parameters
-----------
-X : {array-like, sparse matrix} of shape (n_samples, n_features)
-    Rows for ``best_estimator_``.
-
-Returns
--------""",
-    "example_data": """>>> from dpsvm.datasets import make_nested_balls
->>> from dpsvm.models import DPLinearSVC
->>> X, y = make_nested_balls(4000, random_state=0)
->>> grid = {"regularization": [1e-2, 1e-1]}""",
-}
-
-#: Class decorator expanding the ``%(name)s`` lines of :data:`DOC_FRAGMENTS`.
-selector_doc = fill_doc(DOC_FRAGMENTS)
 
 
 @dataclass(frozen=True)
@@ -316,33 +245,48 @@ class SelectorBase(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "best_estimator_")
         return np.asarray(getattr(self.best_estimator_, method)(X))
 
-    @selector_doc
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Predict with the selected estimator.
 
-        %(rows_for_best_estimator)s
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows for ``best_estimator_``.
+
+        Returns
+        -------
         ndarray of shape (n_samples,)
             The labels ``best_estimator_.predict(X)``.
         """
         return self._delegate("predict", X)
 
     @available_if(_best_has("decision_function"))
-    @selector_doc
     def decision_function(self, X: ArrayLike) -> np.ndarray:
         """Scores of the selected estimator.
 
-        %(rows_for_best_estimator)s
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows for ``best_estimator_``.
+
+        Returns
+        -------
         ndarray
             The selected estimator's ``decision_function(X)``.
         """
         return self._delegate("decision_function", X)
 
     @available_if(_best_has("predict_proba"))
-    @selector_doc
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """Class probabilities of the selected estimator.
 
-        %(rows_for_best_estimator)s
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows for ``best_estimator_``.
+
+        Returns
+        -------
         ndarray of shape (n_samples, n_classes)
             The selected estimator's ``predict_proba(X)``.
         """

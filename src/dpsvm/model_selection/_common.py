@@ -17,7 +17,7 @@ Every private selector here relies on two facts that this module enforces:
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from numbers import Real
 from typing import Any
 
@@ -31,7 +31,6 @@ from .._compat import Interval, StrOptions
 from ..accounting.accountant import BudgetAccountant
 from ..accounting.charge import refuse_non_private
 from ..accounting.events import NonPrivateEvent, PrivacyEvent
-from ..utils._params import estimator_init
 from ..utils._random import (
     check_random_state,
     child_generator,
@@ -60,35 +59,6 @@ SELECTOR_CONSTRAINTS: dict[str, list[Any]] = {
     "random_state": random_state_constraint(),
     "split_random_state": random_state_constraint("split_random_state"),
 }
-
-#: The parameters (with their defaults) that end every selector's signature,
-#: documented by the ``budget_and_randomness`` docstring fragment.
-SELECTOR_PARAMETERS: dict[str, Any] = {
-    "scoring": "accuracy",
-    "class_priors": None,
-    "accountant": None,
-    "random_state": None,
-    "split_random_state": None,
-}
-
-
-def selector_init(*own: Mapping[str, Any]) -> Callable[..., None]:
-    """The scikit-learn ``__init__`` of a private selector.
-
-    Its signature is ``(estimator, param_grid, *, epsilon=1.0, <own>,
-    scoring="accuracy", class_priors=None, accountant=None, random_state=None,
-    split_random_state=None)``: the
-    parameters every selector has (:data:`SELECTOR_CONSTRAINTS`) declared
-    once, with the selector's own parameters (``own``, names and defaults)
-    between them; built by :func:`dpsvm.utils._params.estimator_init`.
-    """
-    return estimator_init(
-        {"epsilon": 1.0},
-        *own,
-        SELECTOR_PARAMETERS,
-        required=("estimator", "param_grid"),
-    )
-
 
 #: Parameters a selector sets itself; a grid over them would break accounting.
 FORBIDDEN_GRID_KEYS = ("epsilon", "accountant", "random_state")

@@ -4,21 +4,24 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from numbers import Real
 from typing import Any
 
+from numpy.typing import ArrayLike
 from sklearn.base import clone
+from sklearn.model_selection import ParameterGrid
 
 from .._compat import Interval, StrOptions
+from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
 from ..utils._random import LentGenerator
-from ._base import SelectionStart, SelectorBase, selector_doc
+from ._base import SelectionStart, SelectorBase
 from ._common import (
     SELECTOR_CONSTRAINTS,
     fit_with_child_stream,
     fitted_event,
-    selector_init,
     take_rows,
 )
 from ._repeated import PrivateRandomSearch, _calibrate_base_epsilon, _check_mean
@@ -28,7 +31,6 @@ from ._steps import param_prefix
 __all__ = ["PrivateSelectThenFit"]
 
 
-@selector_doc
 class PrivateSelectThenFit(SelectorBase):
     """Private tuning on a selection part, then one private fit on the rest.
 
@@ -42,7 +44,19 @@ class PrivateSelectThenFit(SelectorBase):
 
     Parameters
     ----------
-    %(estimator)s
+    estimator : estimator object or Pipeline
+        A differentially private classifier with an ``epsilon`` parameter (and
+        ``accountant`` / ``random_state`` parameters, which the selector sets),
+        e.g. :class:`~dpsvm.models.DPLinearSVC`. It must record a
+        ``privacy_event_`` when fitted. Its own ``accountant`` must be None.
+        Or a :class:`~sklearn.pipeline.Pipeline` ending in such an estimator
+        whose earlier steps are public (a
+        :class:`~dpsvm.preprocessing.SchemaTransformer`, a step wrapped in
+        :class:`~dpsvm.preprocessing.PublicStep`, or ``"passthrough"``); a step
+        that would be fitted on the private rows (``StandardScaler``, ``PCA``,
+        an imputer) is refused. The final step's parameters are the privacy
+        parameters, and grid keys use the ``step__param`` form
+        (``dplinearsvc__regularization``).
     param_grid : dict or list of dict
         Public candidate values **for the final fit** (explicit values only).
     epsilon : float, default=1.0
@@ -67,7 +81,37 @@ class PrivateSelectThenFit(SelectorBase):
         rescaled. The map uses only public quantities (n, ε, the grid).
     mean_repetitions : float, default=10.0
         E[K] for ``selector="random-search"``.
-    %(budget_and_randomness)s
+    scoring : {"accuracy", "weighted-error"}, default="accuracy"
+        How a candidate is scored on held-out rows: ``"accuracy"`` counts
+        mistakes (sensitivity 1); ``"weighted-error"`` weighs a mistake on class
+        c by w(c) = 1/(K·π_c) for the K public class priors π, whose sensitivity
+        is max_c w(c) (max-weight/n as a rate). The noise of the selection is
+        calibrated to that sensitivity (McSherry & Talwar 2007, Thm 6, for the
+        exponential mechanism; Dwork & Roth 2014, Thm 3.6, for Laplace scores).
+        Use it on imbalanced problems, where mistake counts favour a constant
+        classifier. Metrics normalised by the private class counts (balanced
+        accuracy) have no public sensitivity and are not offered.
+    class_priors : dict, array-like or None, default=None
+        Public class proportions for ``scoring="weighted-error"``, summing to 1:
+        ``{class: prior}``, or one prior per class in the order of the
+        estimator's ``classes``. ``None``: the ``label.priors`` of the pipeline's
+        schema when declared. They must come from public knowledge (a census,
+        a published rate), never from the private rows.
+    accountant : BudgetAccountant or None, default=None
+        Checked for (ε, δ) before the data are read and charged once, with one
+        :class:`~dpsvm.accounting.PrivacyEvent`, after a successful fit; a
+        failed fit spends nothing.
+    random_state : None or int, default=None
+        Drives the split, the candidates' noise and the selection. ``None``
+        uses a ChaCha20 CSPRNG keyed by the OS. An int makes everything
+        reproducible — **for tests and documentation only, never for a real
+        release**. A generator object is refused at ``fit`` (here and on the
+        tuned estimator: kept as a parameter, it would replay the noise).
+    split_random_state : None or int, default=None
+        Seed of the data split alone (it reads no record, so a seed is fine
+        here, e.g. for a reproducible, publishable split while the noise comes
+        from the CSPRNG). ``None``: drawn from ``random_state``'s generator. A
+        generator object is refused at ``fit``, as for every public seed.
 
     Attributes
     ----------
@@ -81,7 +125,11 @@ class PrivateSelectThenFit(SelectorBase):
         The fitted selector (its own diagnostics carry its own warnings).
     partition_ : tuple of ndarray
         (S indices, F indices), data-independent.
-    %(event_and_features)s
+    privacy_event_ : PrivacyEvent
+        One event for the whole procedure (ε, δ end to end); its children are
+        the component releases (candidate fits, noisy scores, the selection).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
 
     Notes
     -----
@@ -94,7 +142,10 @@ class PrivateSelectThenFit(SelectorBase):
 
     Examples
     --------
-    %(example_data)s
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import DPLinearSVC
+    >>> X, y = make_nested_balls(4000, random_state=0)
+    >>> grid = {"regularization": [1e-2, 1e-1]}
     >>> from dpsvm.model_selection import PrivateSelectThenFit
     >>> pipe = PrivateSelectThenFit(
     ...     DPLinearSVC(classes=[-1, 1]), grid, epsilon=1.0, random_state=0
@@ -111,14 +162,34 @@ class PrivateSelectThenFit(SelectorBase):
         "mean_repetitions": [Interval(Real, 1, None, closed="left")],
     }
 
-    __init__ = selector_init(
-        {
-            "selection_fraction": 0.25,
-            "selector": "parameter-tuning",
-            "transfer": "noise-matched",
-            "mean_repetitions": 10.0,
-        }
-    )
+    def __init__(
+        self,
+        estimator: Any,
+        param_grid: Mapping[str, Any] | Sequence[Mapping[str, Any]] | ParameterGrid,
+        *,
+        epsilon: float = 1.0,
+        selection_fraction: float = 0.25,
+        selector: str = "parameter-tuning",
+        transfer: str = "noise-matched",
+        mean_repetitions: float = 10.0,
+        scoring: str = "accuracy",
+        class_priors: Mapping[Any, float] | ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | None = None,
+        split_random_state: int | None = None,
+    ) -> None:
+        self.estimator = estimator
+        self.param_grid = param_grid
+        self.epsilon = epsilon
+        self.selection_fraction = selection_fraction
+        self.selector = selector
+        self.transfer = transfer
+        self.mean_repetitions = mean_repetitions
+        self.scoring = scoring
+        self.class_priors = class_priors
+        self.accountant = accountant
+        self.random_state = random_state
+        self.split_random_state = split_random_state
 
     def _transfer_grid(
         self, candidates: list[dict[str, Any]], n_final: int, n_sel: int, eps: float

@@ -18,23 +18,25 @@ and release only the best run. The cost does not grow with K:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from numbers import Real
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.model_selection import ParameterGrid
 
 from .._compat import Interval, StrOptions
+from ..accounting.accountant import BudgetAccountant
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import LaplaceVector, laplace_release
 from ..validation import check_delta, check_epsilon, resolve_delta
-from ._base import SelectionStart, SelectorBase, selector_doc
+from ._base import SelectionStart, SelectorBase
 from ._common import (
     SELECTOR_CONSTRAINTS,
     fit_with_child_stream,
     fitted_event,
     prepare_candidates,
-    selector_init,
     take_rows,
 )
 
@@ -337,7 +339,6 @@ def _calibrate_base_epsilon(
     return lo
 
 
-@selector_doc
 class PrivateRandomSearch(SelectorBase):
     """Private selection from private candidates with random stopping.
 
@@ -352,7 +353,19 @@ class PrivateRandomSearch(SelectorBase):
 
     Parameters
     ----------
-    %(estimator)s
+    estimator : estimator object or Pipeline
+        A differentially private classifier with an ``epsilon`` parameter (and
+        ``accountant`` / ``random_state`` parameters, which the selector sets),
+        e.g. :class:`~dpsvm.models.DPLinearSVC`. It must record a
+        ``privacy_event_`` when fitted. Its own ``accountant`` must be None.
+        Or a :class:`~sklearn.pipeline.Pipeline` ending in such an estimator
+        whose earlier steps are public (a
+        :class:`~dpsvm.preprocessing.SchemaTransformer`, a step wrapped in
+        :class:`~dpsvm.preprocessing.PublicStep`, or ``"passthrough"``); a step
+        that would be fitted on the private rows (``StandardScaler``, ``PCA``,
+        an imputer) is refused. The final step's parameters are the privacy
+        parameters, and grid keys use the ``step__param`` form
+        (``dplinearsvc__regularization``).
     param_grid : dict or list of dict
         The public candidates, as explicit values.
     epsilon : float, default=1.0
@@ -374,7 +387,37 @@ class PrivateRandomSearch(SelectorBase):
     validation_fraction : float, default=0.2
         Share of the rows in the validation part, in (0, 1); the size is
         ``ceil(validation_fraction * n)``, a function of the public n.
-    %(budget_and_randomness)s
+    scoring : {"accuracy", "weighted-error"}, default="accuracy"
+        How a candidate is scored on held-out rows: ``"accuracy"`` counts
+        mistakes (sensitivity 1); ``"weighted-error"`` weighs a mistake on class
+        c by w(c) = 1/(K·π_c) for the K public class priors π, whose sensitivity
+        is max_c w(c) (max-weight/n as a rate). The noise of the selection is
+        calibrated to that sensitivity (McSherry & Talwar 2007, Thm 6, for the
+        exponential mechanism; Dwork & Roth 2014, Thm 3.6, for Laplace scores).
+        Use it on imbalanced problems, where mistake counts favour a constant
+        classifier. Metrics normalised by the private class counts (balanced
+        accuracy) have no public sensitivity and are not offered.
+    class_priors : dict, array-like or None, default=None
+        Public class proportions for ``scoring="weighted-error"``, summing to 1:
+        ``{class: prior}``, or one prior per class in the order of the
+        estimator's ``classes``. ``None``: the ``label.priors`` of the pipeline's
+        schema when declared. They must come from public knowledge (a census,
+        a published rate), never from the private rows.
+    accountant : BudgetAccountant or None, default=None
+        Checked for (ε, δ) before the data are read and charged once, with one
+        :class:`~dpsvm.accounting.PrivacyEvent`, after a successful fit; a
+        failed fit spends nothing.
+    random_state : None or int, default=None
+        Drives the split, the candidates' noise and the selection. ``None``
+        uses a ChaCha20 CSPRNG keyed by the OS. An int makes everything
+        reproducible — **for tests and documentation only, never for a real
+        release**. A generator object is refused at ``fit`` (here and on the
+        tuned estimator: kept as a parameter, it would replay the noise).
+    split_random_state : None or int, default=None
+        Seed of the data split alone (it reads no record, so a seed is fine
+        here, e.g. for a reproducible, publishable split while the noise comes
+        from the CSPRNG). ``None``: drawn from ``random_state``'s generator. A
+        generator object is refused at ``fit``, as for every public seed.
 
     Attributes
     ----------
@@ -390,7 +433,11 @@ class PrivateRandomSearch(SelectorBase):
         ε₀ of one run.
     partition_ : tuple of ndarray
         (training indices, validation indices), data-independent.
-    %(event_and_features)s
+    privacy_event_ : PrivacyEvent
+        One event for the whole procedure (ε, δ end to end); its children are
+        the component releases (candidate fits, noisy scores, the selection).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
 
     See Also
     --------
@@ -418,7 +465,10 @@ class PrivateRandomSearch(SelectorBase):
 
     Examples
     --------
-    %(example_data)s
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import DPLinearSVC
+    >>> X, y = make_nested_balls(4000, random_state=0)
+    >>> grid = {"regularization": [1e-2, 1e-1]}
     >>> from dpsvm.model_selection import PrivateRandomSearch
     >>> search = PrivateRandomSearch(
     ...     DPLinearSVC(classes=[-1, 1]), grid, epsilon=0.9, mean_repetitions=3,
@@ -437,15 +487,36 @@ class PrivateRandomSearch(SelectorBase):
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
     }
 
-    __init__ = selector_init(
-        {
-            "delta": 0.0,
-            "repetitions": "geometric",
-            "mean_repetitions": 10.0,
-            "shape": None,
-            "validation_fraction": 0.2,
-        }
-    )
+    def __init__(
+        self,
+        estimator: Any,
+        param_grid: Mapping[str, Any] | Sequence[Mapping[str, Any]] | ParameterGrid,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 0.0,
+        repetitions: str = "geometric",
+        mean_repetitions: float = 10.0,
+        shape: float | None = None,
+        validation_fraction: float = 0.2,
+        scoring: str = "accuracy",
+        class_priors: Mapping[Any, float] | ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | None = None,
+        split_random_state: int | None = None,
+    ) -> None:
+        self.estimator = estimator
+        self.param_grid = param_grid
+        self.epsilon = epsilon
+        self.delta = delta
+        self.repetitions = repetitions
+        self.mean_repetitions = mean_repetitions
+        self.shape = shape
+        self.validation_fraction = validation_fraction
+        self.scoring = scoring
+        self.class_priors = class_priors
+        self.accountant = accountant
+        self.random_state = random_state
+        self.split_random_state = split_random_state
 
     def _selection_budget(
         self, n_samples: int | Callable[[], int]

@@ -3,20 +3,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
+from sklearn.model_selection import ParameterGrid
 
+from ..accounting.accountant import BudgetAccountant
 from ..accounting.composition import parallel_composition
 from ..accounting.events import PrivacyEvent
 from ..mechanisms import ExponentialMechanism
-from ._base import SelectionStart, SelectorBase, selector_doc
+from ._base import SelectionStart, SelectorBase
 from ._common import (
     SELECTOR_CONSTRAINTS,
     fit_with_child_stream,
     fitted_event,
     partition_indices,
-    selector_init,
     split_generator,
     take_rows,
 )
@@ -31,7 +34,6 @@ _REFERENCE = (
 )
 
 
-@selector_doc
 class PrivateParameterTuning(SelectorBase):
     """Choose among public candidate settings privately.
 
@@ -46,7 +48,19 @@ class PrivateParameterTuning(SelectorBase):
 
     Parameters
     ----------
-    %(estimator)s
+    estimator : estimator object or Pipeline
+        A differentially private classifier with an ``epsilon`` parameter (and
+        ``accountant`` / ``random_state`` parameters, which the selector sets),
+        e.g. :class:`~dpsvm.models.DPLinearSVC`. It must record a
+        ``privacy_event_`` when fitted. Its own ``accountant`` must be None.
+        Or a :class:`~sklearn.pipeline.Pipeline` ending in such an estimator
+        whose earlier steps are public (a
+        :class:`~dpsvm.preprocessing.SchemaTransformer`, a step wrapped in
+        :class:`~dpsvm.preprocessing.PublicStep`, or ``"passthrough"``); a step
+        that would be fitted on the private rows (``StandardScaler``, ``PCA``,
+        an imputer) is refused. The final step's parameters are the privacy
+        parameters, and grid keys use the ``step__param`` form
+        (``dplinearsvc__regularization``).
     param_grid : dict or list of dict
         The m public candidates, as explicit values (see
         :func:`~dpsvm.model_selection.check_param_grid`), e.g.
@@ -57,7 +71,37 @@ class PrivateParameterTuning(SelectorBase):
         part) and the selection spends ε (on the validation part). The δ
         checked and charged is the largest ``delta`` of the candidates (0 for
         the pure-DP estimators of dpsvm).
-    %(budget_and_randomness)s
+    scoring : {"accuracy", "weighted-error"}, default="accuracy"
+        How a candidate is scored on held-out rows: ``"accuracy"`` counts
+        mistakes (sensitivity 1); ``"weighted-error"`` weighs a mistake on class
+        c by w(c) = 1/(K·π_c) for the K public class priors π, whose sensitivity
+        is max_c w(c) (max-weight/n as a rate). The noise of the selection is
+        calibrated to that sensitivity (McSherry & Talwar 2007, Thm 6, for the
+        exponential mechanism; Dwork & Roth 2014, Thm 3.6, for Laplace scores).
+        Use it on imbalanced problems, where mistake counts favour a constant
+        classifier. Metrics normalised by the private class counts (balanced
+        accuracy) have no public sensitivity and are not offered.
+    class_priors : dict, array-like or None, default=None
+        Public class proportions for ``scoring="weighted-error"``, summing to 1:
+        ``{class: prior}``, or one prior per class in the order of the
+        estimator's ``classes``. ``None``: the ``label.priors`` of the pipeline's
+        schema when declared. They must come from public knowledge (a census,
+        a published rate), never from the private rows.
+    accountant : BudgetAccountant or None, default=None
+        Checked for (ε, δ) before the data are read and charged once, with one
+        :class:`~dpsvm.accounting.PrivacyEvent`, after a successful fit; a
+        failed fit spends nothing.
+    random_state : None or int, default=None
+        Drives the split, the candidates' noise and the selection. ``None``
+        uses a ChaCha20 CSPRNG keyed by the OS. An int makes everything
+        reproducible — **for tests and documentation only, never for a real
+        release**. A generator object is refused at ``fit`` (here and on the
+        tuned estimator: kept as a parameter, it would replay the noise).
+    split_random_state : None or int, default=None
+        Seed of the data split alone (it reads no record, so a seed is fine
+        here, e.g. for a reproducible, publishable split while the noise comes
+        from the CSPRNG). ``None``: drawn from ``random_state``'s generator. A
+        generator object is refused at ``fit``, as for every public seed.
 
     Attributes
     ----------
@@ -77,7 +121,11 @@ class PrivateParameterTuning(SelectorBase):
     cv_results_ : dict
         Public facts per candidate: ``"params"``, ``"n_train_samples"`` and
         ``"selected"`` (a boolean mask), plus ``"n_validation_samples"``.
-    %(event_and_features)s
+    privacy_event_ : PrivacyEvent
+        One event for the whole procedure (ε, δ end to end); its children are
+        the component releases (candidate fits, noisy scores, the selection).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
 
     See Also
     --------
@@ -118,7 +166,10 @@ class PrivateParameterTuning(SelectorBase):
 
     Examples
     --------
-    %(example_data)s
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> from dpsvm.models import DPLinearSVC
+    >>> X, y = make_nested_balls(4000, random_state=0)
+    >>> grid = {"regularization": [1e-2, 1e-1]}
     >>> from dpsvm.model_selection import PrivateParameterTuning
     >>> tuner = PrivateParameterTuning(
     ...     DPLinearSVC(classes=[-1, 1]), grid, epsilon=1.0, random_state=0
@@ -133,7 +184,26 @@ class PrivateParameterTuning(SelectorBase):
         **SELECTOR_CONSTRAINTS,
     }
 
-    __init__ = selector_init()
+    def __init__(
+        self,
+        estimator: Any,
+        param_grid: Mapping[str, Any] | Sequence[Mapping[str, Any]] | ParameterGrid,
+        *,
+        epsilon: float = 1.0,
+        scoring: str = "accuracy",
+        class_priors: Mapping[Any, float] | ArrayLike | None = None,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | None = None,
+        split_random_state: int | None = None,
+    ) -> None:
+        self.estimator = estimator
+        self.param_grid = param_grid
+        self.epsilon = epsilon
+        self.scoring = scoring
+        self.class_priors = class_priors
+        self.accountant = accountant
+        self.random_state = random_state
+        self.split_random_state = split_random_state
 
     def _select(self, start: SelectionStart) -> tuple[int, Any, PrivacyEvent]:
         """Algorithm 3: fit the candidates on disjoint parts, select one.

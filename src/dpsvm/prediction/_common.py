@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, validate_data
 from ..accounting.events import PrivacyEvent
-from ..models.kernel_erm import KERNEL_ERM_PARAMETERS, KernelERMBase, KernelSpec
+from ..models.kernel_erm import KernelERMBase, KernelSpec
 
 __all__ = [
     "CallableKernelSpec",
@@ -193,19 +193,6 @@ class CallableKernelSpec(KernelSpec):
                 "(len(A), len(B))."
             )
         return G
-
-
-#: The parameters (with their defaults) that every prediction learner shares, for
-#: :func:`dpsvm.utils._params.estimator_init`: ``accountant``, then the kernel
-#: ERM parameters of :data:`~dpsvm.models.kernel_erm.KERNEL_ERM_PARAMETERS` with
-#: ``kernel_bound`` (R_φ of a callable kernel) beside ``data_norm``. A learner
-#: lists its own parameters first and may override a default (``kernel``).
-PREDICTION_PARAMETERS: dict[str, Any] = {"accountant": None}
-for _name, _default in KERNEL_ERM_PARAMETERS.items():
-    PREDICTION_PARAMETERS[_name] = _default
-    if _name == "data_norm":
-        PREDICTION_PARAMETERS["kernel_bound"] = None
-del _name, _default
 
 
 class PredictionBase(KernelERMBase):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from numbers import Integral, Real
 from typing import Any
 
@@ -12,16 +13,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions, _fit_context
+from ..accounting.accountant import BudgetAccountant
 from ..bounds.prediction import data_independent_parameters, weight_norm_bound
 from ..exceptions import DPSVMConvergenceError
 from ..mechanisms import ExponentialMechanism
 from ..perturbation import OutputNoise
-from ..utils._params import estimator_init
 from ._common import FloatArray, refuse_vacuous, smallest_useful
-from ._docs import prediction_doc
 from ._test_data import (
     HINGE_CONSTRAINTS,
-    HINGE_PARAMETERS,
     _PublicModelLearner,
     uniform_ball_points,
 )
@@ -129,7 +128,6 @@ def _grid_points(n_points: int, d: int, radius: float) -> FloatArray:
     return G[np.linalg.norm(G, axis=1) <= radius * (1 + 1e-12)]
 
 
-@prediction_doc
 class TestDataIndependentLearner(_PublicModelLearner):
     """Release a kernel classifier built from privately selected points.
 
@@ -176,15 +174,47 @@ default="auto"
         raise :class:`VacuousCalibrationError` (naming the smallest n or the ε
         that would work; nothing is spent) or warn.
     kernel : {"linear", "rbf", "poly"} or callable, default="linear"
-    %(kernel_family)s
+        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (γ⟨x, y⟩ + c₀)^p, or a
+        callable ``K(A, B) -> gram`` with ``kernel_bound`` declared.
+    gamma : float, default=1.0
+        γ > 0 (rbf, poly), fixed before seeing the data.
+    degree : int, default=3
+        p (poly).
+    coef0 : float, default=1.0
+        c₀ ≥ 0 (poly).
     data_norm : float or None, default=1.0
         Radius of the declared input domain; training rows, candidate points
         and prediction inputs are projected onto it and R_φ is computed from it.
-    %(public_model_tail)s
+    kernel_bound : float or None, default=None
+        R_φ of a callable kernel (required for one, refused otherwise).
+    regularization : float, default=0.01
+        λ > 0 of (λ/2)‖w‖² (public, not tuned on the data).
+    accountant : BudgetAccountant or None, default=None
+        Checked for (ε, δ) before the training data are read
+        (:func:`dpsvm.accounting.charge`) and charged ``privacy_event_`` once,
+        after a successful fit; a failed fit spends nothing.
+    classes : array-like or None, default=None
+        The public label set (two labels); ``None`` reads it from y with a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    random_state : None or int, default=None
+        ``None``: CSPRNG noise (real use). An int: **tests and docs only**. A
+        generator object is refused at ``fit`` (kept as a parameter, it would
+        replay the noise).
 
     Attributes
     ----------
-    %(public_model_attributes)s
+    classes_ : ndarray
+        The label set.
+    kappa_ : float
+        R_φ on the declared domain.
+    prediction_sensitivity_ : float
+        S = 2LR_φ²/(λn) plus the solver-certificate margin.
+    lipschitz_ : float
+        L = 1 (hinge).
+    privacy_event_ : PrivacyEvent
+        The record of the release.
+    n_features_in_ : int
+        Number of input features.
     n_rounds_ : int
         B.
     threshold_ : float
@@ -221,7 +251,10 @@ default="auto"
 
     Examples
     --------
-    %(example_data)s
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
+    >>> y = np.where(X[:, 0] > 0, 1, -1)
     >>> clf = TestDataIndependentLearner(kernel="linear", n_rounds=5, epsilon=5.0,
     ...     regularization=0.1, classes=[-1, 1], random_state=0).fit(X, y)
     >>> clf.predict(X[:4]).shape
@@ -243,20 +276,46 @@ default="auto"
         "on_vacuous": [StrOptions({"raise", "warn"})],
     }
 
-    __init__ = estimator_init(
-        {
-            "epsilon": 1.0,
-            "delta": 1e-6,
-            "n_rounds": None,
-            "beta": 0.05,
-            "em_fraction": 0.5,
-            "candidates": "auto",
-            "n_candidates": 1000,
-            "on_vacuous": "raise",
-        },
-        HINGE_PARAMETERS,
-        {"kernel": "linear"},
-    )
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 1e-6,
+        n_rounds: int | None = None,
+        beta: float = 0.05,
+        em_fraction: float = 0.5,
+        candidates: str | ArrayLike = "auto",
+        n_candidates: int = 1000,
+        on_vacuous: str = "raise",
+        accountant: BudgetAccountant | None = None,
+        kernel: str | Callable[..., Any] = "linear",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        kernel_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.n_rounds = n_rounds
+        self.beta = beta
+        self.em_fraction = em_fraction
+        self.candidates = candidates
+        self.n_candidates = n_candidates
+        self.on_vacuous = on_vacuous
+        self.accountant = accountant
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.kernel_bound = kernel_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
 
     def _parameters(
         self, n: int, eps: float, delta: float, S: float, R: float, d: int
@@ -332,14 +391,21 @@ default="auto"
             raise ValueError("candidates must be finite (no NaN or inf).")
         return C
 
-    @prediction_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike) -> TestDataIndependentLearner:
         """Fit w* and release B rounds of private point selection.
 
-        %(fit_private_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Private training rows (projected onto the declared domain).
+        y : array-like of shape (n_samples,)
+            Private labels (two classes).
 
-        %(returns_released)s
+        Returns
+        -------
+        self
+            The released classifier.
         """
         with self._private_model(X, y, allow_zero_delta=False) as private:
             eps, delta, rng, cal, n, ticket = private

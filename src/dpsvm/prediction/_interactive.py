@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
@@ -26,19 +26,16 @@ from ..bounds.prediction import (
 )
 from ..exceptions import BudgetExceededError
 from ..mechanisms import laplace_release, sample_laplace
-from ..utils._params import estimator_init
 from ..validation import check_epsilon, n_rows, resolve_delta
 from ._common import (
     JT_REFERENCE,
     LAPLACE_MIN_ADVANTAGE,
-    PREDICTION_PARAMETERS,
     FloatArray,
     InteractiveBudgetMixin,
     PredictionBase,
     refuse_vacuous,
     smallest_useful,
 )
-from ._docs import prediction_doc
 
 __all__ = ["PredictionAnswers", "PrivateInteractivePredictor"]
 
@@ -108,7 +105,6 @@ class PredictionAnswers:
         }
 
 
-@prediction_doc
 class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
     """Answer prediction queries privately, one at a time, within a fixed (ε, δ).
 
@@ -182,18 +178,27 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
         nothing. Not part of :meth:`state_dict`: persist the accountant
         alongside it.
     kernel : {"linear", "rbf", "poly"} or callable, default="rbf"
-    %(kernel_family)s
+        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (γ⟨x, y⟩ + c₀)^p, or a
+        callable ``K(A, B) -> gram`` with ``kernel_bound`` declared.
+    gamma : float, default=1.0
+        γ > 0 (rbf, poly), fixed before seeing the data.
+    degree : int, default=3
+        p (poly).
+    coef0 : float, default=1.0
+        c₀ ≥ 0 (poly).
     data_norm : float or None, default=1.0
         Radius of the declared input domain; training rows and every query are
         projected onto it and R_φ is computed from it.
-    %(kernel_bound)s
+    kernel_bound : float or None, default=None
+        R_φ of a callable kernel (required for one, refused otherwise).
     loss : {"hinge", "pinball", "absolute", "squared"}, default="hinge"
         The loss of w* (hinge: classification, L = 1).
     quantile : float, default=0.5
         τ of the pinball loss.
     y_bound : float or None, default=None
         M for the squared loss.
-    %(regularization)s
+    regularization : float, default=0.01
+        λ > 0 of (λ/2)‖w‖² (public, not tuned on the data).
     classes : array-like or None, default=None
         The public label set; ``None`` reads it from y with a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
@@ -209,7 +214,12 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
 
     Attributes
     ----------
-    %(model_attributes)s
+    classes_ : ndarray
+        The label set.
+    kappa_ : float
+        R_φ on the declared domain.
+    prediction_sensitivity_ : float
+        S = 2LR_φ²/(λn) plus the solver-certificate margin.
     lipschitz_ : float
         L of the loss.
     w_norm_bound_ : float
@@ -266,7 +276,10 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
 
     Examples
     --------
-    %(example_data)s
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
+    >>> y = np.where(X[:, 0] > 0, 1, -1)
     >>> pip = PrivateInteractivePredictor(mechanism="laplace", epsilon=1.0,
     ...     n_queries=10, classes=[-1, 1], random_state=0).fit(X, y)
     >>> ans = pip.answer(X[:3])
@@ -294,23 +307,60 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
         "accountant": [BudgetAccountant, None],
     }
 
-    __init__ = estimator_init(
-        {
-            "epsilon": 1.0,
-            "delta": 1e-6,
-            "n_queries": 1000,
-            "mechanism": "pinp",
-            "beta": 0.05,
-            "constants": "thm9",
-            "B_rule": "paper",
-            "w_norm_bound": None,
-            "threshold": None,
-            "svt_split": (0.25, 0.25, 0.5),
-            "after_cap": "public-state",
-            "on_vacuous": "raise",
-        },
-        PREDICTION_PARAMETERS,
-    )
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 1e-6,
+        n_queries: int = 1000,
+        mechanism: str = "pinp",
+        beta: float = 0.05,
+        constants: str = "thm9",
+        B_rule: str | int = "paper",
+        w_norm_bound: float | None = None,
+        threshold: float | None = None,
+        svt_split: tuple[float, float, float] = (0.25, 0.25, 0.5),
+        after_cap: str = "public-state",
+        on_vacuous: str = "raise",
+        accountant: BudgetAccountant | None = None,
+        kernel: str | Callable[..., Any] = "rbf",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        kernel_bound: float | None = None,
+        loss: str = "hinge",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.n_queries = n_queries
+        self.mechanism = mechanism
+        self.beta = beta
+        self.constants = constants
+        self.B_rule = B_rule
+        self.w_norm_bound = w_norm_bound
+        self.threshold = threshold
+        self.svt_split = svt_split
+        self.after_cap = after_cap
+        self.on_vacuous = on_vacuous
+        self.accountant = accountant
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.kernel_bound = kernel_bound
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
 
     # ------------------------------------------------------------------ fit
     def _check_split(self) -> tuple[float, float, float]:
@@ -769,11 +819,17 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
             budget_exhausted=self.budget_exhausted,
         )
 
-    @prediction_doc
     def predict(self, X: ArrayLike) -> np.ndarray:
         """The labels of :meth:`answer` (spends budget exactly as ``answer``).
 
-        %(queries_to_array)s
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+            Query points (projected onto the declared domain).
+
+        Returns
+        -------
+        ndarray of shape (n_queries,)
             ``answer(X).labels``.
         """
         return self.answer(X).labels

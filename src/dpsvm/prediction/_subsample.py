@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import math
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
@@ -32,7 +32,6 @@ from ..exceptions import BudgetExceededError
 from ..mechanisms import laplace_release, sample_laplace
 from ..models.base import resolve_label_set
 from ..models.kernel_erm import KERNEL_CONSTRAINTS, KernelSpec
-from ..utils._params import estimator_init
 from ..utils._random import (
     call_generator,
     check_random_state,
@@ -359,26 +358,42 @@ class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
         "random_state": random_state_constraint(),
     }
 
-    __init__ = estimator_init(
-        {
-            "epsilon": 1.0,
-            "delta": 1e-6,
-            "n_queries": 10_000,
-            "n_teachers": None,
-            "max_charged": None,
-            "vote_share": 0.1,
-            "on_vacuous": "raise",
-            "accountant": None,
-            "kernel": "rbf",
-            "gamma": 1.0,
-            "degree": 3,
-            "coef0": 1.0,
-            "data_norm": 1.0,
-            "regularization": 0.01,
-            "classes": None,
-            "random_state": None,
-        }
-    )
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 1e-6,
+        n_queries: int = 10_000,
+        n_teachers: int | None = None,
+        max_charged: int | None = None,
+        vote_share: float = 0.1,
+        on_vacuous: str = "raise",
+        accountant: BudgetAccountant | None = None,
+        kernel: str | Callable[..., Any] = "rbf",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.n_queries = n_queries
+        self.n_teachers = n_teachers
+        self.max_charged = max_charged
+        self.vote_share = vote_share
+        self.on_vacuous = on_vacuous
+        self.accountant = accountant
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
 
     def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
@@ -403,7 +418,11 @@ class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
         delta = resolve_delta(self.delta, n, allow_zero=False)
         m, share = int(self.n_queries), float(self.vote_share)
         given = self.n_teachers is not None
-        k = int(self.n_teachers) if given else default_n_teachers(n, eps)
+        k = (
+            int(self.n_teachers)
+            if self.n_teachers is not None
+            else default_n_teachers(n, eps)
+        )
         if k > n:
             raise ValueError(
                 f"n_teachers={k} exceeds the {n} training rows; use at most {n}."

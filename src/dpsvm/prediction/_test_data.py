@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from numbers import Integral, Real
 from typing import Any
@@ -22,19 +22,16 @@ from ..accounting.charge import Charge, charge
 from ..bounds.prediction import noisy_label_scale, weight_norm_bound
 from ..mechanisms import laplace_release
 from ..perturbation import OutputNoise
-from ..utils._params import estimator_init
 from ..utils._random import check_random_state
 from ..validation import check_epsilon, n_rows, resolve_delta
 from ._common import (
     JT_REFERENCE,
     LAPLACE_MIN_ADVANTAGE,
-    PREDICTION_PARAMETERS,
     FloatArray,
     PredictionBase,
     refuse_vacuous,
     smallest_useful,
 )
-from ._docs import prediction_doc
 
 __all__ = ["TestDataDependentLearner", "fit_noisy_labels", "uniform_ball_points"]
 
@@ -146,12 +143,6 @@ HINGE_CONSTRAINTS: dict[str, Any] = {
     "accountant": [BudgetAccountant, None],
 }
 
-#: The shared parameters of the hinge-loss learners (those of
-#: :data:`~._common.PREDICTION_PARAMETERS` without the loss parameters).
-HINGE_PARAMETERS: dict[str, Any] = {
-    k: v for k, v in PREDICTION_PARAMETERS.items() if k not in _LOSS_PARAMETERS
-}
-
 
 class _PublicModelLearner(ClassifierMixin, PredictionBase):
     """A binary learner that releases a kernel model on public points.
@@ -168,11 +159,17 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
     quantile = 0.5
     y_bound = None
 
-    @prediction_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """⟨ŵ, φ(x)⟩ = Σ_t β_t K(z_t, x) from the released model (free).
 
-        %(queries_to_array)s
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+            Query points (projected onto the declared domain).
+
+        Returns
+        -------
+        ndarray of shape (n_queries,)
             The scores.
         """
         check_is_fitted(self)
@@ -182,11 +179,17 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
             return np.zeros(Xp.shape[0])
         return np.asarray(self._spec.gram(Xp, self.support_) @ self.dual_coef_)
 
-    @prediction_doc
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Labels sign(⟨ŵ, φ(x)⟩) in ``classes_`` (post-processing: free).
 
-        %(queries_to_array)s
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features)
+            Query points (projected onto the declared domain).
+
+        Returns
+        -------
+        ndarray of shape (n_queries,)
             The labels.
         """
         check_is_fitted(self)
@@ -277,7 +280,6 @@ class _PublicModelLearner(ClassifierMixin, PredictionBase):
         ticket.spend(self.privacy_event_)
 
 
-@prediction_doc
 class TestDataDependentLearner(_PublicModelLearner):
     """Release a kernel classifier fitted to noisy labels of public test points.
 
@@ -322,16 +324,48 @@ class TestDataDependentLearner(_PublicModelLearner):
         :class:`VacuousCalibrationError` (naming the smallest n, the largest
         ``n_test_points`` or the ε that would work; nothing is spent) or warn.
     kernel : {"linear", "rbf", "poly"} or callable, default="poly"
-    %(kernel_family)s
+        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (γ⟨x, y⟩ + c₀)^p, or a
+        callable ``K(A, B) -> gram`` with ``kernel_bound`` declared.
+    gamma : float, default=1.0
+        γ > 0 (rbf, poly), fixed before seeing the data.
+    degree : int, default=3
+        p (poly).
+    coef0 : float, default=1.0
+        c₀ ≥ 0 (poly).
     data_norm : float or None, default=1.0
         Radius of the declared input domain; training rows, public points and
         prediction inputs are projected onto it and R_φ is computed from it
         (e.g. R_φ = (R² + 1)^{3/2} for (⟨x, y⟩ + 1)³).
-    %(public_model_tail)s
+    kernel_bound : float or None, default=None
+        R_φ of a callable kernel (required for one, refused otherwise).
+    regularization : float, default=0.01
+        λ > 0 of (λ/2)‖w‖² (public, not tuned on the data).
+    accountant : BudgetAccountant or None, default=None
+        Checked for (ε, δ) before the training data are read
+        (:func:`dpsvm.accounting.charge`) and charged ``privacy_event_`` once,
+        after a successful fit; a failed fit spends nothing.
+    classes : array-like or None, default=None
+        The public label set (two labels); ``None`` reads it from y with a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    random_state : None or int, default=None
+        ``None``: CSPRNG noise (real use). An int: **tests and docs only**. A
+        generator object is refused at ``fit`` (kept as a parameter, it would
+        replay the noise).
 
     Attributes
     ----------
-    %(public_model_attributes)s
+    classes_ : ndarray
+        The label set.
+    kappa_ : float
+        R_φ on the declared domain.
+    prediction_sensitivity_ : float
+        S = 2LR_φ²/(λn) plus the solver-certificate margin.
+    lipschitz_ : float
+        L = 1 (hinge).
+    privacy_event_ : PrivacyEvent
+        The record of the release.
+    n_features_in_ : int
+        Number of input features.
     noise_scale_ : float
         ν = S/ε_q.
     constraint_radius_ : float
@@ -365,7 +399,10 @@ class TestDataDependentLearner(_PublicModelLearner):
 
     Examples
     --------
-    %(example_data)s
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(300, 2)) / 2
+    >>> y = np.where(X[:, 0] > 0, 1, -1)
     >>> Q = rng.uniform(-1, 1, size=(100, 2)) / 2
     >>> clf = TestDataDependentLearner(epsilon=1.0, n_test_points=50,
     ...     regularization=0.1, classes=[-1, 1], random_state=0)
@@ -387,18 +424,42 @@ class TestDataDependentLearner(_PublicModelLearner):
         "on_vacuous": [StrOptions({"raise", "warn"})],
     }
 
-    __init__ = estimator_init(
-        {
-            "epsilon": 1.0,
-            "delta": 1e-6,
-            "n_test_points": 200,
-            "constraint_radius": None,
-            "radius_fraction": 0.1,
-            "on_vacuous": "raise",
-        },
-        HINGE_PARAMETERS,
-        {"kernel": "poly"},
-    )
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 1e-6,
+        n_test_points: int = 200,
+        constraint_radius: float | str | None = None,
+        radius_fraction: float = 0.1,
+        on_vacuous: str = "raise",
+        accountant: BudgetAccountant | None = None,
+        kernel: str | Callable[..., Any] = "poly",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        kernel_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.n_test_points = n_test_points
+        self.constraint_radius = constraint_radius
+        self.radius_fraction = radius_fraction
+        self.on_vacuous = on_vacuous
+        self.accountant = accountant
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.kernel_bound = kernel_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
 
     def _check_labels_useful(
         self, n: int, T: int, eps: float, share: float, delta: float, S: float
@@ -471,19 +532,26 @@ class TestDataDependentLearner(_PublicModelLearner):
         r = min(r_public, max(noisy + noise.scale * math.log(10.0), noise.scale))
         return r, eps_radius, noise.scale
 
-    @prediction_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
         self, X: ArrayLike, y: ArrayLike, test_points: ArrayLike | None = None
     ) -> TestDataDependentLearner:
         """Fit w*, release noisy labels of T public points, fit ŵ to them.
 
-        %(fit_private_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Private training rows (projected onto the declared domain).
+        y : array-like of shape (n_samples,)
+            Private labels (two classes).
         test_points : array-like of shape (n_points, n_features) or None
             The user's public test sample Q (not used to choose anything about
             the training data); ``None``: uniform points of the domain.
 
-        %(returns_released)s
+        Returns
+        -------
+        self
+            The released classifier.
         """
         with self._private_model(X, y, allow_zero_delta=True) as private:
             eps, delta, rng, cal, n, ticket = private
