@@ -173,6 +173,10 @@ default="auto"
         threshold σ is at least C·R_φ (no genuine update, the model is 0):
         raise :class:`VacuousCalibrationError` (naming the smallest n or the ε
         that would work; nothing is spent) or warn.
+    accountant : BudgetAccountant or None, default=None
+        Checked for (ε, δ) before the training data are read
+        (:func:`dpsvm.accounting.charge`) and charged ``privacy_event_`` once,
+        after a successful fit; a failed fit spends nothing.
     kernel : {"linear", "rbf", "poly"} or callable, default="linear"
         K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (γ⟨x, y⟩ + c₀)^p, or a
         callable ``K(A, B) -> gram`` with ``kernel_bound`` declared.
@@ -189,10 +193,6 @@ default="auto"
         R_φ of a callable kernel (required for one, refused otherwise).
     regularization : float, default=0.01
         λ > 0 of (λ/2)‖w‖² (public, not tuned on the data).
-    accountant : BudgetAccountant or None, default=None
-        Checked for (ε, δ) before the training data are read
-        (:func:`dpsvm.accounting.charge`) and charged ``privacy_event_`` once,
-        after a successful fit; a failed fit spends nothing.
     classes : array-like or None, default=None
         The public label set (two labels); ``None`` reads it from y with a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.

@@ -323,6 +323,10 @@ class TestDataDependentLearner(_PublicModelLearner):
         sign with probability below 0.51): raise
         :class:`VacuousCalibrationError` (naming the smallest n, the largest
         ``n_test_points`` or the ε that would work; nothing is spent) or warn.
+    accountant : BudgetAccountant or None, default=None
+        Checked for (ε, δ) before the training data are read
+        (:func:`dpsvm.accounting.charge`) and charged ``privacy_event_`` once,
+        after a successful fit; a failed fit spends nothing.
     kernel : {"linear", "rbf", "poly"} or callable, default="poly"
         K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²), (γ⟨x, y⟩ + c₀)^p, or a
         callable ``K(A, B) -> gram`` with ``kernel_bound`` declared.
@@ -340,10 +344,6 @@ class TestDataDependentLearner(_PublicModelLearner):
         R_φ of a callable kernel (required for one, refused otherwise).
     regularization : float, default=0.01
         λ > 0 of (λ/2)‖w‖² (public, not tuned on the data).
-    accountant : BudgetAccountant or None, default=None
-        Checked for (ε, δ) before the training data are read
-        (:func:`dpsvm.accounting.charge`) and charged ``privacy_event_`` once,
-        after a successful fit; a failed fit spends nothing.
     classes : array-like or None, default=None
         The public label set (two labels); ``None`` reads it from y with a
         :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
