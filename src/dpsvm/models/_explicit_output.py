@@ -36,7 +36,6 @@ from ..utils._params import estimator_init
 from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_epsilon, n_rows, project_rows_to_ball, resolve_delta
-from ._docs import model_doc
 from ._weights import class_index, public_weight_bound, resolve_class_weight
 from ._weights import row_weights as _row_weights
 from .base import (
@@ -79,24 +78,6 @@ _NOISE_REFERENCES = {
         "from " + SENSITIVITY_REFERENCE
     ),
 }
-
-_PRIVACY_NOTES = """
-    Privacy: replace-one neighbours (datasets of equal size n differing in one
-    record, features and target). The released vector (``coef_``,
-    ``intercept_``) is ε-DP (``noise="gamma-norm"`` or ``"laplace"``) or
-    (ε, δ)-DP (``noise="gaussian"``) provided: the feature map is fixed without
-    the private data; its rows are bounded by κ (enforced: φ(x) is projected onto
-    the ball of radius κ = ``feature_norm``, or x onto radius ``data_norm`` for
-    the identity map); the loss is convex and C_L-Lipschitz in f(x) (hinge,
-    absolute: 1; pinball: max(τ, 1 − τ); squared: 2M(κ+1)/√λ_NW with |y| ≤ M
-    enforced by clipping); Λ > 0. Nie & Wang Thm 2 gives
-    ‖w_z − w_z̄‖₂ ≤ Δ_H = 2κC_L/(λ_NW·γ·n) = 2κC_L/(nΛ) (λ_NW = Λ/2, γ = 2; an
-    added μ‖w‖₁ keeps the modulus Λ). The solver certifies ‖ŵ − w*‖ ≤ cap =
-    10⁻³·Δ_H (else :class:`~dpsvm.exceptions.DPSVMConvergenceError`, nothing
-    spent) and the noise is calibrated to Δ_H + 2·cap. ``solver_info_`` reads the
-    data: do not publish it. Floating-point caveat: see
-    :mod:`dpsvm.mechanisms.base`.
-"""
 
 
 #: The parameters (with their defaults) that both explicit-feature estimators take.
@@ -392,7 +373,6 @@ class _ExplicitOutputBase(BaseEstimator):
         return self._features(X)
 
 
-@model_doc
 @_model_file("DPOutputPerturbationSVC")
 class DPOutputPerturbationSVC(
     NoisyFitTagsMixin, ScoreColumnsMixin, ClassifierMixin, _ExplicitOutputBase
@@ -460,7 +440,10 @@ class DPOutputPerturbationSVC(
         Public class proportions in the order of ``classes``.
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged after a successful fit.
-    %(random_state_noise)s
+    random_state : None or int, default=None
+        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
+        only**. A generator object is refused at ``fit`` (kept as a parameter,
+        it would replay the noise).
 
     Attributes
     ----------
@@ -470,7 +453,12 @@ class DPOutputPerturbationSVC(
         Released intercepts (zeros without ``fit_intercept``).
     classes_ : ndarray
         The label set.
-    %(explicit_feature_attributes)s
+    feature_map_ : transformer or None
+        The (copied) feature map.
+    feature_norm_ : float
+        κ used.
+    privacy_event_ : PrivacyEvent
+        Frozen record of the release.
     solver_info_ : list of dict
         Solver diagnostics. Reads the data: do not publish.
     n_features_in_ : int
@@ -483,7 +471,21 @@ class DPOutputPerturbationSVC(
 
     Notes
     -----
-    {privacy}
+    Privacy: replace-one neighbours (datasets of equal size n differing in one
+    record, features and target). The released vector (``coef_``,
+    ``intercept_``) is ε-DP (``noise="gamma-norm"`` or ``"laplace"``) or
+    (ε, δ)-DP (``noise="gaussian"``) provided: the feature map is fixed without
+    the private data; its rows are bounded by κ (enforced: φ(x) is projected onto
+    the ball of radius κ = ``feature_norm``, or x onto radius ``data_norm`` for
+    the identity map); the loss is convex and C_L-Lipschitz in f(x) (hinge,
+    absolute: 1; pinball: max(τ, 1 − τ); squared: 2M(κ+1)/√λ_NW with |y| ≤ M
+    enforced by clipping); Λ > 0. Nie & Wang Thm 2 gives
+    ‖w_z − w_z̄‖₂ ≤ Δ_H = 2κC_L/(λ_NW·γ·n) = 2κC_L/(nΛ) (λ_NW = Λ/2, γ = 2; an
+    added μ‖w‖₁ keeps the modulus Λ). The solver certifies ‖ŵ − w*‖ ≤ cap =
+    10⁻³·Δ_H (else :class:`~dpsvm.exceptions.DPSVMConvergenceError`, nothing
+    spent) and the noise is calibrated to Δ_H + 2·cap. ``solver_info_`` reads the
+    data: do not publish it. Floating-point caveat: see
+    :mod:`dpsvm.mechanisms.base`.
 
     With the identity map, C_L = 1 and κ = 1 this is Chaudhuri et al.'s output
     perturbation (scale 2/(nΛε)); Nie & Wang's contribution is that Theorem 2
@@ -499,7 +501,10 @@ class DPOutputPerturbationSVC(
     .. [3] B. Balle, Y.-X. Wang, "Improving the Gaussian mechanism for
        differential privacy", ICML 2018, arXiv:1805.06530v1, Theorem 8.
 
-    %(examples_nested_balls)s
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> from dpsvm.models import DPOutputPerturbationSVC
     >>> clf = DPOutputPerturbationSVC(epsilon=1.0, classes=[-1, 1], random_state=0)
     >>> clf.fit(X, y).privacy_event_.mechanism
@@ -528,21 +533,26 @@ class DPOutputPerturbationSVC(
         {"classes": None, "class_weight": None, "class_priors": None},
     )
 
-    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
     ) -> DPOutputPerturbationSVC:
         """Fit and release the private SVM.
 
-        %(fit_training_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
         y : array-like of shape (n_samples,)
             Labels from the public set ``classes``.
         sample_weight : array-like of shape (n_samples,) or None, default=None
             Per-row weights, clipped to [0, ``max_weight``] (never refused) and
             multiplied by the class weights; Δ_H scales by the public bound W.
 
-        %(returns_fitted_estimator)s
+        Returns
+        -------
+        self
+            The fitted estimator.
         """
         class_weights = resolve_class_weight(
             self.class_weight, self.class_priors, self.classes
@@ -579,7 +589,6 @@ class DPOutputPerturbationSVC(
         return self
 
 
-@model_doc
 @_model_file("DPOutputPerturbationRegressor")
 class DPOutputPerturbationRegressor(
     NoisyFitTagsMixin, RegressorMixin, _ExplicitOutputBase
@@ -630,7 +639,10 @@ class DPOutputPerturbationRegressor(
         scales by it. Sample weights are refused for ``loss="squared"``.
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged after a successful fit.
-    %(random_state_noise)s
+    random_state : None or int, default=None
+        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
+        only**. A generator object is refused at ``fit`` (kept as a parameter,
+        it would replay the noise).
 
     Attributes
     ----------
@@ -638,8 +650,16 @@ class DPOutputPerturbationRegressor(
         Released weights on φ(x).
     intercept_ : float
         Released intercept (0 without ``fit_intercept``).
-    %(explicit_feature_attributes)s
-    %(solver_attributes)s
+    feature_map_ : transformer or None
+        The (copied) feature map.
+    feature_norm_ : float
+        κ used.
+    privacy_event_ : PrivacyEvent
+        Frozen record of the release.
+    solver_info_ : dict
+        Solver diagnostics. Reads the data: do not publish.
+    n_features_in_ : int
+        Number of input features.
 
     See Also
     --------
@@ -647,7 +667,21 @@ class DPOutputPerturbationRegressor(
 
     Notes
     -----
-    {privacy}
+    Privacy: replace-one neighbours (datasets of equal size n differing in one
+    record, features and target). The released vector (``coef_``,
+    ``intercept_``) is ε-DP (``noise="gamma-norm"`` or ``"laplace"``) or
+    (ε, δ)-DP (``noise="gaussian"``) provided: the feature map is fixed without
+    the private data; its rows are bounded by κ (enforced: φ(x) is projected onto
+    the ball of radius κ = ``feature_norm``, or x onto radius ``data_norm`` for
+    the identity map); the loss is convex and C_L-Lipschitz in f(x) (hinge,
+    absolute: 1; pinball: max(τ, 1 − τ); squared: 2M(κ+1)/√λ_NW with |y| ≤ M
+    enforced by clipping); Λ > 0. Nie & Wang Thm 2 gives
+    ‖w_z − w_z̄‖₂ ≤ Δ_H = 2κC_L/(λ_NW·γ·n) = 2κC_L/(nΛ) (λ_NW = Λ/2, γ = 2; an
+    added μ‖w‖₁ keeps the modulus Λ). The solver certifies ‖ŵ − w*‖ ≤ cap =
+    10⁻³·Δ_H (else :class:`~dpsvm.exceptions.DPSVMConvergenceError`, nothing
+    spent) and the noise is calibrated to Δ_H + 2·cap. ``solver_info_`` reads the
+    data: do not publish it. Floating-point caveat: see
+    :mod:`dpsvm.mechanisms.base`.
 
     References
     ----------
@@ -700,21 +734,26 @@ class DPOutputPerturbationRegressor(
         {"loss": "pinball", "quantile": 0.5, "y_bound": None},
     )
 
-    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
     ) -> DPOutputPerturbationRegressor:
         """Fit and release the private regressor.
 
-        %(fit_training_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
         y : array-like of shape (n_samples,)
             Real targets (clipped to [−M, M] for the squared loss).
         sample_weight : array-like of shape (n_samples,) or None, default=None
             Per-row weights, clipped to [0, ``max_weight``] (never refused); Δ_H
             scales by ``max_weight``. Not for ``loss="squared"``.
 
-        %(returns_fitted_estimator)s
+        Returns
+        -------
+        self
+            The fitted estimator.
         """
         weighted = sample_weight is not None or float(self.max_weight) < 1.0
         if self.loss == "squared" and weighted:
@@ -759,16 +798,17 @@ class DPOutputPerturbationRegressor(
         self.solver_info_ = info
         return self
 
-    @model_doc
     def predict(self, X: ArrayLike) -> FloatArray:
         """Predictions ⟨coef_, φ(x)⟩ + intercept_.
 
-        %(rows_to)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows.
+
+        Returns
+        -------
         ndarray of shape (n_samples,)
             Predicted values (the τ-quantile for the pinball loss).
         """
         return self._scores(X)  # coef_ is 1-D here: one column of scores
-
-
-for _cls in (DPOutputPerturbationSVC, DPOutputPerturbationRegressor):
-    _cls.__doc__ = (_cls.__doc__ or "").replace("{privacy}", _PRIVACY_NOTES.strip())

@@ -69,7 +69,6 @@ from ..utils._params import estimator_init, store_init_params
 from ..utils._random import random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_epsilon, n_rows, project_rows_to_ball, resolve_delta
-from ._docs import model_doc
 from ._weights import public_weight_bound, resolve_class_weight
 from .base import (
     NoisyFitTagsMixin,
@@ -240,11 +239,16 @@ class _RandomFeatureClassifierBase(
         unprojected = self.norm_handling == "paper" and self.feature_map_ == "cos-phase"
         self.projection_radius_ = None if unprojected else float(R)
 
-    @model_doc
     def transform_features(self, X: ArrayLike) -> FloatArray:
         """Random features of ``X`` from the released frequencies, as used in fit.
 
-        %(rows_to)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows.
+
+        Returns
+        -------
         ndarray of shape (n_samples, n_random_features)
             z(x), projected onto the ball of radius ``projection_radius_`` (a
             no-op except for ``norm_handling="clip"`` and rounding).
@@ -387,24 +391,6 @@ class _RandomFeatureClassifierBase(
         self.projection_radius_ = None if radius is None else float(radius)
 
 
-_PRIVACY_NOTES = """
-    Privacy: replace-one neighbours (datasets of equal size n differing in one record;
-    its features and label are protected). The frequencies (and phases) are drawn
-    independently of the data and released with the model, so they cost nothing
-    (Rubinstein et al. Cor. 9; Sarwate et al. Thm 3): the guarantee is that of the
-    linear mechanism on the features, whose public norm bound is 1 for cos-sin (exactly)
-    and for cos-phase with ``norm_handling="scale"`` or ``"clip"`` (enforced by
-    projection), and √2 for ``"bound"``. The loss must be convex and 1-Lipschitz, Λ > 0,
-    and the labels in the public set ``classes``. ``"rubinstein"``, ``"objective"`` and
-    ``"output"`` give pure ε-DP; ``"objective-2009"`` and ``norm_handling="paper"`` are
-    **not** DP (reproduction only; the latter warns). Released: ``coef_``,
-    ``frequencies_``, ``phases_``, ``feature_scale_``, ``classes_``; ``solver_info_``
-    reads the data and must not be published. With K > 2 classes, one-vs-rest spends ε/K
-    each.
-"""
-
-
-@model_doc
 @_model_file("DPKernelSVC")
 class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
     """Differentially private kernel SVM on random Fourier features.
@@ -557,7 +543,19 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
 
     Notes
     -----
-    {privacy}
+    Privacy: replace-one neighbours (datasets of equal size n differing in one record;
+    its features and label are protected). The frequencies (and phases) are drawn
+    independently of the data and released with the model, so they cost nothing
+    (Rubinstein et al. Cor. 9; Sarwate et al. Thm 3): the guarantee is that of the
+    linear mechanism on the features, whose public norm bound is 1 for cos-sin (exactly)
+    and for cos-phase with ``norm_handling="scale"`` or ``"clip"`` (enforced by
+    projection), and √2 for ``"bound"``. The loss must be convex and 1-Lipschitz, Λ > 0,
+    and the labels in the public set ``classes``. ``"rubinstein"``, ``"objective"`` and
+    ``"output"`` give pure ε-DP; ``"objective-2009"`` and ``norm_handling="paper"`` are
+    **not** DP (reproduction only; the latter warns). Released: ``coef_``,
+    ``frequencies_``, ``phases_``, ``feature_scale_``, ``classes_``; ``solver_info_``
+    reads the data and must not be published. With K > 2 classes, one-vs-rest spends ε/K
+    each.
 
     References
     ----------
@@ -566,9 +564,13 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
        arXiv:0911.5708, 2009, Algorithm 3, Corollaries 9 and 15.
     .. [2] A. D. Sarwate, K. Chaudhuri, C. Monteleoni, "Differentially private
        support vector machines", arXiv:0912.0071, 2009, Algorithm 2, Theorem 3.
-    %(reference_cms11)s
+    .. [CMS11] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
+       empirical risk minimization", JMLR 12:1069–1109, 2011.
 
-    %(examples_nested_balls)s
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> from dpsvm.models import DPKernelSVC
     >>> clf = DPKernelSVC(gamma=0.5, n_components=50, mechanism="rubinstein",
     ...                   regularization=0.1, epsilon=1.0, classes=[-1, 1],
@@ -618,19 +620,24 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         cw = resolve_class_weight(self.class_weight, self.class_priors, self.classes)
         return public_weight_bound(cw, float(self.max_weight), self.classes)
 
-    @model_doc
     def fit(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
     ) -> DPKernelSVC:
         """Fit the estimator (the accountant is charged only after success).
 
-        %(fit_training_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
         y : array-like of shape (n_samples,)
             Labels.
         sample_weight : array-like of shape (n_samples,) or None, default=None
             Per-row weights, clipped to [0, ``max_weight``] (never refused).
 
-        %(returns_fitted_estimator)s
+        Returns
+        -------
+        self
+            The fitted estimator.
         """
         self._check_public_parameters()
         return self._fit(X, y, sample_weight)
@@ -858,7 +865,6 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         self._check_privacy_event(event, float(self.data_norm_))
 
 
-@model_doc
 @_model_file("NonPrivateRandomFeatureSVC")
 class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     """Non-private linear SVM on random Fourier features (the "RR" baseline).
@@ -915,9 +921,17 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
         Norm bound of the internal problem.
     projection_radius_ : float or None
         Projection radius of the features (``None`` for ``"paper"``).
-    %(non_private_attributes)s
+    classes_ : ndarray
+        The label set.
+    n_iter_ : ndarray
+        Solver iterations per binary problem.
+    n_features_in_ : int
+        Number of input columns.
 
-    %(examples_nested_balls)s
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> from dpsvm.models import NonPrivateRandomFeatureSVC
     >>> clf = NonPrivateRandomFeatureSVC(gamma=0.5, n_components=50, loss="huber",
     ...                                  regularization=1e-5,
@@ -964,7 +978,6 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
 # ---------------------------------------------------------------------------
 
 
-@model_doc
 class NonPrivateKernelSVC(
     _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
 ):
@@ -1012,7 +1025,12 @@ class NonPrivateKernelSVC(
     distance_bound_ : ndarray of shape (1,) or (n_classes,)
         Certified ‖f − f*‖_H ≤ √(2·gap/Λ); for a kernel with k(x, x) ≤ 1 it also
         bounds sup_x |f(x) − f*(x)|.
-    %(non_private_attributes)s
+    classes_ : ndarray
+        The label set.
+    n_iter_ : ndarray
+        Solver iterations per binary problem.
+    n_features_in_ : int
+        Number of input columns.
 
     Examples
     --------
@@ -1105,8 +1123,3 @@ class NonPrivateKernelSVC(
         if self.support_vectors_.shape[0] == 0:
             return np.zeros((Xa.shape[0], self.dual_coef_.shape[0]))
         return self._kernel(Xa, self.support_vectors_) @ self.dual_coef_.T
-
-
-DPKernelSVC.__doc__ = (DPKernelSVC.__doc__ or "").replace(
-    "{privacy}", _PRIVACY_NOTES.strip()
-)

@@ -54,7 +54,6 @@ from ..utils._params import estimator_init
 from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_epsilon, n_rows, resolve_delta
-from ._docs import model_doc
 from ._weights import (
     class_index,
     public_weight_bound,
@@ -755,27 +754,6 @@ def _close(value: Any, want: Any) -> bool:
     return math.isclose(float(value), float(want), rel_tol=1e-9, abs_tol=0.0)
 
 
-_PRIVACY_NOTES = """
-    Privacy: neighbouring datasets have the same size n and differ in one record
-    (replace-one); features and labels of that record are both protected. The
-    guarantee assumes ‖x‖₂ ≤ ``data_norm`` (enforced by projecting longer rows onto
-    the ball, a per-row public map; with ``fit_intercept`` the row is [x, s] with
-    the public constant s = ``intercept_scaling``·R and x projected onto radius
-    √(R² − s²), so the augmented row still has norm ≤ R), labels in the public
-    set ``classes``, an
-    L-Lipschitz convex loss (L = 1 here) and Λ > 0. ``"objective"``,
-    ``"objective-laplace"`` (which also assumes, and enforces by scaling rows
-    down, ‖x‖₁ ≤ ``data_norm_l1``) and ``"output"`` give pure ε-DP;
-    ``"objective-gaussian"`` gives (ε, δ)-DP; ``"output-laplace"`` gives pure
-    ε-DP with the looser constant of Rubinstein et al.; ``"objective-2009"``
-    is **not** a DP mechanism (reproduction only). Released: ``coef_``, ``intercept_``,
-    ``classes_``; ``solver_info_`` is a diagnostic that reads the data and must not
-    be published. With more than two classes, one-vs-rest spends ε/K per class.
-    ``n_samples`` is public under replace-one neighbours.
-"""
-
-
-@model_doc
 @_model_file("DPLinearSVC")
 class DPLinearSVC(_DPLinearBase):
     """Differentially private linear SVM (Huber or hinge loss).
@@ -881,7 +859,25 @@ class DPLinearSVC(_DPLinearBase):
 
     Attributes
     ----------
-    %(dp_linear_attributes)s
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        Released weights on the original feature scale.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        Released intercepts (zeros without ``fit_intercept``).
+    classes_ : ndarray
+        The label set.
+    data_norm_ : float
+        The row-norm bound used.
+    regularization_ : float
+        The Λ used (``regularization``, or the value ``"auto"`` resolved to).
+    privacy_event_ : PrivacyEvent
+        Frozen record of the release (mechanism, ε, δ, sensitivity, paper).
+    solver_info_ : list of dict
+        Solver diagnostics (iterations, gradient norm, certificate). Reads the
+        data: do not publish.
+    n_iter_ : ndarray
+        Solver iterations per binary problem.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
 
     See Also
     --------
@@ -890,18 +886,37 @@ class DPLinearSVC(_DPLinearBase):
 
     Notes
     -----
-    {privacy}
+    Privacy: neighbouring datasets have the same size n and differ in one record
+    (replace-one); features and labels of that record are both protected. The
+    guarantee assumes ‖x‖₂ ≤ ``data_norm`` (enforced by projecting longer rows onto
+    the ball, a per-row public map; with ``fit_intercept`` the row is [x, s] with
+    the public constant s = ``intercept_scaling``·R and x projected onto radius
+    √(R² − s²), so the augmented row still has norm ≤ R), labels in the public
+    set ``classes``, an
+    L-Lipschitz convex loss (L = 1 here) and Λ > 0. ``"objective"``,
+    ``"objective-laplace"`` (which also assumes, and enforces by scaling rows
+    down, ‖x‖₁ ≤ ``data_norm_l1``) and ``"output"`` give pure ε-DP;
+    ``"objective-gaussian"`` gives (ε, δ)-DP; ``"output-laplace"`` gives pure
+    ε-DP with the looser constant of Rubinstein et al.; ``"objective-2009"``
+    is **not** a DP mechanism (reproduction only). Released: ``coef_``, ``intercept_``,
+    ``classes_``; ``solver_info_`` is a diagnostic that reads the data and must not
+    be published. With more than two classes, one-vs-rest spends ε/K per class.
+    ``n_samples`` is public under replace-one neighbours.
 
     References
     ----------
-    %(reference_cms11)s
+    .. [CMS11] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
+       empirical risk minimization", JMLR 12:1069–1109, 2011.
     .. [1] A. D. Sarwate, K. Chaudhuri, C. Monteleoni, "Differentially private
        support vector machines", arXiv:0912.0071, 2009.
     .. [2] B. I. P. Rubinstein, P. L. Bartlett, L. Huang, N. Taft, "Learning in a
        large function space: privacy-preserving mechanisms for SVM learning",
        arXiv:0911.5708, 2009.
 
-    %(examples_nested_balls)s
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> from dpsvm.models import DPLinearSVC
     >>> clf = DPLinearSVC(epsilon=1.0, classes=[-1, 1], random_state=0).fit(X, y)
     >>> clf.privacy_event_.epsilon
@@ -920,7 +935,6 @@ class DPLinearSVC(_DPLinearBase):
         return get_loss(self.loss, huber_h=self.huber_h)
 
 
-@model_doc
 @_model_file("DPLogisticRegression")
 class DPLogisticRegression(_DPLinearBase):
     """Differentially private logistic regression.
@@ -972,11 +986,32 @@ class DPLogisticRegression(_DPLinearBase):
         :class:`DPLinearSVC`).
     max_iter : int, default=200
         Solver iteration cap.
-    %(random_state_noise)s
+    random_state : None or int, default=None
+        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
+        only**. A generator object is refused at ``fit`` (kept as a parameter,
+        it would replay the noise).
 
     Attributes
     ----------
-    %(dp_linear_attributes)s
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        Released weights on the original feature scale.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        Released intercepts (zeros without ``fit_intercept``).
+    classes_ : ndarray
+        The label set.
+    data_norm_ : float
+        The row-norm bound used.
+    regularization_ : float
+        The Λ used (``regularization``, or the value ``"auto"`` resolved to).
+    privacy_event_ : PrivacyEvent
+        Frozen record of the release (mechanism, ε, δ, sensitivity, paper).
+    solver_info_ : list of dict
+        Solver diagnostics (iterations, gradient norm, certificate). Reads the
+        data: do not publish.
+    n_iter_ : ndarray
+        Solver iterations per binary problem.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
 
     See Also
     --------
@@ -984,15 +1019,34 @@ class DPLogisticRegression(_DPLinearBase):
 
     Notes
     -----
-    {privacy}
+    Privacy: neighbouring datasets have the same size n and differ in one record
+    (replace-one); features and labels of that record are both protected. The
+    guarantee assumes ‖x‖₂ ≤ ``data_norm`` (enforced by projecting longer rows onto
+    the ball, a per-row public map; with ``fit_intercept`` the row is [x, s] with
+    the public constant s = ``intercept_scaling``·R and x projected onto radius
+    √(R² − s²), so the augmented row still has norm ≤ R), labels in the public
+    set ``classes``, an
+    L-Lipschitz convex loss (L = 1 here) and Λ > 0. ``"objective"``,
+    ``"objective-laplace"`` (which also assumes, and enforces by scaling rows
+    down, ‖x‖₁ ≤ ``data_norm_l1``) and ``"output"`` give pure ε-DP;
+    ``"objective-gaussian"`` gives (ε, δ)-DP; ``"output-laplace"`` gives pure
+    ε-DP with the looser constant of Rubinstein et al.; ``"objective-2009"``
+    is **not** a DP mechanism (reproduction only). Released: ``coef_``, ``intercept_``,
+    ``classes_``; ``solver_info_`` is a diagnostic that reads the data and must not
+    be published. With more than two classes, one-vs-rest spends ε/K per class.
+    ``n_samples`` is public under replace-one neighbours.
 
     References
     ----------
     .. [1] K. Chaudhuri, C. Monteleoni, "Privacy-preserving logistic regression",
        NIPS 2008.
-    %(reference_cms11)s
+    .. [CMS11] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
+       empirical risk minimization", JMLR 12:1069–1109, 2011.
 
-    %(examples_nested_balls)s
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> from dpsvm.models import DPLogisticRegression
     >>> clf = DPLogisticRegression(epsilon=0.5, classes=[-1, 1], random_state=0)
     >>> clf.fit(X, y).predict_proba(X[:2]).shape
@@ -1004,28 +1058,37 @@ class DPLogisticRegression(_DPLinearBase):
     def _get_loss(self) -> Loss:
         return get_loss("logistic")
 
-    @model_doc
     def predict_proba(self, X: ArrayLike) -> FloatArray:
         """Class probabilities σ(score) (one-vs-rest, normalised, for K > 2).
 
-        %(rows_to)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows.
+
+        Returns
+        -------
         ndarray of shape (n_samples, n_classes)
             Probabilities in the order of ``classes_``.
         """
         return self._predict_proba_from_scores(self.decision_function(X))
 
-    @model_doc
     def predict_log_proba(self, X: ArrayLike) -> FloatArray:
         """Logarithm of :meth:`predict_proba`.
 
-        %(rows_to)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows.
+
+        Returns
+        -------
         ndarray of shape (n_samples, n_classes)
             Log-probabilities.
         """
         return np.log(self.predict_proba(X))
 
 
-@model_doc
 @_model_file("NonPrivateLinearClassifier")
 class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
     """The non-private reference: the same bias-free problem, solved exactly.
@@ -1073,7 +1136,10 @@ class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
     n_features_in_ : int
         Number of features seen in ``fit``.
 
-    %(examples_nested_balls)s
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> from dpsvm.models import NonPrivateLinearClassifier
     >>> NonPrivateLinearClassifier(loss="hinge").fit(X, y).coef_.shape
     (1, 5)
@@ -1109,7 +1175,3 @@ class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
         self._set_coef(W)
         self.n_iter_ = np.array(iters)
         return self
-
-
-for _cls in (DPLinearSVC, DPLogisticRegression):
-    _cls.__doc__ = (_cls.__doc__ or "").replace("{privacy}", _PRIVACY_NOTES.strip())
