@@ -32,7 +32,6 @@ from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
 from ..accounting.events import PrivacyEvent
 from ..perturbation import OutputPerturbation, weighted_loss_constants
-from ..utils._params import estimator_init
 from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_epsilon, n_rows, project_rows_to_ball, resolve_delta
@@ -77,24 +76,6 @@ _NOISE_REFERENCES = {
         "φ(x)ᵀφ(x′), Hall, Rinaldo & Wasserman, JMLR 14 (2013), Cor. 9), with Δ_H "
         "from " + SENSITIVITY_REFERENCE
     ),
-}
-
-
-#: The parameters (with their defaults) that both explicit-feature estimators take.
-_EXPLICIT_OUTPUT_PARAMETERS: dict[str, Any] = {
-    "epsilon": 1.0,
-    "delta": 0.0,
-    "noise": "gamma-norm",
-    "regularization": 0.01,
-    "l1_regularization": 0.0,
-    "data_norm": 1.0,
-    "feature_map": None,
-    "feature_norm": None,
-    "fit_intercept": False,
-    "intercept_scaling": 0.5,
-    "max_weight": 1.0,
-    "accountant": None,
-    "random_state": None,
 }
 
 
@@ -516,6 +497,43 @@ class DPOutputPerturbationSVC(
         "classes": ["array-like", None],
     }
 
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 0.0,
+        noise: str = "gamma-norm",
+        regularization: float = 0.01,
+        l1_regularization: float = 0.0,
+        data_norm: float | None = 1.0,
+        feature_map: Any = None,
+        feature_norm: float | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        max_weight: float = 1.0,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | None = None,
+        classes: ArrayLike | None = None,
+        class_weight: dict[Any, float] | str | None = None,
+        class_priors: ArrayLike | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.noise = noise
+        self.regularization = regularization
+        self.l1_regularization = l1_regularization
+        self.data_norm = data_norm
+        self.feature_map = feature_map
+        self.feature_norm = feature_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.max_weight = max_weight
+        self.accountant = accountant
+        self.random_state = random_state
+        self.classes = classes
+        self.class_weight = class_weight
+        self.class_priors = class_priors
+
     # -- model file (dpsvm.io): the released weights -------------------------
     _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
         SavedAttribute("classes", "classes_", "labels"),
@@ -527,11 +545,6 @@ class DPOutputPerturbationSVC(
 
     def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
         self._read_feature_state(state, codec)
-
-    __init__ = estimator_init(
-        _EXPLICIT_OUTPUT_PARAMETERS,
-        {"classes": None, "class_weight": None, "class_priors": None},
-    )
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
@@ -710,6 +723,43 @@ class DPOutputPerturbationRegressor(
         "y_bound": [Interval(Real, 0, None, closed="neither"), None],
     }
 
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 0.0,
+        noise: str = "gamma-norm",
+        regularization: float = 0.01,
+        l1_regularization: float = 0.0,
+        data_norm: float | None = 1.0,
+        feature_map: Any = None,
+        feature_norm: float | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        max_weight: float = 1.0,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | None = None,
+        loss: str = "pinball",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.noise = noise
+        self.regularization = regularization
+        self.l1_regularization = l1_regularization
+        self.data_norm = data_norm
+        self.feature_map = feature_map
+        self.feature_norm = feature_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.max_weight = max_weight
+        self.accountant = accountant
+        self.random_state = random_state
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+
     # -- model file (dpsvm.io): the released weights -------------------------
     _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
         SavedAttribute("n_features_in", "n_features_in_", "count"),
@@ -728,11 +778,6 @@ class DPOutputPerturbationRegressor(
     def _loss_spec(self) -> tuple[str, float, float | None]:
         y_bound = None if self.y_bound is None else float(self.y_bound)
         return self.loss, float(self.quantile), y_bound
-
-    __init__ = estimator_init(
-        _EXPLICIT_OUTPUT_PARAMETERS,
-        {"loss": "pinball", "quantile": 0.5, "y_bound": None},
-    )
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(

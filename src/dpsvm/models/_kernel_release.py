@@ -40,12 +40,10 @@ from ..accounting.events import NonPrivateEvent
 from ..bounds.nie_wang import nw_noise_scale
 from ..exceptions import NotPrivateWarning
 from ..perturbation import OutputNoise
-from ..utils._params import estimator_init
 from ..utils._random import check_random_state
 from ..utils._types import FloatArray
 from ..validation import check_epsilon, n_rows, resolve_delta
 from .kernel_erm import (
-    KERNEL_ERM_PARAMETERS,
     SENSITIVITY_REFERENCE,
     Calibration,
     KernelERMBase,
@@ -278,9 +276,36 @@ class PerQueryLaplacePredictor(_KernelRelease):
         "accountant": [BudgetAccountant, None],
     }
 
-    __init__ = estimator_init(
-        {"epsilon": 0.1, "accountant": None}, KERNEL_ERM_PARAMETERS
-    )
+    def __init__(
+        self,
+        *,
+        epsilon: float = 0.1,
+        accountant: BudgetAccountant | None = None,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        loss: str = "hinge",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.accountant = accountant
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
 
     def _before_data(self, epsilon: float, n_samples: int | Callable[[], int]) -> None:
         # The fit spends nothing (nothing is released); every answer will.
@@ -479,10 +504,40 @@ class DPGaussianProcessRelease(_KernelRelease):
         "accountant": [BudgetAccountant, None],
     }
 
-    __init__ = estimator_init(
-        {"epsilon": 1.0, "delta": 1e-6, "jitter": 1e-10, "accountant": None},
-        KERNEL_ERM_PARAMETERS,
-    )
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 1e-6,
+        jitter: float = 1e-10,
+        accountant: BudgetAccountant | None = None,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        loss: str = "hinge",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.jitter = jitter
+        self.accountant = accountant
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
 
     def _before_data(
         self, epsilon: float, n_samples: int | Callable[[], int]
@@ -698,9 +753,36 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
         "noise_convention": [StrOptions({"lemma1", "prop1"})],
     }
 
-    __init__ = estimator_init(
-        {"epsilon": 1.0, "noise_convention": "lemma1"}, KERNEL_ERM_PARAMETERS
-    )
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        noise_convention: str = "lemma1",
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        loss: str = "hinge",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.noise_convention = noise_convention
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
 
     def _non_private_reason(self) -> str:
         # Read by dpsvm.accounting.non_private_reason (selectors, accountants).

@@ -309,19 +309,6 @@ class ScorePredictMixin:
         return self.classes_[np.argmax(scores, axis=1)]
 
 
-#: The parameters (with their defaults) of the linear family's
-#: ``LinearModelBase`` constraints, for :func:`dpsvm.utils._params.estimator_init`.
-LINEAR_PARAMETERS: dict[str, Any] = {
-    "regularization": 0.01,
-    "data_norm": 1.0,
-    "fit_intercept": False,
-    "intercept_scaling": 0.5,
-    "classes": None,
-    "tol": 1e-10,
-    "max_iter": 200,
-}
-
-
 class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     """Bias-free linear classifier on rows projected onto a public ball.
 

@@ -65,7 +65,6 @@ from ..losses import get_loss
 from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ..solvers import RowScaledDesign
 from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
-from ..utils._params import estimator_init, store_init_params
 from ..utils._random import random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_epsilon, n_rows, project_rows_to_ball, resolve_delta
@@ -157,23 +156,6 @@ class _PublicGammaFitMixin(PublicParameterFitMixin):
 
     def _check_public_parameters(self) -> None:
         reject_string_gamma(self.gamma, type(self).__name__)  # type: ignore[attr-defined]
-
-
-#: The parameters (with their defaults) of the random-feature classifiers.
-_RANDOM_FEATURE_PARAMETERS: dict[str, Any] = {
-    "kernel": "rbf",
-    "gamma": 1.0,
-    "n_components": 100,
-    "feature_map": "auto",
-    "norm_handling": "scale",
-    "loss": "auto",
-    "huber_h": 0.5,
-    "regularization": 0.01,
-    "classes": None,
-    "tol": 1e-10,
-    "max_iter": 200,
-    "feature_random_state": None,
-}
 
 
 class _RandomFeatureClassifierBase(
@@ -595,22 +577,50 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         "random_state": random_state_constraint(),
     }
 
-    __init__ = estimator_init(
-        _RANDOM_FEATURE_PARAMETERS,
-        {
-            "norm_handling": "clip",
-            "mechanism": "objective",
-            "huber_h": 1.0,
-            "regularization": "auto",
-            "epsilon": 1.0,
-            "delta": 0.0,
-            "class_weight": None,
-            "class_priors": None,
-            "max_weight": 1.0,
-            "accountant": None,
-            "random_state": None,
-        },
-    )
+    def __init__(
+        self,
+        *,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        n_components: int = 100,
+        feature_map: str = "auto",
+        norm_handling: str = "clip",
+        loss: str = "auto",
+        huber_h: float = 1.0,
+        regularization: float | str = "auto",
+        classes: ArrayLike | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+        feature_random_state: int | None = None,
+        mechanism: str = "objective",
+        epsilon: float = 1.0,
+        delta: float | str = 0.0,
+        class_weight: dict[Any, float] | str | None = None,
+        class_priors: ArrayLike | None = None,
+        max_weight: float = 1.0,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.gamma = gamma
+        self.n_components = n_components
+        self.feature_map = feature_map
+        self.norm_handling = norm_handling
+        self.loss = loss
+        self.huber_h = huber_h
+        self.regularization = regularization
+        self.classes = classes
+        self.tol = tol
+        self.max_iter = max_iter
+        self.feature_random_state = feature_random_state
+        self.mechanism = mechanism
+        self.epsilon = epsilon
+        self.delta = delta
+        self.class_weight = class_weight
+        self.class_priors = class_priors
+        self.max_weight = max_weight
+        self.accountant = accountant
+        self.random_state = random_state
 
     #: Not written to model files; the event records their public bound W.
     _unsaved_params = ("class_weight", "class_priors", "max_weight")
@@ -940,7 +950,34 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     True
     """
 
-    __init__ = estimator_init(_RANDOM_FEATURE_PARAMETERS)
+    def __init__(
+        self,
+        *,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        n_components: int = 100,
+        feature_map: str = "auto",
+        norm_handling: str = "scale",
+        loss: str = "auto",
+        huber_h: float = 0.5,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+        feature_random_state: int | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.gamma = gamma
+        self.n_components = n_components
+        self.feature_map = feature_map
+        self.norm_handling = norm_handling
+        self.loss = loss
+        self.huber_h = huber_h
+        self.regularization = regularization
+        self.classes = classes
+        self.tol = tol
+        self.max_iter = max_iter
+        self.feature_random_state = feature_random_state
 
     def _resolved_feature_map(self) -> str:
         return "cos-sin" if self.feature_map == "auto" else str(self.feature_map)
@@ -1065,7 +1102,14 @@ class NonPrivateKernelSVC(
         tol: float = 1e-12,
         max_iter: int = 100,
     ) -> None:
-        store_init_params(self, locals())
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.regularization = regularization
+        self.classes = classes
+        self.tol = tol
+        self.max_iter = max_iter
 
     def _kernel(self, A: FloatArray, B: FloatArray) -> FloatArray:
         return kernel_matrix(

@@ -50,7 +50,6 @@ from ..solvers import (
     solve_hinge,
     solve_smooth,
 )
-from ..utils._params import estimator_init
 from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_epsilon, n_rows, resolve_delta
@@ -61,7 +60,6 @@ from ._weights import (
     row_weights,
 )
 from .base import (
-    LINEAR_PARAMETERS,
     LinearModelBase,
     NoisyFitTagsMixin,
     PublicParameterFitMixin,
@@ -182,26 +180,6 @@ _OBJECTIVE_MECHANISMS = (
     "objective-gaussian",
     "objective-laplace",
 )
-
-
-#: The smooth-loss choice of the hinge-family classifiers.
-HUBER_LOSS_PARAMETERS: dict[str, Any] = {"loss": "huber", "huber_h": 0.5}
-
-#: The parameters (with their defaults) of the private linear classifiers.
-DP_LINEAR_PARAMETERS: dict[str, Any] = {
-    "epsilon": 1.0,
-    "delta": 0.0,
-    "mechanism": "objective",
-    **LINEAR_PARAMETERS,
-    "regularization": "auto",
-    "fit_intercept": True,
-    "class_weight": None,
-    "class_priors": None,
-    "max_weight": 1.0,
-    "data_norm_l1": None,
-    "accountant": None,
-    "random_state": None,
-}
 
 
 class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
@@ -929,7 +907,46 @@ class DPLinearSVC(_DPLinearBase):
         "huber_h": [Interval(Real, 0, None, closed="neither")],
     }
 
-    __init__ = estimator_init(DP_LINEAR_PARAMETERS, HUBER_LOSS_PARAMETERS)
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 0.0,
+        mechanism: str = "objective",
+        regularization: float | str = "auto",
+        data_norm: float | None = 1.0,
+        fit_intercept: bool = True,
+        intercept_scaling: float = 0.5,
+        classes: ArrayLike | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+        class_weight: dict[Any, float] | str | None = None,
+        class_priors: ArrayLike | None = None,
+        max_weight: float = 1.0,
+        data_norm_l1: float | None = None,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | None = None,
+        loss: str = "huber",
+        huber_h: float = 0.5,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.mechanism = mechanism
+        self.regularization = regularization
+        self.data_norm = data_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.classes = classes
+        self.tol = tol
+        self.max_iter = max_iter
+        self.class_weight = class_weight
+        self.class_priors = class_priors
+        self.max_weight = max_weight
+        self.data_norm_l1 = data_norm_l1
+        self.accountant = accountant
+        self.random_state = random_state
+        self.loss = loss
+        self.huber_h = huber_h
 
     def _get_loss(self) -> Loss:
         return get_loss(self.loss, huber_h=self.huber_h)
@@ -1053,7 +1070,42 @@ class DPLogisticRegression(_DPLinearBase):
     (2, 2)
     """
 
-    __init__ = estimator_init(DP_LINEAR_PARAMETERS)
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 0.0,
+        mechanism: str = "objective",
+        regularization: float | str = "auto",
+        data_norm: float | None = 1.0,
+        fit_intercept: bool = True,
+        intercept_scaling: float = 0.5,
+        classes: ArrayLike | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+        class_weight: dict[Any, float] | str | None = None,
+        class_priors: ArrayLike | None = None,
+        max_weight: float = 1.0,
+        data_norm_l1: float | None = None,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.mechanism = mechanism
+        self.regularization = regularization
+        self.data_norm = data_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.classes = classes
+        self.tol = tol
+        self.max_iter = max_iter
+        self.class_weight = class_weight
+        self.class_priors = class_priors
+        self.max_weight = max_weight
+        self.data_norm_l1 = data_norm_l1
+        self.accountant = accountant
+        self.random_state = random_state
 
     def _get_loss(self) -> Loss:
         return get_loss("logistic")
@@ -1151,7 +1203,28 @@ class NonPrivateLinearClassifier(PublicParameterFitMixin, LinearModelBase):
         "huber_h": [Interval(Real, 0, None, closed="neither")],
     }
 
-    __init__ = estimator_init(HUBER_LOSS_PARAMETERS, LINEAR_PARAMETERS)
+    def __init__(
+        self,
+        *,
+        loss: str = "huber",
+        huber_h: float = 0.5,
+        regularization: float = 0.01,
+        data_norm: float | None = 1.0,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        classes: ArrayLike | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+    ) -> None:
+        self.loss = loss
+        self.huber_h = huber_h
+        self.regularization = regularization
+        self.data_norm = data_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.classes = classes
+        self.tol = tol
+        self.max_iter = max_iter
 
     def _resolve_classes(self, y: np.ndarray, all_public: bool = False) -> np.ndarray:
         return reference_label_set(self.classes, y, all_public=all_public)
