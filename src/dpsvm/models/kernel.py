@@ -31,52 +31,39 @@ Rubinstein et al.'s C is 1/Λ (its dual box is 0 ≤ αᵢ ≤ C/n = 1/(nΛ)).
   solved in the dual with the box 0 ≤ αᵢ ≤ C/n and **no** equality constraint
   (libsvm's ``SVC`` fits a bias and solves a different problem),
   certified by its duality gap.
+
+The feature map, prediction and model-file state that the two random-feature
+models share are in :mod:`dpsvm.models._random_features`; the exact kernel SVM
+is defined in :mod:`dpsvm.models._exact_kernel_svc` and imports from here.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
-from numbers import Integral, Real
-from typing import Any, ClassVar
+from numbers import Real
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import charge, warn_not_private
 from ..accounting.events import NonPrivateEvent, PrivacyEvent
 from ..bounds.rubinstein import rff_noise_scale
-from ..kernels import (
-    EXACT_KERNELS,
-    SHIFT_INVARIANT_KERNELS,
-    RandomFourierFeatures,
-    fourier_features,
-    kernel_matrix,
-    reject_string_gamma,
-)
 from ..losses import get_loss
 from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ..solvers import RowScaledDesign
 from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
 from ..utils._random import random_state_constraint
 from ..utils._types import FloatArray
-from ..validation import check_epsilon, n_rows, project_rows_to_ball, resolve_delta
+from ..validation import check_epsilon, n_rows, resolve_delta
+from ._exact_kernel_svc import NonPrivateKernelSVC
+from ._random_features import _RandomFeatureClassifierBase
 from ._weights import public_weight_bound, resolve_class_weight
-from .base import (
-    NoisyFitTagsMixin,
-    PublicParameterFitMixin,
-    SavedAttribute,
-    ScoreColumnsMixin,
-    one_vs_rest_targets,
-    reference_label_set,
-)
+from .base import NoisyFitTagsMixin
 from .base import model_file as _model_file
 from .linear import DPLinearSVC, NonPrivateLinearClassifier
 
@@ -119,8 +106,6 @@ _REFERENCES = {
     ),
 }
 
-_NORM_HANDLING = {"scale", "bound", "clip", "paper"}
-
 
 class _InnerDPLinearSVC(DPLinearSVC):
     """DPLinearSVC as the linear step of :class:`DPKernelSVC` (which warns itself)."""
@@ -144,233 +129,6 @@ class _UnprojectedDPLinearSVC(_InnerDPLinearSVC):
     ) -> RowScaledDesign:
         # The rows as given (no clipping, no constant column), divided by R.
         return RowScaledDesign(X, None if R == 1.0 else np.full(X.shape[0], 1.0 / R))
-
-
-# ---------------------------------------------------------------------------
-# Random-feature models (private and not)
-# ---------------------------------------------------------------------------
-
-
-class _PublicGammaFitMixin(PublicParameterFitMixin):
-    """``fit`` that refuses a string (data-dependent) ``gamma`` before validation."""
-
-    def _check_public_parameters(self) -> None:
-        reject_string_gamma(self.gamma, type(self).__name__)  # type: ignore[attr-defined]
-
-
-class _RandomFeatureClassifierBase(
-    _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
-):
-    """Shared feature construction and prediction of the random-feature models."""
-
-    _parameter_constraints: dict[str, list[Any]] = {
-        "kernel": [StrOptions(set(SHIFT_INVARIANT_KERNELS))],
-        "gamma": [Interval(Real, 0, None, closed="neither")],
-        "n_components": [Interval(Integral, 1, None, closed="left")],
-        "feature_map": [StrOptions({"auto", "cos-sin", "cos-phase"})],
-        "norm_handling": [StrOptions(_NORM_HANDLING)],
-        "loss": [StrOptions({"auto", "hinge", "huber", "logistic"})],
-        "huber_h": [Interval(Real, 0, None, closed="neither")],
-        "regularization": [Interval(Real, 0, None, closed="neither")],
-        "classes": ["array-like", None],
-        "tol": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "feature_random_state": random_state_constraint("feature_random_state"),
-    }
-
-    # Overridden by the subclasses (resolution of the "auto" options).
-    def _resolved_feature_map(self) -> str:
-        raise NotImplementedError
-
-    def _resolved_loss(self) -> str:
-        raise NotImplementedError
-
-    def _feature_setup(self, n_features: int) -> tuple[RandomFourierFeatures, float]:
-        """Fit the public feature map; return it and the feature-norm bound R.
-
-        Only the number of input columns is used: the frequencies are drawn
-        from ``feature_random_state`` independently of the records.
-        """
-        feature_map = self._resolved_feature_map()
-        unscaled = feature_map == "cos-phase" and self.norm_handling != "scale"
-        rff = RandomFourierFeatures(
-            kernel=self.kernel,
-            gamma=self.gamma,
-            n_components=self.n_components,
-            feature_map=feature_map,
-            norm_handling="bound" if unscaled else "scale",
-            random_state=self.feature_random_state,
-        )
-        rff.fit(np.zeros((1, n_features)))  # public: reads the column count only
-        if feature_map == "cos-phase" and self.norm_handling == "bound":
-            # √2: the noise is scaled to the true feature-norm bound.
-            R = rff.feature_norm_bound_
-        else:
-            # cos-sin: exactly 1; "scale": 1; "clip": rows projected onto the
-            # unit ball; "paper": 1 *claimed* for features of norm up to √2.
-            R = 1.0
-        return rff, R
-
-    def _store_features(self, rff: RandomFourierFeatures, R: float) -> None:
-        self.feature_map_ = self._resolved_feature_map()
-        self.frequencies_ = rff.frequencies_
-        self.phases_ = rff.phases_
-        self.feature_scale_ = float(rff.scale_)
-        self.feature_norm_bound_ = float(rff.feature_norm_bound_)
-        self.data_norm_ = float(R)
-        unprojected = self.norm_handling == "paper" and self.feature_map_ == "cos-phase"
-        self.projection_radius_ = None if unprojected else float(R)
-
-    def transform_features(self, X: ArrayLike) -> FloatArray:
-        """Random features of ``X`` from the released frequencies, as used in fit.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Rows.
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_random_features)
-            z(x), projected onto the ball of radius ``projection_radius_`` (a
-            no-op except for ``norm_handling="clip"`` and rounding).
-        """
-        check_is_fitted(self)
-        Xa = np.asarray(validate_data(self, X, dtype=np.float64, reset=False))
-        Z = fourier_features(
-            Xa, self.frequencies_, self.phases_, scale=self.feature_scale_
-        )
-        if self.projection_radius_ is not None:
-            Z = project_rows_to_ball(Z, self.projection_radius_)
-        return np.asarray(Z, dtype=np.float64)
-
-    def _scores(self, X: ArrayLike) -> FloatArray:
-        # ⟨coef_, z(x)⟩ from the released frequencies_, phases_, feature_scale_,
-        # projection_radius_ and coef_ only.
-        return self.transform_features(X) @ self.coef_.T
-
-    def _feature_details(self, R: float) -> dict[str, Any]:
-        return {
-            "kernel": self.kernel,
-            "gamma": float(self.gamma),
-            "n_components": int(self.n_components),
-            "feature_map": self.feature_map_,
-            "norm_handling": self.norm_handling,
-            "n_random_features": int(self.coef_.shape[1]),
-            "feature_norm_bound": self.feature_norm_bound_,
-            "calibrated_norm_bound": float(R),
-            "frequencies": "data-independent, released (frequencies_, phases_)",
-        }
-
-    # -- model file (dpsvm.io): the released feature map and weights ------------
-    _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
-        SavedAttribute("classes", "classes_", "labels"),
-        SavedAttribute("coef", "coef_", "custom"),
-        SavedAttribute("random_features", "frequencies_, phases_, ...", "custom"),
-        SavedAttribute("data_norm", "data_norm_", "positive"),
-        SavedAttribute("n_features_in", "n_features_in_", "count"),
-    )
-
-    def _state_to_dict(self, codec: Any) -> dict[str, Any]:
-        """``coef`` and the public description of the feature map."""
-        radius, phases = self.projection_radius_, self.phases_
-        return {
-            "coef": codec.to_list("coef_", self.coef_),
-            "random_features": {
-                "kernel": self.kernel,
-                "gamma": codec.scalar("gamma", self.gamma),
-                "n_components": codec.scalar("n_components", self.n_components),
-                "feature_map": str(self.feature_map_),
-                "norm_handling": self.norm_handling,
-                "scale": codec.scalar("feature_scale_", float(self.feature_scale_)),
-                "feature_norm_bound": codec.scalar(
-                    "feature_norm_bound_", float(self.feature_norm_bound_)
-                ),
-                "projection_radius": None
-                if radius is None
-                else codec.scalar("projection_radius_", float(radius)),
-                "frequencies": codec.to_list("frequencies_", self.frequencies_),
-                "phases": None if phases is None else codec.to_list("phases_", phases),
-            },
-        }
-
-    def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
-        """Read the feature map; its derived values must agree with the parameters.
-
-        As in :meth:`_feature_setup` / :meth:`_store_features`: the cos-sin map
-        (Rubinstein et al. 2012, eq. (4.1)) and the cos-phase map with
-        ``norm_handling="scale"`` use 1/√m (norm ≤ 1); the other cos-phase modes
-        keep the √(2/D) of Sarwate, Chaudhuri & Monteleoni (arXiv:0912.0071),
-        Algorithm 2, whose features reach norm √2 although its Theorem 1 assumes
-        norm ≤ 1 (correction: docs/kernels.md, "The cos-phase norm"). The noise
-        is calibrated for √2 with ``"bound"`` only; ``"paper"`` alone leaves the
-        features unprojected.
-        """
-        where = codec.where("random_features")
-        keys = ("kernel", "gamma", "n_components", "feature_map", "norm_handling")
-        derived = ("scale", "feature_norm_bound", "projection_radius")
-        arrays = ("frequencies", "phases")
-        rf = codec.keys(state["random_features"], where, keys + derived + arrays)
-        if isinstance(self.n_components, bool):  # an Integral to scikit-learn
-            raise ValueError(
-                "params.n_components must be an integer >= 1, got True/False."
-            )
-        for key in keys[:3] + keys[4:]:
-            value, param = rf[key], getattr(self, key)
-            if isinstance(value, bool) or value != param:
-                raise ValueError(
-                    f"{where}.{key} is {value!r} but params.{key} is {param!r}."
-                )
-        m, d, feature_map = (
-            int(self.n_components),
-            self.n_features_in_,
-            rf["feature_map"],
-        )
-        if feature_map != self._resolved_feature_map():  # "auto" -> the map fit uses
-            raise ValueError(
-                f"{where}.feature_map is {feature_map!r}; the parameters give "
-                f"{self._resolved_feature_map()!r}."
-            )
-        cos_phase = feature_map == "cos-phase"
-        unscaled = cos_phase and self.norm_handling != "scale"
-        scale = math.sqrt(2.0 / m) if unscaled else 1.0 / math.sqrt(m)
-        self.feature_scale_ = codec.derived(rf["scale"], scale, f"{where}.scale")
-        self.feature_norm_bound_ = codec.derived(
-            rf["feature_norm_bound"],
-            math.sqrt(2.0) if unscaled else 1.0,
-            f"{where}.feature_norm_bound",
-        )
-        calibrated = (
-            math.sqrt(2.0) if cos_phase and self.norm_handling == "bound" else 1.0
-        )
-        codec.derived(self.data_norm_, calibrated, codec.where("data_norm"))
-        radius = rf["projection_radius"]
-        if cos_phase and self.norm_handling == "paper":
-            if radius is not None:
-                raise ValueError(
-                    f"{where}.projection_radius must be null for "
-                    "norm_handling='paper' (unprojected features)."
-                )
-        elif isinstance(radius, bool) or radius != self.data_norm_:
-            raise ValueError(
-                f"{where}.projection_radius is {radius!r}; it must equal "
-                f"data_norm ({self.data_norm_!r})."
-            )
-        self.frequencies_ = codec.array(
-            rf["frequencies"], f"{where}.frequencies", (d, m)
-        )
-        if cos_phase:
-            self.phases_ = codec.array(rf["phases"], f"{where}.phases", (m,))
-        elif rf["phases"] is not None:
-            raise ValueError(f"{where}.phases must be null for the cos-sin map.")
-        else:
-            self.phases_ = None
-        k = 1 if self.classes_.size == 2 else self.classes_.size
-        self.coef_ = codec.array(
-            state["coef"], codec.where("coef"), (k, m if cos_phase else 2 * m)
-        )
-        self.feature_map_ = feature_map
-        self.projection_radius_ = None if radius is None else float(radius)
 
 
 @_model_file("DPKernelSVC")
@@ -1008,162 +766,3 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
         self.coef_ = inner.coef_
         self.n_iter_ = inner.n_iter_
         return self
-
-
-# ---------------------------------------------------------------------------
-# Exact kernel hinge SVM (Rubinstein et al. 2012, Algorithm 1)
-# ---------------------------------------------------------------------------
-
-
-class NonPrivateKernelSVC(
-    _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
-):
-    """Exact bias-free kernel hinge SVM (Rubinstein et al. Alg. 1). No privacy.
-
-    Solves (1/n)Σ max(0, 1 − yᵢf(xᵢ)) + (Λ/2)‖f‖²_H over the RKHS of the kernel, i.e.
-    Rubinstein et al.'s ½‖w‖² + (C/n)Σ hinge with C = 1/Λ, through its dual (eq. (5.1)):
-    0 ≤ αᵢ ≤ C/n and **no** equality constraint, so that it is the problem the private
-    random-feature models approximate. scikit-learn's ``SVC`` (libsvm) always fits a
-    bias and therefore solves another problem. The solution is certified by its duality
-    gap. Builds the n × n kernel matrix: for n up to a few thousand.
-
-    Parameters
-    ----------
-    kernel : {"rbf", "gaussian", "laplacian", "cauchy", "linear", "poly"}, \
-            default="rbf"
-        The kernel (see :func:`~dpsvm.kernels.kernel_matrix`).
-    gamma : float, default=1.0
-        Width of the translation-invariant kernels.
-    degree : int, default=2
-        Degree of ``"poly"``, (coef0 + xᵀy)^degree.
-    coef0 : float, default=1.0
-        Offset of ``"poly"``.
-    regularization : float, default=0.01
-        Λ > 0 (C = 1/Λ; dual box C/n = 1/(nΛ)).
-    classes : array-like or None, default=None
-        Label set (``None``: read from y).
-    tol : float, default=1e-12
-        Target duality gap in the Λ normalisation (J(f) − J(f*) ≤ gap).
-    max_iter : int, default=100
-        Budget of the dual solver: coordinate-descent epochs, and Newton
-        iterations per ridge level (see :func:`solve_kernel_hinge_dual`).
-
-    Attributes
-    ----------
-    support_ : ndarray of shape (n_support,)
-        Indices of the training rows with αᵢ > 0 for some class.
-    support_vectors_ : ndarray of shape (n_support, n_features)
-        Those rows (**training data: this model is not private**).
-    dual_coef_ : ndarray of shape (1, n_support) or (n_classes, n_support)
-        αᵢyᵢ, so that f(x) = Σᵢ dual_coef_ᵢ k(x, support_vectors_ᵢ).
-    duality_gap_ : ndarray of shape (1,) or (n_classes,)
-        Gap of each binary problem in the Λ normalisation (an upper bound on
-        J(f) − J(f*)).
-    distance_bound_ : ndarray of shape (1,) or (n_classes,)
-        Certified ‖f − f*‖_H ≤ √(2·gap/Λ); for a kernel with k(x, x) ≤ 1 it also
-        bounds sup_x |f(x) − f*(x)|.
-    classes_ : ndarray
-        The label set.
-    n_iter_ : ndarray
-        Solver iterations per binary problem.
-    n_features_in_ : int
-        Number of input columns.
-
-    Examples
-    --------
-    >>> from dpsvm.datasets import make_nested_balls
-    >>> from dpsvm.models import NonPrivateKernelSVC
-    >>> X, y = make_nested_balls(500, random_state=0)
-    >>> clf = NonPrivateKernelSVC(gamma=0.5, regularization=1e-3).fit(X, y)
-    >>> bool(clf.score(X, y) > 0.85), bool(clf.duality_gap_[0] < 1e-9)
-    (True, True)
-    """
-
-    _parameter_constraints: dict[str, list[Any]] = {
-        "kernel": [StrOptions(set(EXACT_KERNELS))],
-        "gamma": [Interval(Real, 0, None, closed="neither")],
-        "degree": [Interval(Integral, 1, None, closed="left")],
-        "coef0": [Interval(Real, 0, None, closed="left")],
-        "regularization": [Interval(Real, 0, None, closed="neither")],
-        "classes": ["array-like", None],
-        "tol": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-    }
-
-    def __init__(
-        self,
-        *,
-        kernel: str = "rbf",
-        gamma: float = 1.0,
-        degree: int = 2,
-        coef0: float = 1.0,
-        regularization: float = 0.01,
-        classes: ArrayLike | None = None,
-        tol: float = 1e-12,
-        max_iter: int = 100,
-    ) -> None:
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.regularization = regularization
-        self.classes = classes
-        self.tol = tol
-        self.max_iter = max_iter
-
-    def _kernel(self, A: FloatArray, B: FloatArray) -> FloatArray:
-        return kernel_matrix(
-            A,
-            B,
-            kernel=self.kernel,
-            gamma=self.gamma,
-            degree=self.degree,
-            coef0=self.coef0,
-        )
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def _fit(self, X: Any, y: Any) -> NonPrivateKernelSVC:
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        y = np.asarray(y)
-        self.classes_ = classes = reference_label_set(self.classes, y)
-        targets = one_vs_rest_targets(y, classes)
-        n = X.shape[0]
-        K = self._kernel(X, X)
-        box = 1.0 / (
-            n * self.regularization
-        )  # C/n with C = 1/Λ (Rubinstein et al. eq. (5.1))
-        alphas, gaps, iters = [], [], []
-        for t in targets:
-            alpha, gap, it = solve_kernel_hinge_dual(
-                K, t, box, tol=self.tol, max_iter=self.max_iter
-            )
-            alphas.append(alpha * t)
-            # J = Λ·P_R, so gap_J = Λ·gap_R; ‖w − w*‖ ≤ √(2·gap_R).
-            gaps.append(self.regularization * gap)
-            iters.append(it)
-        A = np.vstack(alphas)
-        support = np.flatnonzero(np.any(A != 0.0, axis=0))
-        self.support_ = support
-        self.support_vectors_ = X[support]
-        self.dual_coef_ = A[:, support]
-        self.duality_gap_ = np.array(gaps)
-        self.distance_bound_ = np.sqrt(2.0 * self.duality_gap_ / self.regularization)
-        self.n_iter_ = np.array(iters)
-        worst = float(np.max(self.duality_gap_))
-        if worst > 1e3 * self.tol:
-            warnings.warn(
-                f"NonPrivateKernelSVC stopped with duality gap {worst:.3g}; "
-                "increase max_iter.",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
-        return self
-
-    def _scores(self, X: ArrayLike) -> FloatArray:
-        # f(x) = Σᵢ αᵢyᵢ k(x, xᵢ), no bias.
-        check_is_fitted(self)
-        Xa = np.asarray(validate_data(self, X, dtype=np.float64, reset=False))
-        if self.support_vectors_.shape[0] == 0:
-            return np.zeros((Xa.shape[0], self.dual_coef_.shape[0]))
-        return self._kernel(Xa, self.support_vectors_) @ self.dual_coef_.T
