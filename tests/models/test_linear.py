@@ -12,6 +12,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 from sklearn.utils._param_validation import InvalidParameterError
 
+import dpsvm.models._linear_mechanisms as mechanisms_module
 import dpsvm.models.linear as linear_module
 from dpsvm.accounting import BudgetAccountant, NonPrivateEvent
 from dpsvm.exceptions import (
@@ -201,13 +202,14 @@ def test_failed_fit_spends_nothing(monkeypatch, breaker):
         y[0] = 7
         err = ValueError
     else:
-        real = linear_module.solve_smooth
+        # The private linear release solves through _linear_mechanisms._solve.
+        real = mechanisms_module.solve_smooth
 
         def stalled(*a, **k):  # type: ignore[no-untyped-def]
             res = real(*a, **k)
             return type(res)(res.coef, 1.0, 1.0, res.gap, res.n_iter, res.method)
 
-        monkeypatch.setattr(linear_module, "solve_smooth", stalled)
+        monkeypatch.setattr(mechanisms_module, "solve_smooth", stalled)
         err = DPSVMConvergenceError
     with pytest.raises(err):
         clf.fit(X, y)

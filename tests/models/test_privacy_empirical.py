@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import dpsvm.models.linear as linear_module
+import dpsvm.models._linear_mechanisms as mechanisms_module
 import dpsvm.perturbation._objective as objective_module
 from dpsvm.audit import epsilon_lower_bound
 from dpsvm.models import DPLinearSVC, DPLogisticRegression
@@ -115,9 +115,9 @@ def test_literal_beta_eps_n_reading_is_caught(monkeypatch):
 def test_halved_output_sensitivity_is_caught(monkeypatch):
     # The harness also catches a factor-2 calibration error of output
     # perturbation: with Δ halved the true loss is 2ε.
-    real = linear_module.output_l2_sensitivity
+    real = mechanisms_module.output_l2_sensitivity
     monkeypatch.setattr(
-        linear_module,
+        mechanisms_module,
         "output_l2_sensitivity",
         lambda n, lam, lipschitz=1.0, max_weight=1.0: (
             real(n, lam, lipschitz, max_weight) / 2

@@ -32,11 +32,9 @@ from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
 from ..accounting.events import PrivacyEvent
 from ..perturbation import OutputPerturbation, weighted_loss_constants
-from ..utils._params import estimator_init
 from ..utils._random import check_random_state, random_state_constraint
 from ..utils._types import FloatArray
 from ..validation import check_epsilon, n_rows, project_rows_to_ball, resolve_delta
-from ._docs import model_doc
 from ._weights import class_index, public_weight_bound, resolve_class_weight
 from ._weights import row_weights as _row_weights
 from .base import (
@@ -78,42 +76,6 @@ _NOISE_REFERENCES = {
         "φ(x)ᵀφ(x′), Hall, Rinaldo & Wasserman, JMLR 14 (2013), Cor. 9), with Δ_H "
         "from " + SENSITIVITY_REFERENCE
     ),
-}
-
-_PRIVACY_NOTES = """
-    Privacy: replace-one neighbours (datasets of equal size n differing in one
-    record, features and target). The released vector (``coef_``,
-    ``intercept_``) is ε-DP (``noise="gamma-norm"`` or ``"laplace"``) or
-    (ε, δ)-DP (``noise="gaussian"``) provided: the feature map is fixed without
-    the private data; its rows are bounded by κ (enforced: φ(x) is projected onto
-    the ball of radius κ = ``feature_norm``, or x onto radius ``data_norm`` for
-    the identity map); the loss is convex and C_L-Lipschitz in f(x) (hinge,
-    absolute: 1; pinball: max(τ, 1 − τ); squared: 2M(κ+1)/√λ_NW with |y| ≤ M
-    enforced by clipping); Λ > 0. Nie & Wang Thm 2 gives
-    ‖w_z − w_z̄‖₂ ≤ Δ_H = 2κC_L/(λ_NW·γ·n) = 2κC_L/(nΛ) (λ_NW = Λ/2, γ = 2; an
-    added μ‖w‖₁ keeps the modulus Λ). The solver certifies ‖ŵ − w*‖ ≤ cap =
-    10⁻³·Δ_H (else :class:`~dpsvm.exceptions.DPSVMConvergenceError`, nothing
-    spent) and the noise is calibrated to Δ_H + 2·cap. ``solver_info_`` reads the
-    data: do not publish it. Floating-point caveat: see
-    :mod:`dpsvm.mechanisms.base`.
-"""
-
-
-#: The parameters (with their defaults) that both explicit-feature estimators take.
-_EXPLICIT_OUTPUT_PARAMETERS: dict[str, Any] = {
-    "epsilon": 1.0,
-    "delta": 0.0,
-    "noise": "gamma-norm",
-    "regularization": 0.01,
-    "l1_regularization": 0.0,
-    "data_norm": 1.0,
-    "feature_map": None,
-    "feature_norm": None,
-    "fit_intercept": False,
-    "intercept_scaling": 0.5,
-    "max_weight": 1.0,
-    "accountant": None,
-    "random_state": None,
 }
 
 
@@ -392,7 +354,6 @@ class _ExplicitOutputBase(BaseEstimator):
         return self._features(X)
 
 
-@model_doc
 @_model_file("DPOutputPerturbationSVC")
 class DPOutputPerturbationSVC(
     NoisyFitTagsMixin, ScoreColumnsMixin, ClassifierMixin, _ExplicitOutputBase
@@ -460,7 +421,10 @@ class DPOutputPerturbationSVC(
         Public class proportions in the order of ``classes``.
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged after a successful fit.
-    %(random_state_noise)s
+    random_state : None or int, default=None
+        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
+        only**. A generator object is refused at ``fit`` (kept as a parameter,
+        it would replay the noise).
 
     Attributes
     ----------
@@ -470,7 +434,12 @@ class DPOutputPerturbationSVC(
         Released intercepts (zeros without ``fit_intercept``).
     classes_ : ndarray
         The label set.
-    %(explicit_feature_attributes)s
+    feature_map_ : transformer or None
+        The (copied) feature map.
+    feature_norm_ : float
+        κ used.
+    privacy_event_ : PrivacyEvent
+        Frozen record of the release.
     solver_info_ : list of dict
         Solver diagnostics. Reads the data: do not publish.
     n_features_in_ : int
@@ -483,7 +452,21 @@ class DPOutputPerturbationSVC(
 
     Notes
     -----
-    {privacy}
+    Privacy: replace-one neighbours (datasets of equal size n differing in one
+    record, features and target). The released vector (``coef_``,
+    ``intercept_``) is ε-DP (``noise="gamma-norm"`` or ``"laplace"``) or
+    (ε, δ)-DP (``noise="gaussian"``) provided: the feature map is fixed without
+    the private data; its rows are bounded by κ (enforced: φ(x) is projected onto
+    the ball of radius κ = ``feature_norm``, or x onto radius ``data_norm`` for
+    the identity map); the loss is convex and C_L-Lipschitz in f(x) (hinge,
+    absolute: 1; pinball: max(τ, 1 − τ); squared: 2M(κ+1)/√λ_NW with |y| ≤ M
+    enforced by clipping); Λ > 0. Nie & Wang Thm 2 gives
+    ‖w_z − w_z̄‖₂ ≤ Δ_H = 2κC_L/(λ_NW·γ·n) = 2κC_L/(nΛ) (λ_NW = Λ/2, γ = 2; an
+    added μ‖w‖₁ keeps the modulus Λ). The solver certifies ‖ŵ − w*‖ ≤ cap =
+    10⁻³·Δ_H (else :class:`~dpsvm.exceptions.DPSVMConvergenceError`, nothing
+    spent) and the noise is calibrated to Δ_H + 2·cap. ``solver_info_`` reads the
+    data: do not publish it. Floating-point caveat: see
+    :mod:`dpsvm.mechanisms.base`.
 
     With the identity map, C_L = 1 and κ = 1 this is Chaudhuri et al.'s output
     perturbation (scale 2/(nΛε)); Nie & Wang's contribution is that Theorem 2
@@ -499,7 +482,10 @@ class DPOutputPerturbationSVC(
     .. [3] B. Balle, Y.-X. Wang, "Improving the Gaussian mechanism for
        differential privacy", ICML 2018, arXiv:1805.06530v1, Theorem 8.
 
-    %(examples_nested_balls)s
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> from dpsvm.models import DPOutputPerturbationSVC
     >>> clf = DPOutputPerturbationSVC(epsilon=1.0, classes=[-1, 1], random_state=0)
     >>> clf.fit(X, y).privacy_event_.mechanism
@@ -510,6 +496,43 @@ class DPOutputPerturbationSVC(
         **_ExplicitOutputBase._parameter_constraints,
         "classes": ["array-like", None],
     }
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 0.0,
+        noise: str = "gamma-norm",
+        regularization: float = 0.01,
+        l1_regularization: float = 0.0,
+        data_norm: float | None = 1.0,
+        feature_map: Any = None,
+        feature_norm: float | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        max_weight: float = 1.0,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | None = None,
+        classes: ArrayLike | None = None,
+        class_weight: dict[Any, float] | str | None = None,
+        class_priors: ArrayLike | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.noise = noise
+        self.regularization = regularization
+        self.l1_regularization = l1_regularization
+        self.data_norm = data_norm
+        self.feature_map = feature_map
+        self.feature_norm = feature_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.max_weight = max_weight
+        self.accountant = accountant
+        self.random_state = random_state
+        self.classes = classes
+        self.class_weight = class_weight
+        self.class_priors = class_priors
 
     # -- model file (dpsvm.io): the released weights -------------------------
     _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
@@ -523,26 +546,26 @@ class DPOutputPerturbationSVC(
     def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
         self._read_feature_state(state, codec)
 
-    __init__ = estimator_init(
-        _EXPLICIT_OUTPUT_PARAMETERS,
-        {"classes": None, "class_weight": None, "class_priors": None},
-    )
-
-    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
     ) -> DPOutputPerturbationSVC:
         """Fit and release the private SVM.
 
-        %(fit_training_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
         y : array-like of shape (n_samples,)
             Labels from the public set ``classes``.
         sample_weight : array-like of shape (n_samples,) or None, default=None
             Per-row weights, clipped to [0, ``max_weight``] (never refused) and
             multiplied by the class weights; Δ_H scales by the public bound W.
 
-        %(returns_fitted_estimator)s
+        Returns
+        -------
+        self
+            The fitted estimator.
         """
         class_weights = resolve_class_weight(
             self.class_weight, self.class_priors, self.classes
@@ -579,7 +602,6 @@ class DPOutputPerturbationSVC(
         return self
 
 
-@model_doc
 @_model_file("DPOutputPerturbationRegressor")
 class DPOutputPerturbationRegressor(
     NoisyFitTagsMixin, RegressorMixin, _ExplicitOutputBase
@@ -630,7 +652,10 @@ class DPOutputPerturbationRegressor(
         scales by it. Sample weights are refused for ``loss="squared"``.
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged after a successful fit.
-    %(random_state_noise)s
+    random_state : None or int, default=None
+        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
+        only**. A generator object is refused at ``fit`` (kept as a parameter,
+        it would replay the noise).
 
     Attributes
     ----------
@@ -638,8 +663,16 @@ class DPOutputPerturbationRegressor(
         Released weights on φ(x).
     intercept_ : float
         Released intercept (0 without ``fit_intercept``).
-    %(explicit_feature_attributes)s
-    %(solver_attributes)s
+    feature_map_ : transformer or None
+        The (copied) feature map.
+    feature_norm_ : float
+        κ used.
+    privacy_event_ : PrivacyEvent
+        Frozen record of the release.
+    solver_info_ : dict
+        Solver diagnostics. Reads the data: do not publish.
+    n_features_in_ : int
+        Number of input features.
 
     See Also
     --------
@@ -647,7 +680,21 @@ class DPOutputPerturbationRegressor(
 
     Notes
     -----
-    {privacy}
+    Privacy: replace-one neighbours (datasets of equal size n differing in one
+    record, features and target). The released vector (``coef_``,
+    ``intercept_``) is ε-DP (``noise="gamma-norm"`` or ``"laplace"``) or
+    (ε, δ)-DP (``noise="gaussian"``) provided: the feature map is fixed without
+    the private data; its rows are bounded by κ (enforced: φ(x) is projected onto
+    the ball of radius κ = ``feature_norm``, or x onto radius ``data_norm`` for
+    the identity map); the loss is convex and C_L-Lipschitz in f(x) (hinge,
+    absolute: 1; pinball: max(τ, 1 − τ); squared: 2M(κ+1)/√λ_NW with |y| ≤ M
+    enforced by clipping); Λ > 0. Nie & Wang Thm 2 gives
+    ‖w_z − w_z̄‖₂ ≤ Δ_H = 2κC_L/(λ_NW·γ·n) = 2κC_L/(nΛ) (λ_NW = Λ/2, γ = 2; an
+    added μ‖w‖₁ keeps the modulus Λ). The solver certifies ‖ŵ − w*‖ ≤ cap =
+    10⁻³·Δ_H (else :class:`~dpsvm.exceptions.DPSVMConvergenceError`, nothing
+    spent) and the noise is calibrated to Δ_H + 2·cap. ``solver_info_`` reads the
+    data: do not publish it. Floating-point caveat: see
+    :mod:`dpsvm.mechanisms.base`.
 
     References
     ----------
@@ -676,6 +723,43 @@ class DPOutputPerturbationRegressor(
         "y_bound": [Interval(Real, 0, None, closed="neither"), None],
     }
 
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 0.0,
+        noise: str = "gamma-norm",
+        regularization: float = 0.01,
+        l1_regularization: float = 0.0,
+        data_norm: float | None = 1.0,
+        feature_map: Any = None,
+        feature_norm: float | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        max_weight: float = 1.0,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | None = None,
+        loss: str = "pinball",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.noise = noise
+        self.regularization = regularization
+        self.l1_regularization = l1_regularization
+        self.data_norm = data_norm
+        self.feature_map = feature_map
+        self.feature_norm = feature_norm
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.max_weight = max_weight
+        self.accountant = accountant
+        self.random_state = random_state
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+
     # -- model file (dpsvm.io): the released weights -------------------------
     _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
         SavedAttribute("n_features_in", "n_features_in_", "count"),
@@ -695,26 +779,26 @@ class DPOutputPerturbationRegressor(
         y_bound = None if self.y_bound is None else float(self.y_bound)
         return self.loss, float(self.quantile), y_bound
 
-    __init__ = estimator_init(
-        _EXPLICIT_OUTPUT_PARAMETERS,
-        {"loss": "pinball", "quantile": 0.5, "y_bound": None},
-    )
-
-    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
     ) -> DPOutputPerturbationRegressor:
         """Fit and release the private regressor.
 
-        %(fit_training_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
         y : array-like of shape (n_samples,)
             Real targets (clipped to [−M, M] for the squared loss).
         sample_weight : array-like of shape (n_samples,) or None, default=None
             Per-row weights, clipped to [0, ``max_weight``] (never refused); Δ_H
             scales by ``max_weight``. Not for ``loss="squared"``.
 
-        %(returns_fitted_estimator)s
+        Returns
+        -------
+        self
+            The fitted estimator.
         """
         weighted = sample_weight is not None or float(self.max_weight) < 1.0
         if self.loss == "squared" and weighted:
@@ -759,16 +843,17 @@ class DPOutputPerturbationRegressor(
         self.solver_info_ = info
         return self
 
-    @model_doc
     def predict(self, X: ArrayLike) -> FloatArray:
         """Predictions ⟨coef_, φ(x)⟩ + intercept_.
 
-        %(rows_to)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows.
+
+        Returns
+        -------
         ndarray of shape (n_samples,)
             Predicted values (the τ-quantile for the pinball loss).
         """
         return self._scores(X)  # coef_ is 1-D here: one column of scores
-
-
-for _cls in (DPOutputPerturbationSVC, DPOutputPerturbationRegressor):
-    _cls.__doc__ = (_cls.__doc__ or "").replace("{privacy}", _PRIVACY_NOTES.strip())

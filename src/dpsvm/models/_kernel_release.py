@@ -40,13 +40,10 @@ from ..accounting.events import NonPrivateEvent
 from ..bounds.nie_wang import nw_noise_scale
 from ..exceptions import NotPrivateWarning
 from ..perturbation import OutputNoise
-from ..utils._params import estimator_init
 from ..utils._random import check_random_state
 from ..utils._types import FloatArray
 from ..validation import check_epsilon, n_rows, resolve_delta
-from ._docs import model_doc
 from .kernel_erm import (
-    KERNEL_ERM_PARAMETERS,
     SENSITIVITY_REFERENCE,
     Calibration,
     KernelERMBase,
@@ -58,41 +55,6 @@ __all__ = [
     "PerQueryLaplacePredictor",
     "ScalarOffsetNotPrivateWarning",
 ]
-
-
-_COMMON_PARAMETERS = """
-    kernel : {"linear", "rbf", "poly"}, default="rbf"
-        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²) or (⟨x, y⟩ + c₀)^p (the kernels of
-        :func:`dpsvm.kernels.kernel_matrix`). No bias term (both Nie & Wang's
-        and Jain & Thakurta's analyses regularise every parameter); use
-        ``"poly"`` with c₀ > 0 for an implicit constant.
-    gamma : float, default=1.0
-        γ > 0 of ``"rbf"``, fixed before seeing the data (no data-dependent
-        "scale"); must stay 1 for ``"poly"``, which has no γ.
-    degree : int, default=3
-        p ≥ 1 (poly).
-    coef0 : float, default=1.0
-        c₀ ≥ 0 (poly).
-    data_norm : float or None, default=1.0
-        Radius R of the declared input domain ‖x‖₂ ≤ R; training rows and every
-        query are projected onto it, and κ = sup √K(x, x) is computed from it
-        (R, 1 or (R² + c₀)^{p/2}). ``None``: no projection for ``"rbf"``
-        (κ = 1 anyway); for the other kernels it is read from the data with a
-        :class:`~dpsvm.PrivacyLeakWarning`.
-    loss : {"hinge", "pinball", "absolute", "squared"}, default="hinge"
-        ``"hinge"``: binary classification, C_L = 1. ``"pinball"``: quantile
-        regression, C_L = max(τ, 1 − τ). ``"absolute"``: C_L = 1.
-        ``"squared"``: (f(x) − y)² with |y| ≤ M enforced, C_L = 2M(κ+1)/√λ_NW
-        (Nie & Wang Sec. 5.1; needs Λ ≤ 2).
-    quantile : float, default=0.5
-        τ of the pinball loss.
-    y_bound : float or None, default=None
-        M, required by ``loss="squared"``.
-    regularization : float, default=0.01
-        Λ > 0 in (1/n)Σℓ + (Λ/2)‖f‖²_K; Nie & Wang's λ = Λ/2 (Ω = ‖f‖²_K, γ = 2).
-    classes : array-like or None, default=None
-        Public label set of the hinge loss (two labels); ``None`` reads it from
-        y with a :class:`~dpsvm.PrivacyLeakWarning`."""
 
 
 class ScalarOffsetNotPrivateWarning(NotPrivateWarning):
@@ -127,7 +89,6 @@ class _KernelRelease(KernelERMBase):
         """Calibrate the noise to ``cal``, record the event, publish the release."""
         raise NotImplementedError
 
-    @model_doc
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: ArrayLike, y: ArrayLike, sample_weight: None = None) -> Self:
         """Fit the exact model f_z (kept private), then make the release.
@@ -137,7 +98,19 @@ class _KernelRelease(KernelERMBase):
         before the data are read, for :class:`DPGaussianProcessRelease`;
         :class:`NonPrivateScalarOffsetRelease` warns (not DP).
 
-        %(fit_kernel_release)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows (projected onto the domain).
+        y : array-like of shape (n_samples,)
+            Labels (hinge) or real targets.
+        sample_weight : None, default=None
+            Not supported: any other value is refused (docs/privacy.md, "Public
+            weights").
+
+        Returns
+        -------
+        self
             The fitted estimator.
 
         Raises
@@ -159,20 +132,25 @@ class _KernelRelease(KernelERMBase):
         self._release(cal, n, epsilon, ticket)
         return self
 
-    @model_doc
     def predict(self, X: ArrayLike) -> np.ndarray:
         """Labels (hinge loss) or values from ``decision_function``.
 
         Costs what ``decision_function`` costs (ε per row for
         :class:`PerQueryLaplacePredictor`, nothing for the released functions).
 
-        %(domain_points_to_values)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points (projected onto the domain).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
             sign of the released score mapped to ``classes_``, or the value.
         """
         return self._labels(self.decision_function(X))  # type: ignore[attr-defined]
 
 
-@model_doc
 class PerQueryLaplacePredictor(_KernelRelease):
     """Per-query private predictions of a non-private kernel ERM model.
 
@@ -192,19 +170,61 @@ class PerQueryLaplacePredictor(_KernelRelease):
         :class:`~dpsvm.exceptions.BudgetExceededError` and nothing is spent.
         (If another release sharing the accountant spends between the check and
         the charges, the batch's answers are discarded, not returned.)
-    {common}
-    %(random_state_noise)s
+    kernel : {"linear", "rbf", "poly"}, default="rbf"
+        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²) or (⟨x, y⟩ + c₀)^p (the kernels of
+        :func:`dpsvm.kernels.kernel_matrix`). No bias term (both Nie & Wang's
+        and Jain & Thakurta's analyses regularise every parameter); use
+        ``"poly"`` with c₀ > 0 for an implicit constant.
+    gamma : float, default=1.0
+        γ > 0 of ``"rbf"``, fixed before seeing the data (no data-dependent
+        "scale"); must stay 1 for ``"poly"``, which has no γ.
+    degree : int, default=3
+        p ≥ 1 (poly).
+    coef0 : float, default=1.0
+        c₀ ≥ 0 (poly).
+    data_norm : float or None, default=1.0
+        Radius R of the declared input domain ‖x‖₂ ≤ R; training rows and every
+        query are projected onto it, and κ = sup √K(x, x) is computed from it
+        (R, 1 or (R² + c₀)^{p/2}). ``None``: no projection for ``"rbf"``
+        (κ = 1 anyway); for the other kernels it is read from the data with a
+        :class:`~dpsvm.PrivacyLeakWarning`.
+    loss : {"hinge", "pinball", "absolute", "squared"}, default="hinge"
+        ``"hinge"``: binary classification, C_L = 1. ``"pinball"``: quantile
+        regression, C_L = max(τ, 1 − τ). ``"absolute"``: C_L = 1.
+        ``"squared"``: (f(x) − y)² with |y| ≤ M enforced, C_L = 2M(κ+1)/√λ_NW
+        (Nie & Wang Sec. 5.1; needs Λ ≤ 2).
+    quantile : float, default=0.5
+        τ of the pinball loss.
+    y_bound : float or None, default=None
+        M, required by ``loss="squared"``.
+    regularization : float, default=0.01
+        Λ > 0 in (1/n)Σℓ + (Λ/2)‖f‖²_K; Nie & Wang's λ = Λ/2 (Ω = ‖f‖²_K, γ = 2).
+    classes : array-like or None, default=None
+        Public label set of the hinge loss (two labels); ``None`` reads it from
+        y with a :class:`~dpsvm.PrivacyLeakWarning`.
+    random_state : None or int, default=None
+        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
+        only**. A generator object is refused at ``fit`` (kept as a parameter,
+        it would replay the noise).
 
     Attributes
     ----------
-    %(kernel_release_attributes)s
+    classes_ : ndarray
+        The label set (hinge loss).
+    kappa_ : float
+        κ of the kernel on the declared domain.
+    lipschitz_ : float
+        C_L of the loss.
     prediction_sensitivity_ : float
         S_eff = κ(Δ_H + 2·cap), the sensitivity each answer is calibrated to.
     noise_scale_ : float
         The Laplace scale S_eff/ε of each answer.
     privacy_event_ : PrivacyEvent
         The record of **one** answer (each answer spends one such event).
-    %(solver_attributes)s
+    solver_info_ : dict
+        Solver diagnostics. Reads the data: do not publish.
+    n_features_in_ : int
+        Number of input features.
 
     See Also
     --------
@@ -256,9 +276,36 @@ class PerQueryLaplacePredictor(_KernelRelease):
         "accountant": [BudgetAccountant, None],
     }
 
-    __init__ = estimator_init(
-        {"epsilon": 0.1, "accountant": None}, KERNEL_ERM_PARAMETERS
-    )
+    def __init__(
+        self,
+        *,
+        epsilon: float = 0.1,
+        accountant: BudgetAccountant | None = None,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        loss: str = "hinge",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.accountant = accountant
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
 
     def _before_data(self, epsilon: float, n_samples: int | Callable[[], int]) -> None:
         # The fit spends nothing (nothing is released); every answer will.
@@ -328,7 +375,6 @@ class PerQueryLaplacePredictor(_KernelRelease):
         return np.asarray(answers, dtype=np.float64)
 
 
-@model_doc
 class DPGaussianProcessRelease(_KernelRelease):
     """Release the function f_z + σ·G with G a Gaussian process ((ε, δ)-DP).
 
@@ -355,17 +401,59 @@ class DPGaussianProcessRelease(_KernelRelease):
         guarantee is unchanged.
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged (ε, δ) after the fit.
-    {common}
-    %(random_state_noise)s
+    kernel : {"linear", "rbf", "poly"}, default="rbf"
+        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²) or (⟨x, y⟩ + c₀)^p (the kernels of
+        :func:`dpsvm.kernels.kernel_matrix`). No bias term (both Nie & Wang's
+        and Jain & Thakurta's analyses regularise every parameter); use
+        ``"poly"`` with c₀ > 0 for an implicit constant.
+    gamma : float, default=1.0
+        γ > 0 of ``"rbf"``, fixed before seeing the data (no data-dependent
+        "scale"); must stay 1 for ``"poly"``, which has no γ.
+    degree : int, default=3
+        p ≥ 1 (poly).
+    coef0 : float, default=1.0
+        c₀ ≥ 0 (poly).
+    data_norm : float or None, default=1.0
+        Radius R of the declared input domain ‖x‖₂ ≤ R; training rows and every
+        query are projected onto it, and κ = sup √K(x, x) is computed from it
+        (R, 1 or (R² + c₀)^{p/2}). ``None``: no projection for ``"rbf"``
+        (κ = 1 anyway); for the other kernels it is read from the data with a
+        :class:`~dpsvm.PrivacyLeakWarning`.
+    loss : {"hinge", "pinball", "absolute", "squared"}, default="hinge"
+        ``"hinge"``: binary classification, C_L = 1. ``"pinball"``: quantile
+        regression, C_L = max(τ, 1 − τ). ``"absolute"``: C_L = 1.
+        ``"squared"``: (f(x) − y)² with |y| ≤ M enforced, C_L = 2M(κ+1)/√λ_NW
+        (Nie & Wang Sec. 5.1; needs Λ ≤ 2).
+    quantile : float, default=0.5
+        τ of the pinball loss.
+    y_bound : float or None, default=None
+        M, required by ``loss="squared"``.
+    regularization : float, default=0.01
+        Λ > 0 in (1/n)Σℓ + (Λ/2)‖f‖²_K; Nie & Wang's λ = Λ/2 (Ω = ‖f‖²_K, γ = 2).
+    classes : array-like or None, default=None
+        Public label set of the hinge loss (two labels); ``None`` reads it from
+        y with a :class:`~dpsvm.PrivacyLeakWarning`.
+    random_state : None or int, default=None
+        ``None``: CSPRNG noise. An int: reproducible noise, **tests and docs
+        only**. A generator object is refused at ``fit`` (kept as a parameter,
+        it would replay the noise).
 
     Attributes
     ----------
-    %(kernel_release_attributes)s
+    classes_ : ndarray
+        The label set (hinge loss).
+    kappa_ : float
+        κ of the kernel on the declared domain.
+    lipschitz_ : float
+        C_L of the loss.
     sigma_ : float
         The GP scale σ.
     privacy_event_ : PrivacyEvent
         Frozen record of the release.
-    %(solver_attributes)s
+    solver_info_ : dict
+        Solver diagnostics. Reads the data: do not publish.
+    n_features_in_ : int
+        Number of input features.
 
     See Also
     --------
@@ -416,10 +504,40 @@ class DPGaussianProcessRelease(_KernelRelease):
         "accountant": [BudgetAccountant, None],
     }
 
-    __init__ = estimator_init(
-        {"epsilon": 1.0, "delta": 1e-6, "jitter": 1e-10, "accountant": None},
-        KERNEL_ERM_PARAMETERS,
-    )
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        delta: float | str = 1e-6,
+        jitter: float = 1e-10,
+        accountant: BudgetAccountant | None = None,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        loss: str = "hinge",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.delta = delta
+        self.jitter = jitter
+        self.accountant = accountant
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
 
     def _before_data(
         self, epsilon: float, n_samples: int | Callable[[], int]
@@ -511,18 +629,23 @@ class DPGaussianProcessRelease(_KernelRelease):
         idx = np.array([self._gp_index[key] for key in keys], dtype=int)
         return np.asarray(self._gp_values[idx], dtype=np.float64)
 
-    @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """Evaluate the released function f_z + σ(G + W) (free; consistent).
 
-        %(domain_points_to_values)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points (projected onto the domain).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
             The released values.
         """
         scores, Xp = self._exact_scores(X)
         return np.asarray(scores + self._gp_draw(Xp), dtype=np.float64)
 
 
-@model_doc
 class NonPrivateScalarOffsetRelease(_KernelRelease):
     """Nie & Wang's printed algorithm f_z + b with a *scalar* b — NOT private.
 
@@ -545,20 +668,59 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
         ``"lemma1"``: b ~ Lap(B_Δ/ε) (Lemma 1); ``"prop1"``: Lap(B_Δ/(2ε)), the
         density printed in Prop. 1 and Sec. 5 (a factor 2 smaller; correction:
         by Lemma 1's own argument it gives only 2ε).
-    {common}
+    kernel : {"linear", "rbf", "poly"}, default="rbf"
+        K(x, y) = ⟨x, y⟩, exp(−γ‖x − y‖²) or (⟨x, y⟩ + c₀)^p (the kernels of
+        :func:`dpsvm.kernels.kernel_matrix`). No bias term (both Nie & Wang's
+        and Jain & Thakurta's analyses regularise every parameter); use
+        ``"poly"`` with c₀ > 0 for an implicit constant.
+    gamma : float, default=1.0
+        γ > 0 of ``"rbf"``, fixed before seeing the data (no data-dependent
+        "scale"); must stay 1 for ``"poly"``, which has no γ.
+    degree : int, default=3
+        p ≥ 1 (poly).
+    coef0 : float, default=1.0
+        c₀ ≥ 0 (poly).
+    data_norm : float or None, default=1.0
+        Radius R of the declared input domain ‖x‖₂ ≤ R; training rows and every
+        query are projected onto it, and κ = sup √K(x, x) is computed from it
+        (R, 1 or (R² + c₀)^{p/2}). ``None``: no projection for ``"rbf"``
+        (κ = 1 anyway); for the other kernels it is read from the data with a
+        :class:`~dpsvm.PrivacyLeakWarning`.
+    loss : {"hinge", "pinball", "absolute", "squared"}, default="hinge"
+        ``"hinge"``: binary classification, C_L = 1. ``"pinball"``: quantile
+        regression, C_L = max(τ, 1 − τ). ``"absolute"``: C_L = 1.
+        ``"squared"``: (f(x) − y)² with |y| ≤ M enforced, C_L = 2M(κ+1)/√λ_NW
+        (Nie & Wang Sec. 5.1; needs Λ ≤ 2).
+    quantile : float, default=0.5
+        τ of the pinball loss.
+    y_bound : float or None, default=None
+        M, required by ``loss="squared"``.
+    regularization : float, default=0.01
+        Λ > 0 in (1/n)Σℓ + (Λ/2)‖f‖²_K; Nie & Wang's λ = Λ/2 (Ω = ‖f‖²_K, γ = 2).
+    classes : array-like or None, default=None
+        Public label set of the hinge loss (two labels); ``None`` reads it from
+        y with a :class:`~dpsvm.PrivacyLeakWarning`.
     random_state : None or int, default=None
         Seed of b (a generator object is refused at ``fit``).
 
     Attributes
     ----------
-    %(kernel_release_attributes)s
+    classes_ : ndarray
+        The label set (hinge loss).
+    kappa_ : float
+        κ of the kernel on the declared domain.
+    lipschitz_ : float
+        C_L of the loss.
     offset_ : float
         The scalar b.
     noise_scale_ : float
         Its Laplace scale.
     privacy_event_ : PrivacyEvent
         Record with ε = ∞ (no guarantee); details give the claimed ε.
-    %(solver_attributes)s
+    solver_info_ : dict
+        Solver diagnostics. Reads the data: do not publish.
+    n_features_in_ : int
+        Number of input features.
 
     Notes
     -----
@@ -591,9 +753,36 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
         "noise_convention": [StrOptions({"lemma1", "prop1"})],
     }
 
-    __init__ = estimator_init(
-        {"epsilon": 1.0, "noise_convention": "lemma1"}, KERNEL_ERM_PARAMETERS
-    )
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        noise_convention: str = "lemma1",
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        degree: int = 3,
+        coef0: float = 1.0,
+        data_norm: float | None = 1.0,
+        loss: str = "hinge",
+        quantile: float = 0.5,
+        y_bound: float | None = None,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.noise_convention = noise_convention
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.data_norm = data_norm
+        self.loss = loss
+        self.quantile = quantile
+        self.y_bound = y_bound
+        self.regularization = regularization
+        self.classes = classes
+        self.random_state = random_state
 
     def _non_private_reason(self) -> str:
         # Read by dpsvm.accounting.non_private_reason (selectors, accountants).
@@ -654,22 +843,18 @@ class NonPrivateScalarOffsetRelease(_KernelRelease):
             },
         )
 
-    @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """f_z(x) + b (the paper's released function).
 
-        %(domain_points_to_values)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points (projected onto the domain).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
             The values.
         """
         scores, _ = self._exact_scores(X)
         return np.asarray(scores + self.offset_, dtype=np.float64)
-
-
-for _cls in (
-    PerQueryLaplacePredictor,
-    DPGaussianProcessRelease,
-    NonPrivateScalarOffsetRelease,
-):
-    _cls.__doc__ = (_cls.__doc__ or "").replace(
-        "    {common}", _COMMON_PARAMETERS.strip("\n")
-    )

@@ -37,7 +37,6 @@ from ..solvers import (
 )
 from ..utils._types import FloatArray
 from ..validation import project_rows_to_ball
-from ._docs import model_doc
 
 __all__ = ["LinearModelBase", "ScorePredictMixin"]
 
@@ -310,19 +309,6 @@ class ScorePredictMixin:
         return self.classes_[np.argmax(scores, axis=1)]
 
 
-#: The parameters (with their defaults) of the linear family's
-#: ``LinearModelBase`` constraints, for :func:`dpsvm.utils._params.estimator_init`.
-LINEAR_PARAMETERS: dict[str, Any] = {
-    "regularization": 0.01,
-    "data_norm": 1.0,
-    "fit_intercept": False,
-    "intercept_scaling": 0.5,
-    "classes": None,
-    "tol": 1e-10,
-    "max_iter": 200,
-}
-
-
 class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
     """Bias-free linear classifier on rows projected onto a public ball.
 
@@ -491,14 +477,21 @@ class LinearModelBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
             self.intercept_ = np.zeros(W.shape[0])
 
     # -- prediction ------------------------------------------------------------
-    @model_doc
     def decision_function(self, X: Any) -> FloatArray:
         """Signed scores ⟨coef_, proj(x)⟩ + intercept_.
 
         Rows are projected onto the same public ball as in ``fit``, so a row's
         score depends on that row alone.
 
-        %(rows_to_scores)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Scores; one column per class for more than two classes.
         """
         check_is_fitted(self)
         if is_dask_array(X):  # a lazy dask array of scores, chunk by chunk
@@ -588,7 +581,6 @@ class PublicParameterFitMixin:
     def _fit(self, X: Any, y: Any) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    @model_doc
     def fit(self, X: ArrayLike, y: ArrayLike) -> Any:
         """Fit the estimator.
 
@@ -596,11 +588,17 @@ class PublicParameterFitMixin:
         charge it only after the model is computed (a failed fit spends
         nothing).
 
-        %(fit_training_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
         y : array-like of shape (n_samples,)
             Labels.
 
-        %(returns_fitted_estimator)s
+        Returns
+        -------
+        self
+            The fitted estimator.
         """
         self._check_public_parameters()
         return self._fit(X, y)
@@ -615,11 +613,18 @@ class ScoreColumnsMixin(ScorePredictMixin):
 
     _scores: Callable[[ArrayLike], FloatArray]
 
-    @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """Signed scores of the released model (post-processing, no privacy cost).
 
-        %(rows_to_scores)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to score.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+            Scores; one column per class for more than two classes.
         """
         scores = self._scores(X)
         return scores.ravel() if scores.shape[1] == 1 else scores

@@ -31,54 +31,39 @@ Rubinstein et al.'s C is 1/Λ (its dual box is 0 ≤ αᵢ ≤ C/n = 1/(nΛ)).
   solved in the dual with the box 0 ≤ αᵢ ≤ C/n and **no** equality constraint
   (libsvm's ``SVC`` fits a bias and solves a different problem),
   certified by its duality gap.
+
+The feature map, prediction and model-file state that the two random-feature
+models share are in :mod:`dpsvm.models._random_features`; the exact kernel SVM
+is defined in :mod:`dpsvm.models._exact_kernel_svc` and imports from here.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
-from numbers import Integral, Real
-from typing import Any, ClassVar
+from numbers import Real
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
 from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import charge, warn_not_private
 from ..accounting.events import NonPrivateEvent, PrivacyEvent
 from ..bounds.rubinstein import rff_noise_scale
-from ..kernels import (
-    EXACT_KERNELS,
-    SHIFT_INVARIANT_KERNELS,
-    RandomFourierFeatures,
-    fourier_features,
-    kernel_matrix,
-    reject_string_gamma,
-)
 from ..losses import get_loss
 from ..perturbation import AUTO_CORRECTION_SHARE_KERNEL, auto_regularization
 from ..solvers import RowScaledDesign
 from ..solvers import solve_kernel_hinge_dual as solve_kernel_hinge_dual  # re-exported
-from ..utils._params import estimator_init, store_init_params
 from ..utils._random import random_state_constraint
 from ..utils._types import FloatArray
-from ..validation import check_epsilon, n_rows, project_rows_to_ball, resolve_delta
-from ._docs import model_doc
+from ..validation import check_epsilon, n_rows, resolve_delta
+from ._exact_kernel_svc import NonPrivateKernelSVC
+from ._random_features import _RandomFeatureClassifierBase
 from ._weights import public_weight_bound, resolve_class_weight
-from .base import (
-    NoisyFitTagsMixin,
-    PublicParameterFitMixin,
-    SavedAttribute,
-    ScoreColumnsMixin,
-    one_vs_rest_targets,
-    reference_label_set,
-)
+from .base import NoisyFitTagsMixin
 from .base import model_file as _model_file
 from .linear import DPLinearSVC, NonPrivateLinearClassifier
 
@@ -121,8 +106,6 @@ _REFERENCES = {
     ),
 }
 
-_NORM_HANDLING = {"scale", "bound", "clip", "paper"}
-
 
 class _InnerDPLinearSVC(DPLinearSVC):
     """DPLinearSVC as the linear step of :class:`DPKernelSVC` (which warns itself)."""
@@ -148,263 +131,6 @@ class _UnprojectedDPLinearSVC(_InnerDPLinearSVC):
         return RowScaledDesign(X, None if R == 1.0 else np.full(X.shape[0], 1.0 / R))
 
 
-# ---------------------------------------------------------------------------
-# Random-feature models (private and not)
-# ---------------------------------------------------------------------------
-
-
-class _PublicGammaFitMixin(PublicParameterFitMixin):
-    """``fit`` that refuses a string (data-dependent) ``gamma`` before validation."""
-
-    def _check_public_parameters(self) -> None:
-        reject_string_gamma(self.gamma, type(self).__name__)  # type: ignore[attr-defined]
-
-
-#: The parameters (with their defaults) of the random-feature classifiers.
-_RANDOM_FEATURE_PARAMETERS: dict[str, Any] = {
-    "kernel": "rbf",
-    "gamma": 1.0,
-    "n_components": 100,
-    "feature_map": "auto",
-    "norm_handling": "scale",
-    "loss": "auto",
-    "huber_h": 0.5,
-    "regularization": 0.01,
-    "classes": None,
-    "tol": 1e-10,
-    "max_iter": 200,
-    "feature_random_state": None,
-}
-
-
-class _RandomFeatureClassifierBase(
-    _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
-):
-    """Shared feature construction and prediction of the random-feature models."""
-
-    _parameter_constraints: dict[str, list[Any]] = {
-        "kernel": [StrOptions(set(SHIFT_INVARIANT_KERNELS))],
-        "gamma": [Interval(Real, 0, None, closed="neither")],
-        "n_components": [Interval(Integral, 1, None, closed="left")],
-        "feature_map": [StrOptions({"auto", "cos-sin", "cos-phase"})],
-        "norm_handling": [StrOptions(_NORM_HANDLING)],
-        "loss": [StrOptions({"auto", "hinge", "huber", "logistic"})],
-        "huber_h": [Interval(Real, 0, None, closed="neither")],
-        "regularization": [Interval(Real, 0, None, closed="neither")],
-        "classes": ["array-like", None],
-        "tol": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "feature_random_state": random_state_constraint("feature_random_state"),
-    }
-
-    # Overridden by the subclasses (resolution of the "auto" options).
-    def _resolved_feature_map(self) -> str:
-        raise NotImplementedError
-
-    def _resolved_loss(self) -> str:
-        raise NotImplementedError
-
-    def _feature_setup(self, n_features: int) -> tuple[RandomFourierFeatures, float]:
-        """Fit the public feature map; return it and the feature-norm bound R.
-
-        Only the number of input columns is used: the frequencies are drawn
-        from ``feature_random_state`` independently of the records.
-        """
-        feature_map = self._resolved_feature_map()
-        unscaled = feature_map == "cos-phase" and self.norm_handling != "scale"
-        rff = RandomFourierFeatures(
-            kernel=self.kernel,
-            gamma=self.gamma,
-            n_components=self.n_components,
-            feature_map=feature_map,
-            norm_handling="bound" if unscaled else "scale",
-            random_state=self.feature_random_state,
-        )
-        rff.fit(np.zeros((1, n_features)))  # public: reads the column count only
-        if feature_map == "cos-phase" and self.norm_handling == "bound":
-            # √2: the noise is scaled to the true feature-norm bound.
-            R = rff.feature_norm_bound_
-        else:
-            # cos-sin: exactly 1; "scale": 1; "clip": rows projected onto the
-            # unit ball; "paper": 1 *claimed* for features of norm up to √2.
-            R = 1.0
-        return rff, R
-
-    def _store_features(self, rff: RandomFourierFeatures, R: float) -> None:
-        self.feature_map_ = self._resolved_feature_map()
-        self.frequencies_ = rff.frequencies_
-        self.phases_ = rff.phases_
-        self.feature_scale_ = float(rff.scale_)
-        self.feature_norm_bound_ = float(rff.feature_norm_bound_)
-        self.data_norm_ = float(R)
-        unprojected = self.norm_handling == "paper" and self.feature_map_ == "cos-phase"
-        self.projection_radius_ = None if unprojected else float(R)
-
-    @model_doc
-    def transform_features(self, X: ArrayLike) -> FloatArray:
-        """Random features of ``X`` from the released frequencies, as used in fit.
-
-        %(rows_to)s
-        ndarray of shape (n_samples, n_random_features)
-            z(x), projected onto the ball of radius ``projection_radius_`` (a
-            no-op except for ``norm_handling="clip"`` and rounding).
-        """
-        check_is_fitted(self)
-        Xa = np.asarray(validate_data(self, X, dtype=np.float64, reset=False))
-        Z = fourier_features(
-            Xa, self.frequencies_, self.phases_, scale=self.feature_scale_
-        )
-        if self.projection_radius_ is not None:
-            Z = project_rows_to_ball(Z, self.projection_radius_)
-        return np.asarray(Z, dtype=np.float64)
-
-    def _scores(self, X: ArrayLike) -> FloatArray:
-        # ⟨coef_, z(x)⟩ from the released frequencies_, phases_, feature_scale_,
-        # projection_radius_ and coef_ only.
-        return self.transform_features(X) @ self.coef_.T
-
-    def _feature_details(self, R: float) -> dict[str, Any]:
-        return {
-            "kernel": self.kernel,
-            "gamma": float(self.gamma),
-            "n_components": int(self.n_components),
-            "feature_map": self.feature_map_,
-            "norm_handling": self.norm_handling,
-            "n_random_features": int(self.coef_.shape[1]),
-            "feature_norm_bound": self.feature_norm_bound_,
-            "calibrated_norm_bound": float(R),
-            "frequencies": "data-independent, released (frequencies_, phases_)",
-        }
-
-    # -- model file (dpsvm.io): the released feature map and weights ------------
-    _saved_attributes: ClassVar[tuple[SavedAttribute, ...]] = (
-        SavedAttribute("classes", "classes_", "labels"),
-        SavedAttribute("coef", "coef_", "custom"),
-        SavedAttribute("random_features", "frequencies_, phases_, ...", "custom"),
-        SavedAttribute("data_norm", "data_norm_", "positive"),
-        SavedAttribute("n_features_in", "n_features_in_", "count"),
-    )
-
-    def _state_to_dict(self, codec: Any) -> dict[str, Any]:
-        """``coef`` and the public description of the feature map."""
-        radius, phases = self.projection_radius_, self.phases_
-        return {
-            "coef": codec.to_list("coef_", self.coef_),
-            "random_features": {
-                "kernel": self.kernel,
-                "gamma": codec.scalar("gamma", self.gamma),
-                "n_components": codec.scalar("n_components", self.n_components),
-                "feature_map": str(self.feature_map_),
-                "norm_handling": self.norm_handling,
-                "scale": codec.scalar("feature_scale_", float(self.feature_scale_)),
-                "feature_norm_bound": codec.scalar(
-                    "feature_norm_bound_", float(self.feature_norm_bound_)
-                ),
-                "projection_radius": None
-                if radius is None
-                else codec.scalar("projection_radius_", float(radius)),
-                "frequencies": codec.to_list("frequencies_", self.frequencies_),
-                "phases": None if phases is None else codec.to_list("phases_", phases),
-            },
-        }
-
-    def _state_from_dict(self, state: dict[str, Any], codec: Any) -> None:
-        """Read the feature map; its derived values must agree with the parameters.
-
-        As in :meth:`_feature_setup` / :meth:`_store_features`: the cos-sin map
-        (Rubinstein et al. 2012, eq. (4.1)) and the cos-phase map with
-        ``norm_handling="scale"`` use 1/√m (norm ≤ 1); the other cos-phase modes
-        keep the √(2/D) of Sarwate, Chaudhuri & Monteleoni (arXiv:0912.0071),
-        Algorithm 2, whose features reach norm √2 although its Theorem 1 assumes
-        norm ≤ 1 (correction: docs/kernels.md, "The cos-phase norm"). The noise
-        is calibrated for √2 with ``"bound"`` only; ``"paper"`` alone leaves the
-        features unprojected.
-        """
-        where = codec.where("random_features")
-        keys = ("kernel", "gamma", "n_components", "feature_map", "norm_handling")
-        derived = ("scale", "feature_norm_bound", "projection_radius")
-        arrays = ("frequencies", "phases")
-        rf = codec.keys(state["random_features"], where, keys + derived + arrays)
-        if isinstance(self.n_components, bool):  # an Integral to scikit-learn
-            raise ValueError(
-                "params.n_components must be an integer >= 1, got True/False."
-            )
-        for key in keys[:3] + keys[4:]:
-            value, param = rf[key], getattr(self, key)
-            if isinstance(value, bool) or value != param:
-                raise ValueError(
-                    f"{where}.{key} is {value!r} but params.{key} is {param!r}."
-                )
-        m, d, feature_map = (
-            int(self.n_components),
-            self.n_features_in_,
-            rf["feature_map"],
-        )
-        if feature_map != self._resolved_feature_map():  # "auto" -> the map fit uses
-            raise ValueError(
-                f"{where}.feature_map is {feature_map!r}; the parameters give "
-                f"{self._resolved_feature_map()!r}."
-            )
-        cos_phase = feature_map == "cos-phase"
-        unscaled = cos_phase and self.norm_handling != "scale"
-        scale = math.sqrt(2.0 / m) if unscaled else 1.0 / math.sqrt(m)
-        self.feature_scale_ = codec.derived(rf["scale"], scale, f"{where}.scale")
-        self.feature_norm_bound_ = codec.derived(
-            rf["feature_norm_bound"],
-            math.sqrt(2.0) if unscaled else 1.0,
-            f"{where}.feature_norm_bound",
-        )
-        calibrated = (
-            math.sqrt(2.0) if cos_phase and self.norm_handling == "bound" else 1.0
-        )
-        codec.derived(self.data_norm_, calibrated, codec.where("data_norm"))
-        radius = rf["projection_radius"]
-        if cos_phase and self.norm_handling == "paper":
-            if radius is not None:
-                raise ValueError(
-                    f"{where}.projection_radius must be null for "
-                    "norm_handling='paper' (unprojected features)."
-                )
-        elif isinstance(radius, bool) or radius != self.data_norm_:
-            raise ValueError(
-                f"{where}.projection_radius is {radius!r}; it must equal "
-                f"data_norm ({self.data_norm_!r})."
-            )
-        self.frequencies_ = codec.array(
-            rf["frequencies"], f"{where}.frequencies", (d, m)
-        )
-        if cos_phase:
-            self.phases_ = codec.array(rf["phases"], f"{where}.phases", (m,))
-        elif rf["phases"] is not None:
-            raise ValueError(f"{where}.phases must be null for the cos-sin map.")
-        else:
-            self.phases_ = None
-        k = 1 if self.classes_.size == 2 else self.classes_.size
-        self.coef_ = codec.array(
-            state["coef"], codec.where("coef"), (k, m if cos_phase else 2 * m)
-        )
-        self.feature_map_ = feature_map
-        self.projection_radius_ = None if radius is None else float(radius)
-
-
-_PRIVACY_NOTES = """
-    Privacy: replace-one neighbours (datasets of equal size n differing in one record;
-    its features and label are protected). The frequencies (and phases) are drawn
-    independently of the data and released with the model, so they cost nothing
-    (Rubinstein et al. Cor. 9; Sarwate et al. Thm 3): the guarantee is that of the
-    linear mechanism on the features, whose public norm bound is 1 for cos-sin (exactly)
-    and for cos-phase with ``norm_handling="scale"`` or ``"clip"`` (enforced by
-    projection), and √2 for ``"bound"``. The loss must be convex and 1-Lipschitz, Λ > 0,
-    and the labels in the public set ``classes``. ``"rubinstein"``, ``"objective"`` and
-    ``"output"`` give pure ε-DP; ``"objective-2009"`` and ``norm_handling="paper"`` are
-    **not** DP (reproduction only; the latter warns). Released: ``coef_``,
-    ``frequencies_``, ``phases_``, ``feature_scale_``, ``classes_``; ``solver_info_``
-    reads the data and must not be published. With K > 2 classes, one-vs-rest spends ε/K
-    each.
-"""
-
-
-@model_doc
 @_model_file("DPKernelSVC")
 class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
     """Differentially private kernel SVM on random Fourier features.
@@ -557,7 +283,19 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
 
     Notes
     -----
-    {privacy}
+    Privacy: replace-one neighbours (datasets of equal size n differing in one record;
+    its features and label are protected). The frequencies (and phases) are drawn
+    independently of the data and released with the model, so they cost nothing
+    (Rubinstein et al. Cor. 9; Sarwate et al. Thm 3): the guarantee is that of the
+    linear mechanism on the features, whose public norm bound is 1 for cos-sin (exactly)
+    and for cos-phase with ``norm_handling="scale"`` or ``"clip"`` (enforced by
+    projection), and √2 for ``"bound"``. The loss must be convex and 1-Lipschitz, Λ > 0,
+    and the labels in the public set ``classes``. ``"rubinstein"``, ``"objective"`` and
+    ``"output"`` give pure ε-DP; ``"objective-2009"`` and ``norm_handling="paper"`` are
+    **not** DP (reproduction only; the latter warns). Released: ``coef_``,
+    ``frequencies_``, ``phases_``, ``feature_scale_``, ``classes_``; ``solver_info_``
+    reads the data and must not be published. With K > 2 classes, one-vs-rest spends ε/K
+    each.
 
     References
     ----------
@@ -566,9 +304,13 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
        arXiv:0911.5708, 2009, Algorithm 3, Corollaries 9 and 15.
     .. [2] A. D. Sarwate, K. Chaudhuri, C. Monteleoni, "Differentially private
        support vector machines", arXiv:0912.0071, 2009, Algorithm 2, Theorem 3.
-    %(reference_cms11)s
+    .. [CMS11] K. Chaudhuri, C. Monteleoni, A. D. Sarwate, "Differentially private
+       empirical risk minimization", JMLR 12:1069–1109, 2011.
 
-    %(examples_nested_balls)s
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> from dpsvm.models import DPKernelSVC
     >>> clf = DPKernelSVC(gamma=0.5, n_components=50, mechanism="rubinstein",
     ...                   regularization=0.1, epsilon=1.0, classes=[-1, 1],
@@ -593,22 +335,50 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         "random_state": random_state_constraint(),
     }
 
-    __init__ = estimator_init(
-        _RANDOM_FEATURE_PARAMETERS,
-        {
-            "norm_handling": "clip",
-            "mechanism": "objective",
-            "huber_h": 1.0,
-            "regularization": "auto",
-            "epsilon": 1.0,
-            "delta": 0.0,
-            "class_weight": None,
-            "class_priors": None,
-            "max_weight": 1.0,
-            "accountant": None,
-            "random_state": None,
-        },
-    )
+    def __init__(
+        self,
+        *,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        n_components: int = 100,
+        feature_map: str = "auto",
+        norm_handling: str = "clip",
+        loss: str = "auto",
+        huber_h: float = 1.0,
+        regularization: float | str = "auto",
+        classes: ArrayLike | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+        feature_random_state: int | None = None,
+        mechanism: str = "objective",
+        epsilon: float = 1.0,
+        delta: float | str = 0.0,
+        class_weight: dict[Any, float] | str | None = None,
+        class_priors: ArrayLike | None = None,
+        max_weight: float = 1.0,
+        accountant: BudgetAccountant | None = None,
+        random_state: int | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.gamma = gamma
+        self.n_components = n_components
+        self.feature_map = feature_map
+        self.norm_handling = norm_handling
+        self.loss = loss
+        self.huber_h = huber_h
+        self.regularization = regularization
+        self.classes = classes
+        self.tol = tol
+        self.max_iter = max_iter
+        self.feature_random_state = feature_random_state
+        self.mechanism = mechanism
+        self.epsilon = epsilon
+        self.delta = delta
+        self.class_weight = class_weight
+        self.class_priors = class_priors
+        self.max_weight = max_weight
+        self.accountant = accountant
+        self.random_state = random_state
 
     #: Not written to model files; the event records their public bound W.
     _unsaved_params = ("class_weight", "class_priors", "max_weight")
@@ -618,19 +388,24 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         cw = resolve_class_weight(self.class_weight, self.class_priors, self.classes)
         return public_weight_bound(cw, float(self.max_weight), self.classes)
 
-    @model_doc
     def fit(
         self, X: ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None
     ) -> DPKernelSVC:
         """Fit the estimator (the accountant is charged only after success).
 
-        %(fit_training_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training rows.
         y : array-like of shape (n_samples,)
             Labels.
         sample_weight : array-like of shape (n_samples,) or None, default=None
             Per-row weights, clipped to [0, ``max_weight``] (never refused).
 
-        %(returns_fitted_estimator)s
+        Returns
+        -------
+        self
+            The fitted estimator.
         """
         self._check_public_parameters()
         return self._fit(X, y, sample_weight)
@@ -858,7 +633,6 @@ class DPKernelSVC(NoisyFitTagsMixin, _RandomFeatureClassifierBase):
         self._check_privacy_event(event, float(self.data_norm_))
 
 
-@model_doc
 @_model_file("NonPrivateRandomFeatureSVC")
 class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     """Non-private linear SVM on random Fourier features (the "RR" baseline).
@@ -915,9 +689,17 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
         Norm bound of the internal problem.
     projection_radius_ : float or None
         Projection radius of the features (``None`` for ``"paper"``).
-    %(non_private_attributes)s
+    classes_ : ndarray
+        The label set.
+    n_iter_ : ndarray
+        Solver iterations per binary problem.
+    n_features_in_ : int
+        Number of input columns.
 
-    %(examples_nested_balls)s
+    Examples
+    --------
+    >>> from dpsvm.datasets import make_nested_balls
+    >>> X, y = make_nested_balls(2000, random_state=0)
     >>> from dpsvm.models import NonPrivateRandomFeatureSVC
     >>> clf = NonPrivateRandomFeatureSVC(gamma=0.5, n_components=50, loss="huber",
     ...                                  regularization=1e-5,
@@ -926,7 +708,34 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
     True
     """
 
-    __init__ = estimator_init(_RANDOM_FEATURE_PARAMETERS)
+    def __init__(
+        self,
+        *,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        n_components: int = 100,
+        feature_map: str = "auto",
+        norm_handling: str = "scale",
+        loss: str = "auto",
+        huber_h: float = 0.5,
+        regularization: float = 0.01,
+        classes: ArrayLike | None = None,
+        tol: float = 1e-10,
+        max_iter: int = 200,
+        feature_random_state: int | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.gamma = gamma
+        self.n_components = n_components
+        self.feature_map = feature_map
+        self.norm_handling = norm_handling
+        self.loss = loss
+        self.huber_h = huber_h
+        self.regularization = regularization
+        self.classes = classes
+        self.tol = tol
+        self.max_iter = max_iter
+        self.feature_random_state = feature_random_state
 
     def _resolved_feature_map(self) -> str:
         return "cos-sin" if self.feature_map == "auto" else str(self.feature_map)
@@ -957,156 +766,3 @@ class NonPrivateRandomFeatureSVC(_RandomFeatureClassifierBase):
         self.coef_ = inner.coef_
         self.n_iter_ = inner.n_iter_
         return self
-
-
-# ---------------------------------------------------------------------------
-# Exact kernel hinge SVM (Rubinstein et al. 2012, Algorithm 1)
-# ---------------------------------------------------------------------------
-
-
-@model_doc
-class NonPrivateKernelSVC(
-    _PublicGammaFitMixin, ScoreColumnsMixin, ClassifierMixin, BaseEstimator
-):
-    """Exact bias-free kernel hinge SVM (Rubinstein et al. Alg. 1). No privacy.
-
-    Solves (1/n)Σ max(0, 1 − yᵢf(xᵢ)) + (Λ/2)‖f‖²_H over the RKHS of the kernel, i.e.
-    Rubinstein et al.'s ½‖w‖² + (C/n)Σ hinge with C = 1/Λ, through its dual (eq. (5.1)):
-    0 ≤ αᵢ ≤ C/n and **no** equality constraint, so that it is the problem the private
-    random-feature models approximate. scikit-learn's ``SVC`` (libsvm) always fits a
-    bias and therefore solves another problem. The solution is certified by its duality
-    gap. Builds the n × n kernel matrix: for n up to a few thousand.
-
-    Parameters
-    ----------
-    kernel : {"rbf", "gaussian", "laplacian", "cauchy", "linear", "poly"}, \
-            default="rbf"
-        The kernel (see :func:`~dpsvm.kernels.kernel_matrix`).
-    gamma : float, default=1.0
-        Width of the translation-invariant kernels.
-    degree : int, default=2
-        Degree of ``"poly"``, (coef0 + xᵀy)^degree.
-    coef0 : float, default=1.0
-        Offset of ``"poly"``.
-    regularization : float, default=0.01
-        Λ > 0 (C = 1/Λ; dual box C/n = 1/(nΛ)).
-    classes : array-like or None, default=None
-        Label set (``None``: read from y).
-    tol : float, default=1e-12
-        Target duality gap in the Λ normalisation (J(f) − J(f*) ≤ gap).
-    max_iter : int, default=100
-        Budget of the dual solver: coordinate-descent epochs, and Newton
-        iterations per ridge level (see :func:`solve_kernel_hinge_dual`).
-
-    Attributes
-    ----------
-    support_ : ndarray of shape (n_support,)
-        Indices of the training rows with αᵢ > 0 for some class.
-    support_vectors_ : ndarray of shape (n_support, n_features)
-        Those rows (**training data: this model is not private**).
-    dual_coef_ : ndarray of shape (1, n_support) or (n_classes, n_support)
-        αᵢyᵢ, so that f(x) = Σᵢ dual_coef_ᵢ k(x, support_vectors_ᵢ).
-    duality_gap_ : ndarray of shape (1,) or (n_classes,)
-        Gap of each binary problem in the Λ normalisation (an upper bound on
-        J(f) − J(f*)).
-    distance_bound_ : ndarray of shape (1,) or (n_classes,)
-        Certified ‖f − f*‖_H ≤ √(2·gap/Λ); for a kernel with k(x, x) ≤ 1 it also
-        bounds sup_x |f(x) − f*(x)|.
-    %(non_private_attributes)s
-
-    Examples
-    --------
-    >>> from dpsvm.datasets import make_nested_balls
-    >>> from dpsvm.models import NonPrivateKernelSVC
-    >>> X, y = make_nested_balls(500, random_state=0)
-    >>> clf = NonPrivateKernelSVC(gamma=0.5, regularization=1e-3).fit(X, y)
-    >>> bool(clf.score(X, y) > 0.85), bool(clf.duality_gap_[0] < 1e-9)
-    (True, True)
-    """
-
-    _parameter_constraints: dict[str, list[Any]] = {
-        "kernel": [StrOptions(set(EXACT_KERNELS))],
-        "gamma": [Interval(Real, 0, None, closed="neither")],
-        "degree": [Interval(Integral, 1, None, closed="left")],
-        "coef0": [Interval(Real, 0, None, closed="left")],
-        "regularization": [Interval(Real, 0, None, closed="neither")],
-        "classes": ["array-like", None],
-        "tol": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-    }
-
-    def __init__(
-        self,
-        *,
-        kernel: str = "rbf",
-        gamma: float = 1.0,
-        degree: int = 2,
-        coef0: float = 1.0,
-        regularization: float = 0.01,
-        classes: ArrayLike | None = None,
-        tol: float = 1e-12,
-        max_iter: int = 100,
-    ) -> None:
-        store_init_params(self, locals())
-
-    def _kernel(self, A: FloatArray, B: FloatArray) -> FloatArray:
-        return kernel_matrix(
-            A,
-            B,
-            kernel=self.kernel,
-            gamma=self.gamma,
-            degree=self.degree,
-            coef0=self.coef0,
-        )
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def _fit(self, X: Any, y: Any) -> NonPrivateKernelSVC:
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        y = np.asarray(y)
-        self.classes_ = classes = reference_label_set(self.classes, y)
-        targets = one_vs_rest_targets(y, classes)
-        n = X.shape[0]
-        K = self._kernel(X, X)
-        box = 1.0 / (
-            n * self.regularization
-        )  # C/n with C = 1/Λ (Rubinstein et al. eq. (5.1))
-        alphas, gaps, iters = [], [], []
-        for t in targets:
-            alpha, gap, it = solve_kernel_hinge_dual(
-                K, t, box, tol=self.tol, max_iter=self.max_iter
-            )
-            alphas.append(alpha * t)
-            # J = Λ·P_R, so gap_J = Λ·gap_R; ‖w − w*‖ ≤ √(2·gap_R).
-            gaps.append(self.regularization * gap)
-            iters.append(it)
-        A = np.vstack(alphas)
-        support = np.flatnonzero(np.any(A != 0.0, axis=0))
-        self.support_ = support
-        self.support_vectors_ = X[support]
-        self.dual_coef_ = A[:, support]
-        self.duality_gap_ = np.array(gaps)
-        self.distance_bound_ = np.sqrt(2.0 * self.duality_gap_ / self.regularization)
-        self.n_iter_ = np.array(iters)
-        worst = float(np.max(self.duality_gap_))
-        if worst > 1e3 * self.tol:
-            warnings.warn(
-                f"NonPrivateKernelSVC stopped with duality gap {worst:.3g}; "
-                "increase max_iter.",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
-        return self
-
-    def _scores(self, X: ArrayLike) -> FloatArray:
-        # f(x) = Σᵢ αᵢyᵢ k(x, xᵢ), no bias.
-        check_is_fitted(self)
-        Xa = np.asarray(validate_data(self, X, dtype=np.float64, reset=False))
-        if self.support_vectors_.shape[0] == 0:
-            return np.zeros((Xa.shape[0], self.dual_coef_.shape[0]))
-        return self._kernel(Xa, self.support_vectors_) @ self.dual_coef_.T
-
-
-DPKernelSVC.__doc__ = (DPKernelSVC.__doc__ or "").replace(
-    "{privacy}", _PRIVACY_NOTES.strip()
-)

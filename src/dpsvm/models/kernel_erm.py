@@ -446,9 +446,9 @@ def fit_kernel_model(
 
 
 # ----------------------------------------------------------- estimator base
-#: The parameters (with their defaults) of every :class:`KernelERMBase`
-#: estimator, for :func:`dpsvm.utils._params.estimator_init`; documented by
-#: ``_kernel_release._COMMON_PARAMETERS``.
+#: The kernel-ERM parameters (with their defaults) that every :class:`KernelERMBase`
+#: estimator takes; the kernel releases of :mod:`dpsvm.models` write them out in
+#: their ``__init__``, and :mod:`dpsvm.prediction` builds its parameter table on it.
 KERNEL_ERM_PARAMETERS: dict[str, Any] = {
     "kernel": "rbf",
     "gamma": 1.0,
@@ -476,10 +476,10 @@ class KernelERMBase(BaseEstimator):
     :class:`~dpsvm.exceptions.DPSVMConvergenceError`). The exact model f_z is
     kept in a private attribute: subclasses release only noisy functions of
     it (per-query answers, a Gaussian-process function, a model on public
-    points). Subclasses build their ``__init__`` from
-    :data:`KERNEL_ERM_PARAMETERS` (``kernel``, ``gamma``, ``degree``,
-    ``coef0``, ``data_norm``, ``loss``, ``quantile``, ``y_bound``,
-    ``regularization``, ``classes``, ``random_state``) and their own.
+    points). Subclasses take the parameters of :data:`KERNEL_ERM_PARAMETERS`
+    (``kernel``, ``gamma``, ``degree``, ``coef0``, ``data_norm``, ``loss``,
+    ``quantile``, ``y_bound``, ``regularization``, ``classes``,
+    ``random_state``) and their own.
 
     See Also
     --------

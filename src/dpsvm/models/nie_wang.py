@@ -98,21 +98,6 @@ def __getattr__(name: str) -> Any:
 
 _CONVENTIONS = ("dpsvm", "nie-wang", "jain-thakurta")
 
-_CONVENTION_PARAMETERS = """kappa : float
-        κ = sup √K(x, x) over the declared domain (R_φ of Jain & Thakurta).
-    lipschitz : float
-        C_L (L of Jain & Thakurta).
-    regularization : float
-        The regularisation weight in ``convention``.
-    n_samples : int
-        n (m of Nie & Wang).
-    convention : {"dpsvm", "nie-wang", "jain-thakurta"}, default="dpsvm"
-        ``"dpsvm"``: Λ in (1/n)Σℓ + (Λ/2)‖f‖². ``"nie-wang"``: λ in
-        (1/m)ΣL + λΩ(f) with Ω ``gamma``-strongly convex. ``"jain-thakurta"``:
-        λ in (1/n)Σℓ + (λ/2)‖w‖².
-    gamma : float, default=2.0
-        γ of Ω (``"nie-wang"`` only; 2 for Ω = ‖f‖²)."""
-
 
 def _to_nie_wang(
     regularization: float, convention: str, gamma: float
@@ -147,7 +132,20 @@ def rkhs_sensitivity(
 
     Parameters
     ----------
-    {parameters}
+    kappa : float
+        κ = sup √K(x, x) over the declared domain (R_φ of Jain & Thakurta).
+    lipschitz : float
+        C_L (L of Jain & Thakurta).
+    regularization : float
+        The regularisation weight in ``convention``.
+    n_samples : int
+        n (m of Nie & Wang).
+    convention : {"dpsvm", "nie-wang", "jain-thakurta"}, default="dpsvm"
+        ``"dpsvm"``: Λ in (1/n)Σℓ + (Λ/2)‖f‖². ``"nie-wang"``: λ in
+        (1/m)ΣL + λΩ(f) with Ω ``gamma``-strongly convex. ``"jain-thakurta"``:
+        λ in (1/n)Σℓ + (λ/2)‖w‖².
+    gamma : float, default=2.0
+        γ of Ω (``"nie-wang"`` only; 2 for Ω = ‖f‖²).
 
     Returns
     -------
@@ -196,7 +194,20 @@ def prediction_sensitivity(
 
     Parameters
     ----------
-    {parameters}
+    kappa : float
+        κ = sup √K(x, x) over the declared domain (R_φ of Jain & Thakurta).
+    lipschitz : float
+        C_L (L of Jain & Thakurta).
+    regularization : float
+        The regularisation weight in ``convention``.
+    n_samples : int
+        n (m of Nie & Wang).
+    convention : {"dpsvm", "nie-wang", "jain-thakurta"}, default="dpsvm"
+        ``"dpsvm"``: Λ in (1/n)Σℓ + (Λ/2)‖f‖². ``"nie-wang"``: λ in
+        (1/m)ΣL + λΩ(f) with Ω ``gamma``-strongly convex. ``"jain-thakurta"``:
+        λ in (1/n)Σℓ + (λ/2)‖w‖².
+    gamma : float, default=2.0
+        γ of Ω (``"nie-wang"`` only; 2 for Ω = ‖f‖²).
 
     Returns
     -------
@@ -229,9 +240,3 @@ def prediction_sensitivity(
     lam_nw, g = _to_nie_wang(regularization, convention, gamma)
     # [NW] Prop. 1 proof: B_Δ = κ·2κC_L/(λγm).
     return nw_sup_sensitivity(kappa, lipschitz, lam_nw, g, n_samples)
-
-
-for _func in (rkhs_sensitivity, prediction_sensitivity):
-    _func.__doc__ = (_func.__doc__ or "").replace(
-        "{parameters}", _CONVENTION_PARAMETERS
-    )
