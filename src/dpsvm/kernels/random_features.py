@@ -43,7 +43,6 @@ from ..validation import project_rows_to_ball
 from . import _trig
 from ._spectral import (
     SHIFT_INVARIANT_KERNELS,
-    kernel_doc,
     reject_string_gamma,
     sample_frequencies,
 )
@@ -406,11 +405,20 @@ class RandomFourierFeatures(
     ) -> None:
         store_init_params(self, locals())
 
-    @kernel_doc
     def fit(self, X: ArrayLike, y: object = None) -> RandomFourierFeatures:
         """Draw the frequencies (and phases) for inputs with X.shape[1] columns.
 
-        %(fit_reads_width)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Only its number of columns is used.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self
+            The fitted transformer.
 
         Raises
         ------
@@ -453,11 +461,17 @@ class RandomFourierFeatures(
             self.n_output_features_ = m
         return self
 
-    @kernel_doc
     def transform(self, X: ArrayLike) -> NDArray[np.floating[Any]]:
         """Map rows to random Fourier features (chunked).
 
-        %(transform_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to map.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_output_features_)
             Features of dtype ``dtype``; each row has norm at most
             ``feature_norm_bound_``.
         """

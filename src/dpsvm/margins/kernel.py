@@ -41,7 +41,6 @@ from ._base import (
     child_seed,
     split_random_state,
 )
-from ._docs import margin_doc
 from .bounds import (
     jl_erm_dimension,
     rff_approximation_penalty,
@@ -111,7 +110,6 @@ class _StreamedFeatures:
         return out
 
 
-@margin_doc
 @dataclass(kw_only=True, eq=False, repr=False)
 class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
     """(ε, δ)-DP kernel classifier with margin guarantees (Algorithm 3).
@@ -176,7 +174,9 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
     chunk_size : int, default=4096
         Frequencies per streamed chunk (raised to k when smaller, so that each
         Rademacher block is a genuine k × 2D_c block).
-    %(classes)s
+    classes : array-like of 2 labels, default=None
+        The public label set; ``None`` reads it from the data and emits a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
     fit_intercept : bool, default=False
         Only ``False``: the kernel models are bias-free. A constant input
         coordinate is invisible to a shift-invariant kernel (and only shifts
@@ -222,7 +222,10 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         keep w̃ in ``estimator_.compressed_coef_``).
     privacy_event_ : PrivacyEvent
         The (ε, δ) event (its child is Algorithm 2's event).
-    %(label_attributes)s
+    classes_ : ndarray of shape (2,)
+        The labels.
+    n_features_in_ : int
+        Input width.
 
     See Also
     --------

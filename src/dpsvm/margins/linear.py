@@ -25,7 +25,6 @@ from ._base import (
     rows_in_ball,
     split_random_state,
 )
-from ._docs import margin_doc
 from .bounds import jl_distortion, jl_em_dimension, jl_erm_dimension
 from .erm import (
     _check_boosting_epsilon,
@@ -47,7 +46,6 @@ def _linear_chunk(Z: FloatArray) -> int:
     return max(1, _SCORE_CHUNK // max(Z.shape[0], 1))
 
 
-@margin_doc
 class JLExponentialMarginClassifier(CandidateSelectionClassifier):
     """Pure ε-DP linear classifier: JL projection + exponential mechanism.
 
@@ -80,13 +78,45 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
         empirical covering radius is reported).
     n_candidates : int, default=10000
         Size of the random candidate set.
-    %(selection_params)s
-    %(intercept)s
+    max_candidates : int, default=200000
+        Largest cover built; a larger one is refused before any score is computed
+        (before the data are read where its size does not depend on them).
+    selection : {"exponential", "permute-and-flip"}, default="exponential"
+        The pure-DP selection mechanism.
+    beta : float, default=0.05
+        β of the theory dimension.
+    classes : array-like of 2 labels, default=None
+        The public label set; ``None`` reads it from the data and emits a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
+    random_state : None or int, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise). The JL maps and the candidates
+        come from a public seed drawn from it before the data are read.
+    fit_intercept : bool, default=False
+        Fit an intercept: each row is projected onto B(√(r² − s²)) and given the
+        constant public coordinate s = ``intercept_scaling``·r, so augmented rows
+        stay in B(r) and every calibration keeps the public bound r; the
+        intercept adds at most s to a row's norm. ``intercept_`` is the weight of
+        that coordinate times s.
+    intercept_scaling : float, default=0.5
+        s/r ∈ (0, 1).
 
     Attributes
     ----------
-    %(jl_coef)s
-    %(ovr_attributes)s
+    coef_ : ndarray of shape (n_features_in_,)
+        w = Φᵀw̃, the released weights on the input features.
+    compressed_coef_ : ndarray of shape (n_components_,)
+        w̃, the private solution in the k-dimensional JL space.
+    intercept_ : float or ndarray of shape (n_classes,)
+        The intercept (0 without ``fit_intercept``).
+    estimators_ : list of estimators
+        With more than 2 classes only: the K binary one-vs-rest learners (each
+        fitted at (ε/K, δ/K) on the augmented rows; see their attributes);
+        ``coef_`` then has one row per class.
     projection_ : RademacherJL
         The fitted JL map (public).
     n_components_ : int
@@ -106,7 +136,10 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
         the utility of Thm 3.1 is claimed (up to c′).
     privacy_event_ : PrivacyEvent
         Pure ε-DP exponential-mechanism event.
-    %(label_attributes)s
+    classes_ : ndarray of shape (2,)
+        The labels.
+    n_features_in_ : int
+        Input width.
 
     Notes
     -----
@@ -201,7 +234,6 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
         self.coef_ = proj.adjoint_transform(self.compressed_coef_)
 
 
-@margin_doc
 @dataclass(kw_only=True, eq=False, repr=False)
 class JLMarginClassifier(JLERMParams, MarginClassifierBase):
     """(ε, δ)-DP linear classifier: fast JL projection + private ERM on the ρ-hinge.
@@ -240,15 +272,37 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
         Gradient steps of ``"noisy-gd"``.
     beta : float, default=0.05
         β of k and of Algorithm 5 (M = ⌈ln(2/β)⌉).
-    %(classes)s
-    %(accountant)s
-    %(random_state)s
-    %(intercept)s
+    classes : array-like of 2 labels, default=None
+        The public label set; ``None`` reads it from the data and emits a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
+    random_state : None or int, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise).
+    fit_intercept : bool, default=False
+        Fit an intercept: each row is projected onto B(√(r² − s²)) and given the
+        constant public coordinate s = ``intercept_scaling``·r, so augmented rows
+        stay in B(r) and every calibration keeps the public bound r; the
+        intercept adds at most s to a row's norm. ``intercept_`` is the weight of
+        that coordinate times s.
+    intercept_scaling : float, default=0.5
+        s/r ∈ (0, 1).
 
     Attributes
     ----------
-    %(jl_coef)s
-    %(ovr_attributes)s
+    coef_ : ndarray of shape (n_features_in_,)
+        w = Φᵀw̃, the released weights on the input features.
+    compressed_coef_ : ndarray of shape (n_components_,)
+        w̃, the private solution in the k-dimensional JL space.
+    intercept_ : float or ndarray of shape (n_classes,)
+        The intercept (0 without ``fit_intercept``).
+    estimators_ : list of estimators
+        With more than 2 classes only: the K binary one-vs-rest learners (each
+        fitted at (ε/K, δ/K) on the augmented rows; see their attributes);
+        ``coef_`` then has one row per class.
     projection_ : FastJL or RademacherJL
         The fitted JL map (public).
     n_components_ : int
@@ -263,7 +317,10 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
         Gradient steps (``"noisy-gd"``) or SGD phases of the (selected) run.
     privacy_event_ : PrivacyEvent
         The (ε, δ) event of the solver.
-    %(label_attributes)s
+    classes_ : ndarray of shape (2,)
+        The labels.
+    n_features_in_ : int
+        Input width.
 
     Notes
     -----

@@ -20,7 +20,6 @@ from ._base import (
     rows_in_ball,
     split_random_state,
 )
-from ._docs import margin_doc
 from .bounds import neural_cover_scale, neural_jl_dimension
 from .projections import RademacherJL
 
@@ -35,7 +34,6 @@ def _activation(a: FloatArray, eta: float) -> FloatArray:
     return np.tanh(0.25 * eta * a)
 
 
-@margin_doc
 @dataclass(kw_only=True, eq=False, repr=False)
 class NeuralMarginClassifier(CandidateSelectionClassifier):
     """Pure ε-DP classifier over JL-compressed tiny networks (exponential mechanism).
@@ -79,12 +77,41 @@ class NeuralMarginClassifier(CandidateSelectionClassifier):
         reported).
     n_candidates : int, default=2000
         Size of the random candidate set.
-    %(selection_params)s
-    %(intercept)s
+    max_candidates : int, default=200000
+        Largest cover built; a larger one is refused before any score is computed
+        (before the data are read where its size does not depend on them).
+    selection : {"exponential", "permute-and-flip"}, default="exponential"
+        The pure-DP selection mechanism.
+    beta : float, default=0.05
+        β of the theory dimension.
+    classes : array-like of 2 labels, default=None
+        The public label set; ``None`` reads it from the data and emits a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
+    random_state : None or int, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise). The JL maps and the candidates
+        come from a public seed drawn from it before the data are read.
+    fit_intercept : bool, default=False
+        Fit an intercept: each row is projected onto B(√(r² − s²)) and given the
+        constant public coordinate s = ``intercept_scaling``·r, so augmented rows
+        stay in B(r) and every calibration keeps the public bound r; the
+        intercept adds at most s to a row's norm. ``intercept_`` is the weight of
+        that coordinate times s.
+    intercept_scaling : float, default=0.5
+        s/r ∈ (0, 1).
 
     Attributes
     ----------
-    %(ovr_attributes)s
+    intercept_ : float or ndarray of shape (n_classes,)
+        The intercept (0 without ``fit_intercept``).
+    estimators_ : list of estimators
+        With more than 2 classes only: the K binary one-vs-rest learners (each
+        fitted at (ε/K, δ/K) on the augmented rows; see their attributes);
+        ``coef_`` then has one row per class.
     projections_ : list of RademacherJL
         Φ₀, Φ₁, …, Φ_{L−1} (public).
     compressed_weights_ : list of ndarray
@@ -101,7 +128,10 @@ class NeuralMarginClassifier(CandidateSelectionClassifier):
         Whether the set is a γ-cover and k ≥ the theory value (Thm 5.1).
     privacy_event_ : PrivacyEvent
         Pure ε-DP event.
-    %(label_attributes)s
+    classes_ : ndarray of shape (2,)
+        The labels.
+    n_features_in_ : int
+        Input width.
 
     Notes
     -----

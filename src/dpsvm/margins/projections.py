@@ -32,7 +32,6 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, validate_data
 from ..utils._random import RandomStateLike, check_random_state, random_state_constraint
 from ..validation import project_rows_to_ball
-from ._docs import margin_doc
 
 __all__ = ["FastJL", "RademacherJL", "project_to_ball"]
 
@@ -85,7 +84,6 @@ class _JLBase(TransformerMixin, BaseEstimator):
         self.n_components = n_components
         self.random_state = random_state
 
-    @margin_doc
     def fit(self, X: ArrayLike, y: object = None) -> _JLBase:
         """Draw the projection for the width of ``X`` (its values are not read).
 
@@ -93,7 +91,13 @@ class _JLBase(TransformerMixin, BaseEstimator):
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
             Only ``n_features`` is used.
-        %(fit_y_ignored_returns_self)s
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self
+            The fitted transformer.
         """
         self._validate_params()
         Xv: Any = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64)
@@ -177,7 +181,6 @@ class _JLBase(TransformerMixin, BaseEstimator):
         return tags
 
 
-@margin_doc
 class RademacherJL(_JLBase):
     """Dense Rademacher JL projection Φ ∈ ℝ^{k×d}, entries ±1/√k i.i.d.
 
@@ -194,7 +197,12 @@ class RademacherJL(_JLBase):
     ----------
     components_ : ndarray of shape (n_components_, n_features_in_) or None
         Φ (``None`` for the identity).
-    %(jl_fitted)s
+    n_components_ : int
+        The dimension actually used, min(k, d).
+    identity_ : bool
+        Whether Φ is the identity.
+    n_features_in_ : int
+        The input width d.
 
     Notes
     -----
@@ -234,7 +242,6 @@ class RademacherJL(_JLBase):
         return np.asarray(W @ self.components_, dtype=np.float64)
 
 
-@margin_doc
 class FastJL(_JLBase):
     """Fast JL: subsampled randomized DCT, Φx = √(d/k)·R·C·D·x.
 
@@ -253,7 +260,12 @@ class FastJL(_JLBase):
         The diagonal D of ±1 (``None`` for the identity).
     rows_ : ndarray of shape (n_components_,) or None
         The DCT coordinates kept by R.
-    %(jl_fitted)s
+    n_components_ : int
+        The dimension actually used, min(k, d).
+    identity_ : bool
+        Whether Φ is the identity.
+    n_features_in_ : int
+        The input width d.
 
     Notes
     -----
