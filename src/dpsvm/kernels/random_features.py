@@ -37,7 +37,6 @@ from sklearn.base import (
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
-from ..utils._params import store_init_params
 from ..utils._random import check_random_state, random_state_constraint
 from ..validation import project_rows_to_ball
 from . import _trig
@@ -403,7 +402,15 @@ class RandomFourierFeatures(
         n_jobs: int | None = None,
         random_state: int | None = None,
     ) -> None:
-        store_init_params(self, locals())
+        self.kernel = kernel
+        self.gamma = gamma
+        self.n_components = n_components
+        self.feature_map = feature_map
+        self.norm_handling = norm_handling
+        self.dtype = dtype
+        self.chunk_size = chunk_size
+        self.n_jobs = n_jobs
+        self.random_state = random_state
 
     def fit(self, X: ArrayLike, y: object = None) -> RandomFourierFeatures:
         """Draw the frequencies (and phases) for inputs with X.shape[1] columns.

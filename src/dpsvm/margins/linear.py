@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from numbers import Integral
 from typing import Any, ClassVar
 
@@ -20,7 +19,6 @@ from ._base import (
     REFERENCE,
     CandidateSelectionClassifier,
     FloatArray,
-    JLERMParams,
     MarginClassifierBase,
     rows_in_ball,
     split_random_state,
@@ -183,6 +181,43 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
         **CANDIDATE_CONSTRAINTS,
     }
 
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        margin: float = 0.5,
+        norm_bound: float = 1.0,
+        data_norm: float = 1.0,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        n_components: int | str = 2,
+        jl_constant: float = 1.0,
+        candidates: str = "grid",
+        n_candidates: int = 10000,
+        max_candidates: int = 200000,
+        selection: str = "exponential",
+        beta: float = 0.05,
+        accountant: BudgetAccountant | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.margin = margin
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.classes = classes
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.n_components = n_components
+        self.jl_constant = jl_constant
+        self.candidates = candidates
+        self.n_candidates = n_candidates
+        self.max_candidates = max_candidates
+        self.selection = selection
+        self.beta = beta
+        self.accountant = accountant
+
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m, d = Xv.shape
         theory_k = jl_em_dimension(
@@ -234,8 +269,7 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
         self.coef_ = proj.adjoint_transform(self.compressed_coef_)
 
 
-@dataclass(kw_only=True, eq=False, repr=False)
-class JLMarginClassifier(JLERMParams, MarginClassifierBase):
+class JLMarginClassifier(MarginClassifierBase):
     """(ε, δ)-DP linear classifier: fast JL projection + private ERM on the ρ-hinge.
 
     Algorithm 2 (A_EffPrivMrg) of Bassily, Mohri & Suresh (2022): project the rows
@@ -368,7 +402,40 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
         **JL_ERM_CONSTRAINTS,
     }
 
-    accountant: BudgetAccountant | None = None
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        margin: float = 0.5,
+        norm_bound: float = 1.0,
+        data_norm: float = 1.0,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        delta: float | str = "auto",
+        n_components: int | str = "auto",
+        projection: str = "fast",
+        solver: str = "noisy-gd",
+        max_iter: int = 200,
+        beta: float = 0.05,
+        accountant: BudgetAccountant | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.margin = margin
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.classes = classes
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.delta = delta
+        self.n_components = n_components
+        self.projection = projection
+        self.solver = solver
+        self.max_iter = max_iter
+        self.beta = beta
+        self.accountant = accountant
 
     _GUARANTEES: ClassVar[dict[str, str]] = {
         "boosted-phased-sgd": "Lemma 3.1 / Thm 3.2 (paper construction: Alg. 2, 5)",

@@ -14,7 +14,6 @@ from sklearn.base import clone
 
 from .._compat import HasMethods, Interval, StrOptions
 from ..accounting import BudgetAccountant, PrivacyEvent, basic_composition
-from ..utils._params import store_init_params
 from ..utils._random import random_state_constraint
 from ..validation import resolve_delta
 from ._base import (
@@ -369,7 +368,23 @@ class PrivateMarginSelection(MarginClassifierBase):
         fit_intercept: bool = False,
         intercept_scaling: float = 0.5,
     ) -> None:
-        store_init_params(self, locals())
+        self.estimator = estimator
+        self.epsilon = epsilon
+        self.delta = delta
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.selection_fraction = selection_fraction
+        self.beta = beta
+        self.bound_constant = bound_constant
+        self.smoothing = smoothing
+        self.solver_tol = solver_tol
+        self.solver_max_iter = solver_max_iter
+        self.score_components = score_components
+        self.classes = classes
+        self.accountant = accountant
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
 
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m = Xv.shape[0]

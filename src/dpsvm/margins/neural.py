@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any, ClassVar
 
@@ -11,6 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
+from ..accounting import BudgetAccountant
 from ._base import (
     CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
@@ -34,7 +34,6 @@ def _activation(a: FloatArray, eta: float) -> FloatArray:
     return np.tanh(0.25 * eta * a)
 
 
-@dataclass(kw_only=True, eq=False, repr=False)
 class NeuralMarginClassifier(CandidateSelectionClassifier):
     """Pure ε-DP classifier over JL-compressed tiny networks (exponential mechanism).
 
@@ -179,11 +178,48 @@ class NeuralMarginClassifier(CandidateSelectionClassifier):
         "activation_scale": [Interval(Real, 0, None, closed="neither")],
     }
 
-    n_layers: int = 2
-    width: int = 1
-    n_components: int | str = 1
-    activation_scale: float = 1.0
-    n_candidates: int = 2000
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        margin: float = 0.5,
+        norm_bound: float = 1.0,
+        data_norm: float = 1.0,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        n_components: int | str = 1,
+        jl_constant: float = 1.0,
+        candidates: str = "grid",
+        n_candidates: int = 2000,
+        max_candidates: int = 200000,
+        selection: str = "exponential",
+        beta: float = 0.05,
+        accountant: BudgetAccountant | None = None,
+        n_layers: int = 2,
+        width: int = 1,
+        activation_scale: float = 1.0,
+    ) -> None:
+        self.epsilon = epsilon
+        self.margin = margin
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.classes = classes
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.n_components = n_components
+        self.jl_constant = jl_constant
+        self.candidates = candidates
+        self.n_candidates = n_candidates
+        self.max_candidates = max_candidates
+        self.selection = selection
+        self.beta = beta
+        self.accountant = accountant
+        self.n_layers = n_layers
+        self.width = width
+        self.activation_scale = activation_scale
 
     def _block_shapes(self, k: int, d: int) -> list[tuple[int, ...]]:
         n, lay = int(self.width), int(self.n_layers)

@@ -78,11 +78,8 @@ class _JLBase(TransformerMixin, BaseEstimator):
         "random_state": random_state_constraint(),
     }
 
-    def __init__(
-        self, n_components: int = 100, *, random_state: RandomStateLike = None
-    ):
-        self.n_components = n_components
-        self.random_state = random_state
+    n_components: int
+    random_state: RandomStateLike
 
     def fit(self, X: ArrayLike, y: object = None) -> _JLBase:
         """Draw the projection for the width of ``X`` (its values are not read).
@@ -226,6 +223,12 @@ class RademacherJL(_JLBase):
 
     _drawn = ("components_",)
 
+    def __init__(
+        self, n_components: int = 100, *, random_state: RandomStateLike = None
+    ) -> None:
+        self.n_components = n_components
+        self.random_state = random_state
+
     def _draw(self, d: int, gen: np.random.Generator) -> None:
         k = self.n_components_
         # Bassily, Mohri & Suresh (2022), Alg. 1 step 2: entries uniform on ±1/√k.
@@ -295,6 +298,12 @@ class FastJL(_JLBase):
     """
 
     _drawn = ("signs_", "rows_")
+
+    def __init__(
+        self, n_components: int = 100, *, random_state: RandomStateLike = None
+    ) -> None:
+        self.n_components = n_components
+        self.random_state = random_state
 
     def _draw(self, d: int, gen: np.random.Generator) -> None:
         self.signs_ = (gen.integers(0, 2, size=d) * 2 - 1).astype(np.float64)
