@@ -17,6 +17,7 @@ from dpsvm.exceptions import PrivacyLeakWarning  # noqa: E402
 from dpsvm.models import DPLinearSVC, DPLogisticRegression  # noqa: E402
 from dpsvm.solvers import _dask as dask_module  # noqa: E402
 from dpsvm.solvers import _erm as erm_module  # noqa: E402
+from dpsvm.solvers import _newton as newton_module  # noqa: E402
 
 N, D, CHUNK = 2000, 5, 500
 
@@ -79,9 +80,9 @@ def test_newton_cg_passes_match(monkeypatch):
 @pytest.mark.parametrize("newton_max", [None, 2])
 def test_warm_start_on_a_subset_of_chunks_gives_the_same_fit(monkeypatch, newton_max):
     # Many chunks: first solved on every 2nd chunk, then certified on all rows.
-    # The stride is the in-memory warm start's (``_erm._warm_start``); the
+    # The stride is the in-memory warm start's (``_newton._warm_start``); the
     # chunk driver reads it again for its threshold.
-    monkeypatch.setattr(erm_module, "_WARM_FACTOR", 2)
+    monkeypatch.setattr(newton_module, "_WARM_FACTOR", 2)
     monkeypatch.setattr(dask_module, "_WARM_FACTOR", 2)
     monkeypatch.setattr(dask_module, "_WARM_MIN_CHUNKS", 2)
     if newton_max is not None:
@@ -98,7 +99,7 @@ def test_warm_start_on_a_subset_of_chunks_gives_the_same_fit(monkeypatch, newton
 def test_warm_start_solves_on_every_factor_th_chunk(monkeypatch):
     # One warm start for both drivers: the same solver call on the systematic
     # subsample (every _WARM_FACTOR-th row chunk here), to _WARM_REL_TOL.
-    monkeypatch.setattr(erm_module, "_WARM_FACTOR", 2)
+    monkeypatch.setattr(newton_module, "_WARM_FACTOR", 2)
     X, y = _data(3)
     yf = np.where(y == 7, 1.0, -1.0)
     design = dask_module.ChunkedDesign(
@@ -111,17 +112,17 @@ def test_warm_start_solves_on_every_factor_th_chunk(monkeypatch):
         return "result"
 
     zeros = np.zeros(D)
-    sub, result = erm_module._warm_start(
+    sub, result = newton_module._warm_start(
         solve, design, da.from_array(yf, chunks=250), None, 0.1, zeros, zeros, 1e-10, 5
     )
     rows = np.concatenate([np.arange(i, i + 250) for i in range(0, N, 500)])
     assert result == "result" and sub.shape == (rows.size, D)
     np.testing.assert_array_equal(seen["X"].compute(), X[rows])
     np.testing.assert_array_equal(seen["y"].compute(), yf[rows])
-    assert seen["rel_tol"] == erm_module._WARM_REL_TOL > 0
+    assert seen["rel_tol"] == newton_module._WARM_REL_TOL > 0
     # In memory: every 2nd row, through the same helper.
     in_memory = erm_module.as_design(X)
-    mem_sub, _ = erm_module._warm_start(
+    mem_sub, _ = newton_module._warm_start(
         solve, in_memory, yf, None, 0.1, zeros, zeros, 1e-10, 5
     )
     np.testing.assert_array_equal(mem_sub.toarray(), in_memory.toarray()[::2])

@@ -11,8 +11,10 @@ import scipy.sparse
 
 from dpsvm.losses import HuberLoss, LogisticLoss
 from dpsvm.models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
-from dpsvm.solvers import _erm
-from dpsvm.solvers._erm import RowScaledDesign, _newton_cg, _objective, solve_smooth
+from dpsvm.solvers import _smooth
+from dpsvm.solvers._erm import RowScaledDesign, solve_smooth
+from dpsvm.solvers._newton import _newton_cg
+from dpsvm.solvers._smooth import _objective
 
 
 def _rows(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -152,7 +154,7 @@ def test_fused_lbfgs_and_newton_cg_agree_on_wide_rows(loss, const, sparse, with_
 def test_fused_lbfgs_falls_back_to_newton_cg(monkeypatch):
     # An L-BFGS phase cut short (here: one iteration) is finished by Newton-CG,
     # and the result is still certified.
-    monkeypatch.setattr(_erm, "_fused_lbfgs_budget", lambda max_iter: 1)
+    monkeypatch.setattr(_smooth, "_fused_lbfgs_budget", lambda max_iter: 1)
     rng = np.random.default_rng(5)
     X = rng.standard_normal((100, 400)) / 20
     y = np.where(rng.random(100) < 0.5, 1.0, -1.0)

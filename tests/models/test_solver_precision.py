@@ -11,8 +11,9 @@ import scipy.sparse
 
 from dpsvm.losses import HuberLoss, LogisticLoss
 from dpsvm.models import DPLinearSVC, DPLogisticRegression
-from dpsvm.solvers import _erm, row_norms
-from dpsvm.solvers._erm import RowScaledDesign, _objective, solve_smooth
+from dpsvm.solvers import _newton, row_norms
+from dpsvm.solvers._erm import RowScaledDesign, solve_smooth
+from dpsvm.solvers._smooth import _objective
 
 
 def _design(n: int, d: int, dtype, seed: int = 0):
@@ -80,10 +81,10 @@ def test_float32_fit_is_certified_by_the_exact_float64_gradient(loss, monkeypatc
 def test_iteration_cap_in_single_precision_returns_the_exact_gradient(monkeypatch):
     # Stopped by max_iter before the switch to exact passes, Newton must still
     # return the exact float64 gradient (the certificate rests on it).
-    monkeypatch.setattr(_erm, "_SINGLE_PRECISION_UNTIL", 0.0)
+    monkeypatch.setattr(_newton, "_SINGLE_PRECISION_UNTIL", 0.0)
     D, y = _design(5_000, 10, np.float32)
     lin = np.zeros(11)
-    w, g, it, _ = _erm._newton(D, y, LogisticLoss(), 1e-3, lin, lin, 1e-10, 1)
+    w, g, it, _ = _newton._newton(D, y, LogisticLoss(), 1e-3, lin, lin, 1e-10, 1)
     assert it == 1
     _, g_exact = _objective(
         RowScaledDesign(D.toarray()), y.astype(np.float64), LogisticLoss(), 1e-3, lin

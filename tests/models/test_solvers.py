@@ -8,7 +8,7 @@ import pytest
 import scipy.optimize
 
 from dpsvm.losses import HuberLoss, LogisticLoss
-from dpsvm.solvers import _erm as _solvers
+from dpsvm.solvers import _newton as _solvers
 from dpsvm.solvers._erm import solve_smooth
 from dpsvm.validation import project_rows_to_ball
 

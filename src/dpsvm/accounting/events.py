@@ -32,8 +32,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..utils._docs import fill_doc
-
 __all__ = [
     "NEIGHBOURING_RELATIONS",
     "ApproximateDpEvent",
@@ -47,28 +45,6 @@ __all__ = [
 #: one record); ``"replace-one-label"`` is the label-DP relation of Bassily,
 #: Mohri & Suresh ("Differentially private learning with margin guarantees").
 NEIGHBOURING_RELATIONS = ("replace-one", "replace-one-label")
-
-#: The numpydoc entries of the fields that the private event types share.
-_FIELD_DOCS = {
-    "private_event_head": """\
-mechanism : str
-    Name of the mechanism.
-epsilon : float
-    The ε of the release, finite and ≥ 0.""",
-    "private_event_fields": """\
-sensitivity : float or None, default=None
-    The sensitivity the noise was calibrated to.
-sensitivity_norm : str or None, default=None
-    The norm of ``sensitivity``.
-neighbouring : str, default="replace-one"
-    The neighbouring relation of the guarantee.
-reference : str, default=""
-    Paper, theorem and equation of the calibration.
-details : mapping, default={}
-    Further facts, frozen.
-children : tuple of PrivacyEvent, default=()
-    Sub-events of a composed release.""",
-}
 
 
 def _freeze(value: Any) -> Any:
@@ -368,17 +344,30 @@ class PrivacyEvent:
         return target(**kwargs)
 
 
-@fill_doc(_FIELD_DOCS)
 @dataclass(frozen=True, eq=False)
 class PureDpEvent(PrivacyEvent):
     """A release that is ε-differentially private (finite ε, δ = 0).
 
     Parameters
     ----------
-    %(private_event_head)s
+    mechanism : str
+        Name of the mechanism.
+    epsilon : float
+        The ε of the release, finite and ≥ 0.
     delta : float, default=0.0
         Must be 0.
-    %(private_event_fields)s
+    sensitivity : float or None, default=None
+        The sensitivity the noise was calibrated to.
+    sensitivity_norm : str or None, default=None
+        The norm of ``sensitivity``.
+    neighbouring : str, default="replace-one"
+        The neighbouring relation of the guarantee.
+    reference : str, default=""
+        Paper, theorem and equation of the calibration.
+    details : mapping, default={}
+        Further facts, frozen.
+    children : tuple of PrivacyEvent, default=()
+        Sub-events of a composed release.
 
     Examples
     --------
@@ -392,17 +381,30 @@ class PureDpEvent(PrivacyEvent):
         self._require_finite(self.delta == 0, "delta = 0")
 
 
-@fill_doc(_FIELD_DOCS)
 @dataclass(frozen=True, eq=False)
 class ApproximateDpEvent(PrivacyEvent):
     """A release that is (ε, δ)-differentially private (finite ε, δ > 0).
 
     Parameters
     ----------
-    %(private_event_head)s
+    mechanism : str
+        Name of the mechanism.
+    epsilon : float
+        The ε of the release, finite and ≥ 0.
     delta : float, default=0.0
         The δ of the release, in (0, 1] (the default 0 is refused).
-    %(private_event_fields)s
+    sensitivity : float or None, default=None
+        The sensitivity the noise was calibrated to.
+    sensitivity_norm : str or None, default=None
+        The norm of ``sensitivity``.
+    neighbouring : str, default="replace-one"
+        The neighbouring relation of the guarantee.
+    reference : str, default=""
+        Paper, theorem and equation of the calibration.
+    details : mapping, default={}
+        Further facts, frozen.
+    children : tuple of PrivacyEvent, default=()
+        Sub-events of a composed release.
 
     Examples
     --------

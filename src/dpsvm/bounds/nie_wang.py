@@ -33,8 +33,6 @@ Corrections to the printed paper handled here (see also ``docs/nie_wang.md``,
 from __future__ import annotations
 
 import math
-from functools import partial
-from typing import Literal
 
 from ..utils._checks import (
     check_int,
@@ -42,7 +40,22 @@ from ..utils._checks import (
     check_open_unit,
     check_positive,
 )
-from ..utils._docstrings import Check, fill_and_check_params
+from ._nie_wang_calibration import (
+    NoiseConvention,
+    Variant,
+    _check_beta,
+    _check_convention,
+    _check_variant,
+    nw_ls_lipschitz,
+    nw_ls_noise_scale,
+    nw_ls_noise_second_moment,
+    nw_noise_scale,
+    nw_sensitivity_thm1,
+    nw_sensitivity_thm2,
+    nw_sup_sensitivity,
+    nw_sup_sensitivity_thm1,
+    nw_svm_noise_scale,
+)
 
 __all__ = [
     "nw_general_rate_exponent",
@@ -67,450 +80,9 @@ __all__ = [
     "nw_thm4_rate_constant",
 ]
 
-NoiseConvention = Literal["lemma1", "prop1"]
-Variant = Literal["printed", "corrected"]
-
-# numpydoc entries of the parameters the [NW] formulas share, and below the check
-# of the range each entry states (see fill_and_check_params).
-_PARAMS: dict[str, str] = {
-    "B0": ("float\nBound with E_z(0) ≤ B₀."),
-    "beta": "float\nApproximation-error exponent, 0 < β ≤ 1.",
-    "C_L": "float\nLipschitz constant of the loss in its first argument.",
-    "eps": "float\nPrivacy level ε > 0.",
-    "eps@below_one": "float\nPrivacy level, 0 < ε < 1.",
-    "gamma": "float\nStrong-convexity modulus γ of Ω (2 for ‖f‖²_K).",
-    "kappa": "float\nKernel bound κ = sup √K(x, x) over the declared input domain.",
-    "lam": "float\nRegularisation weight λ > 0.",
-    "lam@at_most_one": "float\nRegularisation weight, 0 < λ ≤ 1.",
-    "m": "int\nSample size.",
-    "M": "float\nBound on |y|.",
-    "m@at_least_two": "int\nSample size, m ≥ 2.",
-    "noise_convention": (
-        '{"lemma1", "prop1"}, default="lemma1"\n'
-        'Noise used by the corrected variant (ignored by "printed").'
-    ),
-    "Omega0": ("float\nΩ(0) (0 for Ω = ‖f‖²_K)."),
-}
-
-
-def _check_convention(
-    noise_convention: str, name: str = "noise_convention"
-) -> NoiseConvention:
-    if noise_convention == "lemma1":
-        return "lemma1"
-    if noise_convention == "prop1":
-        return "prop1"
-    raise ValueError(
-        f"noise_convention must be 'lemma1' or 'prop1', got {noise_convention!r}."
-    )
-
-
-def _check_variant(variant: str) -> Variant:
-    if variant == "printed":
-        return "printed"
-    if variant == "corrected":
-        return "corrected"
-    raise ValueError(f"variant must be 'printed' or 'corrected', got {variant!r}.")
-
-
-def _check_beta(beta: float, name: str = "beta") -> float:
-    beta = check_positive(beta, name)
-    if beta > 1.0:
-        raise ValueError(
-            f"beta (approximation-error exponent) must be in (0, 1], got {beta}."
-        )
-    return beta
-
-
-def _check_lam_at_most_one(lam: float, name: str) -> float:
-    lam = check_positive(lam, name)
-    if lam > 1.0:
-        raise ValueError(f"[NW] Sec. 5.1 needs lam <= 1, got {lam}.")
-    return lam
-
-
-_CHECKS: dict[str, Check] = {
-    "B0": check_nonnegative,
-    "beta": _check_beta,
-    "C_L": check_positive,
-    "eps": check_positive,
-    "eps@below_one": check_open_unit,
-    "gamma": check_positive,
-    "kappa": check_positive,
-    "lam": check_positive,
-    "lam@at_most_one": _check_lam_at_most_one,
-    "m": check_int,
-    "m@at_least_two": partial(check_int, minimum=2),
-    "noise_convention": _check_convention,
-    "Omega0": check_nonnegative,
-}
-
-_params = fill_and_check_params(_PARAMS, _CHECKS)
-
-
-# ---------------------------------------------------------------------------
-# Section 3: perturbation (sensitivity) bounds
-# ---------------------------------------------------------------------------
-
-
-@_params
-def nw_sensitivity_thm1(B: float, lam: float, gamma: float, m: int) -> float:
-    """RKHS-norm sensitivity without a Lipschitz loss ([NW] Thm 1).
-
-    Parameters
-    ----------
-    B : float
-        A bound with λΩ(f_S) ≤ B and |L(f_S(x), y)| ≤ B for every dataset S (of
-        any size) and every (x, y).
-    {params: lam gamma m}
-
-    Returns
-    -------
-    float
-        √(16B/(λγm)), a bound on ‖f_z − f_z̄‖_K for replace-one neighbours.
-
-    {text: raises_out_of_range}
-
-    References
-    ----------
-    [NW] Theorem 1.
-
-    Examples
-    --------
-    >>> nw_sensitivity_thm1(1.0, 0.5, 2.0, 16)
-    1.0
-    """
-    B = check_positive(B, "B")
-    # [NW] Thm 1: ‖f_z − f_z̄‖_K ≤ √(16B/(λγm)).
-    return math.sqrt(16.0 * B / (lam * gamma * m))
-
-
-@_params
-def nw_sup_sensitivity_thm1(
-    kappa: float, B: float, lam: float, gamma: float, m: int
-) -> float:
-    """Sup-norm sensitivity from [NW] Thm 1: κ·√(16B/(λγm)).
-
-    Parameters
-    ----------
-    {params: kappa}
-    B : float
-        The bound of Thm 1 (see :func:`nw_sensitivity_thm1`).
-    {params: lam gamma m}
-
-    Returns
-    -------
-    float
-        The bound κ·√(16B/(λγm)) ≥ sup_x |f_z(x) − f_z̄(x)|. Prop. 1 says "assume the
-        conditions of Theorem 1" but uses Thm 2; this is the Thm-1-based
-        calibration (correction: Prop. 1 with the bound of Theorem 1).
-
-    {text: raises_out_of_range}
-
-    References
-    ----------
-    [NW] Theorem 1 and the reproducing property ‖f‖_∞ ≤ κ‖f‖_K.
-
-    Examples
-    --------
-    >>> nw_sup_sensitivity_thm1(2.0, 1.0, 0.5, 2.0, 16)
-    2.0
-    """
-    # ‖f‖_∞ ≤ κ‖f‖_K applied to [NW] Thm 1.
-    return kappa * nw_sensitivity_thm1(B, lam, gamma, m)
-
-
-@_params
-def nw_sensitivity_thm2(
-    kappa: float, C_L: float, lam: float, gamma: float, m: int
-) -> float:
-    """RKHS-norm sensitivity for a C_L-Lipschitz loss ([NW] Thm 2).
-
-    Parameters
-    ----------
-    {params: kappa C_L lam gamma m}
-
-    Returns
-    -------
-    float
-        Δ_H = 2κC_L/(λγm) ≥ ‖f_z − f_z̄‖_K (= 2LR/(λ_JT·n) in Jain–Thakurta's
-        convention with λ_JT = λγ).
-
-    {text: raises_out_of_range}
-
-    Notes
-    -----
-    Privacy: replace-one neighbours; assumes the exact minimiser, a convex
-    C_L-Lipschitz loss, γ-strongly convex Ω and a data-independent κ.
-
-    References
-    ----------
-    [NW] Theorem 2.
-
-    Examples
-    --------
-    >>> nw_sensitivity_thm2(1.0, 1.0, 0.1, 2.0, 1000)
-    0.01
-    """
-    # [NW] Thm 2: ‖f_z − f_z̄‖_K ≤ 2κC_L/(λγm).
-    return 2.0 * kappa * C_L / (lam * gamma * m)
-
-
-@_params
-def nw_sup_sensitivity(
-    kappa: float, C_L: float, lam: float, gamma: float, m: int
-) -> float:
-    """Sup-norm (prediction) sensitivity B_Δ ([NW] Def. 2 and Prop. 1 proof).
-
-    Parameters
-    ----------
-    {params: kappa C_L lam gamma m}
-
-    Returns
-    -------
-    float
-        B_Δ = κ·Δ_H = 2κ²C_L/(λγm) ≥ sup_x |f_z(x) − f_z̄(x)|.
-
-    {text: raises_out_of_range}
-
-    Notes
-    -----
-    Privacy: replace-one neighbours; the sensitivity of any single prediction
-    f_z(x). Same assumptions as :func:`nw_sensitivity_thm2`.
-
-    References
-    ----------
-    [NW] Definition 2 and the proof of Proposition 1.
-
-    Examples
-    --------
-    >>> nw_sup_sensitivity(1.0, 1.0, 0.1, 2.0, 1000)
-    0.01
-    """
-    # [NW] Prop. 1 proof: Δf ≤ κ·(2κC_L/(λγm)) = 2κ²C_L/(λγm) = B_Δ.
-    return kappa * nw_sensitivity_thm2(kappa, C_L, lam, gamma, m)
-
-
-# ---------------------------------------------------------------------------
-# Noise scales (Lemma 1, Prop. 1, Section 5)
-# ---------------------------------------------------------------------------
-
-
-@_params
-def nw_noise_scale(
-    kappa: float,
-    C_L: float,
-    lam: float,
-    gamma: float,
-    m: int,
-    eps: float,
-    noise_convention: NoiseConvention = "lemma1",
-) -> float:
-    """Laplace scale for perturbing a prediction of f_z ([NW] Lemma 1 / Prop. 1).
-
-    Parameters
-    ----------
-    {params: kappa C_L lam gamma m eps}
-    noise_convention : {"lemma1", "prop1"}, default="lemma1"
-        ``"lemma1"``: scale B_Δ/ε = 2κ²C_L/(λγmε) (= the paper's α), the
-        calibration Lemma 1 proves. ``"prop1"``: scale α/2 = κ²C_L/(λγmε), the
-        density (1/α)exp(−2|b|/α) printed in Prop. 1; by Lemma 1 it gives only 2ε.
-
-    Returns
-    -------
-    float
-        The Laplace scale b (density exp(−|x|/b)/(2b)).
-
-    {text: raises_out_of_range}
-
-    Notes
-    -----
-    Privacy: replace-one neighbours, pure ε-DP for **one** released value
-    f_z(x) + Lap(b) with the "lemma1" scale (k queries compose). The paper adds a
-    single scalar b to the whole function f_z, which is not ε-DP in the standard
-    sense (correction to [NW] Lemma 1: neighbouring outputs f_z + b have disjoint
-    supports).
-
-    References
-    ----------
-    [NW] Lemma 1 and Proposition 1.
-
-    Examples
-    --------
-    >>> round(nw_noise_scale(1.0, 1.0, 0.1, 2.0, 1000, 0.1), 12)
-    0.1
-    >>> round(nw_noise_scale(1.0, 1.0, 0.1, 2.0, 1000, 0.1, "prop1"), 12)
-    0.05
-    """
-    convention = _check_convention(noise_convention)
-    b_delta = nw_sup_sensitivity(kappa, C_L, lam, gamma, m)
-    # [NW] Lemma 1: Lap(B_Δ/ε); Prop. 1 prints density (1/α)e^{−2|b|/α}, α = B_Δ/ε.
-    scale = b_delta / eps
-    return scale if convention == "lemma1" else scale / 2.0
-
-
-@_params
-def nw_svm_noise_scale(
-    kappa: float,
-    lam: float,
-    m: int,
-    eps: float,
-    noise_convention: NoiseConvention = "lemma1",
-) -> float:
-    """Laplace scale of the DP hinge SVM of [NW] Sec. 5.2 (C_L = 1, γ = 2).
-
-    Parameters
-    ----------
-    {params: kappa}
-    lam : float
-        Regularisation weight λ of (1/m)Σ(1 − yf(x))₊ + λ‖f‖²_K.
-    {params: m eps}
-    noise_convention : {"lemma1", "prop1"}, default="lemma1"
-        See :func:`nw_noise_scale`.
-
-    Returns
-    -------
-    float
-        The scale κ²/(λmε) ("lemma1", the paper's α) or κ²/(2λmε) ("prop1",
-        as printed).
-
-    {text: raises_out_of_range}
-
-    Notes
-    -----
-    Privacy: as :func:`nw_noise_scale` with C_L = 1 and γ = 2 (no bias term).
-
-    References
-    ----------
-    [NW] Section 5.2.
-
-    Examples
-    --------
-    >>> round(nw_svm_noise_scale(1.0, 0.01, 10**6, 0.01), 12)
-    0.01
-    """
-    # [NW] Sec. 5.2: α = κ²/(λmε) (hinge: C_L = 1, γ = 2).
-    return nw_noise_scale(kappa, 1.0, lam, 2.0, m, eps, noise_convention)
-
-
-@_params
-def nw_ls_lipschitz(M: float, kappa: float, lam: float) -> float:
-    """Effective Lipschitz constant of the square loss in [NW] Sec. 5.1.
-
-    Parameters
-    ----------
-    M : float
-        Bound on |y| (labels must be clipped to [−M, M]).
-    {params: kappa lam@at_most_one}
-
-    Returns
-    -------
-    float
-        C_L = 2M(κ + 1)/√λ, valid on the range the exact minimisers can take
-        (‖f_z‖_∞ ≤ κM/√λ).
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, including λ > 1 (the bound uses
-        κM/√λ + M ≤ M(κ + 1)/√λ).
-
-    References
-    ----------
-    [NW] Section 5.1.
-
-    Examples
-    --------
-    >>> nw_ls_lipschitz(1.0, 1.0, 0.25)
-    8.0
-    """
-    M = check_positive(M, "M")
-    # [NW] Sec. 5.1: C_L = 2M(κ + 1)/√λ.
-    return 2.0 * M * (kappa + 1.0) / math.sqrt(lam)
-
-
-@_params
-def nw_ls_noise_scale(
-    M: float,
-    kappa: float,
-    lam: float,
-    m: int,
-    eps: float,
-    noise_convention: NoiseConvention = "lemma1",
-) -> float:
-    """Laplace scale of DP least-squares regularisation ([NW] Sec. 5.1).
-
-    Parameters
-    ----------
-    {params: M kappa lam@at_most_one m eps}
-    noise_convention : {"lemma1", "prop1"}, default="lemma1"
-        ``"lemma1"``: α_ls = 2Mκ²(κ + 1)/(λ^{3/2}mε); ``"prop1"``: α_ls/2 (the
-        printed density (1/α_ls)exp(−2|b|/α_ls)).
-
-    Returns
-    -------
-    float
-        The Laplace scale.
-
-    {text: raises_out_of_range}
-
-    Notes
-    -----
-    Privacy: as :func:`nw_noise_scale` with C_L from :func:`nw_ls_lipschitz` and
-    γ = 2; needs |y| ≤ M enforced and the exact minimiser.
-
-    References
-    ----------
-    [NW] Section 5.1.
-
-    Examples
-    --------
-    >>> round(nw_ls_noise_scale(1.0, 1.0, 0.25, 100, 1.0), 12)
-    0.32
-    """
-    C_L = nw_ls_lipschitz(M, kappa, lam)
-    # [NW] Sec. 5.1: α_ls = 2Mκ²(κ+1)/(λ^{3/2} m ε) = 2κ²C_L/(λ·2·m·ε).
-    return nw_noise_scale(kappa, C_L, lam, 2.0, m, eps, noise_convention)
-
-
-@_params
-def nw_ls_noise_second_moment(
-    M: float,
-    kappa: float,
-    lam: float,
-    m: int,
-    eps: float,
-    noise_convention: NoiseConvention = "lemma1",
-) -> float:
-    """E b² of the least-squares noise, the empirical-risk inflation ([NW] Sec. 5.1).
-
-    Parameters
-    ----------
-    {params: M kappa lam@at_most_one m eps}
-    noise_convention : {"lemma1", "prop1"}, default="lemma1"
-        See :func:`nw_ls_noise_scale`. The printed value
-        2M²κ⁴(κ+1)²/(λ³m²ε²) is the ``"prop1"`` one.
-
-    Returns
-    -------
-    float
-        2·scale² (E b² of a Laplace variable), which equals
-        E[E_z(f_{z,A}) − E_z(f_z)] for the square loss.
-
-    {text: raises_out_of_range}
-
-    References
-    ----------
-    [NW] Section 5.1.
-
-    Examples
-    --------
-    >>> round(nw_ls_noise_second_moment(1.0, 1.0, 0.25, 100, 1.0, "prop1"), 12)
-    0.0512
-    """
-    scale = nw_ls_noise_scale(M, kappa, lam, m, eps, noise_convention)
-    # Var of Lap(s) is 2s²; [NW] Sec. 5.1 prints 2M²κ⁴(κ+1)²/(λ³m²ε²) (= α_ls²/2).
-    return 2.0 * scale * scale
+# Every formula first checks the ranges that its Parameters section states, in
+# that order. The Section 3 sensitivities and the noise scales are in
+# :mod:`dpsvm.bounds._nie_wang_calibration` (re-exported above).
 
 
 # ---------------------------------------------------------------------------
@@ -553,7 +125,6 @@ def nw_thm3_bound(G: float, eps: float) -> float:
     return 2.0 * G * eps
 
 
-@_params
 def nw_prop2_bound(
     B0: float,
     lam: float,
@@ -566,7 +137,14 @@ def nw_prop2_bound(
 
     Parameters
     ----------
-    {params: B0 lam Omega0 eps@below_one}
+    B0 : float
+        Bound with E_z(0) ≤ B₀.
+    lam : float
+        Regularisation weight λ > 0.
+    Omega0 : float
+        Ω(0) (0 for Ω = ‖f‖²_K).
+    eps : float
+        Privacy level, 0 < ε < 1.
     ER2 : float
         A bound on E R₂ (e.g. :func:`nw_prop3_bound`).
     variant : {"printed", "corrected"}, default="corrected"
@@ -579,7 +157,10 @@ def nw_prop2_bound(
     float
         The bound.
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     References
     ----------
@@ -592,6 +173,10 @@ def nw_prop2_bound(
     >>> nw_prop2_bound(1.0, 0.5, 0.0, 0.25, 1.0, "printed")
     1.5
     """
+    B0 = check_nonnegative(B0, "B0")
+    lam = check_positive(lam, "lam")
+    Omega0 = check_nonnegative(Omega0, "Omega0")
+    eps = check_open_unit(eps, "eps")
     ER2 = check_nonnegative(ER2, "ER2")
     variant = _check_variant(variant)
     base = B0 + lam * Omega0
@@ -602,7 +187,6 @@ def nw_prop2_bound(
     return 2.0 * base * eps + 2.0 * eps * ER2
 
 
-@_params
 def nw_prop3_bound(
     kappa: float,
     C_L: float,
@@ -617,19 +201,34 @@ def nw_prop3_bound(
 
     Parameters
     ----------
-    {params: kappa C_L lam gamma m eps}
+    kappa : float
+        Kernel bound κ = sup √K(x, x) over the declared input domain.
+    C_L : float
+        Lipschitz constant of the loss in its first argument.
+    lam : float
+        Regularisation weight λ > 0.
+    gamma : float
+        Strong-convexity modulus γ of Ω (2 for ‖f‖²_K).
+    m : int
+        Sample size.
+    eps : float
+        Privacy level ε > 0.
     variant : {"printed", "corrected"}, default="corrected"
         ``"printed"``: κ²C_L/(λγmε) (drops a factor C_L). ``"corrected"``:
         C_L·E|b| = C_L × :func:`nw_noise_scale` (κ²C_L²/(λγmε) for "prop1" noise,
         2κ²C_L²/(λγmε) for "lemma1" noise).
-    {params: noise_convention}
+    noise_convention : {"lemma1", "prop1"}, default="lemma1"
+        Noise used by the corrected variant (ignored by "printed").
 
     Returns
     -------
     float
         The bound.
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     References
     ----------
@@ -642,6 +241,13 @@ def nw_prop3_bound(
     >>> round(nw_prop3_bound(1.0, 2.0, 0.1, 2.0, 1000, 0.1, "printed"), 12)
     0.1
     """
+    kappa = check_positive(kappa, "kappa")
+    C_L = check_positive(C_L, "C_L")
+    lam = check_positive(lam, "lam")
+    gamma = check_positive(gamma, "gamma")
+    m = check_int(m, "m")
+    eps = check_positive(eps, "eps")
+    noise_convention = _check_convention(noise_convention, "noise_convention")
     if _check_variant(variant) == "printed":
         # [NW] Prop. 3 as printed: E R₂ ≤ κ²C_L/(λγmε).
         return kappa**2 * C_L / (lam * gamma * m * eps)
@@ -649,7 +255,6 @@ def nw_prop3_bound(
     return C_L * nw_noise_scale(kappa, C_L, lam, gamma, m, eps, noise_convention)
 
 
-@_params
 def nw_prop4_bound(B_rho: float, m: int) -> float:
     """Bound on the sample error E S = E[E_z(f_λ) − E(f_λ)] ([NW] Prop. 4).
 
@@ -657,14 +262,18 @@ def nw_prop4_bound(B_rho: float, m: int) -> float:
     ----------
     B_rho : float
         Bound with L(f_λ(x), y) ≤ B_ρ on Z.
-    {params: m}
+    m : int
+        Sample size.
 
     Returns
     -------
     float
         2√(2π)·B_ρ/√m (Hoeffding).
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     References
     ----------
@@ -675,12 +284,12 @@ def nw_prop4_bound(B_rho: float, m: int) -> float:
     >>> round(nw_prop4_bound(1.0, 8), 12) == round(math.sqrt(math.pi), 12)
     True
     """
+    m = check_int(m, "m")
     B_rho = check_nonnegative(B_rho, "B_rho")
     # [NW] Prop. 4: E S ≤ 2√(2π)B_ρ/√m.
     return 2.0 * math.sqrt(2.0 * math.pi) * B_rho / math.sqrt(m)
 
 
-@_params
 def nw_thm4_bound(
     m: int,
     lam: float,
@@ -700,24 +309,44 @@ def nw_thm4_bound(
 
     Parameters
     ----------
-    {params: m lam eps@below_one B0 Omega0 kappa C_L gamma}
+    m : int
+        Sample size.
+    lam : float
+        Regularisation weight λ > 0.
+    eps : float
+        Privacy level, 0 < ε < 1.
+    B0 : float
+        Bound with E_z(0) ≤ B₀.
+    Omega0 : float
+        Ω(0) (0 for Ω = ‖f‖²_K).
+    kappa : float
+        Kernel bound κ = sup √K(x, x) over the declared input domain.
+    C_L : float
+        Lipschitz constant of the loss in its first argument.
+    gamma : float
+        Strong-convexity modulus γ of Ω (2 for ‖f‖²_K).
     B_rho : float
         Bound on L(f_λ(x), y).
     c_beta : float
         Constant of the approximation-error assumption D(λ) ≤ c_β λ^β.
-    {params: beta}
+    beta : float
+        Approximation-error exponent, 0 < β ≤ 1.
     variant : {"printed", "corrected"}, default="corrected"
         ``"printed"``: 2(B₀ + λΩ(0))ε + (1 + 2ε)κ²C_L/(λγmε) + 2√(2π)B_ρ/√m
         + c_βλ^β, the proof's display. ``"corrected"``: the same with E R₂ from
         :func:`nw_prop3_bound` (corrected), i.e. (1 + 2ε)·C_L·E|b|.
-    {params: noise_convention}
+    noise_convention : {"lemma1", "prop1"}, default="lemma1"
+        Noise used by the corrected variant (ignored by "printed").
 
     Returns
     -------
     float
         R₁ + R₂ + S + D(λ) bounds from Props. 2–4 and (4).
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     References
     ----------
@@ -729,6 +358,16 @@ def nw_thm4_bound(
     >>> round(b, 12)
     0.42
     """
+    m = check_int(m, "m")
+    lam = check_positive(lam, "lam")
+    eps = check_open_unit(eps, "eps")
+    B0 = check_nonnegative(B0, "B0")
+    Omega0 = check_nonnegative(Omega0, "Omega0")
+    kappa = check_positive(kappa, "kappa")
+    C_L = check_positive(C_L, "C_L")
+    gamma = check_positive(gamma, "gamma")
+    beta = _check_beta(beta, "beta")
+    noise_convention = _check_convention(noise_convention, "noise_convention")
     c_beta = check_nonnegative(c_beta, "c_beta")
     variant = _check_variant(variant)
     er2 = nw_prop3_bound(kappa, C_L, lam, gamma, m, eps, variant, noise_convention)
@@ -737,7 +376,6 @@ def nw_thm4_bound(
     return r1_plus_r2 + nw_prop4_bound(B_rho, m) + c_beta * lam**beta
 
 
-@_params
 def nw_thm4_rate_constant(
     B0: float,
     Omega0: float,
@@ -753,7 +391,16 @@ def nw_thm4_rate_constant(
 
     Parameters
     ----------
-    {params: B0 Omega0 kappa C_L gamma}
+    B0 : float
+        Bound with E_z(0) ≤ B₀.
+    Omega0 : float
+        Ω(0) (0 for Ω = ‖f‖²_K).
+    kappa : float
+        Kernel bound κ = sup √K(x, x) over the declared input domain.
+    C_L : float
+        Lipschitz constant of the loss in its first argument.
+    gamma : float
+        Strong-convexity modulus γ of Ω (2 for ‖f‖²_K).
     B_rho : float
         Bound on L(f_λ(x), y) (used by the corrected variant only).
     c_beta : float
@@ -762,7 +409,8 @@ def nw_thm4_rate_constant(
         ``"printed"``: 2B₀ + 2Ω(0) + 3κ²C_L/γ + c_β, as stated (omits the
         sample-error term). ``"corrected"``: 2B₀ + 2Ω(0) + 3kκ²C_L²/γ
         + 2√(2π)B_ρ + c_β with k = 2 for "lemma1" noise and 1 for "prop1".
-    {params: noise_convention}
+    noise_convention : {"lemma1", "prop1"}, default="lemma1"
+        Noise used by the corrected variant (ignored by "printed").
 
     Returns
     -------
@@ -770,7 +418,10 @@ def nw_thm4_rate_constant(
         K. Valid under the rule of :func:`nw_param_rule_general` (λ = m^{−1/(2β+1)},
         ε = 1/√(λm), so λ ≤ 1 and ε < 1 for m > 1).
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     References
     ----------
@@ -781,6 +432,12 @@ def nw_thm4_rate_constant(
     >>> nw_thm4_rate_constant(1.0, 0.0, 1.0, 1.0, 2.0, 0.0, 1.0, "printed")
     4.5
     """
+    B0 = check_nonnegative(B0, "B0")
+    Omega0 = check_nonnegative(Omega0, "Omega0")
+    kappa = check_positive(kappa, "kappa")
+    C_L = check_positive(C_L, "C_L")
+    gamma = check_positive(gamma, "gamma")
+    noise_convention = _check_convention(noise_convention, "noise_convention")
     B_rho = check_nonnegative(B_rho, "B_rho")
     c_beta = check_nonnegative(c_beta, "c_beta")
     if _check_variant(variant) == "printed":
@@ -803,13 +460,13 @@ def nw_thm4_rate_constant(
 # ---------------------------------------------------------------------------
 
 
-@_params
 def nw_general_rate_exponent(beta: float) -> float:
     """Exponent of the general rate m^{−β/(2β+1)} ([NW] Thm 4).
 
     Parameters
     ----------
-    {params: beta}
+    beta : float
+        Approximation-error exponent, 0 < β ≤ 1.
 
     Returns
     -------
@@ -830,17 +487,20 @@ def nw_general_rate_exponent(beta: float) -> float:
     >>> round(nw_general_rate_exponent(1.0), 12)
     0.333333333333
     """
+    beta = _check_beta(beta, "beta")
     # [NW] Thm 4: rate m^{−β/(2β+1)}.
     return beta / (2.0 * beta + 1.0)
 
 
-@_params
 def nw_param_rule_general(m: int, beta: float) -> tuple[float, float]:
     """Theorem 4's choice of (λ, ε) as functions of m ([NW] Thm 4).
 
     Parameters
     ----------
-    {params: m@at_least_two beta}
+    m : int
+        Sample size, m ≥ 2.
+    beta : float
+        Approximation-error exponent, 0 < β ≤ 1.
 
     Returns
     -------
@@ -870,18 +530,20 @@ def nw_param_rule_general(m: int, beta: float) -> tuple[float, float]:
     >>> round(lam, 12), round(eps, 12)
     (0.1, 0.1)
     """
+    m = check_int(m, "m", minimum=2)
+    beta = _check_beta(beta, "beta")
     # [NW] Thm 4: λ = m^{−1/(2β+1)}, ε = 1/√(λm).
     lam = float(m) ** (-1.0 / (2.0 * beta + 1.0))
     return lam, 1.0 / math.sqrt(lam * m)
 
 
-@_params
 def nw_param_rule_ls(m: int, r: float) -> tuple[float, float, float]:
     """Parameter rule and rate of DP least squares ([NW] Sec. 5.1).
 
     Parameters
     ----------
-    {params: m@at_least_two}
+    m : int
+        Sample size, m ≥ 2.
     r : float
         Regularity f_ρ ∈ L_K^r(L²_{ρ_X}), r > 0; β = min{1, 2r}.
 
@@ -910,6 +572,7 @@ def nw_param_rule_ls(m: int, r: float) -> tuple[float, float, float]:
     >>> round(lam, 12), round(eps, 12), round(rate, 12)
     (0.1, 0.1, 0.333333333333)
     """
+    m = check_int(m, "m", minimum=2)
     r = check_positive(r, "r")
     beta = min(1.0, 2.0 * r)
     # [NW] Sec. 5.1: λ = m^{−2/(3(β+1))}, ε = 1/(λ m^{2/3}), rate 2β/(3(β+1)).
@@ -952,13 +615,13 @@ def nw_svm_rate_exponent(r: float) -> float:
     return beta / (2.0 * (2.0 * beta + 1.0))
 
 
-@_params
 def nw_param_rule_svm(m: int, r: float) -> tuple[float, float, float]:
     """Parameter rule and rate of the DP SVM ([NW] Sec. 5.2).
 
     Parameters
     ----------
-    {params: m@at_least_two}
+    m : int
+        Sample size, m ≥ 2.
     r : float
         Regularity exponent, r > 0; β = min{r, 1}.
 
@@ -986,6 +649,7 @@ def nw_param_rule_svm(m: int, r: float) -> tuple[float, float, float]:
     >>> round(lam, 12), round(eps, 12), round(rate, 12)
     (0.01, 0.01, 0.166666666667)
     """
+    m = check_int(m, "m", minimum=2)
     r = check_positive(r, "r")
     lam, eps = nw_param_rule_general(m, min(r, 1.0))
     return lam, eps, nw_svm_rate_exponent(r)

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from ..accounting.composition import per_step_epsilon
 from ..utils._checks import check_int, check_open_unit
-from ..utils._docstrings import Check, fill_and_check_params
 from ..validation import check_delta, check_epsilon, check_positive
 from .nie_wang import nw_sup_sensitivity
 
@@ -47,23 +46,8 @@ __all__ = [
 #: Thm 9 (ε₀ = ε/(200·√B·S·ln(4/δ))) and the value printed in Alg. 1 (100).
 _EPS0_CONSTANT = {"thm9": 200.0, "alg1": 100.0}
 
-# numpydoc entries of the parameters these formulas share, and below the check of
-# the range each entry states (see fill_and_check_params).
-_PARAMS: dict[str, str] = {
-    "beta": "float\nFailure probability β ∈ (0, 1).",
-    "delta": "float\nδ ∈ (0, 1).",
-    "delta@total": "float\nTotal δ ∈ (0, 1).",
-    "dimension": "int\nd, the input dimension.",
-    "epsilon": "float\nε.",
-    "epsilon@total": "float\nTotal ε.",
-    "kernel_bound": "float\nR_φ = sup ‖φ(z)‖ over the declared domain.",
-    "lam": "float\nλ of (λ/2)‖w‖² (strong convexity).",
-    "lipschitz": "float\nL, the Lipschitz constant of the loss.",
-    "n_queries": "int\nT, the number of queries.",
-    "n_samples": "int\nn, the number of training records.",
-    "radius": "float\n‖𝒞‖₂, the radius of the constraint ball.",
-    "w_norm_bound": "float\nC ≥ ‖w*‖ (data-independent).",
-}
+# Every formula first checks the ranges that its Parameters section states, in
+# that order.
 
 
 def _check_epsilon(epsilon: float, name: str) -> float:
@@ -74,26 +58,6 @@ def _check_positive_delta(delta: float, name: str) -> float:
     return check_delta(delta, allow_zero=False)
 
 
-_CHECKS: dict[str, Check] = {
-    "beta": check_open_unit,
-    "delta": _check_positive_delta,
-    "delta@total": _check_positive_delta,
-    "dimension": check_int,
-    "epsilon": _check_epsilon,
-    "epsilon@total": _check_epsilon,
-    "kernel_bound": check_positive,
-    "lam": check_positive,
-    "lipschitz": check_positive,
-    "n_queries": check_int,
-    "n_samples": check_int,
-    "radius": check_positive,
-    "w_norm_bound": check_positive,
-}
-
-_params = fill_and_check_params(_PARAMS, _CHECKS)
-
-
-@_params
 def kernel_prediction_sensitivity(
     lipschitz: float, kernel_bound: float, lam: float, n_samples: int
 ) -> float:
@@ -101,7 +65,14 @@ def kernel_prediction_sensitivity(
 
     Parameters
     ----------
-    {params: lipschitz kernel_bound lam n_samples}
+    lipschitz : float
+        L, the Lipschitz constant of the loss.
+    kernel_bound : float
+        R_φ = sup ‖φ(z)‖ over the declared domain.
+    lam : float
+        λ of (λ/2)‖w‖² (strong convexity).
+    n_samples : int
+        n, the number of training records.
 
     Returns
     -------
@@ -119,17 +90,25 @@ def kernel_prediction_sensitivity(
     >>> round(kernel_prediction_sensitivity(1.0, math.sqrt(8), 0.002, 500_000), 12)
     0.016
     """
+    lipschitz = check_positive(lipschitz, "lipschitz")
+    kernel_bound = check_positive(kernel_bound, "kernel_bound")
+    lam = check_positive(lam, "lam")
+    n_samples = check_int(n_samples, "n_samples")
     # Jain & Thakurta eq. (3) + Cauchy–Schwarz = [NW] Prop. 1 B_Δ (λ_NW = λ/2, γ = 2).
     return nw_sup_sensitivity(kernel_bound, lipschitz, lam / 2.0, 2.0, n_samples)
 
 
-@_params
 def weight_norm_bound(lipschitz: float, kernel_bound: float, lam: float) -> float:
     """Data-independent bound C = 2LR_φ/λ on ‖w*‖ (Jain & Thakurta, Sec. 3).
 
     Parameters
     ----------
-    {params: lipschitz kernel_bound lam}
+    lipschitz : float
+        L, the Lipschitz constant of the loss.
+    kernel_bound : float
+        R_φ = sup ‖φ(z)‖ over the declared domain.
+    lam : float
+        λ of (λ/2)‖w‖² (strong convexity).
 
     Returns
     -------
@@ -141,6 +120,9 @@ def weight_norm_bound(lipschitz: float, kernel_bound: float, lam: float) -> floa
     >>> weight_norm_bound(1.0, 1.0, 1e-3)
     2000.0
     """
+    lipschitz = check_positive(lipschitz, "lipschitz")
+    kernel_bound = check_positive(kernel_bound, "kernel_bound")
+    lam = check_positive(lam, "lam")
     return 2.0 * lipschitz * kernel_bound / lam
 
 
@@ -182,7 +164,6 @@ def _check_b_rule(B_rule: str | int) -> str | int:
     return check_int(B_rule, "B_rule")
 
 
-@_params
 def interactive_parameters(
     n_samples: int,
     lam: float,
@@ -202,13 +183,24 @@ def interactive_parameters(
 
     Parameters
     ----------
-    {params: n_samples lam}
+    n_samples : int
+        n, the number of training records.
+    lam : float
+        λ of (λ/2)‖w‖² (strong convexity).
     epsilon : float
         Total ε of all answers.
-    {params: delta@total beta}
+    delta : float
+        Total δ ∈ (0, 1).
+    beta : float
+        Failure probability β ∈ (0, 1).
     n_queries : int
         T, the maximum number of queries (fixed in advance).
-    {params: lipschitz kernel_bound w_norm_bound}
+    lipschitz : float
+        L, the Lipschitz constant of the loss.
+    kernel_bound : float
+        R_φ = sup ‖φ(z)‖ over the declared domain.
+    w_norm_bound : float
+        C ≥ ‖w*‖ (data-independent).
     constants : {"thm9", "alg1"}, default="thm9"
         ``"thm9"``: ε₀ = ε/(200·√B·S·ln(4/δ)) (Thm 9, the proof's value);
         ``"alg1"``: the printed ε₀ = nελ/(200·L·R_φ²·√B·ln(4/δ)), twice as large.
@@ -242,6 +234,13 @@ def interactive_parameters(
     >>> p.max_updates, round(p.eps0, 6), round(p.threshold, -3), p.vacuous
     (25902, 0.000204, 252000.0, True)
     """
+    n_samples = check_int(n_samples, "n_samples")
+    lam = check_positive(lam, "lam")
+    delta = _check_positive_delta(delta, "delta")
+    beta = check_open_unit(beta, "beta")
+    lipschitz = check_positive(lipschitz, "lipschitz")
+    kernel_bound = check_positive(kernel_bound, "kernel_bound")
+    w_norm_bound = check_positive(w_norm_bound, "w_norm_bound")
     # Jain & Thakurta's symbols for the (checked) arguments.
     n, L, R, C = n_samples, lipschitz, kernel_bound, w_norm_bound
     eps = check_epsilon(epsilon)
@@ -278,7 +277,6 @@ def interactive_parameters(
     return InteractiveParameters(B, eps0, sigma, eta, C * R, bool(sigma >= C * R))
 
 
-@_params
 def interactive_error_thm3(
     n_samples: int,
     lam: float,
@@ -294,8 +292,24 @@ def interactive_error_thm3(
 
     Parameters
     ----------
-    {params: n_samples lam epsilon delta beta n_queries}
-    {params: lipschitz kernel_bound w_norm_bound}
+    n_samples : int
+        n, the number of training records.
+    lam : float
+        λ of (λ/2)‖w‖² (strong convexity).
+    epsilon : float
+        ε.
+    delta : float
+        δ ∈ (0, 1).
+    beta : float
+        Failure probability β ∈ (0, 1).
+    n_queries : int
+        T, the number of queries.
+    lipschitz : float
+        L, the Lipschitz constant of the loss.
+    kernel_bound : float
+        R_φ = sup ‖φ(z)‖ over the declared domain.
+    w_norm_bound : float
+        C ≥ ‖w*‖ (data-independent).
 
     Returns
     -------
@@ -308,6 +322,15 @@ def interactive_error_thm3(
     ...                              1, 1.0, 1.0, 1.0), 6)
     0.01
     """
+    n_samples = check_int(n_samples, "n_samples")
+    lam = check_positive(lam, "lam")
+    epsilon = _check_epsilon(epsilon, "epsilon")
+    delta = _check_positive_delta(delta, "delta")
+    beta = check_open_unit(beta, "beta")
+    n_queries = check_int(n_queries, "n_queries")
+    lipschitz = check_positive(lipschitz, "lipschitz")
+    kernel_bound = check_positive(kernel_bound, "kernel_bound")
+    w_norm_bound = check_positive(w_norm_bound, "w_norm_bound")
     # Jain & Thakurta Thm 3: O(C·R_φ²·√(L·ln(T/β))·ln²(1/δ)/√(nελ)).
     return (
         w_norm_bound
@@ -318,7 +341,6 @@ def interactive_error_thm3(
     )
 
 
-@_params
 def interactive_error_thm10(
     sensitivity: float,
     max_updates: int,
@@ -335,7 +357,14 @@ def interactive_error_thm10(
         S.
     max_updates : int
         B.
-    {params: epsilon delta n_queries beta}
+    epsilon : float
+        ε.
+    delta : float
+        δ ∈ (0, 1).
+    n_queries : int
+        T, the number of queries.
+    beta : float
+        Failure probability β ∈ (0, 1).
 
     Returns
     -------
@@ -347,6 +376,10 @@ def interactive_error_thm10(
     >>> round(interactive_error_thm10(0.5, 4, 1.0, math.exp(-1), 1, math.exp(-1)), 6)
     1.0
     """
+    epsilon = _check_epsilon(epsilon, "epsilon")
+    delta = _check_positive_delta(delta, "delta")
+    n_queries = check_int(n_queries, "n_queries")
+    beta = check_open_unit(beta, "beta")
     S = check_positive(sensitivity, "sensitivity")
     B = check_int(max_updates, "max_updates")
     # Jain & Thakurta Thm 10 (Gupta, Roth & Ullman 2011, Thm 5.2).
@@ -355,7 +388,6 @@ def interactive_error_thm10(
     )
 
 
-@_params
 def noisy_label_scale(
     n_queries: int, epsilon: float, delta: float, sensitivity: float
 ) -> float:
@@ -365,7 +397,8 @@ def noisy_label_scale(
     ----------
     n_queries : int
         T, the number of test points labelled.
-    {params: epsilon@total}
+    epsilon : float
+        Total ε.
     delta : float
         Total δ; 0 gives basic composition (ε_q = ε/T).
     sensitivity : float
@@ -391,6 +424,7 @@ def noisy_label_scale(
     >>> round(noisy_label_scale(10_000, 0.1, 1e-6, 0.016), 0)
     84.0
     """
+    epsilon = _check_epsilon(epsilon, "epsilon")
     T = check_int(n_queries, "n_queries")
     delta = check_delta(delta)
     S = check_positive(sensitivity, "sensitivity")
@@ -399,7 +433,6 @@ def noisy_label_scale(
     return S / eps_q
 
 
-@_params
 def noisy_label_count(
     radius: float,
     n_samples: int,
@@ -416,7 +449,20 @@ def noisy_label_count(
 
     Parameters
     ----------
-    {params: radius n_samples epsilon lam lipschitz kernel_bound delta}
+    radius : float
+        ‖𝒞‖₂, the radius of the constraint ball.
+    n_samples : int
+        n, the number of training records.
+    epsilon : float
+        ε.
+    lam : float
+        λ of (λ/2)‖w‖² (strong convexity).
+    lipschitz : float
+        L, the Lipschitz constant of the loss.
+    kernel_bound : float
+        R_φ = sup ‖φ(z)‖ over the declared domain.
+    delta : float
+        δ ∈ (0, 1).
     constant : float, default=1.0
         The unstated constant of the O(·).
     n_available : int or None, default=None
@@ -432,6 +478,13 @@ def noisy_label_count(
     >>> noisy_label_count(2.0, 1000, 1.0, 1.0, 1.0, 1.0, math.exp(-4))
     1000
     """
+    radius = check_positive(radius, "radius")
+    n_samples = check_int(n_samples, "n_samples")
+    epsilon = _check_epsilon(epsilon, "epsilon")
+    lam = check_positive(lam, "lam")
+    lipschitz = check_positive(lipschitz, "lipschitz")
+    kernel_bound = check_positive(kernel_bound, "kernel_bound")
+    delta = _check_positive_delta(delta, "delta")
     # Jain & Thakurta Thm 5: T = O(‖𝒞‖₂·nελ/(L·R_φ·√ln(1/δ))).
     T = (
         check_positive(constant, "constant")
@@ -447,7 +500,6 @@ def noisy_label_count(
     return out
 
 
-@_params
 def noisy_label_excess_loss_bound(
     n_samples: int,
     epsilon: float,
@@ -463,7 +515,24 @@ def noisy_label_excess_loss_bound(
 
     Parameters
     ----------
-    {params: n_samples epsilon lam lipschitz kernel_bound radius delta n_queries beta}
+    n_samples : int
+        n, the number of training records.
+    epsilon : float
+        ε.
+    lam : float
+        λ of (λ/2)‖w‖² (strong convexity).
+    lipschitz : float
+        L, the Lipschitz constant of the loss.
+    kernel_bound : float
+        R_φ = sup ‖φ(z)‖ over the declared domain.
+    radius : float
+        ‖𝒞‖₂, the radius of the constraint ball.
+    delta : float
+        δ ∈ (0, 1).
+    n_queries : int
+        T, the number of queries.
+    beta : float
+        Failure probability β ∈ (0, 1).
 
     Returns
     -------
@@ -476,6 +545,15 @@ def noisy_label_excess_loss_bound(
     ...                                   math.exp(-1), 1, math.exp(-1)), 6)
     0.1
     """
+    n_samples = check_int(n_samples, "n_samples")
+    epsilon = _check_epsilon(epsilon, "epsilon")
+    lam = check_positive(lam, "lam")
+    lipschitz = check_positive(lipschitz, "lipschitz")
+    kernel_bound = check_positive(kernel_bound, "kernel_bound")
+    radius = check_positive(radius, "radius")
+    delta = _check_positive_delta(delta, "delta")
+    n_queries = check_int(n_queries, "n_queries")
+    beta = check_open_unit(beta, "beta")
     # Jain & Thakurta Thm 5.
     return (
         (lipschitz * kernel_bound) ** 1.5
@@ -528,7 +606,6 @@ class DataIndependentParameters:
     step: float
 
 
-@_params
 def data_independent_parameters(
     n_samples: int,
     epsilon: float,
@@ -548,8 +625,22 @@ def data_independent_parameters(
 
     Parameters
     ----------
-    {params: n_samples epsilon@total delta@total beta lam}
-    {params: lipschitz kernel_bound dimension}
+    n_samples : int
+        n, the number of training records.
+    epsilon : float
+        Total ε.
+    delta : float
+        Total δ ∈ (0, 1).
+    beta : float
+        Failure probability β ∈ (0, 1).
+    lam : float
+        λ of (λ/2)‖w‖² (strong convexity).
+    lipschitz : float
+        L, the Lipschitz constant of the loss.
+    kernel_bound : float
+        R_φ = sup ‖φ(z)‖ over the declared domain.
+    dimension : int
+        d, the input dimension.
     feature_lipschitz : float
         L_φ.
     n_rounds : int or None, default=None
@@ -580,6 +671,14 @@ def data_independent_parameters(
     >>> f"{p.net_size:.1e}"
     '1.2e+24'
     """
+    n_samples = check_int(n_samples, "n_samples")
+    epsilon = _check_epsilon(epsilon, "epsilon")
+    delta = _check_positive_delta(delta, "delta")
+    beta = check_open_unit(beta, "beta")
+    lam = check_positive(lam, "lam")
+    lipschitz = check_positive(lipschitz, "lipschitz")
+    kernel_bound = check_positive(kernel_bound, "kernel_bound")
+    dimension = check_int(dimension, "dimension")
     # Jain & Thakurta's symbols for the (checked) arguments.
     n, eps, L, R, d = n_samples, epsilon, lipschitz, kernel_bound, dimension
     L_phi = check_positive(feature_lipschitz, "feature_lipschitz")
@@ -623,7 +722,6 @@ def data_independent_parameters(
     )
 
 
-@_params
 def data_independent_bound_thm8(
     n_samples: int,
     epsilon: float,
@@ -641,7 +739,22 @@ def data_independent_bound_thm8(
 
     Parameters
     ----------
-    {params: n_samples epsilon delta beta lam lipschitz kernel_bound dimension}
+    n_samples : int
+        n, the number of training records.
+    epsilon : float
+        ε.
+    delta : float
+        δ ∈ (0, 1).
+    beta : float
+        Failure probability β ∈ (0, 1).
+    lam : float
+        λ of (λ/2)‖w‖² (strong convexity).
+    lipschitz : float
+        L, the Lipschitz constant of the loss.
+    kernel_bound : float
+        R_φ = sup ‖φ(z)‖ over the declared domain.
+    dimension : int
+        d, the input dimension.
     feature_lipschitz : float
         L_φ (ln L_φ is replaced by max(1, ln L_φ)).
     form : {"printed", "proof"}, default="printed"
@@ -664,6 +777,14 @@ def data_independent_bound_thm8(
     ...                                                               form="proof")
     (2.0, 8.0)
     """
+    n_samples = check_int(n_samples, "n_samples")
+    epsilon = _check_epsilon(epsilon, "epsilon")
+    delta = _check_positive_delta(delta, "delta")
+    beta = check_open_unit(beta, "beta")
+    lam = check_positive(lam, "lam")
+    lipschitz = check_positive(lipschitz, "lipschitz")
+    kernel_bound = check_positive(kernel_bound, "kernel_bound")
+    dimension = check_int(dimension, "dimension")
     # Jain & Thakurta's symbols for the (checked) arguments.
     n, eps, L, R, d = n_samples, epsilon, lipschitz, kernel_bound, dimension
     ln_lphi = max(1.0, math.log(check_positive(feature_lipschitz, "feature_lipschitz")))

@@ -40,7 +40,6 @@ from ..perturbation import (
     output_l2_sensitivity,
 )
 from ..utils._checks import check_int, check_open_unit, check_positive
-from ..utils._docstrings import Check, fill_and_check_params
 
 __all__ = [
     "cor2_sample_complexity",
@@ -55,35 +54,10 @@ __all__ = [
     "unit_ball_volume",
 ]
 
-# numpydoc entries of the parameters these formulas share, and below the check of
-# the range each entry states (see fill_and_check_params).
-_PARAMS: dict[str, str] = {
-    "constant": "float, default=1.0\nMultiplier for the unknown constant of Ω(·).",
-    "d": "int\nInput dimension.",
-    "delta": "float\nFailure probability δ ∈ (0, 1).",
-    "eps_g": "float\nTarget excess risk ε_g > 0.",
-    "eps_p": "float\nPrivacy level ε_p > 0.",
-    "lam": "float\nRegularisation weight Λ > 0 of (1/n)Σℓ + (Λ/2)‖f‖².",
-    "n": "int\nNumber of records.",
-    "volume": "float, optional\nVol(𝒳); defaults to :func:`unit_ball_volume` (d).",
-    "zeta": "float\nBound ζ on |φ(x; θ)| (√2 for the random-phase cosine map).",
-}
-
-_CHECKS: dict[str, Check] = {
-    "constant": check_positive,
-    "d": check_int,
-    "delta": check_open_unit,
-    "eps_g": check_positive,
-    "eps_p": check_positive,
-    "lam": check_positive,
-    "n": check_int,
-    "zeta": check_positive,
-}
-
-_params = fill_and_check_params(_PARAMS, _CHECKS)
+# Every formula first checks the ranges that its Parameters section states, in
+# that order.
 
 
-@_params
 def objpert_excess_risk_bound(
     d: int, n: int, Lam: float, eps_p: float, delta: float
 ) -> float:
@@ -94,10 +68,12 @@ def objpert_excess_risk_bound(
     d : int
         Dimension of the perturbed parameter (D for the random-feature
         Algorithm 2).
-    {params: n}
+    n : int
+        Number of records.
     Lam : float
         Regularisation weight Λ (strong-convexity modulus of (Λ/2)‖f‖²).
-    {params: eps_p}
+    eps_p : float
+        Privacy level ε_p > 0.
     delta : float
         Failure probability δ ∈ (0, 1), over the noise b (the paper says "over
         P"; the randomness is the noise).
@@ -108,7 +84,10 @@ def objpert_excess_risk_bound(
         8·d²·ln²(d/δ)/(Λ·n²·ε_p²): with probability ≥ 1 − δ,
         J(f_priv) ≤ J(f₀) + this.
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     Notes
     -----
@@ -125,6 +104,8 @@ def objpert_excess_risk_bound(
     >>> round(objpert_excess_risk_bound(1, 100, 0.1, 1.0, math.exp(-1)), 12)
     0.008
     """
+    n = check_int(n, "n")
+    eps_p = check_positive(eps_p, "eps_p")
     d = check_int(d, "d")
     Lam = check_positive(Lam, "Lam")
     delta = check_open_unit(delta, "delta")
@@ -132,7 +113,6 @@ def objpert_excess_risk_bound(
     return 8.0 * d**2 * math.log(d / delta) ** 2 / (Lam * n**2 * eps_p**2)
 
 
-@_params
 def objpert_noise_norm_quantile(
     d: int, eps_p: float, delta: float, *, exact: bool = False
 ) -> float:
@@ -142,7 +122,10 @@ def objpert_noise_norm_quantile(
     ----------
     d : int
         Dimension of b.
-    {params: eps_p delta}
+    eps_p : float
+        Privacy level ε_p > 0.
+    delta : float
+        Failure probability δ ∈ (0, 1).
     exact : bool, default=False
         False: the bound used by the paper (CM08 Lemma), 2d·ln(d/δ)/ε_p.
         True: the exact (1 − δ)-quantile of ‖b‖ ∼ Gamma(d, scale 2/ε_p) (not in
@@ -153,7 +136,10 @@ def objpert_noise_norm_quantile(
     float
         A value t with P(‖b‖ ≤ t) ≥ 1 − δ (= 1 − δ for ``exact=True``).
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     References
     ----------
@@ -167,6 +153,8 @@ def objpert_noise_norm_quantile(
     >>> round(objpert_noise_norm_quantile(1, 2.0, 0.5, exact=True), 12)
     0.69314718056
     """
+    eps_p = check_positive(eps_p, "eps_p")
+    delta = check_open_unit(delta, "delta")
     d = check_int(d, "d")
     if exact:
         # Not in paper: ‖b‖ ∼ Gamma(d, scale 2/ε_p); its (1 − δ)-quantile.
@@ -175,7 +163,6 @@ def objpert_noise_norm_quantile(
     return 2.0 * d * math.log(d / delta) / eps_p
 
 
-@_params
 def tuning_error_slack(m: int, eps_p: float, delta: float) -> float:
     """Slack of the private parameter-tuning step ([S] Thm 7).
 
@@ -185,7 +172,8 @@ def tuning_error_slack(m: int, eps_p: float, delta: float) -> float:
         Number of candidate regularisation values.
     eps_p : float
         Privacy level ε_p > 0 of the exponential mechanism.
-    {params: delta}
+    delta : float
+        Failure probability δ ∈ (0, 1).
 
     Returns
     -------
@@ -193,7 +181,10 @@ def tuning_error_slack(m: int, eps_p: float, delta: float) -> float:
         (2/ε_p)·ln(m/δ): with probability ≥ 1 − δ the chosen classifier makes at
         most z_min + this many mistakes on the validation part.
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     References
     ----------
@@ -204,6 +195,7 @@ def tuning_error_slack(m: int, eps_p: float, delta: float) -> float:
     >>> round(tuning_error_slack(7, 1.0, 0.07), 6)
     9.21034
     """
+    delta = check_open_unit(delta, "delta")
     m = check_int(m, "m")
     eps_p = check_positive(eps_p, "eps_p")
     # [S] Thm 7: z ≤ z_min + (2/ε_p) ln(m/δ) w.p. ≥ 1 − δ.
@@ -242,7 +234,6 @@ def unit_ball_volume(d: int) -> float:
     return math.exp(0.5 * d * math.log(math.pi) - math.lgamma(0.5 * d + 1.0))
 
 
-@_params
 def cor2_sample_complexity(
     f_norm: float,
     d: int,
@@ -259,10 +250,14 @@ def cor2_sample_complexity(
         ‖f*‖₂ of the reference classifier.
     d : int
         Feature dimension.
-    {params: eps_p}
+    eps_p : float
+        Privacy level ε_p > 0.
     eps_g : float
         Target excess (Huber) risk ε_g > 0.
-    {params: delta constant}
+    delta : float
+        Failure probability δ ∈ (0, 1).
+    constant : float, default=1.0
+        Multiplier for the unknown constant of Ω(·).
 
     Returns
     -------
@@ -270,7 +265,10 @@ def cor2_sample_complexity(
         The expression constant · max{‖f*‖²/ε_g², ‖f*‖·d·ln(d/δ)/(ε_p ε_g)}.
         Order only: the paper gives no constant, so this is not a sufficient n.
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     References
     ----------
@@ -281,6 +279,9 @@ def cor2_sample_complexity(
     >>> round(cor2_sample_complexity(1.0, 1, 1.0, 0.1, math.exp(-1)), 9)
     100.0
     """
+    eps_p = check_positive(eps_p, "eps_p")
+    delta = check_open_unit(delta, "delta")
+    constant = check_positive(constant, "constant")
     f_norm = check_positive(f_norm, "f_norm")
     d = check_int(d, "d")
     eps_g = check_positive(eps_g, "eps_g")
@@ -290,7 +291,6 @@ def cor2_sample_complexity(
     )
 
 
-@_params
 def lemma1_sample_complexity(
     a_bound: float,
     eps_p: float,
@@ -305,7 +305,14 @@ def lemma1_sample_complexity(
     a_bound : float
         The bound C on |a*(θ)| in f*(x) = ∫a*(θ)φ(x; θ)p(θ)dθ ([S]'s C, not a
         regularisation weight).
-    {params: eps_p eps_g delta constant}
+    eps_p : float
+        Privacy level ε_p > 0.
+    eps_g : float
+        Target excess risk ε_g > 0.
+    delta : float
+        Failure probability δ ∈ (0, 1).
+    constant : float, default=1.0
+        Multiplier for the unknown constant of Ω(·).
 
     Returns
     -------
@@ -313,7 +320,10 @@ def lemma1_sample_complexity(
         The expression constant · C²√ln(1/δ)/(ε_p ε_g²) · ln(C ln(1/δ)/(ε_g δ)).
         Order only.
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     References
     ----------
@@ -324,6 +334,10 @@ def lemma1_sample_complexity(
     >>> round(lemma1_sample_complexity(1.0, 1.0, 1.0, math.exp(-1)), 9)
     1.0
     """
+    eps_p = check_positive(eps_p, "eps_p")
+    eps_g = check_positive(eps_g, "eps_g")
+    delta = check_open_unit(delta, "delta")
+    constant = check_positive(constant, "constant")
     a_bound = check_positive(a_bound, "a_bound")
     log_inv = math.log(1.0 / delta)
     # [S] Lemma 1, eq. (25):
@@ -375,7 +389,6 @@ def _feature_bound_sample_complexity(
     )
 
 
-@_params
 def thm4_sample_complexity(
     f_inf_norm: float,
     zeta: float,
@@ -392,7 +405,20 @@ def thm4_sample_complexity(
     ----------
     f_inf_norm : float
         ‖f*‖_∞ of the reference classifier.
-    {params: zeta d eps_p eps_g delta constant volume}
+    zeta : float
+        Bound ζ on |φ(x; θ)| (√2 for the random-phase cosine map).
+    d : int
+        Input dimension.
+    eps_p : float
+        Privacy level ε_p > 0.
+    eps_g : float
+        Target excess risk ε_g > 0.
+    delta : float
+        Failure probability δ ∈ (0, 1).
+    constant : float, default=1.0
+        Multiplier for the unknown constant of Ω(·).
+    volume : float, optional
+        Vol(𝒳); defaults to :func:`unit_ball_volume` (d).
 
     Returns
     -------
@@ -401,7 +427,10 @@ def thm4_sample_complexity(
         · ln(‖f*‖_∞ Vol ζ ln(1/δ)/(ε_g δ Γ(d/2 + 1))), as printed in eq. (38).
         Order only.
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     Notes
     -----
@@ -418,6 +447,12 @@ def thm4_sample_complexity(
     >>> f"{thm4_sample_complexity(1.0, math.sqrt(2), 2, 1.0, 0.1, 0.01):.6g}"
     '42047.2'
     """
+    zeta = check_positive(zeta, "zeta")
+    d = check_int(d, "d")
+    eps_p = check_positive(eps_p, "eps_p")
+    eps_g = check_positive(eps_g, "eps_g")
+    delta = check_open_unit(delta, "delta")
+    constant = check_positive(constant, "constant")
     # [S] Thm 4, eq. (38): n = Ω(‖f*‖²_∞ζ²Vol²√log(1/δ)/(ε_p ε_g²)
     #                          · log(‖f*‖_∞ Vol ζ log(1/δ)/(ε_g δ Γ(d/2+1)))).
     return _feature_bound_sample_complexity(
@@ -425,7 +460,6 @@ def thm4_sample_complexity(
     )
 
 
-@_params
 def thm5_sample_complexity(
     f_h_norm: float,
     zeta: float,
@@ -442,7 +476,20 @@ def thm5_sample_complexity(
     ----------
     f_h_norm : float
         RKHS norm ‖f*‖_H of the reference classifier.
-    {params: zeta d eps_p eps_g delta constant volume}
+    zeta : float
+        Bound ζ on |φ(x; θ)| (√2 for the random-phase cosine map).
+    d : int
+        Input dimension.
+    eps_p : float
+        Privacy level ε_p > 0.
+    eps_g : float
+        Target excess risk ε_g > 0.
+    delta : float
+        Failure probability δ ∈ (0, 1).
+    constant : float, default=1.0
+        Multiplier for the unknown constant of Ω(·).
+    volume : float, optional
+        Vol(𝒳); defaults to :func:`unit_ball_volume` (d).
 
     Returns
     -------
@@ -451,7 +498,10 @@ def thm5_sample_complexity(
         · ln(‖f*‖_H Vol ζ ln(1/δ)/(ε_g δ Γ(d/2 + 1))), as printed in eq. (39).
         Order only.
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     Notes
     -----
@@ -467,6 +517,12 @@ def thm5_sample_complexity(
     >>> f"{thm5_sample_complexity(1.0, math.sqrt(2), 2, 1.0, 0.1, 0.01):.6g}"
     '4.20472e+06'
     """
+    zeta = check_positive(zeta, "zeta")
+    d = check_int(d, "d")
+    eps_p = check_positive(eps_p, "eps_p")
+    eps_g = check_positive(eps_g, "eps_g")
+    delta = check_open_unit(delta, "delta")
+    constant = check_positive(constant, "constant")
     # [S] Thm 5, eq. (39): n = Ω(‖f*‖⁴_H ζ² Vol² √log(1/δ)/(ε_p ε_g⁴)
     #                          · log(‖f*‖_H Vol ζ log(1/δ)/(ε_g δ Γ(d/2+1)))).
     return _feature_bound_sample_complexity(
@@ -479,7 +535,6 @@ def thm5_sample_complexity(
 # ---------------------------------------------------------------------------
 
 
-@_params
 def objective_perturbation_epsilon_prime(
     epsilon: float, n: int, lam: float, c: float
 ) -> tuple[float, float]:
@@ -497,7 +552,10 @@ def objective_perturbation_epsilon_prime(
     ----------
     epsilon : float
         Target privacy level ε > 0.
-    {params: n lam}
+    n : int
+        Number of records.
+    lam : float
+        Regularisation weight Λ > 0 of (1/n)Σℓ + (Λ/2)‖f‖².
     c : float
         Bound on |ℓ″| (Huber with half-width h: 1/(2h); logistic: ¼).
 
@@ -508,7 +566,10 @@ def objective_perturbation_epsilon_prime(
     Delta : float
         Δ ≥ 0, the extra ridge weight (0 when ε′ > 0 in step 1).
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     Notes
     -----
@@ -528,6 +589,8 @@ def objective_perturbation_epsilon_prime(
     >>> round(eps_prime, 6), Delta
     (0.000615, 0.0)
     """
+    n = check_int(n, "n")
+    lam = check_positive(lam, "lam")
     epsilon = check_positive(epsilon, "epsilon")
     c = check_positive(c, "c")
     # [CMS11] Alg. 2 / Thm 9, written once in dpsvm.perturbation.
@@ -535,7 +598,6 @@ def objective_perturbation_epsilon_prime(
     return cal.epsilon_prime, cal.extra_regularization
 
 
-@_params
 def output_perturbation_l2_sensitivity(
     n: int, lam: float, L: float = 1.0, R: float = 1.0
 ) -> float:
@@ -543,7 +605,10 @@ def output_perturbation_l2_sensitivity(
 
     Parameters
     ----------
-    {params: n lam}
+    n : int
+        Number of records.
+    lam : float
+        Regularisation weight Λ > 0 of (1/n)Σℓ + (Λ/2)‖f‖².
     L : float, default=1.0
         Lipschitz constant of the loss in its prediction argument.
     R : float, default=1.0
@@ -555,7 +620,10 @@ def output_perturbation_l2_sensitivity(
         2LR/(nΛ). Releasing f* + b with ‖b‖ ∼ Gamma(d, scale 2LR/(nΛε)) and a
         uniform direction (density ∝ exp(−ε‖b‖/Δ₂)) is ε-DP.
 
-    {text: raises_out_of_range}
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
 
     Notes
     -----
@@ -574,6 +642,8 @@ def output_perturbation_l2_sensitivity(
     >>> output_perturbation_l2_sensitivity(100, 0.1)
     0.2
     """
+    n = check_int(n, "n")
+    lam = check_positive(lam, "lam")
     L = check_positive(L, "L")
     R = check_positive(R, "R")
     # [CMS11] Cor. 8: ‖f*(D) − f*(D′)‖₂ ≤ 2LR/(nΛ) (2L/(nΛ) on the unit ball,

@@ -43,7 +43,6 @@ from sklearn.metrics.pairwise import (
     rbf_kernel,
 )
 
-from ..utils._docs import fill_doc
 from ..utils._random import GeneratorLike, as_generator
 
 __all__ = [
@@ -56,52 +55,21 @@ __all__ = [
     "spectral_second_moment",
 ]
 
-#: numpydoc fragments shared by the kernel helpers (``%(name)s`` lines).
-DOC_FRAGMENTS = {
-    "fit_reads_width": """Parameters
-----------
-X : array-like of shape (n_samples, n_features)
-    Only its number of columns is used.
-y : None
-    Ignored.
-
-Returns
--------
-self
-    The fitted transformer.""",
-    "transform_rows": """Parameters
-----------
-X : array-like of shape (n_samples, n_features)
-    Rows to map.
-
-Returns
--------
-ndarray of shape (n_samples, n_output_features_)""",
-    "trig_arguments": """x : array-like
-    Arguments (converted to float64).
-scale : float, default=1.0
-    Multiplier s, folded into the polynomial coefficients.""",
-    "gamma_owner": """gamma : object
-    The width parameter.
-owner : str, default="kernel"
-    Name used in the error message.""",
-}
-
-kernel_doc = fill_doc(DOC_FRAGMENTS)
-
 #: Kernels with a spectral sampler (random Fourier features).
 SHIFT_INVARIANT_KERNELS = ("rbf", "gaussian", "laplacian", "cauchy")
 #: Kernels that :func:`kernel_matrix` evaluates exactly.
 EXACT_KERNELS = (*SHIFT_INVARIANT_KERNELS, "linear", "poly")
 
 
-@kernel_doc
 def check_gamma(gamma: object, owner: str = "kernel") -> float:
     """Check a public kernel width γ > 0 and refuse data-dependent settings.
 
     Parameters
     ----------
-    %(gamma_owner)s
+    gamma : object
+        The width parameter.
+    owner : str, default="kernel"
+        Name used in the error message.
 
     Returns
     -------
@@ -134,13 +102,15 @@ def check_gamma(gamma: object, owner: str = "kernel") -> float:
     return g
 
 
-@kernel_doc
 def reject_string_gamma(gamma: object, owner: str = "kernel") -> None:
     """Raise a clear error for a string ``gamma`` (a data-dependent bandwidth).
 
     Parameters
     ----------
-    %(gamma_owner)s
+    gamma : object
+        The width parameter.
+    owner : str, default="kernel"
+        Name used in the error message.
 
     Raises
     ------

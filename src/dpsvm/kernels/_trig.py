@@ -58,8 +58,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._spectral import kernel_doc
-
 __all__ = ["FAST_ARGUMENT_BOUND", "TILE_SIZE", "cos", "cos_sin"]
 
 #: Values per tile: the tile of x, its outputs and 3 (cos) or 5 (cos_sin)
@@ -272,7 +270,6 @@ def _check_shift(shift: ArrayLike | None, n_cols: int) -> Any:
     return sh
 
 
-@kernel_doc
 def cos(
     x: ArrayLike,
     *,
@@ -285,7 +282,10 @@ def cos(
 
     Parameters
     ----------
-    %(trig_arguments)s
+    x : array-like
+        Arguments (converted to float64).
+    scale : float, default=1.0
+        Multiplier s, folded into the polynomial coefficients.
     shift : array-like of shape (x.shape[-1],), optional
         Added to every row of x first (rounded once, as ``x + shift``): the
         phases of a cos-phase feature map, without a separate pass.
@@ -358,7 +358,6 @@ def cos(
     return res
 
 
-@kernel_doc
 def cos_sin(
     x: ArrayLike,
     *,
@@ -373,7 +372,10 @@ def cos_sin(
 
     Parameters
     ----------
-    %(trig_arguments)s
+    x : array-like
+        Arguments (converted to float64).
+    scale : float, default=1.0
+        Multiplier s, folded into the polynomial coefficients.
     cos_out, sin_out : ndarray of float64, optional
         Outputs of x's shape (any strides, e.g. the two column halves of one
         array; reshapable to 2-D without a copy). One of them may be ``x``

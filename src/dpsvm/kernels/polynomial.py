@@ -31,7 +31,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, _fit_context, validate_data
 from ..validation import check_positive, project_rows_to_ball
-from ._spectral import kernel_doc
 
 __all__ = ["PolynomialFeatureMap", "polynomial_feature_norm_bound"]
 
@@ -123,11 +122,20 @@ class PolynomialFeatureMap(
         self.data_norm = data_norm
 
     @_fit_context(prefer_skip_nested_validation=True)
-    @kernel_doc
     def fit(self, X: ArrayLike, y: object = None) -> PolynomialFeatureMap:
         """Build the monomials and coefficients for X.shape[1] input columns.
 
-        %(fit_reads_width)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Only its number of columns is used.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self
+            The fitted transformer.
         """
         d = np.asarray(validate_data(self, X, dtype=np.float64)).shape[1]
         p = int(self.degree)
@@ -157,11 +165,17 @@ class PolynomialFeatureMap(
         )
         return self
 
-    @kernel_doc
     def transform(self, X: ArrayLike) -> NDArray[np.float64]:
         """Map rows (projected onto the ball of radius ``data_norm``).
 
-        %(transform_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to map.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_output_features_)
             φ(x) with ⟨φ(x), φ(y)⟩ = (c + xᵀy)^p for the projected rows.
         """
         check_is_fitted(self)

@@ -37,13 +37,11 @@ from sklearn.base import (
 from sklearn.utils.validation import check_is_fitted
 
 from .._compat import Interval, StrOptions, _fit_context, validate_data
-from ..utils._params import store_init_params
 from ..utils._random import check_random_state, random_state_constraint
 from ..validation import project_rows_to_ball
 from . import _trig
 from ._spectral import (
     SHIFT_INVARIANT_KERNELS,
-    kernel_doc,
     reject_string_gamma,
     sample_frequencies,
 )
@@ -404,13 +402,30 @@ class RandomFourierFeatures(
         n_jobs: int | None = None,
         random_state: int | None = None,
     ) -> None:
-        store_init_params(self, locals())
+        self.kernel = kernel
+        self.gamma = gamma
+        self.n_components = n_components
+        self.feature_map = feature_map
+        self.norm_handling = norm_handling
+        self.dtype = dtype
+        self.chunk_size = chunk_size
+        self.n_jobs = n_jobs
+        self.random_state = random_state
 
-    @kernel_doc
     def fit(self, X: ArrayLike, y: object = None) -> RandomFourierFeatures:
         """Draw the frequencies (and phases) for inputs with X.shape[1] columns.
 
-        %(fit_reads_width)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Only its number of columns is used.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self
+            The fitted transformer.
 
         Raises
         ------
@@ -453,11 +468,17 @@ class RandomFourierFeatures(
             self.n_output_features_ = m
         return self
 
-    @kernel_doc
     def transform(self, X: ArrayLike) -> NDArray[np.floating[Any]]:
         """Map rows to random Fourier features (chunked).
 
-        %(transform_rows)s
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to map.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_output_features_)
             Features of dtype ``dtype``; each row has norm at most
             ``feature_norm_bound_``.
         """

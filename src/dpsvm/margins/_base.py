@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
@@ -60,62 +59,8 @@ CANDIDATE_CONSTRAINTS: dict[str, list[Any]] = {
 }
 
 
-# The parameter records below are keyword-only dataclasses: the generated
-# ``__init__`` stores every argument unchanged (scikit-learn's convention;
-# nothing is validated or derived before ``fit``), and ``repr=False, eq=False``
-# keep scikit-learn's ``repr`` and identity equality.
-
-
-@dataclass(kw_only=True, eq=False, repr=False)
-class MarginParams:
-    """The parameters of every margin learner, declared once with their defaults.
-
-    A learner declares its own parameters in a subclass decorated the same way
-    (a field declared again there overrides the default); the constraints are
-    :data:`COMMON_CONSTRAINTS` and the learner's own.
-    """
-
-    epsilon: float = 1.0
-    margin: float = 0.5
-    norm_bound: float = 1.0
-    data_norm: float = 1.0
-    classes: ArrayLike | None = None
-    random_state: int | None = None
-    fit_intercept: bool = False
-    intercept_scaling: float = 0.5
-
-
-@dataclass(kw_only=True, eq=False, repr=False)
-class CandidateSelectionParams(MarginParams):
-    """Parameters of the pure-DP learners that select from a finite candidate set.
-
-    Bassily, Mohri & Suresh (2022), Alg. 1 and §5: JL dimension, candidate set
-    and selection primitive (constraints: :data:`CANDIDATE_CONSTRAINTS`).
-    """
-
-    n_components: int | str = 2
-    jl_constant: float = 1.0
-    candidates: str = "grid"
-    n_candidates: int = 10_000
-    max_candidates: int = 200_000
-    selection: str = "exponential"
-    beta: float = 0.05
-    accountant: BudgetAccountant | None = None
-
-
-@dataclass(kw_only=True, eq=False, repr=False)
-class JLERMParams(MarginParams):
-    """Parameters of the (ε, δ) JL + private-ERM learners (Alg. 2 and Alg. 3)."""
-
-    delta: float | str = "auto"
-    n_components: int | str = "auto"
-    projection: str = "fast"
-    solver: str = "noisy-gd"
-    max_iter: int = 200
-    beta: float = 0.05
-
-
-#: Constraints of :class:`JLERMParams` beyond :data:`COMMON_CONSTRAINTS`.
+#: Constraints of the (ε, δ) JL + private-ERM learners (Alg. 2 and Alg. 3) beyond
+#: :data:`COMMON_CONSTRAINTS`.
 JL_ERM_CONSTRAINTS: dict[str, list[Any]] = {
     "delta": [Interval(Real, 0, 1, closed="neither"), StrOptions({"auto"})],
     "n_components": [
@@ -707,16 +652,25 @@ class MarginClassifierBase(ScorePredictMixin, ClassifierMixin, BaseEstimator):
         return tags
 
 
-class CandidateSelectionClassifier(CandidateSelectionParams, MarginClassifierBase):
+class CandidateSelectionClassifier(MarginClassifierBase):
     """Base of the pure-DP learners that pick one of a data-independent finite set.
 
     Bassily, Mohri & Suresh (2022), Alg. 1 (linear) and §5 (networks): build
     the candidate set from public values, count each candidate's training
     errors, and pick one by the exponential mechanism
     (:func:`select_fewest_errors`). A subclass supplies the block shapes, the
-    cover scale and the scores of a batch of candidates.
+    cover scale and the scores of a batch of candidates, and writes out in its
+    ``__init__`` the shared parameters (JL dimension, candidate set and
+    selection primitive; constraints: :data:`CANDIDATE_CONSTRAINTS`).
     """
 
+    n_components: int | str
+    jl_constant: float
+    candidates: str
+    n_candidates: int
+    max_candidates: int
+    selection: str
+    accountant: BudgetAccountant | None
     n_candidates_: int
     covering_radius_: float
     theory_n_components_: int

@@ -39,7 +39,6 @@ from ..utils._random import (
     as_generator,
 )
 from ..validation import check_epsilon, check_positive, resolve_delta
-from ._docs import margin_doc
 from .losses import RhoHingeLoss, SmoothedRhoHingeLoss
 from .projections import project_to_ball
 
@@ -269,7 +268,6 @@ def _noise_multiplier(epsilon: float, delta: float, n_steps: int) -> float:
     return hi
 
 
-@margin_doc
 def noisy_projected_gd(
     X: ArrayLike,
     y: ArrayLike,
@@ -290,17 +288,26 @@ def noisy_projected_gd(
 
     Parameters
     ----------
-    %(erm_rows)s
+    X : array-like of shape (m, k)
+        Rows; each is projected onto the ball of radius ``data_norm``.
+    y : array-like of shape (m,)
+        Labels in {−1, +1}.
     loss : Loss
         A convex margin loss with finite ``lipschitz`` (e.g. the ρ-hinge).
-    %(erm_ball)s
+    radius : float
+        Λ_W, the radius of the constraint ball.
+    data_norm : float
+        r̃, the public row-norm bound.
     epsilon : float
         ε > 0.
     delta : float
         δ ∈ (0, 1).
     n_steps : int, default=200
         T, the number of gradient steps.
-    %(random_state)s
+    random_state : None or int, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise).
 
     Returns
     -------
@@ -400,7 +407,6 @@ def noisy_projected_gd(
     return ERMResult(coef, event, details)
 
 
-@margin_doc
 def phased_sgd(
     X: ArrayLike,
     y: ArrayLike,
@@ -420,12 +426,24 @@ def phased_sgd(
 
     Parameters
     ----------
-    %(erm_rho_problem)s
+    X : array-like of shape (m, k)
+        Rows; each is projected onto the ball of radius ``data_norm``.
+    y : array-like of shape (m,)
+        Labels in {−1, +1}.
+    rho : float
+        The margin ρ > 0 of the ρ-hinge.
+    radius : float
+        Λ_W, the radius of the constraint ball.
+    data_norm : float
+        r̃, the public row-norm bound.
     epsilon : float
         ε > 0.
     delta : float
         δ ∈ (0, 1).
-    %(random_state)s
+    random_state : None or int, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise).
 
     Returns
     -------
@@ -570,7 +588,6 @@ def _bootstrap_group_size(m: int, tail: float) -> int:
     return k
 
 
-@margin_doc
 def boosted_phased_sgd(
     X: ArrayLike,
     y: ArrayLike,
@@ -587,14 +604,26 @@ def boosted_phased_sgd(
 
     Parameters
     ----------
-    %(erm_rho_problem)s
+    X : array-like of shape (m, k)
+        Rows; each is projected onto the ball of radius ``data_norm``.
+    y : array-like of shape (m,)
+        Labels in {−1, +1}.
+    rho : float
+        The margin ρ > 0 of the ρ-hinge.
+    radius : float
+        Λ_W, the radius of the constraint ball.
+    data_norm : float
+        r̃, the public row-norm bound.
     epsilon : float
         ε, with 0 < ε ≤ ln(1/δ).
     delta : float
         δ, with 0 < δ < 1/m.
     beta : float, default=0.05
         The confidence β ∈ (0, 1); M = ⌈ln(2/β)⌉ runs.
-    %(random_state)s
+    random_state : None or int, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise).
 
     Returns
     -------

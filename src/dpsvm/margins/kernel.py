@@ -17,7 +17,6 @@ n × 2D feature matrix nor the k × 2D projection is ever held in memory.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any, ClassVar
 
@@ -36,12 +35,10 @@ from ._base import (
     COMMON_CONSTRAINTS,
     JL_ERM_CONSTRAINTS,
     FloatArray,
-    JLERMParams,
     MarginClassifierBase,
     child_seed,
     split_random_state,
 )
-from ._docs import margin_doc
 from .bounds import (
     jl_erm_dimension,
     rff_approximation_penalty,
@@ -111,9 +108,7 @@ class _StreamedFeatures:
         return out
 
 
-@margin_doc
-@dataclass(kw_only=True, eq=False, repr=False)
-class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
+class KernelMarginClassifier(MarginClassifierBase):
     """(ε, δ)-DP kernel classifier with margin guarantees (Algorithm 3).
 
     Random Fourier features ψ̂ (or the exact polynomial feature map) followed by
@@ -176,7 +171,9 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
     chunk_size : int, default=4096
         Frequencies per streamed chunk (raised to k when smaller, so that each
         Rademacher block is a genuine k × 2D_c block).
-    %(classes)s
+    classes : array-like of 2 labels, default=None
+        The public label set; ``None`` reads it from the data and emits a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
     fit_intercept : bool, default=False
         Only ``False``: the kernel models are bias-free. A constant input
         coordinate is invisible to a shift-invariant kernel (and only shifts
@@ -222,7 +219,10 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         keep w̃ in ``estimator_.compressed_coef_``).
     privacy_event_ : PrivacyEvent
         The (ε, δ) event (its child is Algorithm 2's event).
-    %(label_attributes)s
+    classes_ : ndarray of shape (2,)
+        The labels.
+    n_features_in_ : int
+        Input width.
 
     See Also
     --------
@@ -288,14 +288,54 @@ class KernelMarginClassifier(JLERMParams, MarginClassifierBase):
         "chunk_size": [Interval(Integral, 1, None, closed="left")],
     }
 
-    kernel: str = "rbf"
-    gamma: float = 1.0
-    degree: int = 2
-    coef0: float = 1.0
-    n_random_features: int | str = 1000
-    norm_scaling: str = "paper"
-    feature_mode: str = "auto"
-    chunk_size: int = 4096
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        margin: float = 0.5,
+        norm_bound: float = 1.0,
+        data_norm: float = 1.0,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        delta: float | str = "auto",
+        n_components: int | str = "auto",
+        projection: str = "fast",
+        solver: str = "noisy-gd",
+        max_iter: int = 200,
+        beta: float = 0.05,
+        kernel: str = "rbf",
+        gamma: float = 1.0,
+        degree: int = 2,
+        coef0: float = 1.0,
+        n_random_features: int | str = 1000,
+        norm_scaling: str = "paper",
+        feature_mode: str = "auto",
+        chunk_size: int = 4096,
+    ) -> None:
+        self.epsilon = epsilon
+        self.margin = margin
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.classes = classes
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.delta = delta
+        self.n_components = n_components
+        self.projection = projection
+        self.solver = solver
+        self.max_iter = max_iter
+        self.beta = beta
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.n_random_features = n_random_features
+        self.norm_scaling = norm_scaling
+        self.feature_mode = feature_mode
+        self.chunk_size = chunk_size
 
     def _check_public_params(self) -> None:
         # A string gamma would be a data-dependent bandwidth: refused first.

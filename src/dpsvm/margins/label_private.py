@@ -11,7 +11,6 @@ and are read freely (here: to build the candidate set). A label-DP model is
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any, ClassVar
 
@@ -28,7 +27,6 @@ from ._base import (
     COMMON_CONSTRAINTS,
     FloatArray,
     MarginClassifierBase,
-    MarginParams,
     rows_in_ball,
 )
 
@@ -117,8 +115,7 @@ def _feature_subspace(
     return np.asarray(vt.T, dtype=np.float64)
 
 
-@dataclass(kw_only=True, eq=False, repr=False)
-class LabelPrivateMarginClassifier(MarginParams, MarginClassifierBase):
+class LabelPrivateMarginClassifier(MarginClassifierBase):
     """Linear margin classifier with pure ε-**label**-DP (features are public).
 
     Builds a finite set of linear candidates w (‖w‖ = ``norm_bound``) from the
@@ -298,12 +295,38 @@ class LabelPrivateMarginClassifier(MarginParams, MarginClassifierBase):
         "n_rounds": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
     }
 
-    margin: float | str = "auto"  # type: ignore[assignment]
-    candidates: str | ArrayLike = "subspace"
-    n_candidates: int = 2000
-    n_directions: int | str = "auto"
-    cover: str = "auto"
-    n_rounds: int | str = "auto"
+    margin: float | str  # type: ignore[assignment]  # "auto" is resolved in fit
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        margin: float | str = "auto",
+        norm_bound: float = 1.0,
+        data_norm: float = 1.0,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        candidates: str | ArrayLike = "subspace",
+        n_candidates: int = 2000,
+        n_directions: int | str = "auto",
+        cover: str = "auto",
+        n_rounds: int | str = "auto",
+    ) -> None:
+        self.epsilon = epsilon
+        self.margin = margin
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.classes = classes
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.candidates = candidates
+        self.n_candidates = n_candidates
+        self.n_directions = n_directions
+        self.cover = cover
+        self.n_rounds = n_rounds
 
     # -- public rules ----------------------------------------------------------
     def _resolved_margin(self, m: int) -> float:

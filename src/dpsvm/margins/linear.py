@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from numbers import Integral
 from typing import Any, ClassVar
 
@@ -20,12 +19,10 @@ from ._base import (
     REFERENCE,
     CandidateSelectionClassifier,
     FloatArray,
-    JLERMParams,
     MarginClassifierBase,
     rows_in_ball,
     split_random_state,
 )
-from ._docs import margin_doc
 from .bounds import jl_distortion, jl_em_dimension, jl_erm_dimension
 from .erm import (
     _check_boosting_epsilon,
@@ -47,7 +44,6 @@ def _linear_chunk(Z: FloatArray) -> int:
     return max(1, _SCORE_CHUNK // max(Z.shape[0], 1))
 
 
-@margin_doc
 class JLExponentialMarginClassifier(CandidateSelectionClassifier):
     """Pure ε-DP linear classifier: JL projection + exponential mechanism.
 
@@ -80,13 +76,45 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
         empirical covering radius is reported).
     n_candidates : int, default=10000
         Size of the random candidate set.
-    %(selection_params)s
-    %(intercept)s
+    max_candidates : int, default=200000
+        Largest cover built; a larger one is refused before any score is computed
+        (before the data are read where its size does not depend on them).
+    selection : {"exponential", "permute-and-flip"}, default="exponential"
+        The pure-DP selection mechanism.
+    beta : float, default=0.05
+        β of the theory dimension.
+    classes : array-like of 2 labels, default=None
+        The public label set; ``None`` reads it from the data and emits a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
+    random_state : None or int, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise). The JL maps and the candidates
+        come from a public seed drawn from it before the data are read.
+    fit_intercept : bool, default=False
+        Fit an intercept: each row is projected onto B(√(r² − s²)) and given the
+        constant public coordinate s = ``intercept_scaling``·r, so augmented rows
+        stay in B(r) and every calibration keeps the public bound r; the
+        intercept adds at most s to a row's norm. ``intercept_`` is the weight of
+        that coordinate times s.
+    intercept_scaling : float, default=0.5
+        s/r ∈ (0, 1).
 
     Attributes
     ----------
-    %(jl_coef)s
-    %(ovr_attributes)s
+    coef_ : ndarray of shape (n_features_in_,)
+        w = Φᵀw̃, the released weights on the input features.
+    compressed_coef_ : ndarray of shape (n_components_,)
+        w̃, the private solution in the k-dimensional JL space.
+    intercept_ : float or ndarray of shape (n_classes,)
+        The intercept (0 without ``fit_intercept``).
+    estimators_ : list of estimators
+        With more than 2 classes only: the K binary one-vs-rest learners (each
+        fitted at (ε/K, δ/K) on the augmented rows; see their attributes);
+        ``coef_`` then has one row per class.
     projection_ : RademacherJL
         The fitted JL map (public).
     n_components_ : int
@@ -106,7 +134,10 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
         the utility of Thm 3.1 is claimed (up to c′).
     privacy_event_ : PrivacyEvent
         Pure ε-DP exponential-mechanism event.
-    %(label_attributes)s
+    classes_ : ndarray of shape (2,)
+        The labels.
+    n_features_in_ : int
+        Input width.
 
     Notes
     -----
@@ -149,6 +180,43 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
         ],
         **CANDIDATE_CONSTRAINTS,
     }
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        margin: float = 0.5,
+        norm_bound: float = 1.0,
+        data_norm: float = 1.0,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        n_components: int | str = 2,
+        jl_constant: float = 1.0,
+        candidates: str = "grid",
+        n_candidates: int = 10000,
+        max_candidates: int = 200000,
+        selection: str = "exponential",
+        beta: float = 0.05,
+        accountant: BudgetAccountant | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.margin = margin
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.classes = classes
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.n_components = n_components
+        self.jl_constant = jl_constant
+        self.candidates = candidates
+        self.n_candidates = n_candidates
+        self.max_candidates = max_candidates
+        self.selection = selection
+        self.beta = beta
+        self.accountant = accountant
 
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m, d = Xv.shape
@@ -201,9 +269,7 @@ class JLExponentialMarginClassifier(CandidateSelectionClassifier):
         self.coef_ = proj.adjoint_transform(self.compressed_coef_)
 
 
-@margin_doc
-@dataclass(kw_only=True, eq=False, repr=False)
-class JLMarginClassifier(JLERMParams, MarginClassifierBase):
+class JLMarginClassifier(MarginClassifierBase):
     """(ε, δ)-DP linear classifier: fast JL projection + private ERM on the ρ-hinge.
 
     Algorithm 2 (A_EffPrivMrg) of Bassily, Mohri & Suresh (2022): project the rows
@@ -240,15 +306,37 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
         Gradient steps of ``"noisy-gd"``.
     beta : float, default=0.05
         β of k and of Algorithm 5 (M = ⌈ln(2/β)⌉).
-    %(classes)s
-    %(accountant)s
-    %(random_state)s
-    %(intercept)s
+    classes : array-like of 2 labels, default=None
+        The public label set; ``None`` reads it from the data and emits a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
+    random_state : None or int, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise).
+    fit_intercept : bool, default=False
+        Fit an intercept: each row is projected onto B(√(r² − s²)) and given the
+        constant public coordinate s = ``intercept_scaling``·r, so augmented rows
+        stay in B(r) and every calibration keeps the public bound r; the
+        intercept adds at most s to a row's norm. ``intercept_`` is the weight of
+        that coordinate times s.
+    intercept_scaling : float, default=0.5
+        s/r ∈ (0, 1).
 
     Attributes
     ----------
-    %(jl_coef)s
-    %(ovr_attributes)s
+    coef_ : ndarray of shape (n_features_in_,)
+        w = Φᵀw̃, the released weights on the input features.
+    compressed_coef_ : ndarray of shape (n_components_,)
+        w̃, the private solution in the k-dimensional JL space.
+    intercept_ : float or ndarray of shape (n_classes,)
+        The intercept (0 without ``fit_intercept``).
+    estimators_ : list of estimators
+        With more than 2 classes only: the K binary one-vs-rest learners (each
+        fitted at (ε/K, δ/K) on the augmented rows; see their attributes);
+        ``coef_`` then has one row per class.
     projection_ : FastJL or RademacherJL
         The fitted JL map (public).
     n_components_ : int
@@ -263,7 +351,10 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
         Gradient steps (``"noisy-gd"``) or SGD phases of the (selected) run.
     privacy_event_ : PrivacyEvent
         The (ε, δ) event of the solver.
-    %(label_attributes)s
+    classes_ : ndarray of shape (2,)
+        The labels.
+    n_features_in_ : int
+        Input width.
 
     Notes
     -----
@@ -311,7 +402,40 @@ class JLMarginClassifier(JLERMParams, MarginClassifierBase):
         **JL_ERM_CONSTRAINTS,
     }
 
-    accountant: BudgetAccountant | None = None
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        margin: float = 0.5,
+        norm_bound: float = 1.0,
+        data_norm: float = 1.0,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        delta: float | str = "auto",
+        n_components: int | str = "auto",
+        projection: str = "fast",
+        solver: str = "noisy-gd",
+        max_iter: int = 200,
+        beta: float = 0.05,
+        accountant: BudgetAccountant | None = None,
+    ) -> None:
+        self.epsilon = epsilon
+        self.margin = margin
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.classes = classes
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.delta = delta
+        self.n_components = n_components
+        self.projection = projection
+        self.solver = solver
+        self.max_iter = max_iter
+        self.beta = beta
+        self.accountant = accountant
 
     _GUARANTEES: ClassVar[dict[str, str]] = {
         "boosted-phased-sgd": "Lemma 3.1 / Thm 3.2 (paper construction: Alg. 2, 5)",

@@ -14,7 +14,6 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..losses import Loss, RhoHingeLoss
 from ..validation import check_positive
-from ._docs import margin_doc
 
 __all__ = ["RhoHingeLoss", "SmoothedRhoHingeLoss", "margin_error", "zero_one_error"]
 
@@ -100,13 +99,15 @@ class SmoothedRhoHingeLoss(Loss):
         return f"SmoothedRhoHingeLoss(rho={self.rho!r}, smoothing={self.smoothing!r})"
 
 
-@margin_doc
 def margin_error(scores: ArrayLike, y: ArrayLike, rho: float) -> float:
     """Empirical ρ-margin error (1/m)·#{i : yᵢ·scoreᵢ ≤ ρ}.
 
     Parameters
     ----------
-    %(scores_labels)s
+    scores : array-like of shape (m,)
+        Real scores h(xᵢ).
+    y : array-like of shape (m,)
+        Labels in {−1, +1}.
     rho : float
         The margin ρ ≥ 0 (ρ = 0 gives :func:`zero_one_error`).
 
@@ -124,13 +125,15 @@ def margin_error(scores: ArrayLike, y: ArrayLike, rho: float) -> float:
     return float(np.mean(t <= rho))
 
 
-@margin_doc
 def zero_one_error(scores: ArrayLike, y: ArrayLike) -> float:
     """Empirical zero-one error (1/m)·#{i : yᵢ·scoreᵢ ≤ 0}; a tie is an error.
 
     Parameters
     ----------
-    %(scores_labels)s
+    scores : array-like of shape (m,)
+        Real scores h(xᵢ).
+    y : array-like of shape (m,)
+        Labels in {−1, +1}.
 
     Returns
     -------

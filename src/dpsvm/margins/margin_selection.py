@@ -14,7 +14,6 @@ from sklearn.base import clone
 
 from .._compat import HasMethods, Interval, StrOptions
 from ..accounting import BudgetAccountant, PrivacyEvent, basic_composition
-from ..utils._params import store_init_params
 from ..utils._random import random_state_constraint
 from ..validation import resolve_delta
 from ._base import (
@@ -25,7 +24,6 @@ from ._base import (
     rows_in_ball,
     split_random_state,
 )
-from ._docs import margin_doc
 from .bounds import jl_erm_dimension, margin_grid
 from .linear import JLMarginClassifier
 from .losses import SmoothedRhoHingeLoss
@@ -173,7 +171,6 @@ def selection_score(
     )
 
 
-@margin_doc
 class PrivateMarginSelection(MarginClassifierBase):
     """Choose the margin ρ privately, then fit a margin learner with it.
 
@@ -233,10 +230,24 @@ class PrivateMarginSelection(MarginClassifierBase):
         the rows to this dimension (rows projected onto B(r) before and after
         the sketch): cheaper for wide data and still a fixed function of the
         data, so equally private.
-    %(classes)s
-    %(accountant)s
-    %(random_state)s
-    %(intercept)s
+    classes : array-like of 2 labels, default=None
+        The public label set; ``None`` reads it from the data and emits a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
+    random_state : None or int, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise).
+    fit_intercept : bool, default=False
+        Fit an intercept: each row is projected onto B(√(r² − s²)) and given the
+        constant public coordinate s = ``intercept_scaling``·r, so augmented rows
+        stay in B(r) and every calibration keeps the public bound r; the
+        intercept adds at most s to a row's norm. ``intercept_`` is the weight of
+        that coordinate times s.
+    intercept_scaling : float, default=0.5
+        s/r ∈ (0, 1).
 
     Attributes
     ----------
@@ -252,8 +263,16 @@ class PrivateMarginSelection(MarginClassifierBase):
         The base learner's ``coef_`` (without the intercept coordinate).
     privacy_event_ : PrivacyEvent
         Composition of the GEM (pure) and the base learner's event.
-    %(ovr_attributes)s
-    %(label_attributes)s
+    intercept_ : float or ndarray of shape (n_classes,)
+        The intercept (0 without ``fit_intercept``).
+    estimators_ : list of estimators
+        With more than 2 classes only: the K binary one-vs-rest learners (each
+        fitted at (ε/K, δ/K) on the augmented rows; see their attributes);
+        ``coef_`` then has one row per class.
+    classes_ : ndarray of shape (2,)
+        The labels.
+    n_features_in_ : int
+        Input width.
 
     Notes
     -----
@@ -349,7 +368,23 @@ class PrivateMarginSelection(MarginClassifierBase):
         fit_intercept: bool = False,
         intercept_scaling: float = 0.5,
     ) -> None:
-        store_init_params(self, locals())
+        self.estimator = estimator
+        self.epsilon = epsilon
+        self.delta = delta
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.selection_fraction = selection_fraction
+        self.beta = beta
+        self.bound_constant = bound_constant
+        self.smoothing = smoothing
+        self.solver_tol = solver_tol
+        self.solver_max_iter = solver_max_iter
+        self.score_components = score_components
+        self.classes = classes
+        self.accountant = accountant
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
 
     def _fit_binary(self, Xv: Any, ys: FloatArray, labels: ArrayLike) -> None:
         m = Xv.shape[0]

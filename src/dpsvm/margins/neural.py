@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any, ClassVar
 
@@ -11,6 +10,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._compat import Interval, StrOptions
+from ..accounting import BudgetAccountant
 from ._base import (
     CANDIDATE_CONSTRAINTS,
     COMMON_CONSTRAINTS,
@@ -20,7 +20,6 @@ from ._base import (
     rows_in_ball,
     split_random_state,
 )
-from ._docs import margin_doc
 from .bounds import neural_cover_scale, neural_jl_dimension
 from .projections import RademacherJL
 
@@ -35,8 +34,6 @@ def _activation(a: FloatArray, eta: float) -> FloatArray:
     return np.tanh(0.25 * eta * a)
 
 
-@margin_doc
-@dataclass(kw_only=True, eq=False, repr=False)
 class NeuralMarginClassifier(CandidateSelectionClassifier):
     """Pure ε-DP classifier over JL-compressed tiny networks (exponential mechanism).
 
@@ -79,12 +76,41 @@ class NeuralMarginClassifier(CandidateSelectionClassifier):
         reported).
     n_candidates : int, default=2000
         Size of the random candidate set.
-    %(selection_params)s
-    %(intercept)s
+    max_candidates : int, default=200000
+        Largest cover built; a larger one is refused before any score is computed
+        (before the data are read where its size does not depend on them).
+    selection : {"exponential", "permute-and-flip"}, default="exponential"
+        The pure-DP selection mechanism.
+    beta : float, default=0.05
+        β of the theory dimension.
+    classes : array-like of 2 labels, default=None
+        The public label set; ``None`` reads it from the data and emits a
+        :class:`~dpsvm.exceptions.PrivacyLeakWarning`.
+    accountant : BudgetAccountant or None, default=None
+        Budget to check before the data are read and charge after a successful
+        fit. Shared by clones (it is not copied).
+    random_state : None or int, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise). The JL maps and the candidates
+        come from a public seed drawn from it before the data are read.
+    fit_intercept : bool, default=False
+        Fit an intercept: each row is projected onto B(√(r² − s²)) and given the
+        constant public coordinate s = ``intercept_scaling``·r, so augmented rows
+        stay in B(r) and every calibration keeps the public bound r; the
+        intercept adds at most s to a row's norm. ``intercept_`` is the weight of
+        that coordinate times s.
+    intercept_scaling : float, default=0.5
+        s/r ∈ (0, 1).
 
     Attributes
     ----------
-    %(ovr_attributes)s
+    intercept_ : float or ndarray of shape (n_classes,)
+        The intercept (0 without ``fit_intercept``).
+    estimators_ : list of estimators
+        With more than 2 classes only: the K binary one-vs-rest learners (each
+        fitted at (ε/K, δ/K) on the augmented rows; see their attributes);
+        ``coef_`` then has one row per class.
     projections_ : list of RademacherJL
         Φ₀, Φ₁, …, Φ_{L−1} (public).
     compressed_weights_ : list of ndarray
@@ -101,7 +127,10 @@ class NeuralMarginClassifier(CandidateSelectionClassifier):
         Whether the set is a γ-cover and k ≥ the theory value (Thm 5.1).
     privacy_event_ : PrivacyEvent
         Pure ε-DP event.
-    %(label_attributes)s
+    classes_ : ndarray of shape (2,)
+        The labels.
+    n_features_in_ : int
+        Input width.
 
     Notes
     -----
@@ -149,11 +178,48 @@ class NeuralMarginClassifier(CandidateSelectionClassifier):
         "activation_scale": [Interval(Real, 0, None, closed="neither")],
     }
 
-    n_layers: int = 2
-    width: int = 1
-    n_components: int | str = 1
-    activation_scale: float = 1.0
-    n_candidates: int = 2000
+    def __init__(
+        self,
+        *,
+        epsilon: float = 1.0,
+        margin: float = 0.5,
+        norm_bound: float = 1.0,
+        data_norm: float = 1.0,
+        classes: ArrayLike | None = None,
+        random_state: int | None = None,
+        fit_intercept: bool = False,
+        intercept_scaling: float = 0.5,
+        n_components: int | str = 1,
+        jl_constant: float = 1.0,
+        candidates: str = "grid",
+        n_candidates: int = 2000,
+        max_candidates: int = 200000,
+        selection: str = "exponential",
+        beta: float = 0.05,
+        accountant: BudgetAccountant | None = None,
+        n_layers: int = 2,
+        width: int = 1,
+        activation_scale: float = 1.0,
+    ) -> None:
+        self.epsilon = epsilon
+        self.margin = margin
+        self.norm_bound = norm_bound
+        self.data_norm = data_norm
+        self.classes = classes
+        self.random_state = random_state
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.n_components = n_components
+        self.jl_constant = jl_constant
+        self.candidates = candidates
+        self.n_candidates = n_candidates
+        self.max_candidates = max_candidates
+        self.selection = selection
+        self.beta = beta
+        self.accountant = accountant
+        self.n_layers = n_layers
+        self.width = width
+        self.activation_scale = activation_scale
 
     def _block_shapes(self, k: int, d: int) -> list[tuple[int, ...]]:
         n, lay = int(self.width), int(self.n_layers)

@@ -32,7 +32,6 @@ from sklearn.utils.validation import check_is_fitted
 from .._compat import Interval, validate_data
 from ..utils._random import RandomStateLike, check_random_state, random_state_constraint
 from ..validation import project_rows_to_ball
-from ._docs import margin_doc
 
 __all__ = ["FastJL", "RademacherJL", "project_to_ball"]
 
@@ -79,13 +78,9 @@ class _JLBase(TransformerMixin, BaseEstimator):
         "random_state": random_state_constraint(),
     }
 
-    def __init__(
-        self, n_components: int = 100, *, random_state: RandomStateLike = None
-    ):
-        self.n_components = n_components
-        self.random_state = random_state
+    n_components: int
+    random_state: RandomStateLike
 
-    @margin_doc
     def fit(self, X: ArrayLike, y: object = None) -> _JLBase:
         """Draw the projection for the width of ``X`` (its values are not read).
 
@@ -93,7 +88,13 @@ class _JLBase(TransformerMixin, BaseEstimator):
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
             Only ``n_features`` is used.
-        %(fit_y_ignored_returns_self)s
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self
+            The fitted transformer.
         """
         self._validate_params()
         Xv: Any = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=np.float64)
@@ -177,7 +178,6 @@ class _JLBase(TransformerMixin, BaseEstimator):
         return tags
 
 
-@margin_doc
 class RademacherJL(_JLBase):
     """Dense Rademacher JL projection Φ ∈ ℝ^{k×d}, entries ±1/√k i.i.d.
 
@@ -194,7 +194,12 @@ class RademacherJL(_JLBase):
     ----------
     components_ : ndarray of shape (n_components_, n_features_in_) or None
         Φ (``None`` for the identity).
-    %(jl_fitted)s
+    n_components_ : int
+        The dimension actually used, min(k, d).
+    identity_ : bool
+        Whether Φ is the identity.
+    n_features_in_ : int
+        The input width d.
 
     Notes
     -----
@@ -218,6 +223,12 @@ class RademacherJL(_JLBase):
 
     _drawn = ("components_",)
 
+    def __init__(
+        self, n_components: int = 100, *, random_state: RandomStateLike = None
+    ) -> None:
+        self.n_components = n_components
+        self.random_state = random_state
+
     def _draw(self, d: int, gen: np.random.Generator) -> None:
         k = self.n_components_
         # Bassily, Mohri & Suresh (2022), Alg. 1 step 2: entries uniform on ±1/√k.
@@ -234,7 +245,6 @@ class RademacherJL(_JLBase):
         return np.asarray(W @ self.components_, dtype=np.float64)
 
 
-@margin_doc
 class FastJL(_JLBase):
     """Fast JL: subsampled randomized DCT, Φx = √(d/k)·R·C·D·x.
 
@@ -253,7 +263,12 @@ class FastJL(_JLBase):
         The diagonal D of ±1 (``None`` for the identity).
     rows_ : ndarray of shape (n_components_,) or None
         The DCT coordinates kept by R.
-    %(jl_fitted)s
+    n_components_ : int
+        The dimension actually used, min(k, d).
+    identity_ : bool
+        Whether Φ is the identity.
+    n_features_in_ : int
+        The input width d.
 
     Notes
     -----
@@ -283,6 +298,12 @@ class FastJL(_JLBase):
     """
 
     _drawn = ("signs_", "rows_")
+
+    def __init__(
+        self, n_components: int = 100, *, random_state: RandomStateLike = None
+    ) -> None:
+        self.n_components = n_components
+        self.random_state = random_state
 
     def _draw(self, d: int, gen: np.random.Generator) -> None:
         self.signs_ = (gen.integers(0, 2, size=d) * 2 - 1).astype(np.float64)

@@ -18,7 +18,6 @@ from ..mechanisms import permute_and_flip_select
 from ..mechanisms.exponential import ExponentialMechanism
 from ..utils._random import GeneratorLike, as_generator
 from ..validation import check_epsilon, check_positive
-from ._docs import margin_doc
 
 __all__ = [
     "ExponentialMechanism",
@@ -161,11 +160,17 @@ class GeneralizedExponentialMechanism(_PureSelection):
         # Raskhodnikova & Smith (2016), Alg. 1: t = 2 ln(K/β)/ε.
         self.threshold = 2.0 * math.log(sens.size / beta) / self.epsilon
 
-    @margin_doc
     def normalized_scores(self, scores: ArrayLike) -> FloatArray:
         """Return the normalized scores sⱼ ≥ 0 (sensitivity ≤ 1 each).
 
-        %(gem_scores_to_array)s
+        Parameters
+        ----------
+        scores : array-like of shape (K,)
+            The scores qⱼ to minimize.
+
+        Returns
+        -------
+        ndarray of shape (K,)
             sⱼ = max_l [(qⱼ + tΔⱼ) − (q_l + tΔ_l)]/(Δⱼ + Δ_l).
         """
         q = _as_scores(scores, "scores")
@@ -179,24 +184,33 @@ class GeneralizedExponentialMechanism(_PureSelection):
         diff = shifted[:, None] - shifted[None, :]
         return np.asarray(np.max(diff / (sens[:, None] + sens[None, :]), axis=1))
 
-    @margin_doc
     def probabilities(self, scores: ArrayLike) -> FloatArray:
         """Selection probabilities P(j) ∝ exp(−ε·sⱼ/2).
 
-        %(gem_scores_to_array)s
+        Parameters
+        ----------
+        scores : array-like of shape (K,)
+            The scores qⱼ to minimize.
+
+        Returns
+        -------
+        ndarray of shape (K,)
             Probabilities summing to 1.
         """
         em = ExponentialMechanism(epsilon=self.epsilon, sensitivity=1.0)
         return em.probabilities(-self.normalized_scores(scores))
 
-    @margin_doc
     def select(self, scores: ArrayLike, random_state: GeneratorLike = None) -> int:
         """Sample the index of one candidate.
 
         Parameters
         ----------
-        %(gem_scores)s
-        %(random_state)s
+        scores : array-like of shape (K,)
+            The scores qⱼ to minimize.
+        random_state : None or int, default=None
+            ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+            documentation only. A generator object is refused at ``fit`` (kept as a
+            parameter, it would replay the noise).
 
         Returns
         -------
@@ -266,7 +280,6 @@ class PermuteAndFlip(_PureSelection):
         self.epsilon = check_epsilon(epsilon)
         self.sensitivity = check_positive(sensitivity, "sensitivity")
 
-    @margin_doc
     def select(self, utilities: ArrayLike, random_state: GeneratorLike = None) -> int:
         """Sample the index of one candidate (higher utility is better).
 
@@ -274,7 +287,10 @@ class PermuteAndFlip(_PureSelection):
         ----------
         utilities : array-like of shape (n_candidates,)
             Finite utilities.
-        %(random_state)s
+        random_state : None or int, default=None
+            ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+            documentation only. A generator object is refused at ``fit`` (kept as a
+            parameter, it would replay the noise).
 
         Returns
         -------
@@ -293,7 +309,6 @@ class PermuteAndFlip(_PureSelection):
         return self.sensitivity, {}
 
 
-@margin_doc
 def private_argmax(
     utilities: ArrayLike,
     *,
@@ -314,7 +329,10 @@ def private_argmax(
         Public utility sensitivity Δu > 0.
     method : {"exponential", "permute-and-flip"}, default="exponential"
         The exponential mechanism (Gumbel-max) or permute-and-flip.
-    %(random_state)s
+    random_state : None or int, default=None
+        ``None`` uses a fresh CSPRNG (real releases); an int is for tests and
+        documentation only. A generator object is refused at ``fit`` (kept as a
+        parameter, it would replay the noise).
 
     Returns
     -------

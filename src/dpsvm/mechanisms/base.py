@@ -49,7 +49,6 @@ from numpy.typing import ArrayLike, NDArray
 from ..accounting.events import PrivacyEvent
 from ..utils._random import GeneratorLike, as_generator
 from ..validation import check_delta, check_epsilon, check_positive
-from ._docs import fill_mechanism_doc
 
 __all__ = [
     "BaseMechanism",
@@ -224,7 +223,6 @@ class ReadOnly(Generic[T]):
         raise AttributeError(f"{self._attr[1:]} is read-only.")
 
 
-@fill_mechanism_doc
 class BaseMechanism(abc.ABC):
     """Privacy parameters and event of a differentially private mechanism.
 
@@ -236,7 +234,15 @@ class BaseMechanism(abc.ABC):
 
     Parameters
     ----------
-    %(base_parameters)s
+    epsilon : float
+        The privacy-loss bound ε > 0 (finite).
+    delta : float
+        The failure probability δ ∈ [0, 1).
+    sensitivity : float
+        The sensitivity the noise is calibrated to, > 0 (finite), in the norm
+        given by ``sensitivity_norm``.
+    allow_zero_delta : bool, default=True
+        Whether δ = 0 is accepted.
 
     Raises
     ------
@@ -330,7 +336,6 @@ class BaseMechanism(abc.ABC):
         return f"{type(self).__name__}({args}, sensitivity={self._sensitivity!r})"
 
 
-@fill_mechanism_doc
 class Mechanism(BaseMechanism):
     """An additive-noise mechanism: release ``value + noise``.
 
@@ -343,7 +348,15 @@ class Mechanism(BaseMechanism):
 
     Parameters
     ----------
-    %(base_parameters)s
+    epsilon : float
+        The privacy-loss bound ε > 0 (finite).
+    delta : float
+        The failure probability δ ∈ [0, 1).
+    sensitivity : float
+        The sensitivity the noise is calibrated to, > 0 (finite), in the norm
+        given by ``sensitivity_norm``.
+    allow_zero_delta : bool, default=True
+        Whether δ = 0 is accepted.
 
     Examples
     --------
@@ -363,7 +376,6 @@ class Mechanism(BaseMechanism):
         """Return the checked ``size`` of :meth:`sample` (an int or a shape)."""
         return check_size(size)
 
-    @fill_mechanism_doc
     def sample(
         self, size: int | tuple[int, ...], random_state: GeneratorLike = None
     ) -> NDArray[np.float64]:
@@ -371,10 +383,20 @@ class Mechanism(BaseMechanism):
 
         Parameters
         ----------
-        %(size)s
-        %(random_state)s
+        size : int or tuple of int
+            Number of draws or output shape (entries > 0).
+        random_state : None, int or numpy.random.Generator, default=None
+            ``None`` (the default, and the only choice for a real release) draws
+            from a fresh CSPRNG; an int gives reproducible noise **for tests and
+            documentation only** (anyone who knows it can subtract the noise); a
+            Generator is used (and advanced) as is, never stored (a mechanism keeps
+            no generator; estimators refuse generator objects as their own
+            ``random_state``).
 
-        %(noise_returns)s
+        Returns
+        -------
+        ndarray of float64
+            The noise.
 
         Notes
         -----

@@ -18,7 +18,6 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.special import softmax
 
 from ..utils._random import GeneratorLike, as_generator
-from ._docs import fill_mechanism_doc
 from ._exact import exponential_mechanism_select
 from .base import BaseMechanism
 
@@ -31,7 +30,6 @@ _REFERENCE = (
 )
 
 
-@fill_mechanism_doc
 class ExponentialMechanism(BaseMechanism):
     """Pure ε-DP exponential mechanism over a finite set of candidates.
 
@@ -47,7 +45,8 @@ class ExponentialMechanism(BaseMechanism):
 
     Parameters
     ----------
-    %(epsilon)s
+    epsilon : float
+        The privacy-loss bound ε > 0 (finite).
     sensitivity : float
         The utility sensitivity Δu = max over neighbours S, S′ and candidates c of
         |u(S, c) − u(S′, c)|, > 0 (finite). It must be a public bound (e.g. 1/m
@@ -55,7 +54,10 @@ class ExponentialMechanism(BaseMechanism):
 
     Attributes
     ----------
-    %(pure_attributes)s
+    epsilon : float
+        ε.
+    delta : float
+        Always 0.
     sensitivity : float
         Δu.
 
@@ -138,7 +140,6 @@ class ExponentialMechanism(BaseMechanism):
             shifted = logits - logits.max()
         return np.asarray(shifted, dtype=np.float64)
 
-    @fill_mechanism_doc
     def probabilities(self, utilities: ArrayLike) -> NDArray[np.float64]:
         """Return the selection probabilities P(i) ∝ exp(ε·uᵢ/(2Δu)).
 
@@ -147,14 +148,20 @@ class ExponentialMechanism(BaseMechanism):
 
         Parameters
         ----------
-        %(utilities)s
+        utilities : array-like of shape (n_candidates,)
+            Finite utilities, higher is better.
 
         Returns
         -------
         ndarray of shape (n_candidates,)
             Probabilities summing to 1 (up to rounding).
 
-        %(utilities_raises)s
+        Raises
+        ------
+        TypeError
+            If the utilities are not real numbers.
+        ValueError
+            If the utilities are not 1-D, empty or not finite.
 
         Examples
         --------
@@ -166,7 +173,6 @@ class ExponentialMechanism(BaseMechanism):
         """
         return np.asarray(softmax(self._logits(utilities)), dtype=np.float64)
 
-    @fill_mechanism_doc
     def select(self, utilities: ArrayLike, random_state: GeneratorLike = None) -> int:
         """Sample the index of one candidate with probability P(i).
 
@@ -175,15 +181,27 @@ class ExponentialMechanism(BaseMechanism):
 
         Parameters
         ----------
-        %(utilities)s
-        %(random_state)s
+        utilities : array-like of shape (n_candidates,)
+            Finite utilities, higher is better.
+        random_state : None, int or numpy.random.Generator, default=None
+            ``None`` (the default, and the only choice for a real release) draws
+            from a fresh CSPRNG; an int gives reproducible noise **for tests and
+            documentation only** (anyone who knows it can subtract the noise); a
+            Generator is used (and advanced) as is, never stored (a mechanism keeps
+            no generator; estimators refuse generator objects as their own
+            ``random_state``).
 
         Returns
         -------
         int
             The selected index in ``range(n_candidates)``.
 
-        %(utilities_raises)s
+        Raises
+        ------
+        TypeError
+            If the utilities are not real numbers.
+        ValueError
+            If the utilities are not 1-D, empty or not finite.
 
         Examples
         --------

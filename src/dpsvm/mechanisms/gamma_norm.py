@@ -19,7 +19,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..utils._random import GeneratorLike, as_generator
-from ._docs import fill_mechanism_doc
 from .base import Mechanism, ReadOnly, check_noise_scale
 
 __all__ = ["GammaNormVector", "sample_gamma_norm"]
@@ -100,7 +99,6 @@ def _radius_headroom(dim: int) -> float:
     return dim + 64.0 * math.sqrt(dim) + 64.0
 
 
-@fill_mechanism_doc
 def sample_gamma_norm(
     dim: int, scale: float, rng: GeneratorLike = None
 ) -> NDArray[np.float64]:
@@ -118,7 +116,10 @@ def sample_gamma_norm(
     scale : float
         The scale s > 0 (finite); the density is ∝ exp(−‖b‖₂/s), i.e. the rate
         β/2 = 1/s of eq. (8) of Sarwate et al. (arXiv:0912.0071v1).
-    %(rng)s
+    rng : None, int or numpy.random.Generator, default=None
+        Passed through :func:`dpsvm.utils._random.as_generator`: ``None``
+        draws from a fresh CSPRNG; an int is for tests and documentation only;
+        a Generator is used (and advanced) as is.
 
     Returns
     -------
@@ -163,7 +164,6 @@ def sample_gamma_norm(
     return np.asarray(radius * direction, dtype=np.float64)
 
 
-@fill_mechanism_doc
 class GammaNormVector(Mechanism):
     """Pure ε-DP L2 ("spherical") Laplace mechanism for a vector.
 
@@ -172,7 +172,8 @@ class GammaNormVector(Mechanism):
 
     Parameters
     ----------
-    %(epsilon)s
+    epsilon : float
+        The privacy-loss bound ε > 0 (finite).
     sensitivity : float
         The L2 sensitivity Δ₂ = max ‖f(D) − f(D′)‖₂ over neighbouring datasets,
         > 0 (finite), a public bound fixed before the data are seen (e.g.
@@ -181,7 +182,10 @@ class GammaNormVector(Mechanism):
 
     Attributes
     ----------
-    %(pure_attributes)s
+    epsilon : float
+        ε.
+    delta : float
+        Always 0.
     sensitivity : float
         Δ₂.
 

@@ -21,7 +21,6 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..utils._random import GeneratorLike, as_generator
 from ..validation import check_positive
-from ._docs import fill_mechanism_doc
 from ._snapping import laplace_release
 from .base import Mechanism, ReadOnly, check_noise_scale, check_size
 
@@ -34,7 +33,6 @@ _REFERENCE = (
 )
 
 
-@fill_mechanism_doc
 def sample_laplace(
     size: int | tuple[int, ...], scale: float, rng: GeneratorLike = None
 ) -> NDArray[np.float64]:
@@ -44,12 +42,19 @@ def sample_laplace(
 
     Parameters
     ----------
-    %(size)s
+    size : int or tuple of int
+        Number of draws or output shape (entries > 0).
     scale : float
         The Laplace scale λ > 0 (finite); the mean absolute value is λ.
-    %(rng)s
+    rng : None, int or numpy.random.Generator, default=None
+        Passed through :func:`dpsvm.utils._random.as_generator`: ``None``
+        draws from a fresh CSPRNG; an int is for tests and documentation only;
+        a Generator is used (and advanced) as is.
 
-    %(noise_returns)s
+    Returns
+    -------
+    ndarray of float64
+        The noise.
 
     Raises
     ------
@@ -75,7 +80,6 @@ def sample_laplace(
     return np.asarray(gen.laplace(0.0, scale, size=size), dtype=np.float64)
 
 
-@fill_mechanism_doc
 class LaplaceVector(Mechanism):
     """Pure ε-DP Laplace mechanism for a vector with bounded L1 sensitivity.
 
@@ -86,7 +90,8 @@ class LaplaceVector(Mechanism):
 
     Parameters
     ----------
-    %(epsilon)s
+    epsilon : float
+        The privacy-loss bound ε > 0 (finite).
     sensitivity : float
         The L1 sensitivity Δ₁ = max ‖f(D) − f(D′)‖₁ over neighbouring datasets,
         > 0 (finite). It must be a public bound, fixed before the data are seen.
@@ -101,7 +106,10 @@ class LaplaceVector(Mechanism):
 
     Attributes
     ----------
-    %(pure_attributes)s
+    epsilon : float
+        ε.
+    delta : float
+        Always 0.
     sensitivity : float
         Δ₁.
     method : str

@@ -33,7 +33,6 @@ from ._calibration import (
     approximate_minimiser_calibration,
     objective_perturbation_calibration,
 )
-from ._docs import fill_perturbation_doc
 from ._output import OutputNoise, PerturbedSolution, SolverOutput, release_event
 
 __all__ = ["ObjectivePerturbation"]
@@ -142,7 +141,6 @@ class _CertifiedObjectiveRelease:
             "residual_noise_scale": self.residual.noise_scale,
         }
 
-    @fill_perturbation_doc
     def perturb(
         self,
         solve: Callable[[float, FloatArray], CertifiedGradient],
@@ -166,7 +164,9 @@ class _CertifiedObjectiveRelease:
             linear=linear, tol=tau)``); ``linear`` is b/n.
         rng : None, int or numpy.random.Generator, default=None
             Noise source: b is drawn first, then the residual noise Z.
-        %(max_iter)s
+        max_iter : int or None, default=None
+            The solver's iteration cap, quoted in the error message when the
+            solver's certificate fails.
 
         Returns
         -------
@@ -211,7 +211,6 @@ class _CertifiedObjectiveRelease:
             w = residual_noise.release(w, gen)
         return PerturbedSolution(w, res)
 
-    @fill_perturbation_doc
     def event(
         self,
         mechanism: str,
@@ -225,7 +224,12 @@ class _CertifiedObjectiveRelease:
 
         Parameters
         ----------
-        %(event_names)s
+        mechanism : str
+            Name recorded in the event.
+        reference : str
+            Paper and theorem of the calibration.
+        details : mapping or None, default=None
+            Facts to record, as given (include the calibration's ``details()``).
         lipschitz : float, default=1.0
             L of the loss. The gradient sensitivity recorded is 2LW in L2 for
             the Gamma-norm b (replace-one, ‖x‖ ≤ 1, W the public weight bound),

@@ -43,7 +43,6 @@ from ..mechanisms import (
 )
 from ..mechanisms.base import check_release_value
 from ..utils._random import GeneratorLike, as_generator
-from ._docs import fill_perturbation_doc
 
 __all__ = [
     "CERTIFICATE_RTOL",
@@ -136,7 +135,6 @@ def certified_sensitivity(
     return cap, sensitivity + 2.0 * cap
 
 
-@fill_perturbation_doc
 def check_certificate(
     distance_bound: float, cap: float, *, max_iter: int | None = None
 ) -> None:
@@ -151,7 +149,9 @@ def check_certificate(
         The solver's certified bound on ‖w − w*‖.
     cap : float
         The public cap the noise is calibrated for.
-    %(max_iter)s
+    max_iter : int or None, default=None
+        The solver's iteration cap, quoted in the error message when the
+        solver's certificate fails.
 
     Raises
     ------
@@ -257,7 +257,6 @@ class OutputNoise:
         return cls(kind, mech.epsilon, mech.delta, mech.sensitivity, mech.scale)
 
     @classmethod
-    @fill_perturbation_doc
     def gamma_norm(cls, epsilon: float, l2_sensitivity: float) -> OutputNoise:
         """Pure ε-DP noise of density ∝ exp(−ε‖b‖₂/Δ₂).
 
@@ -265,15 +264,29 @@ class OutputNoise:
 
         Parameters
         ----------
-        %(epsilon)s
-        %(l2_sensitivity)s
+        epsilon : float
+            ε > 0 of one release.
+        l2_sensitivity : float
+            Δ₂ > 0.
 
-        %(family_returns)s
+        Returns
+        -------
+        OutputNoise
+            The calibrated noise; its ``scale`` is Δ₂/ε (Gamma-norm), Δ₁/ε
+            (Laplace) or σ (Gaussian).
+
+        Examples
+        --------
+        The three families side by side:
+
+        >>> OutputNoise.gamma_norm(1.0, 2.0).scale, OutputNoise.laplace(0.5, 2.0).scale
+        (2.0, 4.0)
+        >>> round(OutputNoise.gaussian(1.0, 1e-5, 1.0).scale, 3)
+        3.731
         """
         return cls._of(GammaNormVector(epsilon=epsilon, sensitivity=l2_sensitivity))
 
     @classmethod
-    @fill_perturbation_doc
     def laplace(cls, epsilon: float, l1_sensitivity: float) -> OutputNoise:
         """Pure ε-DP i.i.d. Laplace noise of scale Δ₁/ε (Dwork et al. 2006, Prop. 1).
 
@@ -282,16 +295,29 @@ class OutputNoise:
 
         Parameters
         ----------
-        %(epsilon)s
+        epsilon : float
+            ε > 0 of one release.
         l1_sensitivity : float
             Δ₁ > 0.
 
-        %(family_returns)s
+        Returns
+        -------
+        OutputNoise
+            The calibrated noise; its ``scale`` is Δ₂/ε (Gamma-norm), Δ₁/ε
+            (Laplace) or σ (Gaussian).
+
+        Examples
+        --------
+        The three families side by side:
+
+        >>> OutputNoise.gamma_norm(1.0, 2.0).scale, OutputNoise.laplace(0.5, 2.0).scale
+        (2.0, 4.0)
+        >>> round(OutputNoise.gaussian(1.0, 1e-5, 1.0).scale, 3)
+        3.731
         """
         return cls._of(LaplaceVector(epsilon=epsilon, sensitivity=l1_sensitivity))
 
     @classmethod
-    @fill_perturbation_doc
     def gaussian(
         cls, epsilon: float, delta: float, l2_sensitivity: float
     ) -> OutputNoise:
@@ -299,19 +325,33 @@ class OutputNoise:
 
         Parameters
         ----------
-        %(epsilon)s
+        epsilon : float
+            ε > 0 of one release.
         delta : float
             δ in (0, 1).
-        %(l2_sensitivity)s
+        l2_sensitivity : float
+            Δ₂ > 0.
 
-        %(family_returns)s
+        Returns
+        -------
+        OutputNoise
+            The calibrated noise; its ``scale`` is Δ₂/ε (Gamma-norm), Δ₁/ε
+            (Laplace) or σ (Gaussian).
+
+        Examples
+        --------
+        The three families side by side:
+
+        >>> OutputNoise.gamma_norm(1.0, 2.0).scale, OutputNoise.laplace(0.5, 2.0).scale
+        (2.0, 4.0)
+        >>> round(OutputNoise.gaussian(1.0, 1e-5, 1.0).scale, 3)
+        3.731
         """
         return cls._of(
             AnalyticGaussian(epsilon=epsilon, delta=delta, sensitivity=l2_sensitivity)
         )
 
     @classmethod
-    @fill_perturbation_doc
     def from_l2(
         cls,
         kind: str,
@@ -328,12 +368,22 @@ class OutputNoise:
 
         Parameters
         ----------
-        %(kind)s
-        %(epsilon)s
-        %(l2_sensitivity)s
-        %(dim_delta)s
+        kind : {"gamma-norm", "laplace", "gaussian"}
+            The noise family.
+        epsilon : float
+            ε > 0 of one release.
+        l2_sensitivity : float
+            Δ₂ > 0.
+        dim : int
+            Dimension d of the released vector (used by ``"laplace"``).
+        delta : float, default=0.0
+            δ in (0, 1) (``"gaussian"`` only).
 
-        %(noise_returns)s
+        Returns
+        -------
+        OutputNoise
+            The calibrated noise; its ``scale`` is Δ₂/ε (Gamma-norm), Δ₁/ε
+            (Laplace) or σ (Gaussian).
 
         Examples
         --------
@@ -456,7 +506,6 @@ class OutputNoise:
         out += sample_gamma_norm(out.size, self.scale, gen).reshape(out.shape)
         return out
 
-    @fill_perturbation_doc
     def event(
         self,
         mechanism: str,
@@ -470,8 +519,16 @@ class OutputNoise:
 
         Parameters
         ----------
-        %(event_names)s
-        %(data_norm)s
+        mechanism : str
+            Name recorded in the event.
+        reference : str
+            Paper and theorem of the calibration.
+        details : mapping or None, default=None
+            Facts to record, as given (include the calibration's ``details()``).
+        data_norm : float, default=1.0
+            Public row-norm bound R when the release is a unit-ball solution that
+            the caller divides by R: the event records Δ/R, the sensitivity of the
+            released w/R.
         non_private_reason : str or None, default=None
             Set for a paper-literal variant without a guarantee: the event is a
             :class:`~dpsvm.accounting.NonPrivateEvent` with this reason (its
@@ -533,7 +590,6 @@ class OutputPerturbation:
     cap: float
 
     @classmethod
-    @fill_perturbation_doc
     def calibrate(
         cls,
         kind: str,
@@ -548,11 +604,16 @@ class OutputPerturbation:
 
         Parameters
         ----------
-        %(kind)s
-        %(epsilon)s
+        kind : {"gamma-norm", "laplace", "gaussian"}
+            The noise family.
+        epsilon : float
+            ε > 0 of one release.
         l2_sensitivity : float
             Δ₂ > 0 of the exact minimiser.
-        %(dim_delta)s
+        dim : int
+            Dimension d of the released vector (used by ``"laplace"``).
+        delta : float, default=0.0
+            δ in (0, 1) (``"gaussian"`` only).
         cap_rtol : float, default=CERTIFICATE_RTOL
             Public cap on the certified error, relative to Δ₂.
 
@@ -599,7 +660,6 @@ class OutputPerturbation:
             "certificate_cap": self.cap / data_norm,
         }
 
-    @fill_perturbation_doc
     def perturb(
         self,
         solve: Callable[[float], CertifiedDistance],
@@ -618,7 +678,9 @@ class OutputPerturbation:
             target_distance=cap)``.
         rng : None, int or numpy.random.Generator, default=None
             Noise source (see :meth:`OutputNoise.release`).
-        %(max_iter)s
+        max_iter : int or None, default=None
+            The solver's iteration cap, quoted in the error message when the
+            solver's certificate fails.
 
         Returns
         -------
@@ -643,7 +705,6 @@ class OutputPerturbation:
         check_certificate(sol.distance_bound, self.cap, max_iter=max_iter)
         return PerturbedSolution(self.noise.release(sol.coef, rng), sol)
 
-    @fill_perturbation_doc
     def event(
         self,
         mechanism: str,
@@ -656,8 +717,16 @@ class OutputPerturbation:
 
         Parameters
         ----------
-        %(event_names)s
-        %(data_norm)s
+        mechanism : str
+            Name recorded in the event.
+        reference : str
+            Paper and theorem of the calibration.
+        details : mapping or None, default=None
+            Facts to record, as given (include the calibration's ``details()``).
+        data_norm : float, default=1.0
+            Public row-norm bound R when the release is a unit-ball solution that
+            the caller divides by R: the event records Δ/R, the sensitivity of the
+            released w/R.
 
         Returns
         -------

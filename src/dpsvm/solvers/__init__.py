@@ -23,9 +23,17 @@ from __future__ import annotations
 
 from ._box import BoxSolution, box_loss, kernel_factor, solve_box_erm, solve_squared_erm
 from ._dask import chunked_predict, chunked_scores, is_dask_array, prepare_dask_fit
-from ._design import clip_factors, project_sparse_rows, row_norms, scaled_design
-from ._erm import RowScaledDesign, SolverResult, as_design, solve_hinge, solve_smooth
+from ._design import (
+    RowScaledDesign,
+    as_design,
+    clip_factors,
+    project_sparse_rows,
+    row_norms,
+    scaled_design,
+)
+from ._hinge import solve_hinge
 from ._kernel_dual import solve_kernel_hinge_dual
+from ._smooth import SolverResult, solve_smooth
 
 __all__ = [
     "BoxSolution",

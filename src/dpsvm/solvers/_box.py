@@ -36,7 +36,7 @@ continuation h → 0. ℓᵢ,ₕ(t) = max_a a(rᵢ − t) − (h/2)a² is C¹ an
 quadratic, so Newton's method on the primal converges in a few steps; its
 maximiser aᵢ = clip((rᵢ − tᵢ)/h, loᵢ, hiᵢ) is dual feasible and the gap terms
 are O(h). This is the construction of ``_hinge_by_smoothing`` in
-:mod:`dpsvm.solvers._erm`, generalised to any box. For a kernel, greedy dual
+:mod:`dpsvm.solvers._hinge`, generalised to any box. For a kernel, greedy dual
 coordinate ascent (the box-only dual of a bias-free kernel machine, O(n) per
 step) runs first. Each stage ends with an exact active-set step (solve for the
 free aᵢ so that tᵢ = rᵢ on the free set), which usually closes the gap to

@@ -3,7 +3,7 @@
 
 When ``X`` is a :class:`dask.array.Array`, :meth:`LinearModelBase._prepare_fit`
 returns a :class:`ChunkedDesign` instead of an in-memory
-:class:`~dpsvm.solvers._erm.RowScaledDesign`. The estimator's ``fit``, its
+:class:`~dpsvm.solvers._design.RowScaledDesign`. The estimator's ``fit``, its
 mechanism and its privacy event are unchanged; only the solver's passes over the
 rows differ. Each pass is one ``compute`` of a small reduction over the row
 chunks (``map_blocks`` then a tree ``sum``): per chunk, the rows are clipped to
@@ -34,15 +34,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..losses import Loss
-from ._erm import (
-    _ACCEPT,
-    _NEWTON_MAX_FEATURES,
-    _WARM_FACTOR,
-    RowScaledDesign,
-    SolverResult,
-    _newton_direction,
-    _warm_start,
-)
+from ._design import RowScaledDesign
+from ._newton import _ACCEPT, _WARM_FACTOR, _newton_direction, _warm_start
+from ._smooth import _NEWTON_MAX_FEATURES, SolverResult
 
 __all__ = [
     "ChunkedDesign",
@@ -64,7 +58,7 @@ _STEPS = 0.5 ** np.arange(1, 41)
 # Warm start (speed only; the result is certified on every row): with at least
 # _WARM_FACTOR × _WARM_MIN_CHUNKS chunks, the same objective is first solved on
 # every _WARM_FACTOR-th chunk (recursively) until its gradient has shrunk
-# _WARM_REL_TOL-fold, by the in-memory driver's ``_erm._warm_start``. Those
+# _WARM_REL_TOL-fold, by the in-memory driver's ``_newton._warm_start``. Those
 # passes read 1/_WARM_FACTOR of the chunks, and the full passes start near w*.
 _WARM_MIN_CHUNKS = 4
 
@@ -298,7 +292,7 @@ class ChunkedDesign:
         return SolverResult(w, gn / lam, gn, math.nan, it, method)
 
     def _conjugate_gradient(self, y, loss, lam, w, r, target, d):  # type: ignore[no-untyped-def]
-        """CG on H·p = r, one pass per Hessian-vector product (see ``_erm``)."""
+        """CG on H·p = r, one pass per Hessian-vector product (as ``_newton``)."""
         n = self.shape[0]
         p = np.zeros_like(r)
         res = r.copy()
