@@ -16,8 +16,6 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .utils._docstrings import fill_params
-
 __all__ = [
     "AUTO_DELTA_RULE",
     "auto_delta",
@@ -32,17 +30,6 @@ __all__ = [
     "project_rows_to_ball",
     "resolve_delta",
 ]
-
-_params = fill_params(
-    {
-        "value": "float\nThe value to check.",
-        "name": "str\nIts name, for the error message.",
-        "returns_float": "Returns\n-------\nfloat\n    ``value`` as a Python float.",
-        "raises_not_real": (
-            "Raises\n------\nTypeError\n    If ``value`` is not a real number."
-        ),
-    }
-)
 
 
 def _as_real(value: float, name: str) -> float:
@@ -66,19 +53,27 @@ def _check_real(
     return v
 
 
-@_params
 def check_positive(value: float, name: str, *, allow_inf: bool = False) -> float:
     """Check that ``value`` is a real number > 0 (finite unless ``allow_inf``).
 
     Parameters
     ----------
-    {params: value name}
+    value : float
+        The value to check.
+    name : str
+        Its name, for the error message.
     allow_inf : bool, default=False
         Whether ``+inf`` is accepted.
 
-    {text: returns_float}
+    Returns
+    -------
+    float
+        ``value`` as a Python float.
 
-    {text: raises_not_real}
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number.
     ValueError
         If ``value`` is NaN, not positive, or infinite when that is not allowed.
 
@@ -100,7 +95,6 @@ def check_positive(value: float, name: str, *, allow_inf: bool = False) -> float
     return v
 
 
-@_params
 def check_int(value: int, name: str, *, minimum: int = 1) -> int:
     """Check that ``value`` is an integer ≥ ``minimum``.
 
@@ -108,7 +102,8 @@ def check_int(value: int, name: str, *, minimum: int = 1) -> int:
     ----------
     value : int
         The value to check (Python or NumPy integer; bools are refused).
-    {params: name}
+    name : str
+        Its name, for the error message.
     minimum : int, default=1
         The smallest accepted value.
 
@@ -137,7 +132,6 @@ def check_int(value: int, name: str, *, minimum: int = 1) -> int:
     return v
 
 
-@_params
 def check_open_unit(value: float, name: str) -> float:
     """Check that ``value`` is a real number in the open interval (0, 1).
 
@@ -145,11 +139,18 @@ def check_open_unit(value: float, name: str) -> float:
     ----------
     value : float
         The value to check (e.g. a failure probability δ of a usefulness bound).
-    {params: name}
+    name : str
+        Its name, for the error message.
 
-    {text: returns_float}
+    Returns
+    -------
+    float
+        ``value`` as a Python float.
 
-    {text: raises_not_real}
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number.
     ValueError
         If ``value`` is NaN or outside (0, 1).
 
@@ -163,17 +164,25 @@ def check_open_unit(value: float, name: str) -> float:
     )
 
 
-@_params
 def check_nonnegative(value: float, name: str) -> float:
     """Check that ``value`` is a finite real number ≥ 0.
 
     Parameters
     ----------
-    {params: value name}
+    value : float
+        The value to check.
+    name : str
+        Its name, for the error message.
 
-    {text: returns_float}
+    Returns
+    -------
+    float
+        ``value`` as a Python float.
 
-    {text: raises_not_real}
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number.
     ValueError
         If ``value`` is NaN, negative or infinite.
 

@@ -24,7 +24,6 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.stats import beta
 
-from ..utils._docstrings import fill_params
 from ..validation import check_delta, check_open_unit
 
 __all__ = [
@@ -35,15 +34,6 @@ __all__ = [
     "epsilon_lower_bound_split",
     "max_epsilon_lower_bound",
 ]
-
-_params = fill_params(
-    {
-        "delta": "float, default=0.0\nThe δ of the claimed guarantee.",
-        "returns_bound": (
-            "Returns\n-------\nAuditBound\n    The bound and the test behind it."
-        ),
-    }
-)
 
 
 def clopper_pearson(k: int, n: int, alpha: float) -> tuple[float, float]:
@@ -161,7 +151,6 @@ def epsilon_from_rates(fpr: float, fnr: float, *, delta: float = 0.0) -> float:
     return _eps_from_rates(float(fpr), float(fnr), check_delta(delta))
 
 
-@_params
 def max_epsilon_lower_bound(
     n_eval: int, *, delta: float = 0.0, confidence: float = 0.95
 ) -> float:
@@ -179,7 +168,8 @@ def max_epsilon_lower_bound(
     ----------
     n_eval : int
         Evaluation runs per dataset (half of the runs), > 0.
-    {params: delta}
+    delta : float, default=0.0
+        The δ of the claimed guarantee.
     confidence : float, default=0.95
         Confidence of the bound.
 
@@ -323,7 +313,6 @@ def _bound_from_halves(
     )
 
 
-@_params
 def epsilon_lower_bound_split(
     select_d: ArrayLike,
     select_d_prime: ArrayLike,
@@ -355,7 +344,8 @@ def epsilon_lower_bound_split(
         Statistics of the selection runs on D and D′ (at least 2 each).
     eval_d, eval_d_prime : array-like of shape (n_eval,)
         Statistics of the evaluation runs on D and D′ (at least 2 each).
-    {params: delta}
+    delta : float, default=0.0
+        The δ of the claimed guarantee.
     confidence : float, default=0.95
         Confidence of the bound (Bonferroni over the two Clopper–Pearson limits).
     n_thresholds : int, default=200
@@ -365,7 +355,10 @@ def epsilon_lower_bound_split(
         Bonferroni over all candidates, or ``confidence`` itself (the rule of
         :func:`epsilon_lower_bound`).
 
-    {text: returns_bound}
+    Returns
+    -------
+    AuditBound
+        The bound and the test behind it.
 
     Examples
     --------
@@ -389,7 +382,6 @@ def epsilon_lower_bound_split(
     )
 
 
-@_params
 def epsilon_lower_bound(
     scores_d: ArrayLike,
     scores_d_prime: ArrayLike,
@@ -407,7 +399,8 @@ def epsilon_lower_bound(
         The statistic T of each run on D.
     scores_d_prime : array-like of shape (n_runs_prime,)
         The statistic T of each run on D′.
-    {params: delta}
+    delta : float, default=0.0
+        The δ of the claimed guarantee.
     confidence : float, default=0.95
         Confidence of the bound (the two Clopper–Pearson limits share
         1 − confidence, Bonferroni).
@@ -416,7 +409,10 @@ def epsilon_lower_bound(
     random_state : int or None, default=0
         Seed of the split into selection and evaluation halves.
 
-    {text: returns_bound}
+    Returns
+    -------
+    AuditBound
+        The bound and the test behind it.
 
     Examples
     --------
