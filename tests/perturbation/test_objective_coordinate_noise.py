@@ -30,9 +30,8 @@ from dpsvm.perturbation import (
 
 def _balle_wang_delta(eps: float, u: float) -> float:
     """δ of the Gaussian mechanism of sensitivity ratio u at ε (B&W 2018, Thm 8)."""
-    return float(
-        stats.norm.cdf(u / 2 - eps / u) - math.exp(eps) * stats.norm.cdf(-u / 2 - eps / u)
-    )
+    phi = stats.norm.cdf
+    return float(phi(u / 2 - eps / u) - math.exp(eps) * phi(-u / 2 - eps / u))
 
 
 def _tail_of_s(s: float, rho: float) -> float:

@@ -181,9 +181,7 @@ def gaussian_objective_calibration(
     u = 2.0 * lipschitz / sigma
     if (eps_g - u * u / 2.0) / u >= _ANALYTIC_MIN_THRESHOLD and sigma <= sigma_tail:
         return GaussianObjectiveCalibration(eps_j, eps_g, delta, extra, sigma)
-    return GaussianObjectiveCalibration(
-        eps_j, eps_g, delta, extra, sigma_tail, "tail"
-    )
+    return GaussianObjectiveCalibration(eps_j, eps_g, delta, extra, sigma_tail, "tail")
 
 
 @dataclass(frozen=True)
