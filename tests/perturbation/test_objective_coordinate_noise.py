@@ -463,3 +463,17 @@ def test_rank_one_jacobian_bound_holds_for_random_replace_one_pairs():
         assert gap <= eps_j + 1e-12
     # Attained when the shared rows are orthogonal to x̃ (here: close to it).
     assert worst > 0.5 * eps_j
+
+
+def test_sparse_rows_l1_bound_known_answers_and_refusals():
+    from dpsvm.perturbation import sparse_rows_l1_bound
+
+    # min(m, √m·R·√(1 − (s/R)²)): Adult (m = 14, R = √14, s/R = 1/2) → 14·√0.75.
+    assert sparse_rows_l1_bound(14, math.sqrt(14), 0.5) == pytest.approx(
+        14 * math.sqrt(0.75)
+    )
+    assert sparse_rows_l1_bound(14, math.sqrt(14)) == 14.0  # no intercept: m
+    assert sparse_rows_l1_bound(4, 1.0, 0.0) == 2.0  # √4·1 < 4
+    for bad in ((0, 1.0), (3, 0.0), (3, math.inf)):
+        with pytest.raises(ValueError, match="max_nonzeros"):
+            sparse_rows_l1_bound(*bad)

@@ -287,7 +287,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             weight_bound = self._weight_bound()
         eps_k = float(self.epsilon) / n_problems
         # The per-coordinate noises (Laplace, Gaussian) are smaller, and their
-        # best λ is too: f = 0.2 (cross-validated on the Adult training file).
+        # best λ is too: f = 0.3 (cross-validated on the Adult training file).
         share = (
             AUTO_CORRECTION_SHARE_COORDINATE_NOISE
             if self.mechanism in ("objective-laplace", "objective-gaussian")
@@ -803,7 +803,7 @@ class DPLinearSVC(_DPLinearBase):
         --schema`` sets ``data_norm_l1`` to the number of columns).
         ``"objective-gaussian"``: (ε, δ)-DP objective perturbation with Gaussian
         b (Kifer, Smith & Thakurta, COLT 2012, Alg. 1 / Thm 2, replace-one);
-        needs ``delta`` > 0. Both take Λ = ``"auto"`` with f = 0.2.
+        needs ``delta`` > 0. Both take Λ = ``"auto"`` with f = 0.3.
         ``"objective-2009"``: the self-consistent reading of Sarwate et al.
         as printed, **without the Jacobian correction and not private**, for
         reproducing its tables only. ``"output"``: the sensitivity method, L2
