@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Objective perturbation with Gaussian b (KST12 Thm 2) or Laplace b (L1 bound).
 
-Known-answer calibrations, the privacy-loss tail the calibration rests on, the
-draws of the noise step, the typed (ε, δ) event and the estimator option
+Known-answer calibrations, the tail lemma and the exact δ the Gaussian
+calibration rests on (integrated numerically), the draws of the noise step, the typed (ε, δ) event and the estimator option
 ``mechanism="objective-gaussian"``.
 """
 
