@@ -2,7 +2,8 @@
 """Objective perturbation with Gaussian b (KST12 Thm 2) or Laplace b (L1 bound).
 
 Known-answer calibrations, the tail lemma and the exact δ the Gaussian
-calibration rests on (integrated numerically), the draws of the noise step, the typed (ε, δ) event and the estimator option
+calibration rests on (integrated numerically), the draws of the noise step,
+the typed (ε, δ) event and the estimator option
 ``mechanism="objective-gaussian"``.
 """
 
