@@ -41,6 +41,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -50,7 +51,7 @@ from sklearn.linear_model import LogisticRegression
 
 from dpsvm.datasets._paths import resolve_data_dir
 from dpsvm.models import DPLinearSVC
-from dpsvm.perturbation import auto_regularization
+from dpsvm.perturbation import auto_regularization, sparse_rows_l1_bound
 from dpsvm.preprocessing import PublicSchema, SchemaTransformer
 
 SCHEMA = Path(__file__).resolve().parents[1] / "examples" / "adult_schema.json"
@@ -72,36 +73,74 @@ def _cell(accs: list[float] | None) -> str:
     return f"{np.mean(accs):.4f} ± {np.std(accs):.4f}"
 
 
-def cross_validate(train_csv: str, folds: int = 3, draws: int = 2) -> None:
+#: The mechanisms of the cross-validation and their extra estimator options.
+CV_MECHANISMS = ("objective", "objective-laplace", "objective-gaussian")
+
+
+def cross_validate(
+    train_csv: str,
+    folds: int = 3,
+    draws: int = 2,
+    *,
+    mechanisms: tuple[str, ...] = CV_MECHANISMS,
+    shares: tuple[float, ...] = (0.1, 0.2, 0.4),
+    epsilons: tuple[float, ...] = (0.2, 0.1),
+    huber: tuple[float, ...] = (0.5,),
+    l1_bound: str = "sparse",
+    intercepts: tuple[float, ...] = (0.5,),
+) -> None:
     """Part 1: the choices, by cross-validation on the training file only."""
     schema = PublicSchema.from_json(SCHEMA)
     frame = pd.read_csv(train_csv, skipinitialspace=True)
     y = np.where(schema.encode_labels(frame["income"]) == schema.classes[1], 1, -1)
-    X = np.asarray(SchemaTransformer(schema).fit_transform(frame), dtype=np.float64)
-    R, l1 = schema.row_norm_bound, float(len(schema.features))
+    encoder = SchemaTransformer(schema, sparse_output=False)
+    X = np.asarray(encoder.fit_transform(frame), dtype=np.float64)
+    R, m = schema.row_norm_bound, len(schema.features)
+
+    def extras(mech: str, s: float) -> dict[str, Any]:
+        # The intercept column s/R (0: no intercept), and for the Laplace b the
+        # CLI's data_norm_l1 = min(m, √m·√(R² − s²)) (or m, "columns").
+        out: dict[str, Any] = {"fit_intercept": s > 0}
+        if s > 0:
+            out["intercept_scaling"] = s
+        if mech == "objective-laplace":
+            sparse = sparse_rows_l1_bound(m, R, s)
+            out["data_norm_l1"] = sparse if l1_bound == "sparse" else float(m)
+        if mech == "objective-gaussian":
+            out["delta"] = 1e-6
+        return out
+
     parts = np.array_split(np.random.default_rng(0).permutation(len(y)), folds)
-    print("| mechanism | f | ε | CV accuracy (adult.data) |\n|---|---:|---:|---|")
-    for mech, extra in (
-        ("objective", {}),
-        ("objective-laplace", {"data_norm_l1": l1}),
-        ("objective-gaussian", {"delta": 1e-6}),
-    ):
-        for share in (0.1, 0.2, 0.4):
-            for eps in (0.2, 0.1):
-                accs = []
-                for k in range(folds):
-                    held = parts[k]
-                    fit = np.concatenate([p for j, p in enumerate(parts) if j != k])
-                    lam = auto_regularization(eps, len(fit), 1.0, share) * R * R
-                    for seed in range(draws):
-                        clf = DPLinearSVC(
-                            epsilon=eps, mechanism=mech, data_norm=R,
-                            regularization=lam, classes=[-1, 1],
-                            random_state=100 * k + seed, **extra,
-                        )  # fmt: skip
-                        clf.fit(X[fit], y[fit])
-                        accs.append(float(np.mean(clf.predict(X[held]) == y[held])))
-                print(f"| {mech} | {share} | {eps} | {_cell(accs)} |", flush=True)
+    print(
+        "| mechanism | s/R | Huber h | f | ε | CV accuracy (adult.data) |\n"
+        "|---|---:|---:|---:|---:|---|"
+    )
+    grid = [(s, h) for s in intercepts for h in huber]
+    for mech in mechanisms:
+        for s, h in grid:
+            for share in shares:
+                for eps in epsilons:
+                    accs = []
+                    for k in range(folds):
+                        held = parts[k]
+                        fit = np.concatenate([p for j, p in enumerate(parts) if j != k])
+                        # The auto rule reads c as max(c, 1) (docs/defaults.md).
+                        lam = auto_regularization(eps, len(fit), 1.0, share) * R * R
+                        for seed in range(draws):
+                            clf = DPLinearSVC(
+                                epsilon=eps, mechanism=mech, data_norm=R,
+                                regularization=lam, classes=[-1, 1], huber_h=h,
+                                random_state=100 * k + seed, **extras(mech, s),
+                            )  # fmt: skip
+                            clf.fit(X[fit], y[fit])
+                            pred = clf.predict(X[held])
+                            accs.append(float(np.mean(pred == y[held])))
+                    row = f"| {mech} | {s} | {h} | {share} | {eps} | {_cell(accs)} |"
+                    print(row, flush=True)
+
+
+def _floats(text: str) -> tuple[float, ...]:
+    return tuple(float(v) for v in text.split(","))
 
 
 def main() -> None:
@@ -115,6 +154,21 @@ def main() -> None:
     parser.add_argument(
         "--cv", action="store_true", help="run the cross-validation on adult.data"
     )
+    parser.add_argument("--cv-draws", type=int, default=2, help="noise draws/fold")
+    parser.add_argument("--cv-mechanisms", default=",".join(CV_MECHANISMS))
+    parser.add_argument("--cv-shares", default="0.1,0.2,0.4", help="Λ shares f")
+    parser.add_argument("--cv-epsilons", default="0.2,0.1")
+    parser.add_argument("--cv-huber", default="0.5", help="Huber h values")
+    parser.add_argument(
+        "--cv-intercept", default="0.5", help="intercept_scaling s/R (0: none)"
+    )
+    parser.add_argument(
+        "--cv-l1-bound",
+        choices=("sparse", "columns"),
+        default="sparse",
+        help="data_norm_l1 of objective-laplace: the CLI's min(m, √m·√(R² − s²)) "
+        "or the number of columns m",
+    )
     args = parser.parse_args()
     data_dir = resolve_data_dir(args.data_dir)
     if data_dir is None:
@@ -125,7 +179,16 @@ def main() -> None:
         train, test = os.path.join(tmp, "train.csv"), os.path.join(tmp, "test.csv")
         raw_to_csv(os.path.join(data_dir, "adult", "adult.data.gz"), train)
         if args.cv:
-            cross_validate(train)
+            cross_validate(
+                train,
+                draws=args.cv_draws,
+                mechanisms=tuple(args.cv_mechanisms.split(",")),
+                shares=_floats(args.cv_shares),
+                epsilons=_floats(args.cv_epsilons),
+                huber=_floats(args.cv_huber),
+                l1_bound=args.cv_l1_bound,
+                intercepts=_floats(args.cv_intercept),
+            )
             print(f"load average before: {load_before}; after: {os.getloadavg()}")
             print(f"total time: {time.perf_counter() - start:.0f} s")
             return

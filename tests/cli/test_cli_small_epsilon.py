@@ -51,13 +51,52 @@ def test_objective_laplace_takes_the_schema_l1_bound(run, files):
     code, _out, err, model = _train(run, files, "--mechanism", "objective-laplace")
     assert code == 0, err
     m = load_model(str(model))
-    # Three columns, each adding at most 1 to ‖x‖₁ once encoded.
-    assert m.get_params()["data_norm_l1"] == 3.0
+    # Three columns, at most one non-zero in [-1, 1] each: ‖x‖₁ ≤ √3·‖x‖₂,
+    # and the x part is projected onto radius √(R² − s²) = √3·√0.75.
+    assert m.get_params()["data_norm_l1"] == pytest.approx(3.0 * np.sqrt(0.75))
     assert m.data_norm_ == pytest.approx(np.sqrt(3.0))
     ev = m.privacy_event_
     assert ev.mechanism == "objective-perturbation-laplace" and ev.delta == 0.0
-    # Unit-ball bound: 3/√3 plus the intercept constant 0.5.
-    assert ev.details["l1_bound"] == pytest.approx(np.sqrt(3.0) + 0.5)
+    # Unit-ball bound: 3·√0.75/√3 = 1.5 plus the intercept constant 0.5 (it
+    # was 3/√3 + 0.5 with the bound m = 3).
+    assert ev.details["l1_bound"] == pytest.approx(2.0)
+    # Without the intercept the L2 radius is R and the bound is m.
+    code, _out, err, model = _train(
+        run, files, "--mechanism", "objective-laplace", "--no-fit-intercept"
+    )
+    assert code == 0, err
+    assert load_model(str(model)).get_params()["data_norm_l1"] == pytest.approx(3.0)
+
+
+def test_the_schema_l1_bound_clips_no_encoded_row(files):
+    # The lemma behind the CLI's bound: after the L2 projection every encoded
+    # row has ‖x‖₁ ≤ min(m, √m·√(R² − s²)), so the estimator's L1 clip is a
+    # no-op on them (extreme rows included).
+    from dpsvm.models import DPLinearSVC
+    from dpsvm.perturbation import sparse_rows_l1_bound
+    from dpsvm.preprocessing import PublicSchema, SchemaTransformer
+
+    schema = PublicSchema.from_json(str(files / "schema.json"))
+    frame = pd.read_csv(files / "d.csv")
+    extreme = pd.DataFrame(
+        {"age": [80.0, 18.0, 80.0], "hours": [80.0, 0.0, 40.0],
+         "city": ["a", "b", "c"], "y": ["yes", "no", "no"]}
+    )  # fmt: skip
+    frame = pd.concat([frame, extreme], ignore_index=True)
+    X = np.asarray(SchemaTransformer(schema, sparse_output=False).fit_transform(frame))
+    R = schema.row_norm_bound
+    bound = sparse_rows_l1_bound(3, R, 0.5)
+    y = np.where(frame["y"] == "yes", 1, -1)
+    clf = DPLinearSVC(
+        epsilon=1.0, mechanism="objective-laplace", data_norm=R,
+        data_norm_l1=bound, classes=[-1, 1], random_state=0,
+    )  # fmt: skip
+    Xt, _, _ = clf._prepare_fit(X, y)
+    projected = Xt.toarray()  # the L2 projection, before the L1 clip
+    np.testing.assert_array_equal(clf._clip_l1(Xt).toarray(), projected)
+    l1 = np.abs(projected[:, :3]).sum(axis=1) * R
+    assert l1.max() <= bound * (1 + 1e-12)
+    assert l1.max() == pytest.approx(bound)  # the extreme rows reach it
 
 
 def test_objective_gaussian_spends_delta_and_refuses_none(run, files):

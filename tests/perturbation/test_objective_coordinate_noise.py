@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Objective perturbation with Gaussian b (KST12 Thm 2) or Laplace b (L1 bound).
 
-Known-answer calibrations, the privacy-loss tail the calibration rests on, the
-draws of the noise step, the typed (ε, δ) event and the estimator option
+Known-answer calibrations, the tail lemma and the exact δ the Gaussian
+calibration rests on (integrated numerically), the draws of the noise step,
+the typed (ε, δ) event and the estimator option
 ``mechanism="objective-gaussian"``.
 """
 
@@ -14,6 +15,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from scipy import stats
+from scipy.integrate import quad
+from scipy.optimize import brentq
 
 from dpsvm.accounting import ApproximateDpEvent, BudgetAccountant
 from dpsvm.exceptions import DPSVMConvergenceError
@@ -26,14 +29,22 @@ from dpsvm.perturbation import (
 )
 
 
-def _worst_case_tail(sigma: float, eps_g: float, lipschitz: float) -> float:
-    """P(privacy loss of the noise term > ε_G) with v = 2L·e₁ (1-D worst case).
+def _balle_wang_delta(eps: float, u: float) -> float:
+    """δ of the Gaussian mechanism of sensitivity ratio u at ε (B&W 2018, Thm 8)."""
+    phi = stats.norm.cdf
+    return float(phi(u / 2 - eps / u) - math.exp(eps) * phi(-u / 2 - eps / u))
 
-    The loss is (‖v‖² − 2bᵀv)/(2σ²) with b₁ ~ N(0, σ²): it exceeds ε_G iff
-    −b₁ > (ε_G σ² − 2L²)/(2L).
+
+def _tail_of_s(s: float, rho: float) -> float:
+    """P(|g₁| + |g₂| > s) for unit-variance g₁, g₂ of correlation ρ (exact).
+
+    |g₁| + |g₂| = max(|g₁ + g₂|, |g₁ − g₂|) and g₁ ± g₂ are independent (equal
+    variances) with variances 2 ± 2ρ.
     """
-    threshold = (eps_g * sigma**2 - 2.0 * lipschitz**2) / (2.0 * lipschitz)
-    return float(stats.norm.sf(threshold / sigma))
+    inside = 1.0
+    for var in (2 + 2 * rho, 2 - 2 * rho):
+        inside *= 1.0 if var <= 0 else 1 - 2 * stats.norm.sf(s / math.sqrt(var))
+    return 1.0 - inside
 
 
 def test_known_answer_calibration():
@@ -44,15 +55,35 @@ def test_known_answer_calibration():
     assert cal.extra_regularization == 0.0 and cal.delta == 1e-5
     eps_g = 0.5 - math.log(1.1)
     assert cal.epsilon_noise == pytest.approx(eps_g, rel=1e-12)
-    # σ = L(t + √(t² + 2ε_G))/ε_G, t = √(2 ln(1/δ)) (the same root, rationalised).
-    t = math.sqrt(2.0 * math.log(1e5))
-    assert cal.sigma == pytest.approx((t + math.sqrt(t * t + 2 * eps_g)) / eps_g)
-    # It solves t·u + u²/2 = ε_G at u = 2L/σ.
+    # σ = 2L/u with 2·δ_BW(ε_G, u) = δ (Balle & Wang at δ/2, sensitivity 2L).
+    assert cal.method == "analytic"
     u = 2.0 / cal.sigma
-    assert t * u + u * u / 2 == pytest.approx(eps_g, rel=1e-12)
+    assert 2 * _balle_wang_delta(eps_g, u) == pytest.approx(1e-5, rel=1e-6)
+    assert 2 * _balle_wang_delta(eps_g, u * (1 + 1e-6)) > 1e-5
+    # The same root found independently (scipy's brentq on the plain formula).
+    root = brentq(lambda x: 2 * _balle_wang_delta(eps_g, x) - 1e-5, 1e-3, 1.0)
+    assert u == pytest.approx(root, rel=1e-8)
+    assert u == pytest.approx(0.111897, rel=1e-5)
+    # The threshold of the S-tail lemma holds: (ε_G − u²/2)/u ≥ √3.
+    assert (eps_g - u * u / 2) / u >= math.sqrt(3)
+    # Smaller than the χ²₂ tail calibration of KST12 (σ = L(t + √(t² + 2ε_G))/ε_G).
+    t = math.sqrt(2.0 * math.log(1e5))
+    assert cal.sigma < 0.8 * (t + math.sqrt(t * t + 2 * eps_g)) / eps_g
     # The Lipschitz constant scales σ linearly.
     cal2 = gaussian_objective_calibration(0.5, 1e-5, 1000, 0.01, 1.0, lipschitz=2.0)
-    assert cal2.sigma == pytest.approx(2.0 * cal.sigma, rel=1e-12)
+    assert cal2.sigma == pytest.approx(2.0 * cal.sigma, rel=1e-9)
+
+
+def test_tiny_epsilon_against_delta_falls_back_to_the_tail_bound():
+    # ε_G ≪ δ: the analytic σ would put the threshold below √3, where the
+    # S-tail lemma does not hold; KST12's χ²₂ tail calibration is used.
+    cal = gaussian_objective_calibration(0.001, 0.01, 10**9, 1.0, 1e-12)
+    assert cal.method == "tail"
+    eps_g = cal.epsilon_noise
+    t = math.sqrt(2.0 * math.log(100.0))
+    assert cal.sigma == pytest.approx((t + math.sqrt(t * t + 2 * eps_g)) / eps_g)
+    u = 2.0 / cal.sigma
+    assert t * u + u * u / 2 == pytest.approx(eps_g, rel=1e-9)
 
 
 def test_small_epsilon_adds_regularisation_so_the_jacobian_takes_half():
@@ -64,16 +95,39 @@ def test_small_epsilon_adds_regularisation_so_the_jacobian_takes_half():
     assert math.log1p(ratio) == pytest.approx(0.025, rel=1e-9)
 
 
-@pytest.mark.parametrize("epsilon, delta", [(0.1, 1e-6), (1.0, 1e-5), (4.0, 0.1)])
-def test_noise_privacy_loss_exceeds_its_share_with_probability_below_delta(
-    epsilon, delta
-):
+@pytest.mark.parametrize("s", [2 * math.sqrt(3), 5.0, 8.0, 10.5])
+def test_s_tail_lemma_worst_case_is_the_collinear_pair(s):
+    # P(|g₁| + |g₂| > s) ≤ 2Φ̄(s/2) for s ≥ 2√3, with equality at ρ = ±1.
+    bound = 2 * stats.norm.sf(s / 2)
+    tails = [_tail_of_s(s, rho) for rho in np.linspace(-1, 1, 41)]
+    assert max(tails) <= bound * (1 + 1e-9)
+    assert _tail_of_s(s, 1.0) == pytest.approx(bound, rel=1e-9)
+    # For small s it fails (which is why the calibration checks s₀ ≥ 2√3).
+    assert _tail_of_s(1.0, 0.0) > 2 * stats.norm.sf(0.5)
+
+
+@pytest.mark.parametrize(
+    "epsilon, delta", [(0.1, 1e-6), (0.5, 1e-5), (2.0, 1e-3), (4.0, 0.1)]
+)
+def test_delta_of_the_noise_term_is_at_most_delta_for_every_pair(epsilon, delta):
+    # The proof's last step, integrated numerically: for unit rows of every
+    # correlation ρ, E[(1 − exp(ε_G − u²/2 − u·S/2))₊] ≤ δ, tight at ρ = ±1.
     cal = gaussian_objective_calibration(epsilon, delta, 10_000, 1.0, 0.25)
-    tail = _worst_case_tail(cal.sigma, cal.epsilon_noise, 1.0)
-    assert tail <= delta
-    # …and the calibration is not loose by more than the χ²₂-vs-1-D union slack:
-    # a 20% smaller σ would break the same tail bound.
-    assert _worst_case_tail(0.8 * cal.sigma, cal.epsilon_noise, 1.0) > delta / 50
+    eps_g, u = cal.epsilon_noise, 2.0 / cal.sigma
+    r0 = (eps_g - u * u / 2) / u
+
+    def delta_of(rho: float) -> float:
+        # E[H(S/2)] = ∫ H′(r) P(S/2 > r) dr, H(r) = 1 − exp(ε_G − u²/2 − u·r).
+        def integrand(r: float) -> float:
+            return u * math.exp(eps_g - u * u / 2 - u * r) * _tail_of_s(2 * r, rho)
+
+        # P(S/2 > r) ≤ 2Φ̄(r): nothing left beyond r0 + 40.
+        return float(quad(integrand, r0, r0 + 40.0, limit=400, epsabs=0)[0])
+
+    worst = max(delta_of(rho) for rho in np.linspace(-1, 1, 9))
+    assert worst <= delta * (1 + 1e-6)
+    if cal.method == "analytic":
+        assert worst == pytest.approx(delta, rel=1e-4)
 
 
 def test_sigma_falls_with_epsilon_and_delta():
@@ -410,3 +464,17 @@ def test_rank_one_jacobian_bound_holds_for_random_replace_one_pairs():
         assert gap <= eps_j + 1e-12
     # Attained when the shared rows are orthogonal to x̃ (here: close to it).
     assert worst > 0.5 * eps_j
+
+
+def test_sparse_rows_l1_bound_known_answers_and_refusals():
+    from dpsvm.perturbation import sparse_rows_l1_bound
+
+    # min(m, √m·R·√(1 − (s/R)²)): Adult (m = 14, R = √14, s/R = 1/2) → 14·√0.75.
+    assert sparse_rows_l1_bound(14, math.sqrt(14), 0.5) == pytest.approx(
+        14 * math.sqrt(0.75)
+    )
+    assert sparse_rows_l1_bound(14, math.sqrt(14)) == 14.0  # no intercept: m
+    assert sparse_rows_l1_bound(4, 1.0, 0.0) == 2.0  # √4·1 < 4
+    for bad in ((0, 1.0), (3, 0.0), (3, math.inf)):
+        with pytest.raises(ValueError, match="max_nonzeros"):
+            sparse_rows_l1_bound(*bad)

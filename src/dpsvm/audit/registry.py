@@ -861,7 +861,8 @@ _BUILTINS: tuple[tuple[Any, ...], ...] = (
     ("objective-gaussian-huber", "linear-objective", "estimator", (2000, 200),
      _linear(DPLinearSVC, mechanism="objective-gaussian"), _FLIP,
      "DPLinearSVC, objective perturbation with Gaussian b, Huber (Lambda = 1)",
-     "Kifer, Smith & Thakurta, COLT 2012, Alg. 1 / Thm 2 (replace-one)",
+     "Kifer, Smith & Thakurta, COLT 2012, Alg. 1 / Thm 2 (replace-one); "
+     "noise term by Balle & Wang, ICML 2018, Thm 8 (docs/privacy.md s. 4)",
      {"delta": 1e-5}),
     ("objective-laplace-huber", "linear-objective", "estimator", (2000, 200),
      _linear(DPLinearSVC, mechanism="objective-laplace", data_norm_l1=1.0), _FLIP,

@@ -200,7 +200,7 @@ def _add_model_options(p: argparse.ArgumentParser, *, epsilon: bool = True) -> N
         default="objective",
         help="objective (CMS11 Alg. 2; with a kernel: Sarwate et al. Alg. 2), "
         "objective-laplace (CMS11 Alg. 2 with Laplace noise on rows of a public L1 "
-        "bound, the schema's number of columns; best at small ε with --schema), "
+        "bound, set from the schema's columns; best at small ε with --schema), "
         "objective-gaussian ((ε, δ)-DP, Kifer, Smith & Thakurta 2012 Alg. 1; needs "
         "--delta > 0), output (CMS11 Alg. 1), output-laplace (Rubinstein et al. "
         "Alg. 2) — these three for --kernel linear only — or rubinstein "

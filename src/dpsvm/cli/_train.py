@@ -588,9 +588,7 @@ def _training_data(
             # The public bound of encoded rows: sqrt(#numeric + #categorical).
             estimator.set_params(data_norm=schema.row_norm_bound)
         if args.kernel == "linear" and args.mechanism == "objective-laplace":
-            # Each encoded column adds at most 1 to ‖x‖₁ (numbers in [-1, 1],
-            # one 1 per one-hot block): the public L1 bound is their number.
-            estimator.set_params(data_norm_l1=float(len(schema.features)))
+            estimator.set_params(data_norm_l1=_schema_l1_bound(schema, estimator))
     else:
         X, y, names = _read(args, part="train", labels=True)
         column = weight_column_name(args, None)
@@ -612,3 +610,22 @@ def _training_data(
         estimator.set_params(classes=classes)
     _check_binary_labels(y, classes, where)
     return X, y, names, schema, classes, where, weights
+
+
+def _schema_l1_bound(schema: Any, estimator: Any) -> float:
+    """Public L1 bound of a schema's encoded rows after the L2 projection.
+
+    Each row has at most one non-zero in [−1, 1] per column (a number, or one 1
+    per one-hot block), so ‖x‖₁ ≤ min(m, √m·√(R² − s²)) with m the number of
+    columns (:func:`~dpsvm.perturbation.sparse_rows_l1_bound`); the estimator
+    enforces it by its L1 clip, which changes no such row.
+    """
+    from ..perturbation import sparse_rows_l1_bound
+
+    params = estimator.get_params()
+    m = len(schema.features)
+    R = params.get("data_norm")
+    if isinstance(R, bool) or not isinstance(R, int | float):
+        return float(m)  # no numeric R: each column adds at most 1
+    const = float(params.get("intercept_scaling", 0.0))
+    return sparse_rows_l1_bound(m, float(R), const if params["fit_intercept"] else 0.0)

@@ -252,7 +252,7 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
             weight_bound = self._weight_bound()
         eps_k = float(self.epsilon) / n_problems
         # The per-coordinate noises (Laplace, Gaussian) are smaller, and their
-        # best λ is too: f = 0.2 (cross-validated on the Adult training file).
+        # best λ is too: f = 0.3 (cross-validated on the Adult training file).
         share = (
             AUTO_CORRECTION_SHARE_COORDINATE_NOISE
             if self.mechanism in ("objective-laplace", "objective-gaussian")

@@ -59,14 +59,17 @@ class DPLinearSVC(_DPLinearBase):
         ``"objective"``: objective perturbation, corrected form of Chaudhuri,
         Monteleoni & Sarwate (JMLR 2011): ε′ = ε − ln(1 + 2c/(nΛ) + c²/(n²Λ²)),
         the Δ fallback when ε′ ≤ 0, noise density ∝ exp(−(ε′/2)‖b‖) and the term
-        (1/n)bᵀw. ``"objective-laplace"``: the same ε′ and Δ with i.i.d. Laplace
-        b of scale 2L·B₁/ε′, B₁ the public L1 bound of the internal rows
-        (``data_norm_l1``/R plus the intercept constant); pure ε-DP, and the
-        better choice at small ε for one-hot encoded rows (``dpsvm train
-        --schema`` sets ``data_norm_l1`` to the number of columns).
+        (1/n)bᵀw. ``"objective-laplace"``: the rank-one Jacobian bound
+        ε′ = ε − ln(1 + c/(nΛ)) with i.i.d. Laplace b of scale 2L·B₁/ε′, B₁ the
+        public L1 bound of the internal rows (``data_norm_l1``/R plus the
+        intercept constant); pure ε-DP, and the better choice at small ε for
+        one-hot encoded rows (``dpsvm train --schema`` sets ``data_norm_l1`` to
+        min(m, √m·√(R² − s²)) for m schema columns, see
+        :func:`dpsvm.perturbation.sparse_rows_l1_bound`).
         ``"objective-gaussian"``: (ε, δ)-DP objective perturbation with Gaussian
-        b (Kifer, Smith & Thakurta, COLT 2012, Alg. 1 / Thm 2, replace-one);
-        needs ``delta`` > 0. Both take Λ = ``"auto"`` with f = 0.2.
+        b (Kifer, Smith & Thakurta, COLT 2012, Alg. 1 / Thm 2, replace-one), σ
+        the analytic Gaussian calibration at δ/2 (docs/privacy.md §4); needs
+        ``delta`` > 0. Both take Λ = ``"auto"`` with f = 0.3.
         ``"objective-2009"``: the self-consistent reading of Sarwate et al.
         as printed, **without the Jacobian correction and not private**, for
         reproducing its tables only. ``"output"``: the sensitivity method, L2

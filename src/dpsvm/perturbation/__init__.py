@@ -51,6 +51,7 @@ from ._objective_laplace import (
     LaplaceObjectivePerturbation,
     laplace_objective_scale,
     rank_one_jacobian_calibration,
+    sparse_rows_l1_bound,
 )
 from ._output import (
     CERTIFICATE_RTOL,
@@ -90,5 +91,6 @@ __all__ = [
     "output_laplace_scale",
     "rank_one_jacobian_calibration",
     "rubinstein_l2_sensitivity",
+    "sparse_rows_l1_bound",
     "weighted_loss_constants",
 ]
