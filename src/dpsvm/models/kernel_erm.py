@@ -446,24 +446,6 @@ def fit_kernel_model(
 
 
 # ----------------------------------------------------------- estimator base
-#: The kernel-ERM parameters (with their defaults) that every :class:`KernelERMBase`
-#: estimator takes; the kernel releases of :mod:`dpsvm.models` write them out in
-#: their ``__init__``, and :mod:`dpsvm.prediction` builds its parameter table on it.
-KERNEL_ERM_PARAMETERS: dict[str, Any] = {
-    "kernel": "rbf",
-    "gamma": 1.0,
-    "degree": 3,
-    "coef0": 1.0,
-    "data_norm": 1.0,
-    "loss": "hinge",
-    "quantile": 0.5,
-    "y_bound": None,
-    "regularization": 0.01,
-    "classes": None,
-    "random_state": None,
-}
-
-
 class KernelERMBase(BaseEstimator):
     """Base of the estimators that fit a certified kernel ERM and never release it.
 
@@ -476,10 +458,10 @@ class KernelERMBase(BaseEstimator):
     :class:`~dpsvm.exceptions.DPSVMConvergenceError`). The exact model f_z is
     kept in a private attribute: subclasses release only noisy functions of
     it (per-query answers, a Gaussian-process function, a model on public
-    points). Subclasses take the parameters of :data:`KERNEL_ERM_PARAMETERS`
-    (``kernel``, ``gamma``, ``degree``, ``coef0``, ``data_norm``, ``loss``,
-    ``quantile``, ``y_bound``, ``regularization``, ``classes``,
-    ``random_state``) and their own.
+    points). Subclasses take the kernel-ERM parameters (``kernel``,
+    ``gamma``, ``degree``, ``coef0``, ``data_norm``, ``loss``, ``quantile``,
+    ``y_bound``, ``regularization``, ``classes``, ``random_state``) and their
+    own.
 
     See Also
     --------
