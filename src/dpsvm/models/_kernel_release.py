@@ -10,13 +10,52 @@ eq. (1) on rows projected onto a declared domain
   Proposition 1; = Jain & Thakurta's S, ICML 2013, Theorem 9), spending ε per
   answer from a required accountant.
 * :class:`DPGaussianProcessRelease` releases the random function f_z + σ·G, G a
-  Gaussian process with the kernel's covariance, (ε, δ)-DP with σ from the
-  analytic Gaussian calibration at RKHS sensitivity Δ_H (Hall, Rinaldo &
-  Wasserman 2013, Corollary 9).
+  Gaussian process with the kernel's covariance, (ε, δ)-DP at RKHS
+  sensitivity Δ_H (Hall, Rinaldo & Wasserman 2013, Corollary 9), with exact
+  discrete Gaussian noise on whitened coordinates (below).
 * :class:`NonPrivateScalarOffsetRelease` is the paper's own f_z + b with a single
   scalar b (eq. (2), Lemma 1), for reproduction only: it is **not**
   differentially private (docs/nie_wang.md, "Which printed mechanism is not
   private") and warns with :class:`ScalarOffsetNotPrivateWarning`.
+
+Exact Gaussian-process release
+------------------------------
+At the public points X* = (x₁, …, x_q) evaluated so far (in evaluation order)
+let K* = L Lᵀ be the jittered kernel matrix K(X*, X*) + jκ²I, L its Cholesky
+factor. The release is the whitened vector y = L⁻¹f̂(X*) through the exact
+Gaussian release of :mod:`dpsvm.mechanisms._discrete_gaussian`: clamped to
+[−R, R] per coordinate, rounded to the public grid 2^k, plus i.i.d. discrete
+Gaussian noise Z ~ N_ℤ(0, σ²/4^k) (Canonne, Kamath & Steinke 2020, Alg. 3),
+giving ỹ on the grid; the released values are L·ỹ, post-processing of ỹ.
+Points evaluated later extend L block-triangularly, so earlier coordinates of
+y and ỹ never change (``_gp_draw``).
+
+*Sensitivity.* For g ∈ H let v = g(X*) = Φg, Φ: H → ℝ^q the evaluation map,
+ΦΦ* = K(X*, X*). Then
+‖L⁻¹v‖² = vᵀ(ΦΦ* + jκ²I)⁻¹v = ⟨g, Φ*(ΦΦ* + jκ²I)⁻¹Φ g⟩_H ≤ ‖g‖²_H, since
+Φ*(ΦΦ* + jκ²I)⁻¹Φ has the eigenvalues λ/(λ + jκ²) < 1 (without jitter:
+vᵀK*⁻¹v ≤ ‖g‖²_H, the minimum-norm interpolation bound; jitter only lowers
+the quadratic form). With g = f̂_D − f̂_D′, ‖g‖_H ≤ Δ_H + 2·cap (Nie & Wang
+Thm 2 plus the certificate), so y has L2 sensitivity ≤ Δ_H + 2·cap however
+many points are evaluated — Hall, Rinaldo & Wasserman (JMLR 14, 2013),
+Prop. 8 and Cor. 9, whose Mahalanobis bound this is. With g = f̂ itself,
+‖y‖ ≤ ‖f̂‖_H ≤ R = κC_L/Λ + cap (:func:`_rkhs_norm_bound`), so the clamp
+to [−R, R] is public and never active in exact arithmetic.
+
+*Privacy.* Rounding adds at most √q grid units (per batch √q_b; over the
+batches, by Minkowski, ≤ Δ/2^k + √q in grid units), so the calibration is
+made once at ``fit`` for q ≤ :data:`GP_MAX_POINTS` points. The discrete
+Gaussian of integer shift s is ρ-zCDP with ρ = ‖s‖²/(2σ²) (CKS20 Thm 14);
+batches evaluated at points chosen after earlier answers compose by the
+Rényi filter (Feldman & Zrnic, NeurIPS 2021, Thm 3.1), since the squared
+shifts of all batches sum to at most (Δ/2^k + √q)² on every run, so the whole
+release is ρ-zCDP with ρ ≤ 1/(2z²) and (ε, δ)-DP with z from the zCDP
+conversion (CKS20 Cor. 13, :func:`dpsvm.mechanisms.zcdp_noise_multiplier`).
+σ = z·(Δ_H + 2·cap + √q_max·2^k) is therefore larger than the analytic
+Gaussian σ of Balle & Wang (Thm 8) this release used when it drew
+floating-point GP noise (about 8 % at ε = 1, δ = 10⁻⁵). What remains
+floating point: the whitening L⁻¹f̂(X*) itself (its computed sensitivity can
+exceed the real bound by rounding; Casacuberta et al., CCS 2022).
 """
 
 from __future__ import annotations
@@ -39,6 +78,7 @@ from ..accounting.charge import Charge, charge
 from ..accounting.events import NonPrivateEvent
 from ..bounds.nie_wang import nw_noise_scale
 from ..exceptions import NotPrivateWarning
+from ..mechanisms import discrete_gaussian_calibration, zcdp_noise_multiplier
 from ..perturbation import OutputNoise
 from ..utils._params import estimator_init
 from ..utils._random import check_random_state
@@ -93,6 +133,22 @@ _COMMON_PARAMETERS = """
     classes : array-like or None, default=None
         Public label set of the hinge loss (two labels); ``None`` reads it from
         y with a :class:`~dpsvm.PrivacyLeakWarning`."""
+
+
+#: The exact Gaussian-process release is calibrated for at most this many
+#: distinct evaluation points (the rounding term √q·2^k of the sensitivity;
+#: the O(q³) conditioning makes far fewer points practical anyway).
+GP_MAX_POINTS = 2**16
+
+
+def _rkhs_norm_bound(kappa: float, lipschitz: float, regularization: float) -> float:
+    """R = κC_L/Λ ≥ ‖f*‖_K, the public norm bound of the exact kernel ERM.
+
+    The minimiser f* of (1/n)Σℓ(f(xᵢ), yᵢ) + (Λ/2)‖f‖²_K satisfies
+    Λf* = −(1/n)Σ gᵢ k(xᵢ, ·) with subgradients |gᵢ| ≤ C_L, so
+    ‖f*‖_K ≤ κC_L/Λ (the first-order condition behind Nie & Wang's Thm 2).
+    """
+    return kappa * lipschitz / regularization
 
 
 class ScalarOffsetNotPrivateWarning(NotPrivateWarning):
@@ -431,25 +487,36 @@ class DPGaussianProcessRelease(_KernelRelease):
     def _release(
         self, cal: Calibration, n: int, epsilon: float, ticket: Charge | None
     ) -> None:
-        # Fixes the released random function f_z + σ·GP(0, K) and spends (ε, δ).
+        # Fixes the released random function f_z + GP noise and spends (ε, δ);
+        # the noise is drawn exactly, on whitened coordinates (_gp_draw).
         assert ticket is not None  # from _before_data
         delta = ticket.delta  # the checked δ, planned on the ticket
-        # Balle & Wang (2018) Thm 8 at L2 (here RKHS) sensitivity Δ_H + 2·cap;
-        # Hall, Rinaldo & Wasserman (2013) Cor. 9 for the process.
-        self._noise = OutputNoise.gaussian(epsilon, delta, cal.rkhs_effective)
-        self.sigma_ = self._noise.scale
-        event = self._noise.event(
+        z = zcdp_noise_multiplier(epsilon, delta)  # CKS20 Thm 14 + Cor. 13
+        # ‖f̂‖_K ≤ κC_L/Λ + cap (first-order condition of the certified ERM), so
+        # every whitened coordinate lies in [−R, R] (public clamp).
+        bound = _rkhs_norm_bound(cal.kappa, cal.lipschitz, float(self.regularization))
+        bound = math.nextafter(bound + cal.cap, math.inf)
+        self._gp_cal = discrete_gaussian_calibration(
+            z, cal.rkhs_effective, GP_MAX_POINTS, bound
+        )
+        self.sigma_ = self._gp_cal.sigma
+        noise = OutputNoise.gaussian(epsilon, delta, cal.rkhs_effective)
+        event = noise.event(
             "nw-gaussian-process-release",
             reference=(
-                "f_z + σ·GP(0, K): Hall, Rinaldo & Wasserman, JMLR 14 (2013), "
-                "Cor. 9, with the analytic σ of Balle & Wang (2018), Thm 8, and "
-                "Δ_H from " + SENSITIVITY_REFERENCE
+                "f_z + GP(0, σ²K) released as L·(L⁻¹f_z(X*) + discrete Gaussian "
+                "noise on a 2^k grid): Hall, Rinaldo & Wasserman, JMLR 14 (2013), "
+                "Prop. 8 / Cor. 9, with σ from the discrete Gaussian's zCDP "
+                "(Canonne, Kamath & Steinke 2020, Thm 14 and Cor. 13) and Δ_H "
+                "from " + SENSITIVITY_REFERENCE
             ),
             details={
-                "sigma": self._noise.scale,
-                # Correlated GP draws in floating point: no exact lattice
-                # sampler (docs/privacy.md, exactness table).
-                "release": "floating-point",
+                "sigma": self._gp_cal.sigma,
+                "release": "discrete",
+                "noise_multiplier": z,
+                "grid": self._gp_cal.grid,
+                "whitened_bound": self._gp_cal.bound,
+                "max_points": GP_MAX_POINTS,
                 **self._base_details(cal, n),
                 "jitter": self.jitter,
             },
@@ -460,18 +527,23 @@ class DPGaussianProcessRelease(_KernelRelease):
         self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
         d = self.n_features_in_
         self._gp_points = np.zeros((0, d))
-        self._gp_values = np.zeros(0)
+        self._gp_whitened = np.zeros(0)  # ỹ: the exact release (grid points)
+        self._gp_values = np.zeros(0)  # L·ỹ: its post-processing
         self._gp_index: dict[bytes, int] = {}
 
     def _gp_draw(self, Xp: FloatArray) -> FloatArray:
-        """σ(G + W) at the rows, conditionally on every earlier evaluation.
+        """The released function at the rows; new rows whitened and noised exactly.
 
-        The state ``_gp_values`` holds σ(G + W) at the points evaluated so far;
-        new points are drawn from the conditional law N(mean, σ²·cov), with
-        N(0, σ²I) draws of the perturbation layer.
+        With K* = L Lᵀ the jittered kernel matrix of every point evaluated so
+        far (public: the points are the caller's), the release is
+        ỹ = 2^k·clamp(rint(clamp(L⁻¹f_z(X*), ±R)/2^k) + Z), Z i.i.d. discrete
+        Gaussian (:func:`dpsvm.mechanisms.discrete_gaussian_calibration`), and
+        the values are L·ỹ (post-processing). New points P′ after points P
+        extend L block-triangularly, L = [[L_P, 0], [Aᵀ, L_S]] with
+        A = L_P⁻¹K_PP′ and L_S Lₛᵀ = K_P′P′ − AᵀA, so only the new whitened
+        coordinates y_P′ = L_S⁻¹(f_z(P′) − Aᵀy_P) are released and the earlier
+        values never change. Privacy: the module docstring.
         """
-        spec = self._model.spec
-        j = self.jitter * self.kappa_**2
         keys = [row.tobytes() for row in Xp]
         new_rows: list[int] = []
         seen: dict[bytes, int] = {}
@@ -480,36 +552,81 @@ class DPGaussianProcessRelease(_KernelRelease):
                 seen[key] = i
                 new_rows.append(i)
         if new_rows:
-            N = Xp[new_rows]
-            K_nn = spec.gram(N, N)
-            K_nn[np.diag_indices_from(K_nn)] += j
             P = self._gp_points
+            if P.shape[0] + len(new_rows) > GP_MAX_POINTS:
+                raise ValueError(
+                    f"This release was calibrated for at most {GP_MAX_POINTS} "
+                    f"distinct evaluation points ({P.shape[0]} used); evaluate it "
+                    "on fewer new points or fit a new release."
+                )
+            N = Xp[new_rows]
+            factor, A = self._gp_factor(P, N)
+            # Private: the whitened exact values of the new points.
+            residual = self._model.decision(N)
             if P.shape[0]:
-                K_pp = spec.gram(P, P)
-                K_pp[np.diag_indices_from(K_pp)] += j
-                L = scipy.linalg.cholesky(K_pp, lower=True)
-                A = scipy.linalg.solve_triangular(L, spec.gram(P, N), lower=True)
-                z = scipy.linalg.solve_triangular(L, self._gp_values, lower=True)
-                mean = A.T @ z
-                cov = K_nn - A.T @ A
-            else:
-                mean = np.zeros(len(new_rows))
-                cov = K_nn
-            cov = 0.5 * (cov + cov.T)
-            z_new = self._noise.sample(len(new_rows), self._noise_generator())
-            try:
-                # cov ⪰ jκ²I in exact arithmetic (Schur complement of K + jκ²I).
-                draw = mean + scipy.linalg.cholesky(cov, lower=True) @ z_new
-            except scipy.linalg.LinAlgError:  # rounding: fall back to eigh
-                s, U = np.linalg.eigh(cov)
-                draw = mean + U @ (np.sqrt(np.maximum(s, 0.0)) * z_new)
+                y_prev = scipy.linalg.solve_triangular(
+                    factor[0], self._model.decision(P), lower=True
+                )
+                residual = residual - A.T @ y_prev
+            whitened = factor[1](residual)
+            cal = self._gp_cal
+            released = cal.release(
+                whitened, cal.sample(len(new_rows), self._noise_generator())
+            )
+            values = factor[2] @ released
+            if P.shape[0]:
+                values = values + A.T @ self._gp_whitened
             start = P.shape[0]
             self._gp_points = np.vstack([P, N])
-            self._gp_values = np.concatenate([self._gp_values, draw])
+            self._gp_whitened = np.concatenate([self._gp_whitened, released])
+            self._gp_values = np.concatenate([self._gp_values, values])
             for offset, i in enumerate(new_rows):
                 self._gp_index[keys[i]] = start + offset
         idx = np.array([self._gp_index[key] for key in keys], dtype=int)
         return np.asarray(self._gp_values[idx], dtype=np.float64)
+
+    def _gp_factor(
+        self, P: FloatArray, N: FloatArray
+    ) -> tuple[tuple[Any, Callable[[FloatArray], FloatArray], FloatArray], Any]:
+        """(L_P, the whitening y ↦ M⁻¹y, M) and A for new points N after P.
+
+        M is the Cholesky factor of the Schur complement S = K_NN + jκ²I − AᵀA
+        (⪰ jκ²I in exact arithmetic); if rounding makes S numerically
+        indefinite, M = U·diag(√max(s, jκ²)) from its eigenvectors, whose
+        M Mᵀ ⪰ S only adds noise.
+        """
+        spec = self._model.spec
+        j = self.jitter * self.kappa_**2
+        K_nn = spec.gram(N, N)
+        K_nn[np.diag_indices_from(K_nn)] += j
+        L_p: Any = None
+        A: Any = None
+        if P.shape[0]:
+            K_pp = spec.gram(P, P)
+            K_pp[np.diag_indices_from(K_pp)] += j
+            L_p = scipy.linalg.cholesky(K_pp, lower=True)
+            A = scipy.linalg.solve_triangular(L_p, spec.gram(P, N), lower=True)
+            schur = K_nn - A.T @ A
+        else:
+            schur = K_nn
+        schur = 0.5 * (schur + schur.T)
+        try:
+            M = scipy.linalg.cholesky(schur, lower=True)
+
+            def whiten(v: FloatArray) -> FloatArray:
+                return np.asarray(
+                    scipy.linalg.solve_triangular(M, v, lower=True), np.float64
+                )
+
+        except scipy.linalg.LinAlgError:  # rounding: eigenvectors, floored at j
+            s, U = np.linalg.eigh(schur)
+            root = np.sqrt(np.maximum(s, j))
+            M = U * root
+
+            def whiten(v: FloatArray) -> FloatArray:
+                return np.asarray((U.T @ v) / root, np.float64)
+
+        return (L_p, whiten, M), A
 
     @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
@@ -518,8 +635,10 @@ class DPGaussianProcessRelease(_KernelRelease):
         %(domain_points_to_values)s
             The released values.
         """
-        scores, Xp = self._exact_scores(X)
-        return np.asarray(scores + self._gp_draw(Xp), dtype=np.float64)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        Xp = self._model.spec.project(np.asarray(X, dtype=np.float64))
+        return self._gp_draw(Xp)
 
 
 @model_doc
