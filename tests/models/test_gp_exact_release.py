@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.linalg
 from scipy import stats
 
 from dpsvm.audit import epsilon_lower_bound
@@ -68,12 +69,39 @@ def test_whitened_release_is_on_the_grid_and_answers_are_l_times_it():
     v2 = gp.decision_function(np.vstack([more, pts[:3]]))
     np.testing.assert_array_equal(v2[-3:], v[:3])
     allpts = np.vstack([pts, more])
+    values = np.concatenate([v, v2[:20]])
     np.testing.assert_allclose(
-        np.concatenate([v, v2[:20]]),
-        _chol(allpts) @ gp._gp_whitened,
-        rtol=1e-9,
-        atol=1e-9,
+        values, _chol(allpts) @ gp._gp_whitened, rtol=1e-9, atol=1e-9
     )
+    # The stored factor is the one the release used: values = L·ỹ, L Lᵀ = K*.
+    L = gp._gp_factor
+    np.testing.assert_allclose(values, L @ gp._gp_whitened, rtol=1e-12, atol=1e-12)
+    K = _chol(allpts) @ _chol(allpts).T
+    np.testing.assert_allclose(L @ L.T, K, rtol=1e-10, atol=1e-10)
+
+
+def test_indefinite_schur_complement_falls_back_to_a_larger_factor(monkeypatch):
+    # If rounding made a Schur complement indefinite, its eigenvectors give M
+    # with M Mᵀ ⪰ S: later batches whiten with the same stored factor.
+    X, y = _data()
+    gp = _fit(X, y, random_state=2)
+    pts = np.linspace(-1, 1, 12)[:, None]
+    gp.decision_function(pts[:6])
+
+    def fail(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise scipy.linalg.LinAlgError("forced")
+
+    monkeypatch.setattr("dpsvm.models._kernel_release.scipy.linalg.cholesky", fail)
+    gp.decision_function(pts[6:9])
+    monkeypatch.undo()
+    gp.decision_function(pts[9:])
+    assert not gp._gp_triangular
+    L, w = gp._gp_factor, gp._gp_whitened
+    np.testing.assert_allclose(gp.decision_function(pts), L @ w, rtol=1e-12, atol=1e-12)
+    K = _chol(pts) @ _chol(pts).T
+    assert np.linalg.eigvalsh(L @ L.T - K).min() > -1e-10
+    units = w / gp._gp_cal.grid
+    np.testing.assert_array_equal(units, np.rint(units))
 
 
 def test_whitened_noise_is_the_calibrated_discrete_gaussian():

@@ -529,6 +529,8 @@ class DPGaussianProcessRelease(_KernelRelease):
         self._gp_points = np.zeros((0, d))
         self._gp_whitened = np.zeros(0)  # ỹ: the exact release (grid points)
         self._gp_values = np.zeros(0)  # L·ỹ: its post-processing
+        self._gp_factor = np.zeros((0, 0))  # L (public: the points only)
+        self._gp_triangular = True
         self._gp_index: dict[bytes, int] = {}
 
     def _gp_draw(self, Xp: FloatArray) -> FloatArray:
@@ -538,11 +540,11 @@ class DPGaussianProcessRelease(_KernelRelease):
         far (public: the points are the caller's), the release is
         ỹ = 2^k·clamp(rint(clamp(L⁻¹f_z(X*), ±R)/2^k) + Z), Z i.i.d. discrete
         Gaussian (:func:`dpsvm.mechanisms.discrete_gaussian_calibration`), and
-        the values are L·ỹ (post-processing). New points P′ after points P
-        extend L block-triangularly, L = [[L_P, 0], [Aᵀ, L_S]] with
-        A = L_P⁻¹K_PP′ and L_S Lₛᵀ = K_P′P′ − AᵀA, so only the new whitened
-        coordinates y_P′ = L_S⁻¹(f_z(P′) − Aᵀy_P) are released and the earlier
-        values never change. Privacy: the module docstring.
+        the values are L·ỹ (post-processing). New points N after points P
+        extend the stored factor block-triangularly, L = [[L_P, 0], [Aᵀ, M]]
+        with A = L_P⁻¹K_PN and M Mᵀ = K_NN + jκ²I − AᵀA, so only the new
+        whitened coordinates y_N = M⁻¹(f_z(N) − Aᵀy_P) are released and the
+        earlier values never change. Privacy: the module docstring.
         """
         keys = [row.tobytes() for row in Xp]
         new_rows: list[int] = []
@@ -560,23 +562,27 @@ class DPGaussianProcessRelease(_KernelRelease):
                     "on fewer new points or fit a new release."
                 )
             N = Xp[new_rows]
-            factor, A = self._gp_factor(P, N)
+            A, M, whiten = self._gp_extend(P, N)
             # Private: the whitened exact values of the new points.
             residual = self._model.decision(N)
             if P.shape[0]:
-                y_prev = scipy.linalg.solve_triangular(
-                    factor[0], self._model.decision(P), lower=True
-                )
+                y_prev = self._gp_solve(self._model.decision(P))
                 residual = residual - A.T @ y_prev
-            whitened = factor[1](residual)
             cal = self._gp_cal
             released = cal.release(
-                whitened, cal.sample(len(new_rows), self._noise_generator())
+                whiten(residual), cal.sample(len(new_rows), self._noise_generator())
             )
-            values = factor[2] @ released
+            values = M @ released
             if P.shape[0]:
                 values = values + A.T @ self._gp_whitened
             start = P.shape[0]
+            q = start + len(new_rows)
+            L = np.zeros((q, q))
+            L[:start, :start] = self._gp_factor
+            if start:
+                L[start:, :start] = A.T
+            L[start:, start:] = M
+            self._gp_factor = L
             self._gp_points = np.vstack([P, N])
             self._gp_whitened = np.concatenate([self._gp_whitened, released])
             self._gp_values = np.concatenate([self._gp_values, values])
@@ -585,30 +591,30 @@ class DPGaussianProcessRelease(_KernelRelease):
         idx = np.array([self._gp_index[key] for key in keys], dtype=int)
         return np.asarray(self._gp_values[idx], dtype=np.float64)
 
-    def _gp_factor(
+    def _gp_solve(self, b: Any) -> Any:
+        """L⁻¹b for the stored (block lower-triangular) factor L."""
+        if self._gp_triangular:
+            return scipy.linalg.solve_triangular(self._gp_factor, b, lower=True)
+        return np.linalg.solve(self._gp_factor, b)
+
+    def _gp_extend(
         self, P: FloatArray, N: FloatArray
-    ) -> tuple[tuple[Any, Callable[[FloatArray], FloatArray], FloatArray], Any]:
-        """(L_P, the whitening y ↦ M⁻¹y, M) and A for new points N after P.
+    ) -> tuple[Any, FloatArray, Callable[[FloatArray], FloatArray]]:
+        """A = L_P⁻¹K_PN, the new diagonal block M and the whitening y ↦ M⁻¹y.
 
         M is the Cholesky factor of the Schur complement S = K_NN + jκ²I − AᵀA
         (⪰ jκ²I in exact arithmetic); if rounding makes S numerically
-        indefinite, M = U·diag(√max(s, jκ²)) from its eigenvectors, whose
-        M Mᵀ ⪰ S only adds noise.
+        indefinite, M = U·diag(√max(s, jκ²)) from its eigenvectors: M Mᵀ ⪰ S,
+        so the whitened sensitivity only decreases and the noise only grows.
         """
         spec = self._model.spec
         j = self.jitter * self.kappa_**2
-        K_nn = spec.gram(N, N)
-        K_nn[np.diag_indices_from(K_nn)] += j
-        L_p: Any = None
+        schur = spec.gram(N, N)
+        schur[np.diag_indices_from(schur)] += j
         A: Any = None
         if P.shape[0]:
-            K_pp = spec.gram(P, P)
-            K_pp[np.diag_indices_from(K_pp)] += j
-            L_p = scipy.linalg.cholesky(K_pp, lower=True)
-            A = scipy.linalg.solve_triangular(L_p, spec.gram(P, N), lower=True)
-            schur = K_nn - A.T @ A
-        else:
-            schur = K_nn
+            A = self._gp_solve(spec.gram(P, N))
+            schur = schur - A.T @ A
         schur = 0.5 * (schur + schur.T)
         try:
             M = scipy.linalg.cholesky(schur, lower=True)
@@ -622,11 +628,12 @@ class DPGaussianProcessRelease(_KernelRelease):
             s, U = np.linalg.eigh(schur)
             root = np.sqrt(np.maximum(s, j))
             M = U * root
+            self._gp_triangular = False
 
             def whiten(v: FloatArray) -> FloatArray:
                 return np.asarray((U.T @ v) / root, np.float64)
 
-        return (L_p, whiten, M), A
+        return A, np.asarray(M, dtype=np.float64), whiten
 
     @model_doc
     def decision_function(self, X: ArrayLike) -> FloatArray:
