@@ -179,3 +179,40 @@ def test_learner_uses_the_exact_sampler_only_when_its_public_cost_is_small():
             epsilon=1e5, candidates="continuous", accountant=acc, **kw
         ).fit(X, y)
     assert len(acc) == 0  # nothing spent
+
+
+def test_two_point_base_measure_known_answer():
+    # Base measure: two points with probability 1/2 each, utilities 0 and 1
+    # (Δu = 1, scale = 0.7). The law is exactly ∝ exp(λK) with K = 0 and 2^20
+    # on the grid 2^-20 and λ from the rounded-down coefficient:
+    # P(second) = 1/(1 + exp(−λ·2^20)). A chi-square test of 20 000 draws.
+    pts = np.array([[0.0], [1.0]])
+    scale, sens = 0.7, 1.0
+    j = math.frexp(sens)[1] - 1 - UTILITY_GRID_BITS
+    num, den = _scale_coefficient(scale, sens, j)
+    p2 = 1.0 / (1.0 + math.exp(-num / den * 2**-j))
+    assert p2 == pytest.approx(1.0 / (1.0 + math.exp(-0.7)), rel=1e-5)
+    g = np.random.default_rng(9)
+    draws = 20_000
+    hits = sum(
+        int(
+            exponential_rejection_sample(
+                lambda m, gen: pts[gen.integers(0, 2, size=m)],
+                lambda Z: Z[:, 0],
+                1.0,
+                scale,
+                sens,
+                g,
+            )[0]
+        )
+        for _ in range(draws)
+    )
+    observed = [draws - hits, hits]
+    expected = [draws * (1 - p2), draws * p2]
+    assert stats.chisquare(observed, expected).pvalue > ALPHA
+    # Power: an exponent 10 % off (0.77) is rejected by the same test.
+    p_wrong = 1.0 / (1.0 + math.exp(-0.77))
+    assert (
+        stats.chisquare(observed, [draws * (1 - p_wrong), draws * p_wrong]).pvalue
+        < ALPHA
+    )
