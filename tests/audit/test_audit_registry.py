@@ -44,6 +44,8 @@ REAL = [
     "exponential",
     "kernel-rff-objective",
     "nie-wang-output",
+    "margin-noisy-gd",
+    "margin-phased-sgd",
     "subsample-aggregate",
 ]
 FLAWED = [e.name for e in registry.list_entries(flawed=True)]

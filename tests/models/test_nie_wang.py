@@ -33,7 +33,11 @@ from dpsvm.kernels import (
     kernel_matrix,
     polynomial_feature_norm_bound,
 )
-from dpsvm.mechanisms import AnalyticGaussian
+from dpsvm.mechanisms import (
+    AnalyticGaussian,
+    discrete_gaussian_calibration,
+    zcdp_noise_multiplier,
+)
 from dpsvm.models import (
     DPGaussianProcessRelease,
     DPOutputPerturbationRegressor,
@@ -246,10 +250,21 @@ def test_gp_release_sigma():
     gp = DPGaussianProcessRelease(
         epsilon=0.5, delta=1e-5, regularization=0.2, classes=[-1, 1], random_state=0
     ).fit(X, y)
-    # RKHS sensitivity Δ_H = 2κC_L/(nΛ) = 2/(50·0.2) = 0.2 (rbf: κ = 1).
-    expected = AnalyticGaussian(epsilon=0.5, delta=1e-5, sensitivity=0.2 * INFLATE)
-    assert gp.sigma_ == pytest.approx(expected.sigma)
+    # RKHS sensitivity Δ_H = 2κC_L/(nΛ) = 2/(50·0.2) = 0.2 (rbf: κ = 1). The
+    # release is the exact discrete Gaussian on whitened coordinates: σ = z·Δ′
+    # with z from the zCDP conversion (CKS20 Cor. 13) and Δ′ = Δ_H·INFLATE plus
+    # the rounding term √q·2^k for q ≤ 2^16 points; the whitened clamp is
+    # R = κC_L/Λ + cap = 1/0.2 + cap.
+    z = zcdp_noise_multiplier(0.5, 1e-5)
+    cap = 0.2 * (INFLATE - 1) / 2
+    cal = discrete_gaussian_calibration(z, 0.2 * INFLATE, 2**16, 5.0 + cap)
+    assert gp.sigma_ == pytest.approx(cal.sigma, rel=1e-12)
+    assert cal.sigma == pytest.approx(z * 0.2 * INFLATE, rel=1e-3)
+    # The price of exactness over the analytic σ of Balle & Wang (Thm 8).
+    analytic = AnalyticGaussian(epsilon=0.5, delta=1e-5, sensitivity=0.2 * INFLATE)
+    assert 1.0 < gp.sigma_ / analytic.sigma < 1.15
     assert gp.privacy_event_.delta == 1e-5
+    assert gp.privacy_event_.details["release"] == "discrete"
 
 
 # --------------------------------------------------------------------- solvers

@@ -841,7 +841,29 @@ def _lazy_predictor(epsilon: float, delta: float) -> LazyEstimatorFactory:
 #: (n_runs of the full audit, fast_runs of the fast one), build, pair,
 #: description, reference, and the rest of the :class:`AuditEntry` options.
 #: Flawed rows are NEVER FOR USE: the audit must refute their claim.
+def _margin(solver: str, **params: Any) -> Callable[[float, float], EstimatorFactory]:
+    def build(epsilon: float, delta: float) -> LazyEstimatorFactory:
+        # Explicit small settings: Φ = I (one component on the 1-D pair), the
+        # ρ-hinge at margin 0.5 on the unit ball, the solver under audit.
+        kw = {
+            "epsilon": epsilon,
+            "delta": delta,
+            "solver": solver,
+            "n_components": 1,
+            "margin": 0.5,
+            "norm_bound": 1.0,
+            "data_norm": 1.0,
+            "classes": [-1, 1],
+        }
+        return LazyEstimatorFactory(
+            "dpsvm.margins:JLMarginClassifier", {**kw, **params}
+        )
+
+    return build
+
+
 _FLIP, _CANARY = flipped_label_pair, canary_pair
+_BGM = "Bassily, Guzman & Menart (2021), Alg. 2 (reconstructed)"
 _KSVC = "dpsvm.models.kernel:DPKernelSVC"
 _NW = "docs/nie_wang.md"
 _A2T9 = f"{_CMS}, Alg. 2 / Thm 9"
@@ -922,6 +944,16 @@ _BUILTINS: tuple[tuple[Any, ...], ...] = (
      _lazy_predictor, _FLIP,
      "PerQueryLaplacePredictor (RBF), one private answer f_z(x) + Laplace (H1)",
      f"Nie & Wang, Def. 2 / Prop. 1 sensitivity ({_NW}, H1)", {}),
+    # ---- margin learners' private ERM (dpsvm.margins), imported lazily.
+    ("margin-noisy-gd", "margin-erm", "estimator", (1000, 200),
+     _margin("noisy-gd", max_iter=20), _FLIP,
+     "JLMarginClassifier, noisy projected GD (20 steps, rho-hinge 0.5)",
+     "Bassily, Smith & Thakurta 2014, Alg. 1 (replace-one), RDP composition; "
+     "discrete Gaussian steps (CKS20)", {"delta": 1e-5}),
+    ("margin-phased-sgd", "margin-erm", "estimator", (1000, 200),
+     _margin("phased-sgd"), _FLIP,
+     "JLMarginClassifier, phased SGD (smoothed rho-hinge 0.5)",
+     f"{_BGM}; discrete Gaussian phase releases (CKS20)", {"delta": 1e-5}),
     # ---- private prediction (dpsvm.prediction).
     ("subsample-aggregate", "prediction-aggregate", "mechanism", (4000, 400),
      lambda e, d: SubsampleAggregateRelease(e, d), lambda: flipped_label_pair(4),

@@ -10,13 +10,52 @@ eq. (1) on rows projected onto a declared domain
   Proposition 1; = Jain & Thakurta's S, ICML 2013, Theorem 9), spending ε per
   answer from a required accountant.
 * :class:`DPGaussianProcessRelease` releases the random function f_z + σ·G, G a
-  Gaussian process with the kernel's covariance, (ε, δ)-DP with σ from the
-  analytic Gaussian calibration at RKHS sensitivity Δ_H (Hall, Rinaldo &
-  Wasserman 2013, Corollary 9).
+  Gaussian process with the kernel's covariance, (ε, δ)-DP at RKHS
+  sensitivity Δ_H (Hall, Rinaldo & Wasserman 2013, Corollary 9), with exact
+  discrete Gaussian noise on whitened coordinates (below).
 * :class:`NonPrivateScalarOffsetRelease` is the paper's own f_z + b with a single
   scalar b (eq. (2), Lemma 1), for reproduction only: it is **not**
   differentially private (docs/nie_wang.md, "Which printed mechanism is not
   private") and warns with :class:`ScalarOffsetNotPrivateWarning`.
+
+Exact Gaussian-process release
+------------------------------
+At the public points X* = (x₁, …, x_q) evaluated so far (in evaluation order)
+let K* = L Lᵀ be the jittered kernel matrix K(X*, X*) + jκ²I, L its Cholesky
+factor. The release is the whitened vector y = L⁻¹f̂(X*) through the exact
+Gaussian release of :mod:`dpsvm.mechanisms._discrete_gaussian`: clamped to
+[−R, R] per coordinate, rounded to the public grid 2^k, plus i.i.d. discrete
+Gaussian noise Z ~ N_ℤ(0, σ²/4^k) (Canonne, Kamath & Steinke 2020, Alg. 3),
+giving ỹ on the grid; the released values are L·ỹ, post-processing of ỹ.
+Points evaluated later extend L block-triangularly, so earlier coordinates of
+y and ỹ never change (``_gp_draw``).
+
+*Sensitivity.* For g ∈ H let v = g(X*) = Φg, Φ: H → ℝ^q the evaluation map,
+ΦΦ* = K(X*, X*). Then
+‖L⁻¹v‖² = vᵀ(ΦΦ* + jκ²I)⁻¹v = ⟨g, Φ*(ΦΦ* + jκ²I)⁻¹Φ g⟩_H ≤ ‖g‖²_H, since
+Φ*(ΦΦ* + jκ²I)⁻¹Φ has the eigenvalues λ/(λ + jκ²) < 1 (without jitter:
+vᵀK*⁻¹v ≤ ‖g‖²_H, the minimum-norm interpolation bound; jitter only lowers
+the quadratic form). With g = f̂_D − f̂_D′, ‖g‖_H ≤ Δ_H + 2·cap (Nie & Wang
+Thm 2 plus the certificate), so y has L2 sensitivity ≤ Δ_H + 2·cap however
+many points are evaluated — Hall, Rinaldo & Wasserman (JMLR 14, 2013),
+Prop. 8 and Cor. 9, whose Mahalanobis bound this is. With g = f̂ itself,
+‖y‖ ≤ ‖f̂‖_H ≤ R = κC_L/Λ + cap (:func:`_rkhs_norm_bound`), so the clamp
+to [−R, R] is public and never active in exact arithmetic.
+
+*Privacy.* Rounding adds at most √q grid units (per batch √q_b; over the
+batches, by Minkowski, ≤ Δ/2^k + √q in grid units), so the calibration is
+made once at ``fit`` for q ≤ :data:`GP_MAX_POINTS` points. The discrete
+Gaussian of integer shift s is ρ-zCDP with ρ = ‖s‖²/(2σ²) (CKS20 Thm 14);
+batches evaluated at points chosen after earlier answers compose by the
+Rényi filter (Feldman & Zrnic, NeurIPS 2021, Thm 3.1), since the squared
+shifts of all batches sum to at most (Δ/2^k + √q)² on every run, so the whole
+release is ρ-zCDP with ρ ≤ 1/(2z²) and (ε, δ)-DP with z from the zCDP
+conversion (CKS20 Cor. 13, :func:`dpsvm.mechanisms.zcdp_noise_multiplier`).
+σ = z·(Δ_H + 2·cap + √q_max·2^k) is therefore larger than the analytic
+Gaussian σ of Balle & Wang (Thm 8) this release used when it drew
+floating-point GP noise (about 8 % at ε = 1, δ = 10⁻⁵). What remains
+floating point: the whitening L⁻¹f̂(X*) itself (its computed sensitivity can
+exceed the real bound by rounding; Casacuberta et al., CCS 2022).
 """
 
 from __future__ import annotations
@@ -39,6 +78,7 @@ from ..accounting.charge import Charge, charge
 from ..accounting.events import NonPrivateEvent
 from ..bounds.nie_wang import nw_noise_scale
 from ..exceptions import NotPrivateWarning
+from ..mechanisms import discrete_gaussian_calibration, zcdp_noise_multiplier
 from ..perturbation import OutputNoise
 from ..utils._random import check_random_state
 from ..utils._types import FloatArray
@@ -55,6 +95,22 @@ __all__ = [
     "PerQueryLaplacePredictor",
     "ScalarOffsetNotPrivateWarning",
 ]
+
+
+#: The exact Gaussian-process release is calibrated for at most this many
+#: distinct evaluation points (the rounding term √q·2^k of the sensitivity;
+#: the O(q³) conditioning makes far fewer points practical anyway).
+GP_MAX_POINTS = 2**16
+
+
+def _rkhs_norm_bound(kappa: float, lipschitz: float, regularization: float) -> float:
+    """R = κC_L/Λ ≥ ‖f*‖_K, the public norm bound of the exact kernel ERM.
+
+    The minimiser f* of (1/n)Σℓ(f(xᵢ), yᵢ) + (Λ/2)‖f‖²_K satisfies
+    Λf* = −(1/n)Σ gᵢ k(xᵢ, ·) with subgradients |gᵢ| ≤ C_L, so
+    ‖f*‖_K ≤ κC_L/Λ (the first-order condition behind Nie & Wang's Thm 2).
+    """
+    return kappa * lipschitz / regularization
 
 
 class ScalarOffsetNotPrivateWarning(NotPrivateWarning):
@@ -381,10 +437,15 @@ class DPGaussianProcessRelease(_KernelRelease):
     The exact bias-free kernel ERM f_z (Nie & Wang eq. (1)) moves by at most
     Δ_H = 2κC_L/(nΛ) in RKHS norm between neighbours (Nie & Wang Thm 2). Adding
     σ·G, G ~ GP(0, K), is then the Gaussian mechanism in the RKHS (Hall,
-    Rinaldo & Wasserman 2013): the privacy loss is that of N(0, σ²) noise on a
-    shift of size Δ_H, so σ is the analytic calibration of Balle & Wang at L2
-    sensitivity Δ_H + 2·cap. The whole function is released once (``fit``
-    spends (ε, δ)); evaluating it anywhere, any number of times, is free.
+    Rinaldo & Wasserman 2013). The noise is drawn exactly over doubles: at the
+    evaluation points X* (K* = LLᵀ, jittered) the whitened values
+    y = L⁻¹f_z(X*), whose L2 sensitivity is at most the RKHS one, are clamped
+    to the public bound R = κC_L/Λ + cap, rounded to a public grid 2^k and
+    given discrete Gaussian noise (Canonne, Kamath & Steinke 2020), σ from the
+    zCDP bound at L2 sensitivity Δ_H + 2·cap plus the rounding term; the
+    answers are L·ỹ, post-processing of that exact release. The whole
+    function is released once (``fit`` spends (ε, δ)); evaluating it at up to
+    ``GP_MAX_POINTS`` = 2¹⁶ distinct points, any number of times, is free.
 
     Parameters
     ----------
@@ -447,9 +508,11 @@ class DPGaussianProcessRelease(_KernelRelease):
     lipschitz_ : float
         C_L of the loss.
     sigma_ : float
-        The GP scale σ.
+        The GP scale σ: the standard deviation of the discrete Gaussian noise
+        on the whitened values.
     privacy_event_ : PrivacyEvent
-        Frozen record of the release.
+        Frozen record of the release (``details``: ``release="discrete"``,
+        ``noise_multiplier``, ``grid``, ``whitened_bound``, ``max_points``).
     solver_info_ : dict
         Solver diagnostics. Reads the data: do not publish.
     n_features_in_ : int
@@ -466,10 +529,15 @@ class DPGaussianProcessRelease(_KernelRelease):
     (any finite or adaptively chosen set of evaluations): at points x₁…x_q the
     release is f_z(x) + N(0, σ²(K_xx + jκ²I)) and the Mahalanobis distance of
     the two means is ≤ ‖f_z − f_z̄‖_K ≤ Δ_H + 2·cap (Hall, Rinaldo & Wasserman
-    2013, Prop. 8 and Cor. 9; the analytic bound of Balle & Wang, Thm 8,
-    replaces their c(δ) = √(2 ln(2/δ))). Evaluations are drawn conditionally on
-    all earlier ones, so repeated and later queries stay consistent (cost
-    O(q³) in the number q of distinct points evaluated). Assumptions as for
+    2013, Prop. 8 and Cor. 9). The whitened values carry that distance as an
+    L2 sensitivity; the discrete Gaussian on the grid 2^k is calibrated by its
+    zCDP bound converted to (ε, δ) (Canonne, Kamath & Steinke 2020, Thm 14
+    and Cor. 13), the sensitivity enlarged by the rounding term, so σ is
+    about 8 % above the analytic calibration of Balle & Wang that the
+    floating-point release used. Evaluations are drawn conditionally on all
+    earlier ones (the factor L is extended block by block), so repeated and
+    later queries stay consistent (cost O(q³) in the number q of distinct
+    points evaluated); the whitening L⁻¹f_z is computed in floating point. Assumptions as for
     :class:`PerQueryLaplacePredictor`. The object holds f_z and the GP state: only
     the evaluations are the release. Floating-point caveat: see
     :mod:`dpsvm.mechanisms.base`.
@@ -481,6 +549,8 @@ class DPGaussianProcessRelease(_KernelRelease):
        functions and functional data", JMLR 14:703–727, 2013, Corollary 9.
     .. [3] B. Balle, Y.-X. Wang, "Improving the Gaussian mechanism for
        differential privacy", ICML 2018, arXiv:1805.06530v1, Theorem 8.
+    .. [4] C. L. Canonne, G. Kamath, T. Steinke, "The discrete Gaussian for
+       differential privacy", NeurIPS 2020, Theorem 14 and Corollary 13.
 
     Examples
     --------
@@ -549,25 +619,36 @@ class DPGaussianProcessRelease(_KernelRelease):
     def _release(
         self, cal: Calibration, n: int, epsilon: float, ticket: Charge | None
     ) -> None:
-        # Fixes the released random function f_z + σ·GP(0, K) and spends (ε, δ).
+        # Fixes the released random function f_z + GP noise and spends (ε, δ);
+        # the noise is drawn exactly, on whitened coordinates (_gp_draw).
         assert ticket is not None  # from _before_data
         delta = ticket.delta  # the checked δ, planned on the ticket
-        # Balle & Wang (2018) Thm 8 at L2 (here RKHS) sensitivity Δ_H + 2·cap;
-        # Hall, Rinaldo & Wasserman (2013) Cor. 9 for the process.
-        self._noise = OutputNoise.gaussian(epsilon, delta, cal.rkhs_effective)
-        self.sigma_ = self._noise.scale
-        event = self._noise.event(
+        z = zcdp_noise_multiplier(epsilon, delta)  # CKS20 Thm 14 + Cor. 13
+        # ‖f̂‖_K ≤ κC_L/Λ + cap (first-order condition of the certified ERM), so
+        # every whitened coordinate lies in [−R, R] (public clamp).
+        bound = _rkhs_norm_bound(cal.kappa, cal.lipschitz, float(self.regularization))
+        bound = math.nextafter(bound + cal.cap, math.inf)
+        self._gp_cal = discrete_gaussian_calibration(
+            z, cal.rkhs_effective, GP_MAX_POINTS, bound
+        )
+        self.sigma_ = self._gp_cal.sigma
+        noise = OutputNoise.gaussian(epsilon, delta, cal.rkhs_effective)
+        event = noise.event(
             "nw-gaussian-process-release",
             reference=(
-                "f_z + σ·GP(0, K): Hall, Rinaldo & Wasserman, JMLR 14 (2013), "
-                "Cor. 9, with the analytic σ of Balle & Wang (2018), Thm 8, and "
-                "Δ_H from " + SENSITIVITY_REFERENCE
+                "f_z + GP(0, σ²K) released as L·(L⁻¹f_z(X*) + discrete Gaussian "
+                "noise on a 2^k grid): Hall, Rinaldo & Wasserman, JMLR 14 (2013), "
+                "Prop. 8 / Cor. 9, with σ from the discrete Gaussian's zCDP "
+                "(Canonne, Kamath & Steinke 2020, Thm 14 and Cor. 13) and Δ_H "
+                "from " + SENSITIVITY_REFERENCE
             ),
             details={
-                "sigma": self._noise.scale,
-                # Correlated GP draws in floating point: no exact lattice
-                # sampler (docs/privacy.md, exactness table).
-                "release": "floating-point",
+                "sigma": self._gp_cal.sigma,
+                "release": "discrete",
+                "noise_multiplier": z,
+                "grid": self._gp_cal.grid,
+                "whitened_bound": self._gp_cal.bound,
+                "max_points": GP_MAX_POINTS,
                 **self._base_details(cal, n),
                 "jitter": self.jitter,
             },
@@ -578,18 +659,25 @@ class DPGaussianProcessRelease(_KernelRelease):
         self._n_noise_calls = 0  # a fresh noise stream per call (none kept)
         d = self.n_features_in_
         self._gp_points = np.zeros((0, d))
-        self._gp_values = np.zeros(0)
+        self._gp_whitened = np.zeros(0)  # ỹ: the exact release (grid points)
+        self._gp_values = np.zeros(0)  # L·ỹ: its post-processing
+        self._gp_factor = np.zeros((0, 0))  # L (public: the points only)
+        self._gp_triangular = True
         self._gp_index: dict[bytes, int] = {}
 
     def _gp_draw(self, Xp: FloatArray) -> FloatArray:
-        """σ(G + W) at the rows, conditionally on every earlier evaluation.
+        """The released function at the rows; new rows whitened and noised exactly.
 
-        The state ``_gp_values`` holds σ(G + W) at the points evaluated so far;
-        new points are drawn from the conditional law N(mean, σ²·cov), with
-        N(0, σ²I) draws of the perturbation layer.
+        With K* = L Lᵀ the jittered kernel matrix of every point evaluated so
+        far (public: the points are the caller's), the release is
+        ỹ = 2^k·clamp(rint(clamp(L⁻¹f_z(X*), ±R)/2^k) + Z), Z i.i.d. discrete
+        Gaussian (:func:`dpsvm.mechanisms.discrete_gaussian_calibration`), and
+        the values are L·ỹ (post-processing). New points N after points P
+        extend the stored factor block-triangularly, L = [[L_P, 0], [Aᵀ, M]]
+        with A = L_P⁻¹K_PN and M Mᵀ = K_NN + jκ²I − AᵀA, so only the new
+        whitened coordinates y_N = M⁻¹(f_z(N) − Aᵀy_P) are released and the
+        earlier values never change. Privacy: the module docstring.
         """
-        spec = self._model.spec
-        j = self.jitter * self.kappa_**2
         keys = [row.tobytes() for row in Xp]
         new_rows: list[int] = []
         seen: dict[bytes, int] = {}
@@ -598,36 +686,86 @@ class DPGaussianProcessRelease(_KernelRelease):
                 seen[key] = i
                 new_rows.append(i)
         if new_rows:
-            N = Xp[new_rows]
-            K_nn = spec.gram(N, N)
-            K_nn[np.diag_indices_from(K_nn)] += j
             P = self._gp_points
+            if P.shape[0] + len(new_rows) > GP_MAX_POINTS:
+                raise ValueError(
+                    f"This release was calibrated for at most {GP_MAX_POINTS} "
+                    f"distinct evaluation points ({P.shape[0]} used); evaluate it "
+                    "on fewer new points or fit a new release."
+                )
+            N = Xp[new_rows]
+            A, M, whiten = self._gp_extend(P, N)
+            # Private: the whitened exact values of the new points.
+            residual = self._model.decision(N)
             if P.shape[0]:
-                K_pp = spec.gram(P, P)
-                K_pp[np.diag_indices_from(K_pp)] += j
-                L = scipy.linalg.cholesky(K_pp, lower=True)
-                A = scipy.linalg.solve_triangular(L, spec.gram(P, N), lower=True)
-                z = scipy.linalg.solve_triangular(L, self._gp_values, lower=True)
-                mean = A.T @ z
-                cov = K_nn - A.T @ A
-            else:
-                mean = np.zeros(len(new_rows))
-                cov = K_nn
-            cov = 0.5 * (cov + cov.T)
-            z_new = self._noise.sample(len(new_rows), self._noise_generator())
-            try:
-                # cov ⪰ jκ²I in exact arithmetic (Schur complement of K + jκ²I).
-                draw = mean + scipy.linalg.cholesky(cov, lower=True) @ z_new
-            except scipy.linalg.LinAlgError:  # rounding: fall back to eigh
-                s, U = np.linalg.eigh(cov)
-                draw = mean + U @ (np.sqrt(np.maximum(s, 0.0)) * z_new)
+                y_prev = self._gp_solve(self._model.decision(P))
+                residual = residual - A.T @ y_prev
+            cal = self._gp_cal
+            released = cal.release(
+                whiten(residual), cal.sample(len(new_rows), self._noise_generator())
+            )
+            values = M @ released
+            if P.shape[0]:
+                values = values + A.T @ self._gp_whitened
             start = P.shape[0]
+            q = start + len(new_rows)
+            L = np.zeros((q, q))
+            L[:start, :start] = self._gp_factor
+            if start:
+                L[start:, :start] = A.T
+            L[start:, start:] = M
+            self._gp_factor = L
             self._gp_points = np.vstack([P, N])
-            self._gp_values = np.concatenate([self._gp_values, draw])
+            self._gp_whitened = np.concatenate([self._gp_whitened, released])
+            self._gp_values = np.concatenate([self._gp_values, values])
             for offset, i in enumerate(new_rows):
                 self._gp_index[keys[i]] = start + offset
         idx = np.array([self._gp_index[key] for key in keys], dtype=int)
         return np.asarray(self._gp_values[idx], dtype=np.float64)
+
+    def _gp_solve(self, b: Any) -> Any:
+        """L⁻¹b for the stored (block lower-triangular) factor L."""
+        if self._gp_triangular:
+            return scipy.linalg.solve_triangular(self._gp_factor, b, lower=True)
+        return np.linalg.solve(self._gp_factor, b)
+
+    def _gp_extend(
+        self, P: FloatArray, N: FloatArray
+    ) -> tuple[Any, FloatArray, Callable[[FloatArray], FloatArray]]:
+        """A = L_P⁻¹K_PN, the new diagonal block M and the whitening y ↦ M⁻¹y.
+
+        M is the Cholesky factor of the Schur complement S = K_NN + jκ²I − AᵀA
+        (⪰ jκ²I in exact arithmetic); if rounding makes S numerically
+        indefinite, M = U·diag(√max(s, jκ²)) from its eigenvectors: M Mᵀ ⪰ S,
+        so the whitened sensitivity only decreases and the noise only grows.
+        """
+        spec = self._model.spec
+        j = self.jitter * self.kappa_**2
+        schur = spec.gram(N, N)
+        schur[np.diag_indices_from(schur)] += j
+        A: Any = None
+        if P.shape[0]:
+            A = self._gp_solve(spec.gram(P, N))
+            schur = schur - A.T @ A
+        schur = 0.5 * (schur + schur.T)
+        try:
+            M = scipy.linalg.cholesky(schur, lower=True)
+
+            def whiten(v: FloatArray) -> FloatArray:
+                return np.asarray(
+                    scipy.linalg.solve_triangular(M, v, lower=True), np.float64
+                )
+
+        except scipy.linalg.LinAlgError:  # rounding: eigenvectors, floored at j
+            s, U = np.linalg.eigh(schur)
+            root = np.sqrt(np.maximum(s, j))
+            M = U * root
+            self._gp_triangular = False
+
+            def whiten(v: FloatArray) -> FloatArray:
+                return np.asarray((U.T @ v) / root, np.float64)
+
+        return A, np.asarray(M, dtype=np.float64), whiten
 
     def decision_function(self, X: ArrayLike) -> FloatArray:
         """Evaluate the released function f_z + σ(G + W) (free; consistent).
@@ -642,8 +780,10 @@ class DPGaussianProcessRelease(_KernelRelease):
         ndarray of shape (n_samples,)
             The released values.
         """
-        scores, Xp = self._exact_scores(X)
-        return np.asarray(scores + self._gp_draw(Xp), dtype=np.float64)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        Xp = self._model.spec.project(np.asarray(X, dtype=np.float64))
+        return self._gp_draw(Xp)
 
 
 class NonPrivateScalarOffsetRelease(_KernelRelease):

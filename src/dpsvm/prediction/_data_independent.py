@@ -17,6 +17,7 @@ from ..accounting.accountant import BudgetAccountant
 from ..bounds.prediction import data_independent_parameters, weight_norm_bound
 from ..exceptions import DPSVMConvergenceError
 from ..mechanisms import ExponentialMechanism
+from ..mechanisms._exact import exponential_rejection_sample
 from ..perturbation import OutputNoise
 from ._common import FloatArray, refuse_vacuous, smallest_useful
 from ._test_data import (
@@ -25,9 +26,17 @@ from ._test_data import (
     uniform_ball_points,
 )
 
-__all__ = ["TestDataIndependentLearner", "sample_linear_exponential"]
+__all__ = [
+    "TestDataIndependentLearner",
+    "linear_exponential_acceptance",
+    "sample_linear_exponential",
+]
 
 _MAX_TRIES = 1_000_000
+#: ``candidates="auto"`` uses the exact continuous sampler (linear kernel) only
+#: while a public bound on its expected proposals per round stays below this
+#: (about 2 s a round); otherwise ``n_candidates`` uniform points.
+MAX_EXPECTED_PROPOSALS = 2**22
 
 
 def _sample_abs_coordinate(a: float, k: float, rng: np.random.Generator) -> float:
@@ -66,39 +75,16 @@ def _sample_abs_coordinate(a: float, k: float, rng: np.random.Generator) -> floa
     )
 
 
-def sample_linear_exponential(
+def _sample_linear_exponential_float(
     v: ArrayLike, scale: float, radius: float, rng: np.random.Generator
 ) -> FloatArray:
-    """Draw z from the ball ‖z‖ ≤ radius with density ∝ exp(scale·|⟨z, v⟩|).
+    """The floating-point sampler of density ∝ exp(scale·|⟨z, v⟩|) on the ball.
 
-    The continuous exponential mechanism for the linear kernel (utility
-    |⟨z, v⟩| with v = w_t − w*), sampled exactly: s = ⟨z, v̂⟩/radius has
-    density ∝ exp(scale·radius·‖v‖·|s|)·(1 − s²)^{(d−1)/2} on [−1, 1]
-    (rejection sampling with exact acceptance tests), and given s the rest of
-    z is uniform in the (d−1)-ball of radius radius·√(1 − s²) orthogonal to v.
-
-    Parameters
-    ----------
-    v : array-like of shape (d,)
-        The direction vector.
-    scale : float
-        The exponent's factor (ε/(2Δu) for the exponential mechanism).
-    radius : float
-        The ball's radius.
-    rng : numpy.random.Generator
-        Randomness (a CSPRNG-backed one for real releases).
-
-    Returns
-    -------
-    ndarray of shape (d,)
-        The point.
-
-    Examples
-    --------
-    >>> z = sample_linear_exponential([1.0, 0.0], 50.0, 1.0,
-    ...                               np.random.default_rng(0))
-    >>> bool(abs(z[0]) > 0.8 and np.linalg.norm(z) <= 1.0)
-    True
+    Not used for releases (its draws depend on v, so the doubles it can return
+    depend on the data); kept as the reference law of
+    :func:`sample_linear_exponential` in the tests. s = ⟨z, v̂⟩/radius has
+    density ∝ exp(scale·radius·‖v‖·|s|)·(1 − s²)^{(d−1)/2} on [−1, 1]; given s
+    the rest of z is uniform in the (d−1)-ball of radius radius·√(1 − s²).
     """
     v = np.asarray(v, dtype=np.float64).ravel()
     d = v.size
@@ -119,6 +105,126 @@ def sample_linear_exponential(
     out = radius * z
     nz = float(np.linalg.norm(out))
     return out if nz <= radius else out * (radius / nz)
+
+
+def linear_exponential_acceptance(a: float, d: int) -> float:
+    """E[exp(−a(1 − |s|))] for s = ⟨z, v̂⟩/radius, z uniform on the d-ball.
+
+    The acceptance rate of :func:`sample_linear_exponential`'s proposals
+    (up to the e^{−2λ} of its rounding margin) when a = scale·radius·‖v‖:
+    s has density ∝ (1 − s²)^{(d−1)/2}, so the rate is
+    ∫₀¹ e^{−at}(t(2 − t))^{(d−1)/2} dt / ∫₀¹ (t(2 − t))^{(d−1)/2} dt, which for
+    a ≫ d behaves like Γ((d+1)/2)·(2/a)^{(d+1)/2}/(2^{(d−1)/2}·∫…): the
+    expected number of proposals grows like a^{(d+1)/2}.
+
+    Parameters
+    ----------
+    a : float
+        scale·radius·‖v‖ ≥ 0.
+    d : int
+        The dimension ≥ 1.
+
+    Returns
+    -------
+    float
+        The rate in (0, 1].
+
+    Examples
+    --------
+    >>> linear_exponential_acceptance(0.0, 3)
+    1.0
+    >>> round(1 / linear_exponential_acceptance(10.0, 1), 3)  # a/(1 − e^{−a})
+    10.0
+    """
+    k = (d - 1) / 2.0
+    if a == 0.0:
+        return 1.0
+    # t = 1 - |s| in [0, 1]; log-space integrand on a grid fine near t = 0.
+    t = np.expm1(np.linspace(0.0, math.log1p(1.0), 20001))
+    t = t[(t > 0) & (t <= 1.0)]
+    t = np.concatenate([[0.0], t])
+    with np.errstate(divide="ignore"):
+        log_w = k * np.log(t * (2.0 - t)) if k > 0 else np.zeros_like(t)
+    w = np.exp(log_w)
+    num = np.trapezoid(w * np.exp(-a * t), t)
+    den = np.trapezoid(w, t)
+    return float(min(1.0, num / den))
+
+
+def sample_linear_exponential(
+    v: ArrayLike,
+    scale: float,
+    radius: float,
+    rng: np.random.Generator,
+    *,
+    sensitivity: float | None = None,
+) -> FloatArray:
+    """Draw z from the ball ‖z‖ ≤ radius with density ∝ exp(scale·|⟨z, v⟩|), exactly.
+
+    The continuous exponential mechanism for the linear kernel (utility
+    u(z) = |⟨z, v⟩| with v = w_t − w*), exact over doubles
+    (:func:`dpsvm.mechanisms._exact.exponential_rejection_sample`): proposals
+    are uniform points of the ball, drawn without the data; the utility is
+    rounded to the public grid 2^j, j = ⌊log₂ Δu⌋ − 20; each proposal is
+    accepted with an exact Bernoulli(exp(−λ(K_top − K(z)))) coin. The released
+    point is a proposal point with exactly the law ∝ exp(λK(z)) under the
+    uniform base measure.
+
+    Parameters
+    ----------
+    v : array-like of shape (d,)
+        The direction vector (private).
+    scale : float
+        The exponent's factor (ε/(2Δu) for the exponential mechanism).
+    radius : float
+        The ball's radius.
+    rng : numpy.random.Generator
+        Randomness (a CSPRNG-backed one for real releases).
+    sensitivity : float or None, default=None
+        Δu, the utility's sensitivity, which sets the grid 2^j. The mechanism
+        is then ε′-DP with ε′ = 2λΔ_g ≤ 2·scale·Δu, λ = scale·Δu/Δ_g and
+        Δ_g = Δu/2^j + 1 (the rounding term); ``None``: Δu = 1/scale (the grid
+        is 2^-20 of the exponent's unit), or 1 when scale = 0.
+
+    Returns
+    -------
+    ndarray of shape (d,)
+        The point.
+
+    Notes
+    -----
+    **Running time.** A proposal is accepted with probability about
+    e^{−2λ}·:func:`linear_exponential_acceptance` (a, d), a = scale·radius·‖v‖,
+    so the expected number of proposals grows like a^{(d+1)/2} for a ≫ d: with
+    ε the exponential mechanism's ε, Δu = radius·Δ_H, a ≈ ε‖v‖/(2Δ_H) grows
+    linearly in ε and the cost polynomially with exponent (d+1)/2 in the
+    dimension. It depends on the data only through ‖v‖, i.e. through the
+    mechanism's normaliser (see
+    :func:`~dpsvm.mechanisms._exact.exponential_rejection_sample`).
+    :class:`TestDataIndependentLearner` uses it only where a public bound on
+    that cost is small.
+
+    Examples
+    --------
+    >>> z = sample_linear_exponential([1.0, 0.0], 50.0, 1.0,
+    ...                               np.random.default_rng(0))
+    >>> bool(abs(z[0]) > 0.8 and np.linalg.norm(z) <= 1.0)
+    True
+    """
+    v = np.asarray(v, dtype=np.float64).ravel()
+    d = v.size
+    scale = float(scale)
+    if sensitivity is None:
+        sensitivity = 1.0 / scale if scale > 0 else 1.0
+    norm = float(np.linalg.norm(v))
+    return exponential_rejection_sample(
+        lambda m, g: uniform_ball_points(m, d, radius, g),
+        lambda Z: np.abs(Z @ v),
+        radius * norm * (1.0 + 2.0**-40),  # U ≥ |⟨z, v⟩| for ‖z‖ ≤ radius
+        scale,
+        float(sensitivity),
+        rng,
+    )
 
 
 def _grid_points(n_points: int, d: int, radius: float) -> FloatArray:
@@ -165,7 +271,10 @@ default="auto"
         ``"uniform"``: ``n_candidates`` uniform points of the domain;
         ``"grid"``: a grid of about ``n_candidates`` points (small d);
         an array: public points (projected). ``"auto"``: continuous for the
-        linear kernel, else uniform.
+        linear kernel while a public bound on the exact sampler's expected
+        proposals per round stays below ``MAX_EXPECTED_PROPOSALS`` (2²²,
+        about 2 s a round), else uniform. An explicit ``"continuous"`` beyond
+        that bound is refused at ``fit`` before anything is spent.
     n_candidates : int, default=1000
         Size of the uniform or grid candidate set.
     on_vacuous : {"raise", "warn"}, default="raise"
@@ -412,9 +521,6 @@ default="auto"
             spec, model = self._model.spec, self._model
             d = int(self.n_features_in_)
             radius = 1.0 if spec.data_norm is None else float(spec.data_norm)
-            cands = self._candidate_set(d, radius, rng)
-            if cands is not None:
-                cands = spec.project(cands)
             S = cal.prediction_effective
             R = self.kappa_
             params = data_independent_parameters(
@@ -433,6 +539,27 @@ default="auto"
             )
             B, sigma, eta = params.n_rounds, params.threshold, params.step
             self._check_useful(n, eps, delta, S, R, d)
+            cands = self._candidate_set(d, radius, rng)
+            if cands is None:
+                # The exact continuous sampler's expected proposals per round,
+                # bounded from public quantities only: ‖w_t − w*‖ ≤ Bηr + C.
+                v_bound = B * eta * radius + weight_norm_bound(
+                    self.lipschitz_, R, float(self.regularization)
+                )
+                a = params.em_epsilon / (2.0 * S) * radius * v_bound
+                cost = 1.0 / linear_exponential_acceptance(a, d)
+                if cost > MAX_EXPECTED_PROPOSALS:
+                    if self.candidates != "auto":
+                        raise ValueError(
+                            "candidates='continuous' would need up to "
+                            f"{cost:.3g} proposals per round for the exact "
+                            f"sampler here (limit {MAX_EXPECTED_PROPOSALS:.3g}); "
+                            "use candidates='uniform' (n_candidates points) or "
+                            "a smaller epsilon."
+                        )
+                    cands = uniform_ball_points(int(self.n_candidates), d, radius, rng)
+            if cands is not None:
+                cands = spec.project(cands)
             em = ExponentialMechanism(epsilon=params.em_epsilon, sensitivity=S)
             # Jain & Thakurta Alg. 3 step 5: the noisy difference is ε_lap-DP
             # (Laplace mechanism of the perturbation layer, sensitivity S).
@@ -453,8 +580,14 @@ default="auto"
                     z, a, p = cands[i], exact[i : i + 1], float(public[i])
                 else:
                     # Continuous exponential mechanism on the ball: exp(ε_em·u/(2S)).
+                    # Exact: uniform proposals, utility on a 2^j grid
+                    # (sensitivity S + 2^j), exact Bernoulli(exp(−γ)) coins.
                     z = sample_linear_exponential(
-                        w_t - w_star, params.em_epsilon / (2.0 * S), radius, rng
+                        w_t - w_star,
+                        params.em_epsilon / (2.0 * S),
+                        radius,
+                        rng,
+                        sensitivity=S,
                     )
                     z = spec.project(z[None, :])[0]
                     a, p = np.array([z @ w_star]), float(z @ w_t)
