@@ -537,9 +537,9 @@ class DPGaussianProcessRelease(_KernelRelease):
     floating-point release used. Evaluations are drawn conditionally on all
     earlier ones (the factor L is extended block by block), so repeated and
     later queries stay consistent (cost O(q³) in the number q of distinct
-    points evaluated); the whitening L⁻¹f_z is computed in floating point. Assumptions as for
-    :class:`PerQueryLaplacePredictor`. The object holds f_z and the GP state: only
-    the evaluations are the release. Floating-point caveat: see
+    points evaluated); the whitening L⁻¹f_z is computed in floating point.
+    Assumptions as for :class:`PerQueryLaplacePredictor`. The object holds f_z
+    and the GP state: only the evaluations are the release. Floating-point caveat: see
     :mod:`dpsvm.mechanisms.base`.
 
     References
