@@ -10,7 +10,6 @@ import pytest
 
 from dpsvm import validation
 from dpsvm.utils import _checks
-from dpsvm.utils._docstrings import SHARED_TEXT, fill_params
 
 
 def test_checks_module_reexports_the_public_checks():
@@ -53,44 +52,3 @@ def test_checks_return_plain_python_numbers(check, good, expected):
 def test_checks_refuse(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
-
-
-def test_fill_params_expands_entries_and_sections():
-    table = {
-        "n": "int\nSample size.",
-        "eps@below_one": "float\nPrivacy level, 0 < ε < 1.",
-        "note": "Notes\n-----\nFirst line.\n    indented line.",
-    }
-
-    @fill_params(table)
-    def f(n: int, eps: float) -> None:
-        """Do.
-
-        Parameters
-        ----------
-        {params: n eps@below_one}
-
-        {text: note}
-
-        {text: raises_out_of_range}
-        """
-
-    doc = f.__doc__
-    assert "{" not in doc
-    assert "        n : int\n            Sample size.\n" in doc
-    assert "        eps : float\n            Privacy level, 0 < ε < 1.\n" in doc
-    assert (
-        "        Notes\n        -----\n        First line.\n            indented" in doc
-    )
-    assert SHARED_TEXT["raises_out_of_range"].splitlines()[-1].strip() in doc
-
-
-def test_fill_params_refuses_unknown_names():
-    with pytest.raises(KeyError):
-
-        @fill_params({})
-        def g(n: int) -> None:
-            """Do.
-
-            {params: n}
-            """

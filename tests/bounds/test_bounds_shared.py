@@ -166,51 +166,6 @@ def test_rubinstein_laplace_scales_known_answers():
         rb.finite_noise_scale(beta, n, C, L, 0.0, F)
 
 
-def test_fill_and_check_params_checks_named_arguments_in_docstring_order():
-    from dpsvm.utils._docstrings import fill_and_check_params
-
-    seen = []
-
-    def positive(value, name):
-        seen.append(name)
-        if not value > 0:
-            raise ValueError(f"{name} must be > 0, got {value}.")
-        return float(value)
-
-    table = {"a": "int\nFirst.", "b": "float, default=2\nSecond.", "c": "int\nThird."}
-
-    @fill_and_check_params(table, {"a": positive, "b": positive})
-    def f(c, a, *, b=2):
-        """Do.
-
-        Parameters
-        ----------
-        {params: b a c}
-
-        Returns
-        -------
-        tuple
-            The arguments.
-        """
-        return c, a, b
-
-    # Checked in the docstring's order, the default too; c has no check.
-    assert f(-1, 3) == (-1, 3.0, 2.0)
-    assert seen == ["b", "a"]
-    with pytest.raises(ValueError, match="a must be > 0"):
-        f(1, 0, b=5)
-    with pytest.raises(ValueError, match="b must be > 0"):
-        f(1, 1, b=0)
-    # By keyword, too; a missing argument is still the call's TypeError.
-    assert f(c=1, a=2, b=3) == (1, 2.0, 3.0)
-    with pytest.raises(ValueError, match="a must be > 0"):
-        f(c=1, a=-2)
-    with pytest.raises(TypeError):
-        f(1)
-    assert "a : int\n            First." in f.__doc__
-    assert list(inspect.signature(f).parameters) == ["c", "a", "b"]
-
-
 @pytest.mark.parametrize(
     ("call", "message"),
     [

@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-import ast
-import importlib
 import inspect
-import pkgutil
 
 import pytest
 from sklearn.base import BaseEstimator
@@ -107,61 +104,3 @@ def test_init_is_written_out_in_the_class_body(cls):
     given = {name: object() for name in params}
     est = cls(**given)
     assert all(getattr(est, name) is given[name] for name in params)
-
-
-def _models_modules() -> list[str]:
-    return ["dpsvm.models"] + [
-        info.name
-        for info in pkgutil.walk_packages(dpsvm.models.__path__, "dpsvm.models.")
-    ]
-
-
-def _documented(module_name: str):  # type: ignore[no-untyped-def]
-    """(name, docstring literal of the source, runtime object) of the module's
-    classes, functions and methods that have a docstring in the source."""
-    module = importlib.import_module(module_name)
-    tree = ast.parse(inspect.getsource(module))
-    kinds = (ast.ClassDef, ast.FunctionDef)
-    for node in tree.body:
-        if not isinstance(node, kinds) or ast.get_docstring(node) is None:
-            continue
-        obj = getattr(module, node.name)
-        yield node.name, ast.get_docstring(node), obj
-        if isinstance(node, ast.ClassDef):
-            for sub in node.body:
-                if isinstance(sub, ast.FunctionDef) and ast.get_docstring(sub):
-                    attr = inspect.getattr_static(obj, sub.name)
-                    func = attr.fget if isinstance(attr, property) else attr
-                    name = f"{node.name}.{sub.name}"
-                    yield name, ast.get_docstring(sub), func
-
-
-def _rewritten(module_name: str) -> list[str]:
-    """The objects of the module whose ``__doc__`` is not their source text."""
-    return [
-        name
-        for name, literal, obj in _documented(module_name)
-        if inspect.cleandoc(getattr(obj, "__doc__", None) or "") != literal
-    ]
-
-
-@pytest.mark.parametrize("module_name", _models_modules())
-def test_docstrings_are_the_source_text(module_name):
-    # Written out in full: no docstring of dpsvm.models is assembled or
-    # rewritten at import time (from fragments, placeholders or tables), so
-    # what help() shows is what a reader of the source sees.
-    assert _rewritten(module_name) == []
-
-
-def test_a_rewritten_docstring_is_found(monkeypatch):
-    assert len(list(_documented("dpsvm.models.linear"))) >= 5
-    monkeypatch.setattr(DPLinearSVC, "__doc__", DPLinearSVC.__doc__ + "\n    More.")
-    monkeypatch.setattr(
-        DPLogisticRegression.predict_proba,
-        "__doc__",
-        DPLogisticRegression.predict_proba.__doc__.replace("σ", "sigma"),
-    )
-    assert _rewritten("dpsvm.models.linear") == [
-        "DPLinearSVC",
-        "DPLogisticRegression.predict_proba",
-    ]

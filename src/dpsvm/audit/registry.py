@@ -55,7 +55,6 @@ from ..models.linear import (
     DPLogisticRegression,
     NonPrivateLinearClassifier,
 )
-from ..utils._docstrings import fill_params
 from ..validation import project_rows_to_ball
 from ._auditor import (
     Auditor,
@@ -93,17 +92,6 @@ FloatArray = NDArray[np.float64]
 
 
 # --------------------------------------------------------------------- pairs
-#: The Returns section every pair builder shares (filled in by fill_params).
-_pair_doc = fill_params(
-    {
-        "returns_pair": (
-            "Returns\n-------\nNeighbouringPair\n"
-            "    The pair (differing row: the last)."
-        )
-    }
-)
-
-
 def _relabel_last(
     X: NDArray[np.float64],
     y: NDArray[np.float64],
@@ -118,7 +106,6 @@ def _relabel_last(
     return NeighbouringPair(X, y, X.copy(), y2, name=name, description=description)
 
 
-@_pair_doc
 def flipped_label_pair(n: int = 10, *, norm: float = 1.0) -> NeighbouringPair:
     """n rows x = ``norm`` (1-D), labels +1; D′ flips the last label.
 
@@ -129,7 +116,10 @@ def flipped_label_pair(n: int = 10, *, norm: float = 1.0) -> NeighbouringPair:
     norm : float, default=1.0
         The row value, i.e. the norm bound R.
 
-    {text: returns_pair}
+    Returns
+    -------
+    NeighbouringPair
+        The pair (differing row: the last).
 
     Examples
     --------
@@ -153,7 +143,6 @@ def flipped_label_pair(n: int = 10, *, norm: float = 1.0) -> NeighbouringPair:
     )
 
 
-@_pair_doc
 def canary_pair(
     n: int = 50, d: int = 5, *, norm: float = 1.0, random_state: int = 0
 ) -> NeighbouringPair:
@@ -174,7 +163,10 @@ def canary_pair(
     random_state : int, default=0
         Seed of the (public, data-independent) background rows.
 
-    {text: returns_pair}
+    Returns
+    -------
+    NeighbouringPair
+        The pair (differing row: the last).
 
     Examples
     --------
@@ -205,7 +197,6 @@ def canary_pair(
     )
 
 
-@_pair_doc
 def lemma17_pair(n: int = 10, C: float = 1.0, eps: float = 0.05) -> NeighbouringPair:
     """Rubinstein et al.'s Lemma 17 databases (D = D₁, D′ = D₂).
 
@@ -219,7 +210,10 @@ def lemma17_pair(n: int = 10, C: float = 1.0, eps: float = 0.05) -> Neighbouring
         Half the gap of the two hinge minimisers, < √(C/(2n(2n − 1))). With the
         defaults M = 2nε/C = 1 (rows at the unit norm bound).
 
-    {text: returns_pair}
+    Returns
+    -------
+    NeighbouringPair
+        The pair (differing row: the last).
 
     Examples
     --------
@@ -241,7 +235,6 @@ def lemma17_pair(n: int = 10, C: float = 1.0, eps: float = 0.05) -> Neighbouring
     )
 
 
-@_pair_doc
 def balanced_pair(n: int = 10, n_positive: int = 3) -> NeighbouringPair:
     """x = 1 with ``n_positive`` labels +1; D′ turns the last −1 into +1.
 
@@ -252,7 +245,10 @@ def balanced_pair(n: int = 10, n_positive: int = 3) -> NeighbouringPair:
     n_positive : int, default=3
         Positives in D (0 ≤ n_positive < n).
 
-    {text: returns_pair}
+    Returns
+    -------
+    NeighbouringPair
+        The pair (differing row: the last).
 
     Examples
     --------
@@ -277,7 +273,6 @@ def balanced_pair(n: int = 10, n_positive: int = 3) -> NeighbouringPair:
     )
 
 
-@_pair_doc
 def tdil_pair(n: int = 1301) -> NeighbouringPair:
     """(n − 1)/2 rows at x = +1 (y = +1), (n − 1)/2 at x = −1 (y = −1), one at 0.
 
@@ -290,7 +285,10 @@ def tdil_pair(n: int = 1301) -> NeighbouringPair:
     n : int, default=1301
         Number of rows (odd; with ε = 1, δ = 1e-5 the printed B is 1).
 
-    {text: returns_pair}
+    Returns
+    -------
+    NeighbouringPair
+        The pair (differing row: the last).
 
     Examples
     --------
