@@ -32,6 +32,7 @@ from ._discrete_gaussian import (
 )
 from ._exact import (
     exponential_mechanism_select,
+    exponential_rejection_sample,
     permute_and_flip_select,
     sample_bernoulli_exp,
     sample_discrete_gaussian,
@@ -60,6 +61,7 @@ __all__ = [
     "discrete_gaussian_calibration",
     "discrete_laplace_calibration",
     "exponential_mechanism_select",
+    "exponential_rejection_sample",
     "gaussian_release",
     "laplace_release",
     "permute_and_flip_select",

@@ -16,8 +16,7 @@ from .._compat import Interval, StrOptions, _fit_context
 from ..accounting.accountant import BudgetAccountant
 from ..bounds.prediction import data_independent_parameters, weight_norm_bound
 from ..exceptions import DPSVMConvergenceError
-from ..mechanisms import ExponentialMechanism
-from ..mechanisms._exact import exponential_rejection_sample
+from ..mechanisms import ExponentialMechanism, exponential_rejection_sample
 from ..perturbation import OutputNoise
 from ._common import FloatArray, refuse_vacuous, smallest_useful
 from ._test_data import (
