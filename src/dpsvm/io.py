@@ -1079,7 +1079,10 @@ def _build(doc: Any) -> SavedModel:
             estimator._check_saved_event(event)
         except ValueError as exc:
             raise _fail(
-                f"privacy_event does not match the stored parameters: {exc}"
+                f"privacy_event does not match the stored parameters: {exc} "
+                "(the file was edited, or written by a dpsvm whose calibration "
+                f"of this mechanism differed: file {doc['dpsvm_version']}, this "
+                f"is {__version__}; refit the model with this version)"
             ) from None
         estimator.privacy_event_ = event
     if "feature_names_in" in doc:

@@ -369,6 +369,27 @@ def test_laplace_estimator_clips_rows_to_the_public_l1_bound():
     assert clf._clip_l1(Xt) is Xt
 
 
+def test_laplace_clip_never_leaves_a_row_above_the_bound_by_rounding():
+    # Regression: bound/‖x‖₁ alone left rows one ulp above the bound.
+    rng = np.random.default_rng(7)
+    X = rng.uniform(-3.0, 3.0, size=(400, 40))
+    y = np.where(rng.random(400) < 0.5, -1, 1)
+    clf = DPLinearSVC(
+        epsilon=1.0,
+        mechanism="objective-laplace",
+        data_norm=20.0,
+        data_norm_l1=3.0,
+        fit_intercept=False,
+        classes=[-1, 1],
+        random_state=0,
+    )
+    Xt, _, _ = clf._prepare_fit(X, y)
+    clipped = clf._clip_l1(Xt)
+    internal = np.abs(clipped.toarray()).sum(axis=1)
+    assert np.all(internal <= 3.0 / 20.0)
+    assert np.all(internal >= (3.0 / 20.0) * (1 - 1e-11))  # clipped, not shrunk
+
+
 def test_laplace_estimator_sparse_rows_clip_like_dense_ones():
     import scipy.sparse
 

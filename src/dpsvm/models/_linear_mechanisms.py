@@ -695,7 +695,11 @@ class _DPLinearBase(NoisyFitTagsMixin, LinearModelBase):
         bound = float(self.data_norm_l1) / float(self.data_norm_)  # on x/R
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             internal = scale * l1
-            factor = np.where(internal <= bound, 1.0, bound / internal)
+            # One part in 2⁴⁰ below the bound, so that rounding in the product
+            # and in later sums never lifts a clipped row above it.
+            factor = np.where(
+                internal <= bound, 1.0, (bound / internal) * (1.0 - 2.0**-40)
+            )
         factor = np.nan_to_num(factor, nan=0.0, posinf=0.0)
         return RowScaledDesign(X, scale * factor, Xt.const)
 
