@@ -13,6 +13,7 @@ import pytest
 from dpsvm.accounting import BudgetAccountant
 from dpsvm.accounting.composition import advanced_composition
 from dpsvm.exceptions import BudgetExceededError
+from dpsvm.mechanisms import sample_discrete_laplace
 from dpsvm.prediction import (
     SubsampleAggregatePredictor,
     VacuousCalibrationError,
@@ -22,6 +23,7 @@ from dpsvm.prediction import (
 from dpsvm.prediction._subsample_calibration import (
     default_max_charged,
     default_n_teachers,
+    discrete_laplace_difference_tail,
     laplace_difference_tail,
 )
 
@@ -60,16 +62,26 @@ def test_one_round_calibration_known_answer():
     # Basic composition of c = 1 round: ε_r = ε; δ_fail = δ.
     assert cal.composition == "basic" and cal.round_epsilon == 1.0
     assert cal.failure_delta == 1e-6
-    # Lyu, Su & Li split ε₁ : ε₂ = 1 : 2^{2/3}; ρ ~ Lap(1/ε₁), ν ~ Lap(2/ε₂).
+    # Lyu, Su & Li split ε₁ : ε₂ = 1 : 2^{2/3}; ρ ~ DLap(⌈g/ε₁⌉), ν ~ DLap(⌈2g/ε₂⌉)
+    # on the grid (1/g)ℤ: the real scales 1/ε₁, 2/ε₂ up to a factor 1 + 2⁻²⁰.
     eps1 = 1.0 / (1.0 + 2 ** (2 / 3))
-    assert cal.threshold_scale == pytest.approx(1 / eps1)
-    assert cal.comparison_scale == pytest.approx(2 / (1 - eps1))
-    # w is the smallest level with m·P[ν − ρ > w] ≤ δ_fail.
+    g = cal.grid
+    assert g & (g - 1) == 0 and g * min(1 / eps1, 2 / (1 - eps1)) >= 2**20
+    assert cal.threshold_noise_units == math.ceil(g / eps1)
+    assert cal.comparison_noise_units == math.ceil(2 * g / (1 - eps1))
+    assert cal.threshold_scale == pytest.approx(1 / eps1, rel=2**-20)
+    assert cal.comparison_scale == pytest.approx(2 / (1 - eps1), rel=2**-20)
+    # W is the smallest integer with m·P[ν − ρ > W] ≤ δ_fail (exact discrete tail).
+    t_nu, t_rho = cal.comparison_noise_units, cal.threshold_noise_units
+    W = cal.threshold_units
+    assert cal.threshold == W / g
+    assert 100 * discrete_laplace_difference_tail(W, t_nu, t_rho) <= 1e-6
+    assert 100 * discrete_laplace_difference_tail(W - 1, t_nu, t_rho) > 1e-6
+    # The continuous calibration's w is its limit.
     tail = laplace_difference_tail(
         cal.threshold, cal.comparison_scale, cal.threshold_scale
     )
-    assert 100 * tail <= 1e-6
-    assert 100 * tail == pytest.approx(1e-6, rel=1e-6)
+    assert 100 * tail == pytest.approx(1e-6, rel=1e-4)
     assert cal.max_distance == 499  # ⌈1000/2⌉ − 1
 
 
@@ -95,7 +107,7 @@ def test_threshold_grows_with_the_cutoff_and_shrinks_with_epsilon():
     ]
     assert ws == sorted(ws) and ws[-1] > 8 * ws[0]
     w2 = subsample_aggregate_calibration(10**4, 2.0, 1e-8, 10**4, 4, 0.1).threshold
-    assert w2 == pytest.approx(ws[1] / 2, rel=1e-9)
+    assert w2 == pytest.approx(ws[1] / 2, rel=1e-6)
 
 
 def test_default_teachers_and_cutoff_are_public_rules():
@@ -260,11 +272,12 @@ def test_neighbouring_datasets_satisfy_the_guarantee():
     for labels in ([1] * 5 + [-1] * 3, [1] * 6 + [-1] * 2):
         p = _one_row_teachers(labels, **kw)
         s0 = p.state_dict()
-        b_rho = p.calibration_.threshold_scale
+        t_rho = p.calibration_.threshold_noise_units
         out = np.empty((n_trials, 2), dtype=int)
         for i in range(n_trials):
             # A fresh ρ each trial, as drawn at fit; fresh streams after it.
-            p.load_state_dict({**s0, "threshold_noise": float(rng.laplace(0, b_rho))})
+            rho = int(sample_discrete_laplace(1, t_rho, rng)[0])
+            p.load_state_dict({**s0, "threshold_noise": rho})
             a = p.answer(np.zeros((1, 1)))
             out[i] = (a.labels[0], a.charged[0])
         runs.append(out)

@@ -24,7 +24,7 @@ from ..bounds.prediction import (
     weight_norm_bound,
 )
 from ..exceptions import BudgetExceededError
-from ..mechanisms import laplace_release, sample_laplace
+from ..mechanisms import laplace_release, sample_discrete_laplace
 from ..validation import check_epsilon, n_rows, resolve_delta
 from ._answers import PredictionAnswers
 from ._common import (
@@ -36,6 +36,7 @@ from ._common import (
     refuse_vacuous,
     smallest_useful,
 )
+from ._sparse_vector import sparse_vector_grid
 
 __all__ = ["PredictionAnswers", "PrivateInteractivePredictor"]
 
@@ -391,11 +392,12 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
                 e1, e2, e3 = (s * eps for s in split)
                 self._svt_eps = (e1, e2, e3)
                 # Lyu, Su & Li 2017 Alg. 1 with c = B: ρ ~ Lap(S/ε₁),
-                # ν_t ~ Lap(2cS/ε₂); released values Lap(cS/ε₃) (Laplace mechanism).
-                self._svt_comparison_scale = 2.0 * B * S / e2
+                # ν_t ~ Lap(2cS/ε₂), here exactly on the grid γ (_sparse_vector);
+                # released values Lap(cS/ε₃) (Laplace mechanism).
+                self._svt_grid = sparse_vector_grid(S, sigma, e1, e2, B)
                 self.noise_scale_ = B * S / e3
-                self._svt_threshold_scale = S / e1
                 details["svt_epsilons"] = [e1, e2, e3]
+                details["svt_grid"] = self._svt_grid.spacing
                 reference = (
                     "sparse vector technique (Lyu, Su & Li 2017, Alg. 1) on the "
                     f"update test of {JT_REFERENCE}, Alg. 1; S from eq. (3)"
@@ -542,13 +544,12 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
         self._points: list[FloatArray] = []
         self._coef: list[float] = []
         self._spent = (0.0, 0.0)
-        self._rho = (
-            float(
-                sample_laplace(1, self._svt_threshold_scale, self._noise_generator())[0]
+        self._rho = None
+        if self.mechanism == "sparse-vector":  # ρ ~ DLap(T₁) in grid units, once
+            t_rho = self._svt_grid.threshold_noise_units
+            self._rho = int(
+                sample_discrete_laplace(1, t_rho, self._noise_generator())[0]
             )
-            if self.mechanism == "sparse-vector"
-            else None
-        )
 
     # --------------------------------------------------------------- budget
     @property
@@ -790,7 +791,8 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
         gen = self._noise_generator()
         noisy = laplace_release(exact, self.noise_scale_, gen, sensitivity=S)
         if self.mechanism == "sparse-vector":
-            comp = sample_laplace(k, self._svt_comparison_scale, gen)
+            grid = self._svt_grid  # ν_t ~ DLap(T₂) in grid units, fresh per query
+            comp = sample_discrete_laplace(k, grid.comparison_noise_units, gen)
         pts = list(self._points)
         coef = list(self._coef)
         scores = np.empty(k)
@@ -805,9 +807,11 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
                 # Alg. 1 step 5: update iff |â_t − p_t| > σ (sign of the noisy d̂_t).
                 is_update = abs(noisy[t] - p) > sigma
             else:
-                # Lyu, Su & Li Alg. 1: |a_t − p_t| + ν_t ≥ σ + ρ (ρ drawn once).
+                # Lyu, Su & Li Alg. 1: |a_t − p_t| + ν_t ≥ σ + ρ (ρ drawn once),
+                # in exact integers: r(|a_t − p_t|) + ν_t ≥ Σ + ρ on the grid.
                 assert self._rho is not None
-                is_update = abs(exact[t] - p) + comp[t] >= sigma + self._rho
+                value = int(grid.to_units(np.array([abs(exact[t] - p)]))[0])
+                is_update = value + comp[t] >= grid.threshold_units + self._rho
             if is_update:
                 # α_t = η·sign(â_t − p_t), from the released value only.
                 pts.append(Z[t].copy())
@@ -820,7 +824,13 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
 
     # ----------------------------------------------------------- state
     def _config(self) -> dict[str, Any]:
+        grid = (
+            {"svt_grid": self._svt_grid.spacing}
+            if self.mechanism == "sparse-vector"
+            else {}
+        )
         return {
+            **grid,
             "mechanism": self.mechanism,
             "epsilon": self.total_epsilon,
             "delta": self.total_delta,
@@ -842,7 +852,8 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
         rebuildable from the answers), the number of noise streams used so far
         (``noise_calls``: with an int ``random_state`` the resumed predictor
         continues with the next stream instead of replaying an earlier
-        answer's noise) and, for ``"sparse-vector"``, the threshold noise ρ.
+        answer's noise) and, for ``"sparse-vector"``, the threshold noise ρ
+        (an integer, in units of the public grid γ).
         It contains **no generator state and nothing about the training
         data**. ρ is mechanism randomness: keep the state on the
         server (e.g. in the ledger), never send it to a client, and resume with
@@ -906,7 +917,10 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
                 for p in state["update_points"]
             ]
             rho = state["threshold_noise"]
-            rho = None if rho is None else float(rho)
+            if rho is not None:  # an integer, in grid units
+                if isinstance(rho, bool) or not isinstance(rho, Integral):
+                    raise TypeError("threshold_noise must be an integer (grid units)")
+                rho = int(rho)
             spent = (float(state["spent_epsilon"]), float(state["spent_delta"]))
             calls = state.get("noise_calls")
             calls = None if calls is None else int(calls)

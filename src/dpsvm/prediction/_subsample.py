@@ -10,7 +10,6 @@ Algorithm 1 (``A_stab``), with the charged noisy vote of Dwork & Feldman,
 from __future__ import annotations
 
 import contextlib
-import math
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from ..accounting.accountant import BudgetAccountant, resolve_accountant
 from ..accounting.charge import Charge, charge
 from ..accounting.events import PrivacyEvent
 from ..exceptions import BudgetExceededError
-from ..mechanisms import laplace_release, sample_laplace
+from ..mechanisms import laplace_release, sample_discrete_laplace
 from ..models.base import resolve_label_set
 from ..models.kernel_erm import KERNEL_CONSTRAINTS, KernelSpec
 from ..utils._random import (
@@ -309,11 +308,14 @@ class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
     to and including a charged one) is AboveThreshold (Lyu, Su & Li Alg. 1,
     ε₁ + ε₂) plus a Laplace vote (ε_v); the c rounds compose to (ε, δ_comp);
     a free answer with q = 0 happens with probability at most
-    δ_fail = m·P[ν − ρ > w]. Queries may depend on earlier answers, never on
-    the training data. The whole (ε, δ) is charged as one event with the
-    first answer (as ``"pinp"`` in :class:`PrivateInteractivePredictor`): an
-    accountant composing per-batch increments of the composed bound would
-    under-count. Whether ``fit``
+    δ_fail = m·P[ν − ρ > w]. The noise is exact: ρ and ν are discrete
+    Laplace integers on the public grid (1/g)ℤ, compared with g·q and the
+    threshold as integers (a tie is charged), and δ_fail is the exact tail of
+    their difference (``_subsample_calibration``). Queries may depend on
+    earlier answers, never on the training data. The whole (ε, δ) is charged
+    as one event with the first answer (as ``"pinp"`` in
+    :class:`PrivateInteractivePredictor`): an accountant composing per-batch
+    increments of the composed bound would under-count. Whether ``fit``
     succeeds does not depend on any row (one-class chunks give constant
     teachers).
 
@@ -529,6 +531,10 @@ class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
             "failure_delta": cal.failure_delta,
             "composition": cal.composition,
             "composition_slack": cal.composition_slack,
+            "grid": cal.grid,
+            "threshold_units": cal.threshold_units,
+            "threshold_noise_units": cal.threshold_noise_units,
+            "comparison_noise_units": cal.comparison_noise_units,
         }
 
     def _noise_generator(self) -> np.random.Generator:
@@ -537,10 +543,13 @@ class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
         self._n_noise_calls = call + 1
         return call_generator(self.random_state, call)
 
-    def _draw_threshold_noise(self) -> float:
-        # Lyu, Su & Li Alg. 1: ρ ~ Lap(Δ/ε₁), drawn afresh for every round.
+    def _draw_threshold_noise(self) -> int:
+        # Lyu, Su & Li Alg. 1: ρ ~ Lap(Δ/ε₁), drawn afresh for every round; here
+        # exactly, ρ ~ DLap(T₁) on ℤ in grid units (T₁ = ⌈g/ε₁⌉, sensitivity g;
+        # Canonne, Kamath & Steinke 2020 Alg. 2; proof in the calibration module).
         gen = self._noise_generator()
-        return float(sample_laplace(1, self.calibration_.threshold_scale, gen)[0])
+        t_rho = self.calibration_.threshold_noise_units
+        return int(sample_discrete_laplace(1, t_rho, gen)[0])
 
     # --------------------------------------------------------------- budget
     @property
@@ -713,18 +722,23 @@ class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
         rows = Z.shape[0]
         k = cal.n_teachers
         v = self._teachers.votes(Z)  # private: votes for the positive class
-        signed_gap = (2 * v - k).astype(np.float64)
+        signed_gap = 2 * v - k  # int64
         gap = np.abs(signed_gap)
         # Distance to instability (Bassily, Thakkar & Thakurta Alg. 1 step 8;
-        # Smith & Thakurta 2013): q = max(0, ⌈g/2⌉ − 1), sensitivity 1.
-        q = np.maximum(0.0, np.ceil(gap / 2.0) - 1.0)
+        # Smith & Thakurta 2013): q = max(0, ⌈gap/2⌉ − 1), sensitivity 1; in
+        # grid units Q = g·q (an integer of sensitivity g).
+        q_units = np.maximum(0, (gap + 1) // 2 - 1) * cal.grid
         gen = self._noise_generator()
-        # Lyu, Su & Li Alg. 1: ν_i ~ Lap(2cΔ/ε₂) with c = Δ = 1, fresh per query.
-        nu = sample_laplace(rows, cal.comparison_scale, gen)
+        # Lyu, Su & Li Alg. 1: ν_i ~ Lap(2cΔ/ε₂) with c = Δ = 1, fresh per
+        # query; exactly, ν_i ~ DLap(T₂) on ℤ in grid units (T₂ = ⌈2g/ε₂⌉).
+        nu = sample_discrete_laplace(rows, cal.comparison_noise_units, gen)
+        # Free iff Q + ν − W > ρ (ρ of the current round), in exact integers:
+        # a tie is charged; δ_fail uses the matching strict tail.
+        margin = q_units + nu - cal.threshold_units
         if cal.vote_epsilon > 0:
             # Laplace mechanism on 2v − k (sensitivity 2), floating-point safe.
             noisy_vote = laplace_release(
-                signed_gap, cal.vote_scale, gen, sensitivity=2.0
+                signed_gap.astype(np.float64), cal.vote_scale, gen, sensitivity=2.0
             )
         else:
             noisy_vote = np.zeros(rows)
@@ -739,7 +753,7 @@ class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
             answered[t] = True
             self._n_answers += 1
             self._round_open = True
-            if q[t] + nu[t] > cal.threshold + self._rho:
+            if margin[t] > self._rho:
                 # Free: the teachers' majority (Alg. 1 step 10).
                 if signed_gap[t] != 0:
                     labels[t] = 1 if signed_gap[t] > 0 else 0
@@ -773,6 +787,8 @@ class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
             "round_epsilon": cal.round_epsilon,
             "vote_epsilon": cal.vote_epsilon,
             "threshold": cal.threshold,
+            "grid": cal.grid,
+            "threshold_units": cal.threshold_units,
             "n_features": int(self.n_features_in_),
             "classes": np.asarray(self.classes_).tolist(),
         }
@@ -782,9 +798,10 @@ class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
 
         The public configuration, every counter (answers, charged answers,
         whether a round is open, noise calls) and the current threshold noise
-        ρ. No generator state and nothing about the training data or the
-        teachers. ρ is mechanism randomness: keep the state on the server, never
-        send it to a client, and resume with it.
+        ρ (an integer, in units of the grid 1/g). No generator state and
+        nothing about the training data or the teachers. ρ is mechanism
+        randomness: keep the state on the server, never send it to a client,
+        and resume with it.
 
         Returns
         -------
@@ -839,7 +856,10 @@ class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
             n_answers = int(state["n_answers"])
             n_charged = int(state["n_charged"])
             round_open = state["round_open"]
-            rho = float(state["threshold_noise"])
+            rho = state["threshold_noise"]
+            if isinstance(rho, bool) or not isinstance(rho, Integral):
+                raise TypeError("threshold_noise must be an integer (grid units)")
+            rho = int(rho)
             calls = int(state["noise_calls"])
             spent = (float(state["spent_epsilon"]), float(state["spent_delta"]))
         except (KeyError, TypeError, ValueError) as exc:
@@ -850,7 +870,6 @@ class SubsampleAggregatePredictor(InteractiveBudgetMixin, BaseEstimator):
             or not 0 <= n_answers <= cal.n_queries
             or not 0 <= n_charged <= min(cal.max_charged, n_answers)
             or calls < 0
-            or not math.isfinite(rho)
         ):
             raise ValueError(f"Inconsistent {_STATE_FORMAT} state dict.")
         self._n_answers, self._n_charged, self._round_open = (

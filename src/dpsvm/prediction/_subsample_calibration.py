@@ -24,12 +24,30 @@ The bound is **per round**, not per query (ρ is shared within a round, and
 the earlier free answers of the round bias it low): an unstable query that
 does not clear the threshold is charged and ends its round, so the bad event
 of round j is that its *first* unstable query clears. Given the history before
-the round, ρ_j ~ Lap(1/ε₁) is fresh and that query's ν is independent of ρ_j
-and of the round so far; bounding the indicator "the round reaches an unstable
-query" by 1 before averaging over ρ_j gives P[round j bad] ≤ P[ν − ρ > w]
-(the exact tail of :func:`laplace_difference_tail`). There are at most
-min(c, m) rounds, so P[some free answer is unstable] ≤ min(c, m)·P[ν − ρ > w]
-≤ m·P[ν − ρ > w]; the calibration keeps the (conservative) m.
+the round, ρ_j is fresh and that query's ν is independent of ρ_j and of the
+round so far; bounding the indicator "the round reaches an unstable query" by
+1 before averaging over ρ_j gives P[round j bad] ≤ P[ν − ρ > w]. There are at
+most min(c, m) rounds, so P[some free answer is unstable] ≤
+min(c, m)·P[ν − ρ > w] ≤ m·P[ν − ρ > w]; the calibration keeps the
+(conservative) m.
+
+**Exact noise over the integers.** q is an integer, so the comparison lives on
+the grid (1/g)ℤ for a public power of two g: Q = g·q (an integer of
+sensitivity g), ρ ~ DLap(T₁) and ν ~ DLap(T₂) with T₁ = ⌈g/ε₁⌉ and
+T₂ = ⌈2g/ε₂⌉ (P(k) ∝ exp(−|k|/T) on ℤ, drawn exactly by
+:func:`dpsvm.mechanisms.sample_discrete_laplace`, Canonne, Kamath & Steinke
+2020 Alg. 2), threshold W = g·w an integer, and a query is free iff
+Q + ν > W + ρ (strict; a tie is charged). g is the smallest power of two with
+g·min(1/ε₁, 2/ε₂) ≥ 2²⁰, so T/g exceeds the real scale 1/ε₁ (2/ε₂) by a factor
+below 1 + 2⁻²⁰. AboveThreshold's proof (Lyu, Su & Li 2017, Thm 2; Dwork & Roth
+Thm 3.23) holds verbatim: for neighbours, Q′ ≥ Q − g on the free queries and
+Q′ ≤ Q + g on the charged one, so the shift (ρ, ν_last) ↦ (ρ − g, ν_last − 2g)
+— a bijection of ℤ² — maps every noise value giving an outcome on D to one
+giving it on D′ (for the strict and the non-strict comparison alike), and the
+discrete Laplace mass ratios are at most e^{g/T₁} ≤ e^{ε₁} and
+e^{2g/T₂} ≤ e^{ε₂}. δ_fail uses the exact tail of the difference of the two
+discrete Laplace variables (:func:`discrete_laplace_difference_tail`, a closed
+form; the strict inequality matches the free rule).
 """
 
 from __future__ import annotations
@@ -37,6 +55,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ..accounting.composition import per_step_epsilon
 
@@ -44,6 +63,7 @@ __all__ = [
     "SubsampleAggregateCalibration",
     "default_max_charged",
     "default_n_teachers",
+    "discrete_laplace_difference_tail",
     "laplace_difference_tail",
     "subsample_aggregate_calibration",
     "vacuity_message",
@@ -55,10 +75,19 @@ _CLEARANCE_AGREEMENT = 0.9
 _CLEARANCE_MISS = 0.05
 #: Largest cut-off the default rule considers.
 _MAX_DEFAULT_CHARGED = 100_000
+#: The grid g makes the integer noise scales T₁, T₂ at least this, so that
+#: rounding them up costs a factor below 1 + 1/_MIN_NOISE_UNITS.
+_MIN_NOISE_UNITS = 2**20
+#: Relative guard on the floating-point evaluation of the closed-form tail
+#: (a few ulps in fact) when the threshold is chosen.
+_TAIL_GUARD = 1.0 + 1e-9
 
 
 def laplace_difference_tail(t: float, a: float, b: float) -> float:
     """P[ν − ρ > t] for independent ν ~ Lap(a) and ρ ~ Lap(b).
+
+    The continuous limit of :func:`discrete_laplace_difference_tail` (the
+    calibration uses the discrete one, matching the exact noise).
 
     ν − ρ has the law of ν + ρ′ with ρ′ ~ Lap(b). For t ≥ 0 and a ≠ b the tail
     is (a²e^{−t/a} − b²e^{−t/b}) / (2(a² − b²)); for a = b it is
@@ -95,6 +124,94 @@ def laplace_difference_tail(t: float, a: float, b: float) -> float:
     )
 
 
+def discrete_laplace_difference_tail(level: int, t_a: int, t_b: int) -> float:
+    """P[X − Y > level] for independent X ~ DLap(t_a), Y ~ DLap(t_b) on ℤ.
+
+    DLap(t) is the discrete Laplace law P(k) = (1 − a)/(1 + a)·a^{|k|},
+    a = e^{−1/t} (Canonne, Kamath & Steinke 2020, Def. 2). X − Y has the law of
+    X + Y (Y is symmetric); summing P(Y = j)·P[X > w − j] over j ∈ ℤ in closed
+    form gives, for an integer w ≥ 0, with a = e^{−1/t_a}, b = e^{−1/t_b}:
+
+    P = (1 − b)/((1 + a)(1 + b))·[a^{w+2}b/(1 − ab) + a·Σ_{j=0}^{w} a^{w−j}b^j]
+    + b^{w+1}(1 − a²b)/((1 + a)(1 + b)(1 − ab)),
+
+    with Σ_{j=0}^{w} a^{w−j}b^j = (a^{w+1} − b^{w+1})/(a − b) (w + 1 terms of
+    a^w when a = b). Every term is positive and is evaluated with ``expm1``,
+    so the value is accurate to a few ulps even for scales near 2⁵⁰. For
+    w < 0, P[X − Y > w] = 1 − P[X − Y > −w − 1] (integer-valued, symmetric).
+
+    Parameters
+    ----------
+    level : int
+        The integer level w.
+    t_a, t_b : int
+        The two integer scales (≥ 1).
+
+    Returns
+    -------
+    float
+        The tail probability.
+
+    Examples
+    --------
+    >>> round(discrete_laplace_difference_tail(0, 1, 1), 6)
+    0.359799
+    >>> round(discrete_laplace_difference_tail(-1, 1, 1), 6)  # 1 − P[> 0]
+    0.640201
+    """
+    w = int(level)
+    if w < 0:
+        return 1.0 - discrete_laplace_difference_tail(-w - 1, t_a, t_b)
+    alpha, beta = 1.0 / int(t_a), 1.0 / int(t_b)
+    a, b = math.exp(-alpha), math.exp(-beta)
+    one_minus_b = -math.expm1(-beta)
+    one_minus_ab = -math.expm1(-(alpha + beta))
+    one_minus_aab = -math.expm1(-(2.0 * alpha + beta))
+    if alpha == beta:
+        geometric = (w + 1) * math.exp(-alpha * w)
+    else:
+        # (a^{w+1} − b^{w+1})/(a − b) = a^w·expm1((α−β)(w+1))/expm1(α−β).
+        geometric = (
+            math.exp(-alpha * w)
+            * math.expm1((alpha - beta) * (w + 1))
+            / math.expm1(alpha - beta)
+        )
+    norm = (1.0 + a) * (1.0 + b)
+    left = one_minus_b / norm * (math.exp(-alpha * (w + 2)) * b / one_minus_ab)
+    middle = one_minus_b / norm * a * geometric
+    right = math.exp(-beta * (w + 1)) * one_minus_aab / (norm * one_minus_ab)
+    return min(1.0, left + middle + right)
+
+
+def noise_grid(threshold_epsilon: float, comparison_epsilon: float) -> int:
+    """g: the smallest power of two with g·min(1/ε₁, 2/ε₂) ≥ 2²⁰ (public).
+
+    The distance to instability is an integer; on the grid (1/g)ℤ the noise
+    scales g/ε₁ and 2g/ε₂ round up to integers (the discrete Laplace sampler
+    needs integer scales) at a relative cost below 2⁻²⁰.
+
+    Parameters
+    ----------
+    threshold_epsilon, comparison_epsilon : float
+        ε₁ and ε₂ of one round.
+
+    Returns
+    -------
+    int
+        g ≥ 1.
+
+    Examples
+    --------
+    >>> noise_grid(1.0, 2.0)
+    1048576
+    """
+    smallest = min(1.0 / threshold_epsilon, 2.0 / comparison_epsilon)
+    g = 1
+    while g * smallest < _MIN_NOISE_UNITS:
+        g *= 2
+    return g
+
+
 @dataclass(frozen=True)
 class SubsampleAggregateCalibration:
     """The public constants of one configuration (see the module docstring).
@@ -115,14 +232,15 @@ class SubsampleAggregateCalibration:
         ε₁ (threshold noise), ε₂ (comparisons) and ε_v (vote) of one round;
         ε₁ + ε₂ + ε_v = ε_r.
     threshold_scale : float
-        b_ρ = 1/ε₁ (Lyu, Su & Li Alg. 1: ρ ~ Lap(Δ/ε₁), Δ = 1).
+        T₁/g ≥ 1/ε₁, the scale of ρ in distance units (Lyu, Su & Li Alg. 1:
+        ρ ~ Lap(Δ/ε₁), Δ = 1; here the discrete Laplace on the grid).
     comparison_scale : float
-        b_ν = 2/ε₂ (Lyu, Su & Li Alg. 1 with c = 1: ν ~ Lap(2cΔ/ε₂)).
+        T₂/g ≥ 2/ε₂ (Lyu, Su & Li Alg. 1 with c = 1: ν ~ Lap(2cΔ/ε₂)).
     vote_scale : float
         2/ε_v: Laplace scale of the charged vote on 2v − k (sensitivity 2); inf
         when ε_v = 0.
     threshold : float
-        w, the smallest level with m·P[ν − ρ > w] ≤ δ_fail.
+        w = W/g, the smallest level on the grid with m·P[ν − ρ > w] ≤ δ_fail.
     failure_delta : float
         δ_fail.
     composition : str
@@ -131,6 +249,15 @@ class SubsampleAggregateCalibration:
         δ′ of advanced composition (0 for basic).
     max_distance : int
         ⌈k/2⌉ − 1, the distance to instability of a unanimous vote.
+    grid : int
+        g, a power of two: queries, noise and threshold live on (1/g)ℤ and are
+        compared as integers (:func:`noise_grid`).
+    threshold_units : int
+        W = g·w, the integer threshold.
+    threshold_noise_units : int
+        T₁ = ⌈g/ε₁⌉: ρ ~ DLap(T₁) on ℤ (sensitivity g, so ε₁-DP).
+    comparison_noise_units : int
+        T₂ = ⌈2g/ε₂⌉: ν ~ DLap(T₂) on ℤ.
     """
 
     n_teachers: int
@@ -150,9 +277,13 @@ class SubsampleAggregateCalibration:
     composition: str
     composition_slack: float
     max_distance: int
+    grid: int
+    threshold_units: int
+    threshold_noise_units: int
+    comparison_noise_units: int
 
     def free_probability(self, distance: float) -> float:
-        """P[q + ν > w + ρ]: a query at distance q gets a free answer.
+        """P[g·q + ν > W + ρ]: a query at distance q gets a free answer.
 
         Parameters
         ----------
@@ -164,8 +295,10 @@ class SubsampleAggregateCalibration:
         float
             The probability, for a fresh ρ.
         """
-        return laplace_difference_tail(
-            self.threshold - distance, self.comparison_scale, self.threshold_scale
+        # ν − ρ is an integer: ν − ρ > W − g·q ⇔ ν − ρ > ⌊W − g·q⌋.
+        level = self.threshold_units - math.ceil(self.grid * distance)
+        return discrete_laplace_difference_tail(
+            level, self.comparison_noise_units, self.threshold_noise_units
         )
 
     @property
@@ -184,19 +317,27 @@ def _max_distance(k: int) -> int:
     return max(0, -(-k // 2) - 1)
 
 
-def _threshold(m: int, a: float, b: float, failure_delta: float) -> float:
-    """Smallest w ≥ 0 with m·P[ν − ρ > w] ≤ δ_fail (bisection on the tail)."""
-    target = failure_delta / m
-    lo, hi = 0.0, max(a, b)
-    while laplace_difference_tail(hi, a, b) > target:
-        hi *= 2.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if laplace_difference_tail(mid, a, b) > target:
-            lo = mid
-        else:
-            hi = mid
-    return hi  # P[ν − ρ > hi] ≤ target: the conservative end
+def _threshold_units(m: int, t_nu: int, t_rho: int, failure_delta: float) -> int:
+    """Smallest integer W ≥ 0 with m·P[ν − ρ > W] ≤ δ_fail (ν ~ DLap(t_nu)).
+
+    The closed-form tail is evaluated in floating point (a few ulps of error);
+    it is inflated by a relative guard of 10⁻⁹ before the comparison, so the
+    stated δ_fail is a true bound.
+    """
+
+    def too_likely(w: int) -> bool:
+        tail = discrete_laplace_difference_tail(w, t_nu, t_rho)
+        return m * tail * _TAIL_GUARD > failure_delta
+
+    if not too_likely(0):
+        return 0
+    lo, hi = 0, max(t_nu, t_rho)  # too_likely(lo)
+    while too_likely(hi):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if too_likely(mid) else (lo, mid)
+    return hi
 
 
 def _round_calibration(
@@ -279,10 +420,16 @@ def subsample_aggregate_calibration(
         )
     best = None
     for name, round_eps, slack, fail in candidates:
-        eps1, eps2, vote_eps, b_rho, b_nu, b_vote = _round_calibration(
+        eps1, eps2, vote_eps, _b_rho, _b_nu, b_vote = _round_calibration(
             round_eps, vote_share
         )
-        w = _threshold(m, b_nu, b_rho, fail)
+        # Exact noise on the grid (1/g)ℤ (module docstring): T₁ = ⌈g/ε₁⌉,
+        # T₂ = ⌈2g/ε₂⌉ ≥ the real scales b_ρ·g, b_ν·g.
+        g = noise_grid(eps1, eps2)
+        # Exact rational ceilings: g/T₁ ≤ ε₁ and 2g/T₂ ≤ ε₂ hold exactly.
+        t_rho = math.ceil(Fraction(g) / Fraction(eps1))
+        t_nu = math.ceil(Fraction(2 * g) / Fraction(eps2))
+        w_units = _threshold_units(m, t_nu, t_rho, fail)
         cal = SubsampleAggregateCalibration(
             n_teachers=k,
             max_charged=c,
@@ -293,14 +440,18 @@ def subsample_aggregate_calibration(
             threshold_epsilon=eps1,
             comparison_epsilon=eps2,
             vote_epsilon=vote_eps,
-            threshold_scale=b_rho,
-            comparison_scale=b_nu,
+            threshold_scale=t_rho / g,
+            comparison_scale=t_nu / g,
             vote_scale=b_vote,
-            threshold=w,
+            threshold=w_units / g,
             failure_delta=fail,
             composition=name,
             composition_slack=slack,
             max_distance=_max_distance(k),
+            grid=g,
+            threshold_units=w_units,
+            threshold_noise_units=t_rho,
+            comparison_noise_units=t_nu,
         )
         if best is None or cal.threshold < best.threshold:
             best = cal
