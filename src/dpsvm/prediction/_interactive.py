@@ -201,7 +201,9 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
     whole (ε, δ) at the first answer; ``"sparse-vector"`` ε₁ + ε₂ at the first
     answer plus ε₃/B per update; ``"laplace"`` the composition of the answers
     given. Noisy values are released with the floating-point-safe discretised
-    Laplace (:func:`dpsvm.mechanisms.laplace_release`).
+    Laplace (:func:`dpsvm.mechanisms.laplace_release`); the ``"sparse-vector"``
+    threshold and comparison noise are exact discrete Laplace integers on a
+    public grid γ ≤ S·2⁻²⁰, compared in integers (``_sparse_vector``).
 
     References
     ----------
