@@ -813,7 +813,7 @@ class PrivateInteractivePredictor(InteractiveBudgetMixin, PredictionBase):
                 # in exact integers: r(|a_t − p_t|) + ν_t ≥ Σ + ρ on the grid.
                 assert self._rho is not None
                 value = int(grid.to_units(np.array([abs(exact[t] - p)]))[0])
-                is_update = value + comp[t] >= grid.threshold_units + self._rho
+                is_update = value + int(comp[t]) >= grid.threshold_units + self._rho
             if is_update:
                 # α_t = η·sign(â_t − p_t), from the released value only.
                 pts.append(Z[t].copy())
