@@ -11,11 +11,14 @@ the number of evaluation points.
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import pytest
 import scipy.linalg
 from scipy import stats
 
+from dpsvm._compat import Interval
 from dpsvm.audit import epsilon_lower_bound
 from dpsvm.models import DPGaussianProcessRelease
 from dpsvm.models._kernel_release import GP_MAX_POINTS
@@ -80,28 +83,75 @@ def test_whitened_release_is_on_the_grid_and_answers_are_l_times_it():
     np.testing.assert_allclose(L @ L.T, K, rtol=1e-10, atol=1e-10)
 
 
-def test_indefinite_schur_complement_falls_back_to_a_larger_factor(monkeypatch):
-    # If rounding made a Schur complement indefinite, its eigenvectors give M
-    # with M Mᵀ ⪰ S: later batches whiten with the same stored factor.
+def test_a_batch_without_a_safe_factor_is_refused_before_any_noise(monkeypatch):
+    # Regression: an eigenvector fallback whitened by the computed Schur
+    # complement, which rounding can push far below the exact one; the
+    # whitened sensitivity then had no bound. Now the batch is refused, nothing
+    # is drawn for it, and earlier answers stay as released.
     X, y = _data()
     gp = _fit(X, y, random_state=2)
     pts = np.linspace(-1, 1, 12)[:, None]
-    gp.decision_function(pts[:6])
+    first = gp.decision_function(pts[:6])
+    calls_before = gp._n_noise_calls
 
     def fail(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise scipy.linalg.LinAlgError("forced")
 
     monkeypatch.setattr("dpsvm.models._kernel_release.scipy.linalg.cholesky", fail)
-    gp.decision_function(pts[6:9])
+    with pytest.raises(ValueError, match="jitter"):
+        gp.decision_function(pts[6:9])
     monkeypatch.undo()
-    gp.decision_function(pts[9:])
-    assert not gp._gp_triangular
+    assert gp._n_noise_calls == calls_before
+    assert gp._gp_points.shape[0] == 6
+    np.testing.assert_array_equal(gp.decision_function(pts[:6]), first)
+    gp.decision_function(pts[6:])  # the same points go through once factorable
     L, w = gp._gp_factor, gp._gp_whitened
     np.testing.assert_allclose(gp.decision_function(pts), L @ w, rtol=1e-12, atol=1e-12)
-    K = _chol(pts) @ _chol(pts).T
-    assert np.linalg.eigvalsh(L @ L.T - K).min() > -1e-10
-    units = w / gp._gp_cal.grid
-    np.testing.assert_array_equal(units, np.rint(units))
+
+
+@pytest.mark.parametrize("jitter", [1e-12, 1e-15])
+def test_many_points_in_batches_never_amplify_the_whitened_sensitivity(
+    jitter, monkeypatch
+):
+    # The reviewer's counterexample: a linear kernel (rank 3), a tiny jitter,
+    # 300 points in batches of 10. With the old eigenvector fallback the
+    # whitened difference of neighbours grew to 4e48 × ‖g‖_H at jitter 1e-15.
+    # Now ‖L⁻¹g(X*)‖ ≤ ‖g‖_H (g(x) = ⟨u, x⟩, ‖g‖_H = ‖u‖) on what is
+    # answered, and batches rounding cannot resolve are refused. 1e-15 is
+    # below the public floor: the floor is lifted here to reach the bad case.
+    constraints = dict(DPGaussianProcessRelease._parameter_constraints)
+    constraints["jitter"] = [Interval(Real, 0, None, closed="neither")]
+    monkeypatch.setattr(DPGaussianProcessRelease, "_parameter_constraints", constraints)
+    rng = np.random.default_rng(11)
+    X = rng.uniform(-1, 1, size=(40, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    gp = DPGaussianProcessRelease(
+        epsilon=1.0,
+        delta=1e-5,
+        kernel="linear",
+        data_norm=1.0,
+        jitter=jitter,
+        classes=[-1, 1],
+        random_state=0,
+    ).fit(X, y)
+    refused = 0
+    for _ in range(30):
+        try:
+            gp.decision_function(rng.uniform(-1, 1, size=(10, 3)) / np.sqrt(3))
+        except ValueError:
+            refused += 1
+    assert (refused > 0) == (jitter < 1e-12)
+    u = np.array([0.3, -0.2, 0.5])
+    whitened = scipy.linalg.solve_triangular(
+        gp._gp_factor, gp._gp_points @ u, lower=True
+    )
+    assert np.linalg.norm(whitened) <= np.linalg.norm(u) * (1 + 1e-9)
+
+
+def test_jitter_below_the_floor_is_refused_at_fit():
+    X, y = _data()
+    with pytest.raises(ValueError, match="jitter"):
+        _fit(X, y, jitter=1e-15)
 
 
 def test_whitened_noise_is_the_calibrated_discrete_gaussian():

@@ -97,6 +97,10 @@ __all__ = [
 ]
 
 
+#: The smallest ``jitter`` of :class:`DPGaussianProcessRelease`: below it the
+#: rounding error of the conditional covariances can rival the jitter itself.
+GP_MIN_JITTER = 1e-12
+
 #: The exact Gaussian-process release is calibrated for at most this many
 #: distinct evaluation points (the rounding term √q·2^k of the sensitivity;
 #: the O(q³) conditioning makes far fewer points practical anyway).
@@ -455,11 +459,14 @@ class DPGaussianProcessRelease(_KernelRelease):
         δ ∈ (0, 1/n) of the release; ``"auto"``: n^−1.5 of the public n
         (:func:`dpsvm.validation.resolve_delta`; δ ≥ 1/n is refused).
     jitter : float, default=1e-10
-        Relative variance j of an independent white-noise term: the released
-        process is f_z + σ(G + W), W(x) ~ N(0, j·κ²) independent per distinct
-        point. It keeps the conditional covariances positive definite; it only
-        adds noise (its kernel K + jκ²δ has a smaller RKHS norm), so the
-        guarantee is unchanged.
+        Relative variance j ≥ 10⁻¹² of an independent white-noise term: the
+        released process is f_z + σ(G + W), W(x) ~ N(0, j·κ²) independent per
+        distinct point. It keeps the conditional covariances positive definite
+        (in exact arithmetic it only lowers the whitened sensitivity). A batch
+        of new points whose computed conditional covariance has an eigenvalue
+        below jκ²/2 (points too close together for this jitter, so rounding
+        error is at least half the jitter) is refused before any noise is
+        drawn; earlier answers stay valid. Raise ``jitter`` if that happens.
     accountant : BudgetAccountant or None, default=None
         Checked before reading the data, charged (ε, δ) after the fit.
     kernel : {"linear", "rbf", "poly"}, default="rbf"
@@ -570,7 +577,7 @@ class DPGaussianProcessRelease(_KernelRelease):
         **KernelERMBase._parameter_constraints,
         "epsilon": [Interval(Real, 0, None, closed="neither")],
         "delta": [Interval(Real, 0, 1, closed="neither"), StrOptions({"auto"})],
-        "jitter": [Interval(Real, 0, None, closed="neither")],
+        "jitter": [Interval(Real, GP_MIN_JITTER, None, closed="left")],
         "accountant": [BudgetAccountant, None],
     }
 
@@ -662,7 +669,6 @@ class DPGaussianProcessRelease(_KernelRelease):
         self._gp_whitened = np.zeros(0)  # ỹ: the exact release (grid points)
         self._gp_values = np.zeros(0)  # L·ỹ: its post-processing
         self._gp_factor = np.zeros((0, 0))  # L (public: the points only)
-        self._gp_triangular = True
         self._gp_index: dict[bytes, int] = {}
 
     def _gp_draw(self, Xp: FloatArray) -> FloatArray:
@@ -725,9 +731,7 @@ class DPGaussianProcessRelease(_KernelRelease):
 
     def _gp_solve(self, b: Any) -> Any:
         """L⁻¹b for the stored (block lower-triangular) factor L."""
-        if self._gp_triangular:
-            return scipy.linalg.solve_triangular(self._gp_factor, b, lower=True)
-        return np.linalg.solve(self._gp_factor, b)
+        return scipy.linalg.solve_triangular(self._gp_factor, b, lower=True)
 
     def _gp_extend(
         self, P: FloatArray, N: FloatArray
@@ -735,9 +739,11 @@ class DPGaussianProcessRelease(_KernelRelease):
         """A = L_P⁻¹K_PN, the new diagonal block M and the whitening y ↦ M⁻¹y.
 
         M is the Cholesky factor of the Schur complement S = K_NN + jκ²I − AᵀA
-        (⪰ jκ²I in exact arithmetic); if rounding makes S numerically
-        indefinite, M = U·diag(√max(s, jκ²)) from its eigenvectors: M Mᵀ ⪰ S,
-        so the whitened sensitivity only decreases and the noise only grows.
+        (⪰ jκ²I in exact arithmetic). A computed S with an eigenvalue below
+        jκ²/2 (or no Cholesky factor) proves a rounding error of at least half
+        the jitter, after which the whitening could exceed the RKHS bound by an
+        unbounded factor: the batch is refused (``ValueError``) before any
+        noise is drawn. The check reads the public points and kernel only.
         """
         spec = self._model.spec
         j = self.jitter * self.kappa_**2
@@ -748,22 +754,25 @@ class DPGaussianProcessRelease(_KernelRelease):
             A = self._gp_solve(spec.gram(P, N))
             schur = schur - A.T @ A
         schur = 0.5 * (schur + schur.T)
+        refusal = ValueError(
+            "These evaluation points are too close to each other or to earlier "
+            f"ones for jitter={self.jitter:g}: the rounding error of their "
+            "conditional covariance is at least half the jitter, so the "
+            "whitened release could exceed its sensitivity bound. Nothing was "
+            "drawn or released for them; evaluate points farther apart or fit "
+            "the release with a larger jitter."
+        )
+        if not np.all(np.isfinite(schur)) or np.linalg.eigvalsh(schur)[0] < j / 2:
+            raise refusal
         try:
             M = scipy.linalg.cholesky(schur, lower=True)
+        except scipy.linalg.LinAlgError:
+            raise refusal from None
 
-            def whiten(v: FloatArray) -> FloatArray:
-                return np.asarray(
-                    scipy.linalg.solve_triangular(M, v, lower=True), np.float64
-                )
-
-        except scipy.linalg.LinAlgError:  # rounding: eigenvectors, floored at j
-            s, U = np.linalg.eigh(schur)
-            root = np.sqrt(np.maximum(s, j))
-            M = U * root
-            self._gp_triangular = False
-
-            def whiten(v: FloatArray) -> FloatArray:
-                return np.asarray((U.T @ v) / root, np.float64)
+        def whiten(v: FloatArray) -> FloatArray:
+            return np.asarray(
+                scipy.linalg.solve_triangular(M, v, lower=True), np.float64
+            )
 
         return A, np.asarray(M, dtype=np.float64), whiten
 
