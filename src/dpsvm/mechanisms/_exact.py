@@ -820,9 +820,12 @@ def exponential_rejection_sample(
        draws reveal nothing; μ is the law of those doubles.
     2. The utility is rounded to the public grid 2^j, j = ⌊log₂ Δu⌋ − 20:
        K(z) = rint(u(z)/2^j), capped at K_top = rint(U/2^j) + 2 where U ≥ sup u
-       (in exact arithmetic the cap never acts; as a minimum of two quantities
-       of sensitivity ≤ Δ_g it keeps it). Rounding raises the sensitivity to
-       Δ_g = Δu/2^j + 1 grid units.
+       (the cap never acts while U exceeds every computed u(z): for
+       ``sample_linear_exponential``, U = radius·‖v‖·(1 + 2⁻⁴⁰) does so for d
+       up to about 8,000, where the rounding of ⟨z, v⟩, at most (d + 3)·2⁻⁵³
+       relative, stays below 2⁻⁴⁰; were it to act, K = min(rint(u/2^j), K_top)
+       would have sensitivity (1 + 2⁻⁴⁰)·Δu/2^j + 1, not Δ_g). Rounding raises
+       the sensitivity to Δ_g = Δu/2^j + 1 grid units.
     3. z is accepted with an exact Bernoulli(exp(−λ(K_top − K(z)))) coin (CKS20
        Alg. 1), λ = scale·Δu/Δ_g rounded *down* to 24 bits (≤ scale·2^j).
 
