@@ -40,7 +40,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["compile_released_predict", "compile_schema_transform"]
+__all__ = [
+    "CompiledPredict",
+    "CompiledSchemaTransform",
+    "compile_released_predict",
+    "compile_schema_transform",
+]
 
 #: Seed of the public probe rows of the compile-time self-check.
 _PROBE_SEED = 20261128
@@ -304,7 +309,7 @@ def _model_probes(d: int) -> list[np.ndarray]:
 
 def compile_released_predict(
     model: Any, reference: Callable[[np.ndarray], np.ndarray]
-) -> Callable[[np.ndarray], np.ndarray] | None:
+) -> CompiledPredict | None:
     """A released model's ``predict`` on already validated rows, if exact.
 
     Parameters
@@ -317,10 +322,10 @@ def compile_released_predict(
 
     Returns
     -------
-    callable or None
-        ``f(X) -> labels`` for float64, finite, C-contiguous ``X`` of
-        ``n_features_in_`` columns; ``None`` for other model types or when
-        its labels or scores differ from the library's on the probe rows.
+    CompiledPredict or None
+        ``f(X) -> labels`` for float64, finite ``X`` of ``n_features_in_``
+        columns; ``None`` for other model types or when its labels or scores
+        differ from the library's on the probe rows (in either memory order).
     """
     if not _defined_by(model, "predict", "ScorePredictMixin"):
         return None
@@ -333,25 +338,73 @@ def compile_released_predict(
     except Exception:  # not a model of the expected form
         return None
 
-    def predict(X: np.ndarray) -> np.ndarray:
-        # ScorePredictMixin.predict on the scores.
-        s = scores(X)
-        if s.ndim == 1:
-            return np.asarray(classes[(s > 0).astype(int)])
-        return np.asarray(classes[np.argmax(s, axis=1)])
-
     names = getattr(model, "feature_names_in_", None)
+    # The library's own rows come from its validation: a model fitted on named
+    # columns gets them from a data frame (Fortran order), and a matrix-vector
+    # product may round differently in another memory order. The layout that
+    # reproduces the library bit for bit on every probe is kept.
+    for layout in (np.ascontiguousarray, np.asfortranarray):
+        predict = CompiledPredict(scores, classes, layout)
+        if _agrees(predict, model, reference, names, d):
+            return predict
+    return None
+
+
+class CompiledPredict:
+    """``ScorePredictMixin.predict`` on scores computed without the checks.
+
+    Parameters
+    ----------
+    scores : callable
+        The model's ``decision_function`` after its checks.
+    classes : ndarray
+        ``classes_``.
+    layout : callable
+        ``np.ascontiguousarray`` or ``np.asfortranarray``: the memory order
+        of the rows the library computes on.
+    """
+
+    def __init__(
+        self,
+        scores: Callable[[np.ndarray], np.ndarray],
+        classes: np.ndarray,
+        layout: Callable[[np.ndarray], np.ndarray],
+    ) -> None:
+        self._scores = scores
+        self._classes = classes
+        self._layout = layout
+
+    def scores(self, X: np.ndarray) -> np.ndarray:
+        """The model's ``decision_function(X)``, bit for bit."""
+        return self._scores(self._layout(X))
+
+    def __call__(self, X: np.ndarray) -> np.ndarray:
+        """The model's ``predict(X)``."""
+        s = self.scores(X)
+        if s.ndim == 1:
+            return np.asarray(self._classes[(s > 0).astype(int)])
+        return np.asarray(self._classes[np.argmax(s, axis=1)])
+
+
+def _agrees(
+    predict: CompiledPredict,
+    model: Any,
+    reference: Callable[[np.ndarray], np.ndarray],
+    names: Any,
+    d: int,
+) -> bool:
+    """Scores bit for bit and labels equal to the library's on the probes."""
     try:
         for X in _model_probes(d):
-            frame = X
+            frame: Any = X
             if names is not None:
                 import pandas as pd
 
                 frame = pd.DataFrame(X, columns=names)
-            if not _bitwise_equal(scores(X), model.decision_function(frame)):
-                return None
+            if not _bitwise_equal(predict.scores(X), model.decision_function(frame)):
+                return False
             if not np.array_equal(predict(X), reference(X)):
-                return None
+                return False
     except Exception:  # the library refused a probe the fast path took
-        return None
-    return predict
+        return False
+    return True
