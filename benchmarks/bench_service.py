@@ -28,6 +28,9 @@ Usage::
     python benchmarks/bench_service.py --quick          # smoke run (seconds)
     python benchmarks/bench_service.py --mechanism laplace --json out.json
 
+    # before/after in one run: each server from two source trees, in turn
+    python benchmarks/bench_service.py --src before=/tmp/old/src --src after=src
+
 The clients run on the same machine as the server, so on a small machine they
 compete with it for the CPU: the figures are a lower bound on what the server
 does with remote clients.
@@ -164,11 +167,16 @@ def _serve_command(
     ]
 
 
-def _start(cmd: list[str], port: int, log: Path) -> subprocess.Popen:
+def _start(
+    cmd: list[str], port: int, log: Path, src: str | None = None
+) -> subprocess.Popen:
     import httpx
 
+    env = None
+    if src is not None:  # the server imports dpsvm from this source tree
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(src)}
     with log.open("w") as err:
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env)
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -303,26 +311,33 @@ def _bench(
     sizes: list[int],
     seconds: float,
     sync: str,
+    src: tuple[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Every scenario of one server (a fresh server and ledger per request size)."""
+    """Every scenario of one server (a fresh server and ledger per request size).
+
+    ``src``: (label, path) of the source tree the server runs from (its rows
+    are named ``name (label)``); ``None``: the current interpreter's.
+    """
     charged = name not in (CEILING, "model")
+    label = name if src is None or name == CEILING else f"{name} ({src[0]})"
+    tag = label.replace(" ", "_").replace("(", "").replace(")", "")
     out = []
     for rows in sizes:
         port = _free_port()
-        log = Path(files["dir"]) / f"{name}-{rows}.log"
+        log = Path(files["dir"]) / f"{tag}-{rows}.log"
         if name == CEILING:
             cmd = [sys.executable, "-c", _EMPTY_APP, str(port)]
         else:
-            ledger = str(Path(files["dir"]) / f"{name}-{rows}.db")
+            ledger = str(Path(files["dir"]) / f"{tag}-{rows}.db")
             cmd = _serve_command(files, port, name, ledger, sync)
-        proc = _start(cmd, port, log)
+        proc = _start(cmd, port, log, None if src is None else src[1])
         try:
             # Charged mechanisms: at most a third of the budget's rows per level.
             cap = MAX_QUERIES // (len(clients) + 1) // rows if charged else 10**7
             _run_load(port, proc.pid, 1, rows, min(seconds, 1.0), min(cap, 50))
             for c in clients:
                 r = _run_load(port, proc.pid, c, rows, seconds, cap)
-                out.append({"server": name, **r})
+                out.append({"server": label, **r})
                 print(_row(out[-1]), flush=True)
         finally:
             _stop(proc)
@@ -388,8 +403,24 @@ def main(argv: list[str] | None = None) -> int:
         default="full",
         help="SQLite synchronous mode of the ledger (default full: durable)",
     )
+    p.add_argument(
+        "--src",
+        action="append",
+        metavar="LABEL=PATH",
+        help="run every server from this source tree (its PYTHONPATH), once per "
+        "--src, one after the other for each mechanism (before/after in one "
+        "run); default: the dpsvm this interpreter imports",
+    )
     p.add_argument("--json", metavar="PATH", help="write the results as JSON")
     args = p.parse_args(argv)
+    trees: list[tuple[str, str] | None] = [None]
+    if args.src:
+        trees = []
+        for spec in args.src:
+            label, sep, path = spec.partition("=")
+            if not sep or not label or not Path(path, "dpsvm").is_dir():
+                p.error(f"--src {spec!r}: give LABEL=PATH, PATH holding dpsvm/")
+            trees.append((label, path))
     seconds = 0.5 if args.quick else args.seconds
     clients = [1, 4] if args.quick else [int(c) for c in args.clients.split(",")]
     sizes = [1, args.batch]
@@ -402,6 +433,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
         "load_start": [round(v, 2) for v in os.getloadavg()],
+        "sources": {t[0]: os.path.abspath(t[1]) for t in trees if t is not None},
     }
     print(_header(meta), flush=True)
     results: list[dict[str, Any]] = []
@@ -409,13 +441,15 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         files = _write_inputs(Path(tmp), args.train_rows, seed=0)
         for name in servers:
-            try:
-                results += _bench(
-                    name, files, clients, sizes, seconds, args.ledger_sync
-                )
-            except Refused as exc:
-                refused[name] = str(exc)
-                print(f"| {name} | refused: {exc} |||||||", flush=True)
+            for src in [None] if name == CEILING else trees:
+                label = name if src is None else f"{name} ({src[0]})"
+                try:
+                    results += _bench(
+                        name, files, clients, sizes, seconds, args.ledger_sync, src
+                    )
+                except Refused as exc:
+                    refused[label] = str(exc)
+                    print(f"| {label} | refused: {exc} |||||||", flush=True)
     meta["load_end"] = [round(v, 2) for v in os.getloadavg()]
     print(f"\nload average at end {meta['load_end']}")
     if args.json:

@@ -136,3 +136,70 @@ def test_released_model_labels_are_computed_outside_the_lock(monkeypatch):
         assert ledger.snapshot().answers == 6
     assert held == [False, False, False]
     assert predictor.n_answers == 6
+
+
+class _SlowDouble(StatefulDouble):
+    def answer(self, X):
+        import time
+
+        time.sleep(0.05)
+        return super().answer(X)
+
+
+def test_a_failed_group_commit_hands_the_lead_on(tmp_path):
+    """Leader and followers: the first group's commit fails (nothing kept), the
+    requests queued behind it are still answered by the next leader (no waiter
+    is left asleep), and every answer is recorded exactly once."""
+    import contextlib
+    import json
+    import time
+
+    import sqlalchemy as sa
+
+    from dpsvm.serving._protocol import decode_request
+
+    served = make_served(_SlowDouble())
+    ledger = make_ledger(str(tmp_path / "l.db"), served)
+    original = ledger.transaction
+    calls = []
+
+    @contextlib.contextmanager
+    def failing_first():
+        calls.append(1)
+        with original() as txn:
+            yield txn
+            if len(calls) == 1:  # after the mechanism ran: a failed commit
+                raise sa.exc.OperationalError("COMMIT", {}, Exception("disk full"))
+
+    ledger.transaction = failing_first  # type: ignore[method-assign]
+    keys = make_keys()
+    service = create_app(served, ledger, keys).state.service
+    key = keys.authenticate(KEY)
+    outcomes: list[str] = []
+    lock = threading.Lock()
+
+    def send(i):
+        body = json.dumps(infer_body([[i + 1.0, 1.0, 1.0]])).encode()
+        try:
+            service.infer(decode_request(body, None), key)
+            outcome = "answered"
+        except sa.exc.OperationalError:
+            outcome = "failed"
+        with lock:
+            outcomes.append(outcome)
+
+    # Daemon threads: a waiter that is never woken fails the test, not the run.
+    threads = [threading.Thread(target=send, args=(i,), daemon=True) for i in range(10)]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 30
+    for t in threads:
+        t.join(timeout=max(0.0, deadline - time.monotonic()))
+    assert not any(t.is_alive() for t in threads)  # nobody left waiting
+    answered = outcomes.count("answered")
+    assert sorted(set(outcomes)) == ["answered", "failed"] and len(outcomes) == 10
+    assert len(calls) < 10  # the later requests shared commits
+    assert ledger.snapshot().answers == answered
+    # The failed group was rolled back: the mechanism holds only what was sent.
+    assert len(served.predictor.history) == answered
+    ledger.dispose()

@@ -566,7 +566,11 @@ def _train_release(args: argparse.Namespace, schema: Any) -> Any:
     regularization = args.regularization
     if args.kernel == "poly":
         pm = _poly_map(schema)
-        X = pm.transform(SchemaTransformer(schema, unit_norm=True).fit_transform(frame))
+        X = pm.transform(
+            SchemaTransformer(
+                schema, unit_norm=True, sparse_output=False
+            ).fit_transform(frame)
+        )
         model = DPLinearSVC(
             data_norm=pm.feature_norm_bound_,
             fit_intercept=False,  # the map has a constant feature
@@ -576,7 +580,10 @@ def _train_release(args: argparse.Namespace, schema: Any) -> Any:
         return model.fit(X, y)
     names = list(schema.feature_names_out)
     X = pd.DataFrame(
-        np.asarray(SchemaTransformer(schema).fit_transform(frame), dtype=np.float64),
+        np.asarray(
+            SchemaTransformer(schema, sparse_output=False).fit_transform(frame),
+            dtype=np.float64,
+        ),
         columns=names,
     )
     if args.kernel == "linear":
@@ -636,14 +643,16 @@ def _start_model(
     empty = pd.DataFrame(columns=schema.columns)
     encode: Callable[[Any], Any]
     if args.kernel == "poly":
-        encoder = SchemaTransformer(schema, unit_norm=True).fit(empty)
+        encoder = SchemaTransformer(schema, unit_norm=True, sparse_output=False).fit(
+            empty
+        )
         pm = _poly_map(schema)
 
         def encode(raw: Any) -> Any:
             return pm.transform(encoder.transform(raw))
 
     else:
-        encode = SchemaTransformer(schema).fit(empty).transform
+        encode = SchemaTransformer(schema, sparse_output=False).fit(empty).transform
     event = model.privacy_event_
     details: dict[str, Any] = {
         "estimator": type(model).__name__,

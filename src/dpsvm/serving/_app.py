@@ -23,6 +23,7 @@ from starlette.routing import Match
 
 from .. import __version__
 from ..exceptions import BudgetExceededError
+from ._fastpath import compile_schema_transform
 from ._inputs import INPUT_NAME, MAX_NESTING, InputError, parse_inputs
 from ._keys import ApiKey, ApiKeys
 from ._ledger import Ledger, LedgerState
@@ -126,7 +127,10 @@ class _Job:
     #: the lock (the answering lock then only counts and records them).
     labels: np.ndarray | None = None
     output: tuple[str, list[Any]] | None = None
-    done: threading.Event = dataclasses.field(default_factory=threading.Event)
+    #: Set when the job is answered (``answered``), or when its thread is
+    #: asked to lead the next group.
+    wake: threading.Event = dataclasses.field(default_factory=threading.Event)
+    answered: bool = False
     response: dict[str, Any] | None = None
     error: BaseException | None = None
 
@@ -152,6 +156,8 @@ class _Service:
         self.lock = threading.Lock()
         self._queue_lock = threading.Lock()
         self._queue: list[_Job] = []
+        #: Whether a thread is leading (answering the queue); see _submit.
+        self._leading = False
         state = ledger.open(served.predictor.state_dict())
         self.version = state.version
         if state.version > 0:
@@ -159,12 +165,19 @@ class _Service:
             served.predictor.load_state_dict(state.state)
         classes = np.asarray(served.classes)
         self.label_datatype = _datatype(classes)[0]
+        # The schema transform as numpy operations on the parsed rows (checked
+        # bit for bit against the transformer at compile time), or None.
+        spec = served.inputs
+        compiled = compile_schema_transform(spec.transform)
+        if compiled is not None and compiled.width != spec.width:
+            compiled = None
+        self._features = compiled if compiled is not None else spec.features
 
     # ----------------------------------------------------------- answering
     def infer(self, body: ParsedRequest, key: ApiKey) -> dict[str, Any]:
         try:
             raw = parse_inputs(body.inputs, self.served.inputs, self.max_batch)
-            X = self.served.inputs.features(raw)
+            X = self._features(raw)
         except InputError as exc:
             raise ServiceError(422, str(exc)) from None
         except (ValueError, TypeError, OverflowError) as exc:  # the transform refused
@@ -174,7 +187,10 @@ class _Service:
             key=key,
             X=X,
             rows=int(X.shape[0]),
-            request_id=body.id if body.id is not None else uuid.uuid4().hex,
+            # The access record's fresh id (one random draw per request).
+            request_id=body.id
+            if body.id is not None
+            else record.get("request_id") or uuid.uuid4().hex,
             retry=body.id is not None,
             request_hash=request_hash(body, raw),
             record=record,
@@ -192,26 +208,49 @@ class _Service:
         return self._submit(job)
 
     def _submit(self, job: _Job) -> dict[str, Any]:
-        """Queue a charge; the thread holding the lock commits the queue as one.
+        """Queue a charge; one leader thread at a time commits the queue as one.
 
-        Group commit: whoever takes ``self.lock`` answers every queued job in
-        order inside ONE ledger transaction and commits once (one fsync for
-        the group), then hands each waiter its answer. No answer is handed out
-        before the commit, so the guarantees are those of one charge per
-        transaction; only the cost of the fsync is shared.
+        Group commit: the leader takes ``self.lock`` and answers every queued
+        job (up to ``_GROUP``) in order inside ONE ledger transaction and
+        commits once (one fsync for the group), then wakes each job's thread
+        with its answer. No answer is handed out before the commit, so the
+        guarantees are those of one charge per transaction; only the cost of
+        the fsync is shared.
+
+        Leader and followers: the thread that finds no leader leads; the
+        others sleep on their job's event. After its group a leader hands
+        the lead to the thread of the oldest job still queued (whose job is
+        then in the next group) and returns with its own answer. Waiting
+        threads are woken once, together, instead of queueing on the lock one
+        after another.
         """
         with self._queue_lock:
             self._queue.append(job)
-        with self.lock:
-            if not job.done.is_set():
-                with self._queue_lock:
-                    group, self._queue = self._queue[:_GROUP], self._queue[_GROUP:]
-                self._charge(group)
-        job.done.wait()
+            lead = not self._leading
+            self._leading = True
+        if not lead:
+            job.wake.wait()
+            lead = not job.answered  # woken to lead the next group
+        if lead:
+            self._lead()
         if job.error is not None:
             raise job.error
         assert job.response is not None
         return job.response
+
+    def _lead(self) -> None:
+        """Answer one group, then hand the lead on (or give it up)."""
+        try:
+            with self._queue_lock:
+                group, self._queue = self._queue[:_GROUP], self._queue[_GROUP:]
+            with self.lock:
+                self._charge(group)
+        finally:
+            with self._queue_lock:
+                if self._queue:
+                    self._queue[0].wake.set()  # not answered: it leads next
+                else:
+                    self._leading = False
 
     def _charge(self, group: list[_Job]) -> None:
         predictor = self.served.predictor
@@ -237,7 +276,8 @@ class _Service:
                 job.response, job.error = None, exc
         finally:
             for job in group:
-                job.done.set()
+                job.answered = True
+                job.wake.set()
 
     def _answer(
         self, txn: Any, state: LedgerState, job: _Job
@@ -461,11 +501,16 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {c: {"model": ErrorBody, "description": _ERRORS[c]} for c in codes}
 
 
-def _authenticate(
+async def _authenticate(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> ApiKey:
-    """The API key of a request (``Authorization: Bearer KEY``), or a 401."""
+    """The API key of a request (``Authorization: Bearer KEY``), or a 401.
+
+    ``async``: it only hashes and compares (microseconds), so it runs on the
+    event loop; FastAPI would run a plain ``def`` dependency in a worker
+    thread, one more thread hand-off per request.
+    """
     keys: ApiKeys = request.app.state.service.keys
     key = keys.authenticate(credentials.credentials) if credentials else None
     if key is None:

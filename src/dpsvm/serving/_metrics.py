@@ -213,6 +213,10 @@ class ServiceMetrics:
         return generate_latest(self.registry)
 
 
+#: Most distinct request paths whose route is remembered.
+_ROUTE_CACHE = 1024
+
+
 def _route_of(app: FastAPI, scope: Scope) -> str:
     """The route's path template (bounded label values), or ``other``."""
     for route in app.router.routes:
@@ -229,6 +233,18 @@ class _Instrument:
         self.app = app
         self.fastapi = fastapi
         self.metrics = metrics
+        #: (method, root path, path) -> route template, for the paths seen
+        #: (bounded: paths beyond it are matched each time).
+        self._routes: dict[tuple[Any, Any, Any], str] = {}
+
+    def _route(self, scope: Scope) -> str:
+        key = (scope.get("method"), scope.get("root_path"), scope.get("path"))
+        route = self._routes.get(key)
+        if route is None:
+            route = _route_of(self.fastapi, scope)
+            if len(self._routes) < _ROUTE_CACHE:
+                self._routes[key] = route
+        return route
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -236,7 +252,7 @@ class _Instrument:
             return
         started = time.perf_counter()
         record, token = new_request_record()
-        route = _route_of(self.fastapi, scope)
+        route = self._route(scope)
         status = [500]
 
         async def send_status(message: Message) -> None:

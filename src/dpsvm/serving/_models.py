@@ -88,11 +88,27 @@ class ReleasedModel:
     """
 
     def __init__(self, model: Any) -> None:
+        from ._fastpath import compile_released_predict
+
         self._model = model
         event = getattr(model, "privacy_event_", None)
         self._eps = math.inf if event is None else float(event.epsilon)
         self._delta = 1.0 if event is None else float(event.delta)
         self._n = 0
+        # The prediction on rows the service has validated, without the
+        # library's checks (checked bit for bit against it at compile time).
+        self._fast = compile_released_predict(model, self._library_labels)
+        self._width = getattr(model, "n_features_in_", None)
+
+    @property
+    def fast_path(self) -> bool:
+        """Whether validated rows skip the library's input checks.
+
+        ``True`` for the released random-feature and linear models
+        (:mod:`dpsvm.serving._fastpath`); the labels are the library's
+        ``predict``, bit for bit, either way.
+        """
+        return self._fast is not None
 
     @property
     def total_epsilon(self) -> float:
@@ -156,6 +172,22 @@ class ReleasedModel:
         ndarray of shape (k,)
             The labels.
         """
+        fast = self._fast
+        if (
+            fast is not None
+            and isinstance(X, np.ndarray)
+            and X.dtype == np.float64
+            and X.ndim == 2
+            and X.shape[0] > 0
+            and X.shape[1] == self._width
+            and X.flags.c_contiguous
+            and np.isfinite(X).all()
+        ):
+            return fast(X)
+        return self._library_labels(X)
+
+    def _library_labels(self, X: Any) -> np.ndarray:
+        """The model's ``predict`` with every check of the library."""
         names = getattr(self._model, "feature_names_in_", None)
         if names is not None:  # fitted on named columns: predict on the same
             import pandas as pd
@@ -240,7 +272,10 @@ class InputSpec:
         if self.transform is None:
             return np.asarray(raw, dtype=np.float64)
         # Columns in the schema's order: the transform reads them by position.
-        return np.asarray(self.transform(raw), dtype=np.float64)
+        rows = self.transform(raw)
+        if hasattr(rows, "toarray"):  # a CSR encoding (one-hot columns dominate)
+            rows = rows.toarray()
+        return np.asarray(rows, dtype=np.float64)
 
 
 @dataclass
