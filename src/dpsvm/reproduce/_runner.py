@@ -41,6 +41,7 @@ from ..exceptions import DPSVMConvergenceError
 from ..models import DPLinearSVC, DPLogisticRegression, NonPrivateLinearClassifier
 from ..perturbation import OutputPerturbation, output_l2_sensitivity
 from ..utils._random import lend_generator
+from ._cells import kernel_features, objective_errors
 from ._config import ReproductionConfig
 from ._progress import Progress, format_duration
 
@@ -697,6 +698,15 @@ class _Draws:
     draws: int
     seed_key: tuple[int, ...]
 
+    def batch(self, data: _Data, *key: int) -> tuple[Any, ...]:
+        """The arguments of :func:`._cells.objective_errors` after the maker.
+
+        The same generators as :meth:`errors` (one per ε, serving its draws in
+        turn), so a batched cell draws the noise of a loop of ``fit`` calls.
+        """
+        gens = [_rng(*self.seed_key, *key, e) for e in range(len(self.epsilons))]
+        return (self.epsilons, *data, gens, self.draws)
+
     def errors(
         self, error: Callable[[float, np.random.Generator], float], *key: int
     ) -> tuple[FloatArray, int]:
@@ -729,11 +739,14 @@ def _grid_job(
         for m_idx, method in enumerate(methods):
             if method == "sensitivity":  # the draws share one solve
                 error = partial(_output_error, ref.coef_.ravel(), lam, data)
+                values[method], failed = plan.errors(error, m_idx)
             elif method == "diffprivlib_lr":
                 error = partial(_diffprivlib_error, lam, data)
-            else:
-                error = partial(_fit_error, make, method, data)
-            values[method], failed = plan.errors(error, m_idx)
+                values[method], failed = plan.errors(error, m_idx)
+            else:  # objective perturbation: the draws of each ε solved together
+                values[method], failed = objective_errors(
+                    partial(make, method), *plan.batch(data, m_idx)
+                )
             failures += failed
             if method != "sensitivity":
                 fits += values[method].size - failed
@@ -837,8 +850,13 @@ def _kernel_grid_job(
         values["rr_svm"] = _test_error(rr.fit(data[0], data[1]), data[2], data[3])
         fits += 1
         for m_idx, method in enumerate(_KERNEL_PRIVATE):
-            error = partial(_fit_error, private, method, data)
-            values[method], failed = plan.errors(error, m_idx)
+            # The features once; the draws of each ε solved together.
+            make, Ztr, Zte = kernel_features(
+                private(method, plan.epsilons[0]), data[0], data[1], data[2]
+            )
+            values[method], failed = objective_errors(
+                make, *plan.batch((Ztr, data[1], Zte, data[3]), m_idx)
+            )
             failures += failed
             fits += values[method].size
     return _Outcome(values, fits, _record(caught), failures)
@@ -1082,7 +1100,7 @@ def _run_jobs(
 
     parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
     calls = (
-        delayed(_call_job)(i, job.fn, job.key, job.args) for i, job in enumerate(jobs)
+        delayed(_call_job)(i, job.fn, job.args) for i, job in enumerate(jobs)
     )
     for i, out in parallel(calls):
         job = jobs[i]
