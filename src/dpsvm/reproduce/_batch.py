@@ -35,7 +35,7 @@ import scipy.linalg
 from numpy.typing import NDArray
 
 from ..exceptions import DPSVMConvergenceError
-from ..losses import Loss
+from ..losses import HuberLoss, Loss
 from ..solvers import SolverResult, solve_smooth
 
 __all__ = ["BatchSolution", "release_batch", "solve_smooth_batch"]
@@ -78,13 +78,39 @@ class BatchSolution:
     n_iter: NDArray[np.int64]
 
 
+def _derivative(loss: Loss, Z: FloatArray) -> FloatArray:
+    """ℓ′(Z), in place for the Huber loss (its ``value_and_derivative`` formula)."""
+    if isinstance(loss, HuberLoss):
+        h = loss.h
+        Z *= -1.0
+        Z += 1.0 + h  # t = 1 + h − z
+        np.clip(Z, 0.0, 2.0 * h, out=Z)
+        Z *= -1.0 / (2.0 * h)
+        return Z
+    return np.asarray(loss.derivative(Z))
+
+
+def _loss_sums(loss: Loss, Z: FloatArray) -> FloatArray:
+    """Σᵢ ℓ(Zᵢₖ) per column (Z is overwritten for the Huber loss)."""
+    if isinstance(loss, HuberLoss):
+        h = loss.h
+        Z *= -1.0
+        Z += 1.0 + h  # t = 1 + h − z; ℓ = u²/(4h) + max(t − 2h, 0), u = clip(t)
+        U = np.clip(Z, 0.0, 2.0 * h)
+        out = np.einsum("ij,ij->j", U, U) / (4.0 * h)
+        Z -= 2.0 * h
+        np.maximum(Z, 0.0, out=Z)
+        return np.asarray(out + Z.sum(axis=0))
+    return np.asarray(np.sum(loss.value(Z), axis=0))
+
+
 def _gradients(
     X: FloatArray, yf: FloatArray, M: FloatArray, loss: Loss, lam: float,
     W: FloatArray, Lin: FloatArray,
 ) -> FloatArray:
     """∇J_k at the columns of W (d × K), from the margins M = X·W (n × K)."""
     n = X.shape[0]
-    R = loss.derivative(yf[:, None] * M)
+    R = _derivative(loss, yf[:, None] * M)
     R *= yf[:, None]
     G = X.T @ R
     G /= n
@@ -99,7 +125,7 @@ def _values(
 ) -> FloatArray:
     """J_k at the columns of W, from the margins M."""
     n = M.shape[0]
-    f = np.sum(loss.value(yf[:, None] * M), axis=0) / n
+    f = _loss_sums(loss, yf[:, None] * M) / n
     return np.asarray(f + 0.5 * lam * np.sum(W * W, axis=0) + np.sum(Lin * W, axis=0))
 
 
