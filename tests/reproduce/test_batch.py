@@ -8,8 +8,8 @@ import warnings
 import numpy as np
 import pytest
 
-from dpsvm.models import DPLinearSVC, DPLogisticRegression
 from dpsvm.losses import HuberLoss, LogisticLoss
+from dpsvm.models import DPLinearSVC, DPLogisticRegression
 from dpsvm.models.kernel import DPKernelSVC
 from dpsvm.reproduce._batch import solve_smooth_batch
 from dpsvm.reproduce._cells import kernel_features, objective_errors
@@ -42,7 +42,9 @@ def test_batch_solver_matches_single_solver(loss, lam):
         # The certificate is the exact gradient at the returned point.
         m = y * (X @ sol.coef[k])
         g = X.T @ (y * loss.derivative(m)) / X.shape[0] + lam * sol.coef[k]
-        assert np.linalg.norm(g + linear[k]) == pytest.approx(sol.grad_norm[k], abs=1e-13)
+        assert np.linalg.norm(g + linear[k]) == pytest.approx(
+            sol.grad_norm[k], abs=1e-13
+        )
 
 
 def test_batch_solver_reports_uncertified_draws():
@@ -71,12 +73,20 @@ def _loop_errors(make, eps_list, X, y, Xte, yte, seeds, draws):
     "make",
     [
         lambda eps: DPLinearSVC(
-            epsilon=eps, regularization=1e-3, mechanism="objective",
-            fit_intercept=False, classes=[-1, 1], data_norm=1.0,
+            epsilon=eps,
+            regularization=1e-3,
+            mechanism="objective",
+            fit_intercept=False,
+            classes=[-1, 1],
+            data_norm=1.0,
         ),
         lambda eps: DPLogisticRegression(
-            epsilon=eps, regularization=1e-3, mechanism="objective",
-            fit_intercept=False, classes=[-1, 1], data_norm=1.0,
+            epsilon=eps,
+            regularization=1e-3,
+            mechanism="objective",
+            fit_intercept=False,
+            classes=[-1, 1],
+            data_norm=1.0,
         ),
     ],
     ids=["alg1-huber", "logistic"],
@@ -91,7 +101,7 @@ def test_batched_cell_equals_loop_of_fits(make):
     assert failures == 0
     np.testing.assert_array_equal(got, want)
     # The generators end where a loop of fits leaves them.
-    for s, gen in zip(seeds, gens):
+    for s, gen in zip(seeds, gens, strict=True):
         ref = np.random.default_rng(s)
         for _ in range(draws):
             est = make(1.0)
@@ -105,8 +115,12 @@ def test_batched_release_equals_fit_coefficients():
 
     X, y = _problem(500)
     est = DPLinearSVC(
-        epsilon=1.0, regularization=1e-3, mechanism="objective",
-        fit_intercept=False, classes=[-1, 1], data_norm=1.0,
+        epsilon=1.0,
+        regularization=1e-3,
+        mechanism="objective",
+        fit_intercept=False,
+        classes=[-1, 1],
+        data_norm=1.0,
     )
     Xt, targets, lam = est._prepare_fit(X, y)
     loss = est._get_loss()
@@ -133,9 +147,16 @@ def test_kernel_features_path_equals_kernel_fit(mechanism, norm_handling):
 
     def private(eps):
         return DPKernelSVC(
-            mechanism=mechanism, norm_handling=norm_handling, epsilon=eps,
-            kernel="rbf", gamma=0.5, n_components=20, huber_h=0.5,
-            regularization=1e-3, classes=[-1, 1], feature_random_state=9,
+            mechanism=mechanism,
+            norm_handling=norm_handling,
+            epsilon=eps,
+            kernel="rbf",
+            gamma=0.5,
+            n_components=20,
+            huber_h=0.5,
+            regularization=1e-3,
+            classes=[-1, 1],
+            feature_random_state=9,
         )
 
     with warnings.catch_warnings():

@@ -178,6 +178,19 @@ def test_report_shows_every_paper_number(tiny_run) -> None:
 
 
 @pytest.mark.slow
+def test_report_states_cpu_time_and_machine_load(tiny_run) -> None:
+    out, *_ = tiny_run
+    timing = json.loads((out / "sarwate2009.json").read_text())["results"]["timing"]
+    cpu = timing["cpu_seconds"]
+    assert cpu > 0
+    assert sum(timing["job_cpu_seconds_by_kind"].values()) <= cpu + 1e-9
+    if timing["load_average_start"] is not None:  # POSIX
+        assert len(timing["load_average_start"]) == 3
+    md = (out / "sarwate2009.md").read_text()
+    assert f"({cpu:,.0f} s;" in md and "load average (1, 5, 15 min)" in md
+
+
+@pytest.mark.slow
 def test_json_has_ours_paper_and_differences(tiny_run) -> None:
     out, *_ = tiny_run
     doc = json.loads((out / "sarwate2009.json").read_text())
@@ -236,10 +249,11 @@ def test_report_without_kdd_says_so_and_keeps_paper_numbers(tiny_run) -> None:
     del res["grids"]["kdd"], res["learning_curves"]["kdd"]
     doc["comparisons"] = build_comparisons(res, 0.25)
     md = render_markdown(doc, make_config("tiny"))
-    assert doc["comparisons"]["fig3b"] == {"missing": "KDD files not found"}
+    missing = "not rerun: the KDD Cup 99 files"
+    assert doc["comparisons"]["fig3b"]["missing"].startswith(missing)
     rows = {r["method"]: r for r in doc["comparisons"]["fig2a"]["rows"]}
-    assert rows["huber_svm"]["cells"][2]["missing"] == "KDD files not found"
-    assert "KDD files not found" in md
+    assert rows["huber_svm"]["cells"][2]["missing"].startswith(missing)
+    assert f"KDD columns: **{missing}" in md and f"**KDD columns {missing}" in md
     for text in _all_paper_numbers():
         assert text in md, f"paper number {text} missing from the report"
 

@@ -105,8 +105,13 @@ def _loss_sums(loss: Loss, Z: FloatArray) -> FloatArray:
 
 
 def _gradients(
-    X: FloatArray, yf: FloatArray, M: FloatArray, loss: Loss, lam: float,
-    W: FloatArray, Lin: FloatArray,
+    X: FloatArray,
+    yf: FloatArray,
+    M: FloatArray,
+    loss: Loss,
+    lam: float,
+    W: FloatArray,
+    Lin: FloatArray,
 ) -> FloatArray:
     """∇J_k at the columns of W (d × K), from the margins M = X·W (n × K)."""
     n = X.shape[0]
@@ -120,7 +125,11 @@ def _gradients(
 
 
 def _values(
-    yf: FloatArray, M: FloatArray, loss: Loss, lam: float, W: FloatArray,
+    yf: FloatArray,
+    M: FloatArray,
+    loss: Loss,
+    lam: float,
+    W: FloatArray,
     Lin: FloatArray,
 ) -> FloatArray:
     """J_k at the columns of W, from the margins M."""
@@ -216,8 +225,10 @@ def solve_smooth_batch(
     Lin = np.ascontiguousarray(np.asarray(linear, dtype=np.float64).T)  # d × K
     d, K = Lin.shape
     n = X.shape[0]
-    W = np.zeros((d, K)) if w0 is None else np.repeat(
-        np.asarray(w0, dtype=np.float64)[:, None], K, axis=1
+    W = (
+        np.zeros((d, K))
+        if w0 is None
+        else np.repeat(np.asarray(w0, dtype=np.float64)[:, None], K, axis=1)
     )
     # The Newton matrices are built on a fixed systematic sample of the rows.
     stride = max(1, -(-n // _HESSIAN_ROWS))
@@ -256,9 +267,7 @@ def solve_smooth_batch(
             for k in build[use_all[build]]:
                 if X32 is None:
                     X32 = X.astype(np.float32)
-                H[k] = _newton_matrix(
-                    X32, loss.second_derivative(yf * M[:, k]), lam
-                )
+                H[k] = _newton_matrix(X32, loss.second_derivative(yf * M[:, k]), lam)
         P = np.empty((d, active.size))
         for j, k in enumerate(active):
             P[:, j] = _direction(H[k], G[:, k])
@@ -281,13 +290,13 @@ def solve_smooth_batch(
         # after a full step that cut ‖∇J‖ at least _KEEP-fold; else rebuilt.
         fresh[active] = False
         for j in np.flatnonzero(full & (gn_try <= _KEEP * gn_old)):
-            k = active[j]
-            sv, yv = P[:, j], G[:, k] - g_old[:, j]
-            ys, Hs = float(yv @ sv), H[k] @ sv
+            kk = int(active[j])
+            sv, yv = P[:, j], G[:, kk] - g_old[:, j]
+            ys, Hs = float(yv @ sv), H[kk] @ sv
             sHs = float(sv @ Hs)
             if ys > 0 and sHs > 0:
-                H[k] += np.outer(yv, yv) / ys - np.outer(Hs, Hs) / sHs
-            fresh[k] = True
+                H[kk] += np.outer(yv, yv) / ys - np.outer(Hs, Hs) / sHs
+            fresh[kk] = True
         rest = np.flatnonzero(~full)
         if rest.size == 0:
             continue
@@ -334,9 +343,7 @@ def solve_smooth_batch(
     # The certificate: margins and gradients from scratch at the iterates.
     M = X @ W
     G = _gradients(X, yf, M, loss, lam, W, Lin)
-    return BatchSolution(
-        np.ascontiguousarray(W.T), np.linalg.norm(G, axis=0), n_iter
-    )
+    return BatchSolution(np.ascontiguousarray(W.T), np.linalg.norm(G, axis=0), n_iter)
 
 
 class _Deferred:
@@ -418,9 +425,13 @@ def release_batch(
             gn = float(sol.grad_norm[i])
             if gn <= plan.tol:
                 w = sol.coef[i]
-                return SolverResult(w, gn / lam, gn, math.nan, int(sol.n_iter[i]), "batch-newton")
+                return SolverResult(
+                    w, gn / lam, gn, math.nan, int(sol.n_iter[i]), "batch-newton"
+                )
             # Not certified in the batch: the estimator's own solver, alone.
-            return solve_smooth(X, y, loss, lam, linear=lin, tol=plan.tol, max_iter=max_iter)
+            return solve_smooth(
+                X, y, loss, lam, linear=lin, tol=plan.tol, max_iter=max_iter
+            )
 
         try:
             out.append(np.asarray(plan.perturb(serve, gen, max_iter=max_iter).value))

@@ -86,7 +86,9 @@ def objective_errors(
                 failures += 1
                 continue
             coef = w[: X_test.shape[1]] / R
-            errs[e_idx, r] = float(np.mean(np.where(X_test @ coef > 0, 1, -1) != y_test))
+            errs[e_idx, r] = float(
+                np.mean(np.where(X_test @ coef > 0, 1, -1) != y_test)
+            )
     return errs, failures
 
 
@@ -159,4 +161,8 @@ def kernel_features(
             max_iter=est.max_iter,
         )
 
-    return make, np.asarray(Z_train, dtype=np.float64), np.asarray(Z_test, dtype=np.float64)
+    return (
+        make,
+        np.asarray(Z_train, dtype=np.float64),
+        np.asarray(Z_test, dtype=np.float64),
+    )

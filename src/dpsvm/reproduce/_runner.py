@@ -586,6 +586,7 @@ class _Outcome:
     warnings: list[str]
     failures: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
 
 
 @contextmanager
@@ -1042,9 +1043,7 @@ def _calibrate(
         for lam in config.adult_lambdas:
             make = partial(_linear_estimator, lam, config.huber_h, "alg1_2009")
             t0 = time.perf_counter()
-            objective_errors(
-                make, (0.1,), *data, [_rng(config.seed, 999)], draws
-            )
+            objective_errors(make, (0.1,), *data, [_rng(config.seed, 999)], draws)
             by_lambda[lam] = (time.perf_counter() - t0) / draws
         nb = datasets["nested-balls"]
         ntr, nte = nb.splits[0]
@@ -1060,7 +1059,14 @@ def _calibrate(
             private("alg2_2009", 0.1), nb.X[ntr], nb.y[ntr], nb.X[nte]
         )
         objective_errors(
-            make, (0.1,), Ztr, nb.y[ntr], Zte, nb.y[nte], [_rng(config.seed, 998)], draws
+            make,
+            (0.1,),
+            Ztr,
+            nb.y[ntr],
+            Zte,
+            nb.y[nte],
+            [_rng(config.seed, 998)],
+            draws,
         )
         t_ker = (time.perf_counter() - t0) / draws
     size = tr.size * ds.X.shape[1]
@@ -1111,9 +1117,10 @@ def _run_jobs(
 def _call_job(
     i: int, fn: Callable[..., _Outcome], args: tuple[Any, ...]
 ) -> tuple[int, _Outcome]:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     out = fn(*args)
     out.seconds = time.perf_counter() - start
+    out.cpu_seconds = time.process_time() - cpu
     return i, out
 
 
@@ -1296,6 +1303,14 @@ def _aggregate_kernel(
 # ---------------------------------------------------------------------------
 
 
+def _load_average() -> list[float] | None:
+    """The 1, 5 and 15-minute load averages (None where the OS has none)."""
+    try:
+        return [round(v, 2) for v in os.getloadavg()]
+    except (AttributeError, OSError):  # pragma: no cover - Windows
+        return None
+
+
 def _environment(n_jobs: int) -> dict[str, Any]:
     import scipy
     import sklearn
@@ -1381,10 +1396,13 @@ def run_experiments(
         )
         log.flush()
     bar = Progress(n_fits, sum(j.cost for j in jobs), progress, label="sarwate2009")
-    start = time.perf_counter()
+    load_start = _load_average()
+    start, cpu_start = time.perf_counter(), time.process_time()
     outcomes = _run_jobs(jobs, n_jobs, bar)
     bar.close()
     elapsed = time.perf_counter() - start
+    main_cpu = time.process_time() - cpu_start
+    load_end = _load_average()
 
     grids: dict[str, Any] = {}
     for name, lambdas, epsilons in (
@@ -1433,8 +1451,10 @@ def run_experiments(
         reference="rr_svm",
     )
     by_kind: dict[str, float] = {}
+    cpu_by_kind: dict[str, float] = {}
     for key, out in outcomes.items():
         by_kind[key[0]] = by_kind.get(key[0], 0.0) + out.seconds
+        cpu_by_kind[key[0]] = cpu_by_kind.get(key[0], 0.0) + out.cpu_seconds
     warn_counts: dict[str, int] = {}
     for out in outcomes.values():
         for w in out.warnings:
@@ -1456,6 +1476,15 @@ def run_experiments(
             # grids, lc = linear learning curves, kgrid / klc = kernel grid /
             # learning curve, svc = exact kernel SVM.
             "job_seconds_by_kind": by_kind,
+            # CPU seconds of the jobs (process time in the worker that ran
+            # them) and of this process while they ran (n_jobs = 1: the same).
+            "job_cpu_seconds_by_kind": cpu_by_kind,
+            "cpu_seconds": float(sum(cpu_by_kind.values()))
+            + (0.0 if n_jobs == 1 else main_cpu),
+            # Load averages (1, 5, 15 min) before and after the jobs: the
+            # machine may be shared, which stretches the wall time.
+            "load_average_start": load_start,
+            "load_average_end": load_end,
             **calib,
         },
         "environment": _environment(n_jobs),
