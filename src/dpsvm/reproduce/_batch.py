@@ -289,7 +289,7 @@ def solve_smooth_batch(
         # Lazy matrices: kept (with a BFGS update from the exact secant pair)
         # after a full step that cut ‖∇J‖ at least _KEEP-fold; else rebuilt.
         fresh[active] = False
-        for j in np.flatnonzero(full & (gn_try <= _KEEP * gn_old)):
+        for j in map(int, np.flatnonzero(full & (gn_try <= _KEEP * gn_old))):
             kk = int(active[j])
             sv, yv = P[:, j], G[:, kk] - g_old[:, j]
             ys, Hs = float(yv @ sv), H[kk] @ sv
