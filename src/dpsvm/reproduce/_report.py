@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._config import ReproductionConfig
+from ._methods import KERNEL_METHODS, METHODS
 from ._paper import FIG2A, FIG2A_COLUMNS, FIG2B, FIG3A, FIG3B, PAPER, TEXT_CLAIMS
 from ._progress import format_duration
-from ._runner import KERNEL_METHODS, METHODS
 
 __all__ = ["build_comparisons", "render_markdown"]
 
