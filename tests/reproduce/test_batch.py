@@ -168,3 +168,29 @@ def test_kernel_features_path_equals_kernel_fit(mechanism, norm_handling):
         )
     assert failures == 0
     np.testing.assert_array_equal(got, want)
+
+
+def _constant_job(value: float):
+    from dpsvm.reproduce._jobs import _Outcome
+
+    return _Outcome({"value": value}, 1, [])
+
+
+@pytest.mark.slow  # starts two worker processes
+def test_worker_pool_runs_jobs_like_one_process():
+    # Regression: with n_jobs > 1 the scheduler passed the job's key as an
+    # extra argument (TypeError in every worker).
+    from dpsvm.reproduce._progress import Progress
+    from dpsvm.reproduce._runner import _Job, _run_jobs
+
+    jobs = [
+        _Job("grid", ("x", 0, i), _constant_job, (float(i),), 1, float(i), "linear")
+        for i in range(3)
+    ]
+    one = _run_jobs(jobs, 1, Progress(3, 3.0, None))
+    two = _run_jobs(jobs, 2, Progress(3, 3.0, None))
+    assert sorted(one) == sorted(two)
+    assert {k: o.values for k, o in one.items()} == {
+        k: o.values for k, o in two.items()
+    }
+    assert all(o.cpu_seconds >= 0 for o in two.values())
