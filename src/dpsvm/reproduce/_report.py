@@ -756,6 +756,15 @@ def render_markdown(doc: dict[str, Any], config: ReproductionConfig) -> str:
         f"{{{', '.join(f'{e:g}' for e in config.nb_epsilons)}}}."
     )
     w(
+        "* Objective-perturbation draws: the draws of one (fold or projection, Λ, "
+        "method, ε) cell are released together: the estimator's own row "
+        "preparation and calibration, the mechanism's own `perturb` for each draw "
+        "(b, the certified tolerance τ, the residual noise), one batched Newton "
+        "solve for all draws (`dpsvm.reproduce._batch`); each draw's generator is "
+        "the one a loop of `fit` calls would use, so the released models equal "
+        "those of the loop to the solver tolerance."
+    )
+    w(
         "* Seeds: every split, subsample, projection and noise draw comes from "
         f"`numpy.random.SeedSequence({config.seed}, spawn_key=...)` per job, so the "
         "run is reproducible whatever the number of workers (seeded noise is for "
