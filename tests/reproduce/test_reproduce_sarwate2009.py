@@ -24,14 +24,16 @@ from dpsvm.models import DPLinearSVC, NonPrivateLinearClassifier
 from dpsvm.reproduce import (
     ReproductionConfig,
     ReproductionError,
+    _data,
     _runner,
     make_config,
     paper_numbers,
 )
+from dpsvm.reproduce._data import load_datasets
+from dpsvm.reproduce._jobs import output_perturbation_from_solution
 from dpsvm.reproduce._paper import FIG2A, FIG3A, FIG3B
 from dpsvm.reproduce._progress import Progress
 from dpsvm.reproduce._report import build_comparisons, render_markdown
-from dpsvm.reproduce._runner import load_datasets, output_perturbation_from_solution
 from dpsvm.reproduce.cli import (
     add_reproduce_subparser,
     main,
@@ -99,18 +101,18 @@ def adult_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _fake_kdd(data_dir: object, config: ReproductionConfig) -> _runner.Dataset:
+def _fake_kdd(data_dir: object, config: ReproductionConfig) -> _data.Dataset:
     """A synthetic stand-in for the KDD subset (the real files are not shipped)."""
     rng = np.random.default_rng(5)
     n = config.kdd_subset
     X = np.abs(rng.normal(size=(n, 12)))
     X /= np.linalg.norm(X, axis=1, keepdims=True)
     y = np.where(X[:, 0] - X[:, 1] + 0.1 * rng.normal(size=n) > 0, 1, -1)
-    return _runner.Dataset(
+    return _data.Dataset(
         name="kdd",
         X=X,
         y=y.astype(np.int64),
-        splits=_runner._cv_splits(n, config, 2),
+        splits=_data._cv_splits(n, config, 2),
         description="synthetic stand-in for KDD Cup 99 (tests)",
         info={"n_samples": n, "n_features": 12},
     )
@@ -129,7 +131,7 @@ def tiny_run(
     argv = ["reproduce", "sarwate2009", "--data-dir", str(adult_dir), "--tiny"]
     args = parser.parse_args([*argv, "--out", str(out)])
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(_runner, "_load_kdd", _fake_kdd)
+        mp.setattr(_data, "_load_kdd", _fake_kdd)
         code = run_reproduce_command(args, out=stdout, err=err)
     return out, code, stdout.getvalue(), err.getvalue()
 
@@ -175,6 +177,19 @@ def test_report_shows_every_paper_number(tiny_run) -> None:
         assert text in md, f"paper number {text} missing from the report"
     for name, _ in json.loads((out / "sarwate2009.json").read_text())["figures"]:
         assert f"]({name})" in md
+
+
+@pytest.mark.slow
+def test_report_states_cpu_time_and_machine_load(tiny_run) -> None:
+    out, *_ = tiny_run
+    timing = json.loads((out / "sarwate2009.json").read_text())["results"]["timing"]
+    cpu = timing["cpu_seconds"]
+    assert cpu > 0
+    assert sum(timing["job_cpu_seconds_by_kind"].values()) <= cpu + 1e-9
+    if timing["load_average_start"] is not None:  # POSIX
+        assert len(timing["load_average_start"]) == 3
+    md = (out / "sarwate2009.md").read_text()
+    assert f"({cpu:,.0f} s;" in md and "load average (1, 5, 15 min)" in md
 
 
 @pytest.mark.slow
@@ -236,10 +251,11 @@ def test_report_without_kdd_says_so_and_keeps_paper_numbers(tiny_run) -> None:
     del res["grids"]["kdd"], res["learning_curves"]["kdd"]
     doc["comparisons"] = build_comparisons(res, 0.25)
     md = render_markdown(doc, make_config("tiny"))
-    assert doc["comparisons"]["fig3b"] == {"missing": "KDD files not found"}
+    missing = "not rerun: the KDD Cup 99 files"
+    assert doc["comparisons"]["fig3b"]["missing"].startswith(missing)
     rows = {r["method"]: r for r in doc["comparisons"]["fig2a"]["rows"]}
-    assert rows["huber_svm"]["cells"][2]["missing"] == "KDD files not found"
-    assert "KDD files not found" in md
+    assert rows["huber_svm"]["cells"][2]["missing"].startswith(missing)
+    assert f"KDD columns: **{missing}" in md and f"**KDD columns {missing}" in md
     for text in _all_paper_numbers():
         assert text in md, f"paper number {text} missing from the report"
 

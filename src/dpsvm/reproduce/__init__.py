@@ -16,8 +16,8 @@
 from __future__ import annotations
 
 from ._config import ReproductionConfig, make_config
+from ._data import ReproductionError
 from ._paper import paper_numbers
-from ._runner import ReproductionError
 from ._sarwate2009 import run_sarwate2009
 
 __all__ = [

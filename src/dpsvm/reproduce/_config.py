@@ -84,7 +84,7 @@ class ReproductionConfig:
         Repetitions (noise draws) per learning-curve point; the paper does not
         say how many.
     methods : tuple of str
-        Linear methods of the grids (see :data:`dpsvm.reproduce._runner.METHODS`).
+        Linear methods of the grids (see :data:`dpsvm.reproduce._methods.METHODS`).
     lc_methods : tuple of str
         Private linear methods of the learning curves.
     """

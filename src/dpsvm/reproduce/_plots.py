@@ -14,8 +14,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ._data import ReproductionError
+from ._methods import KERNEL_METHODS, METHODS
 from ._paper import FIG2A, FIG2A_COLUMNS, FIG2B, FIG3A, FIG3B
-from ._runner import KERNEL_METHODS, METHODS, ReproductionError
 
 __all__ = ["PREFIX", "make_plots", "require_matplotlib"]
 

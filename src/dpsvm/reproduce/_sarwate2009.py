@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ._config import ReproductionConfig, make_config
+from ._data import ReproductionError, load_datasets
 from ._paper import PAPER, paper_numbers
 from ._plots import PREFIX, make_plots, require_matplotlib
 from ._report import build_comparisons, render_markdown
-from ._runner import ReproductionError, load_datasets, run_experiments
+from ._runner import run_experiments
 
 __all__ = ["REPORT_NAME", "run_sarwate2009"]
 
@@ -167,7 +168,7 @@ def run_sarwate2009(
     >>> run_sarwate2009("/nope", "/tmp/out", config=make_config("tiny"))
     Traceback (most recent call last):
     ...
-    dpsvm.reproduce._runner.ReproductionError: --data-dir /nope: no such directory
+    dpsvm.reproduce._data.ReproductionError: --data-dir /nope: no such directory
     """
     cfg = config if config is not None else make_config("full")
     if n_jobs == -1:

@@ -27,7 +27,7 @@ from typing import TextIO
 from ..utils._cli import PROG, run_subcommand
 from ..utils._subcommands import DEFAULT_OUT, PAPERS, add_reproduce_subparser
 from ._config import make_config
-from ._runner import ReproductionError
+from ._data import ReproductionError
 from ._sarwate2009 import run_sarwate2009
 
 __all__ = ["add_reproduce_subparser", "main", "run_reproduce_command"]
@@ -87,7 +87,7 @@ def run_reproduce_command(
     >>> run_reproduce_command(ns)
     Traceback (most recent call last):
     ...
-    dpsvm.reproduce._runner.ReproductionError: --data-dir /nope: no such directory
+    dpsvm.reproduce._data.ReproductionError: --data-dir /nope: no such directory
     """
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
