@@ -64,7 +64,6 @@ __all__ = [
     "default_max_charged",
     "default_n_teachers",
     "discrete_laplace_difference_tail",
-    "laplace_difference_tail",
     "subsample_aggregate_calibration",
     "vacuity_message",
 ]
@@ -81,47 +80,6 @@ _MIN_NOISE_UNITS = 2**20
 #: Relative guard on the floating-point evaluation of the closed-form tail
 #: (a few ulps in fact) when the threshold is chosen.
 _TAIL_GUARD = 1.0 + 1e-9
-
-
-def laplace_difference_tail(t: float, a: float, b: float) -> float:
-    """P[ν − ρ > t] for independent ν ~ Lap(a) and ρ ~ Lap(b).
-
-    The continuous limit of :func:`discrete_laplace_difference_tail` (the
-    calibration uses the discrete one, matching the exact noise).
-
-    ν − ρ has the law of ν + ρ′ with ρ′ ~ Lap(b). For t ≥ 0 and a ≠ b the tail
-    is (a²e^{−t/a} − b²e^{−t/b}) / (2(a² − b²)); for a = b it is
-    e^{−t/a}(2 + t/a)/4 (the limit). The law is symmetric, so
-    P[ν − ρ > −t] = 1 − P[ν − ρ > t].
-
-    Parameters
-    ----------
-    t : float
-        The level.
-    a, b : float
-        The two Laplace scales (> 0).
-
-    Returns
-    -------
-    float
-        The tail probability.
-
-    Examples
-    --------
-    >>> laplace_difference_tail(0.0, 1.0, 2.0)
-    0.5
-    >>> round(laplace_difference_tail(3.0, 1.0, 1.0), 6)  # e^{-3}(2 + 3)/4
-    0.062234
-    """
-    if t < 0:
-        return 1.0 - laplace_difference_tail(-t, a, b)
-    if math.isclose(a, b, rel_tol=1e-9):
-        return math.exp(-t / a) * (2.0 + t / a) / 4.0
-    hi, lo = max(a, b), min(a, b)
-    # (hi²e^{−t/hi} − lo²e^{−t/lo}) / (2(hi² − lo²)), symmetric in (a, b).
-    return (hi * hi * math.exp(-t / hi) - lo * lo * math.exp(-t / lo)) / (
-        2.0 * (hi * hi - lo * lo)
-    )
 
 
 def discrete_laplace_difference_tail(level: int, t_a: int, t_b: int) -> float:
