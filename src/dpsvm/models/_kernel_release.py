@@ -47,10 +47,12 @@ batches, by Minkowski, ≤ Δ/2^k + √q in grid units), so the calibration is
 made once at ``fit`` for q ≤ :data:`GP_MAX_POINTS` points. The discrete
 Gaussian of integer shift s is ρ-zCDP with ρ = ‖s‖²/(2σ²) (CKS20 Thm 14);
 batches evaluated at points chosen after earlier answers compose by the
-Rényi filter (Feldman & Zrnic, NeurIPS 2021, Thm 3.1), since the squared
-shifts of all batches sum to at most (Δ/2^k + √q)² on every run, so the whole
-release is ρ-zCDP with ρ ≤ 1/(2z²) and (ε, δ)-DP with z from the zCDP
-conversion (CKS20 Cor. 13, :func:`dpsvm.mechanisms.zcdp_noise_multiplier`).
+Rényi filter (Feldman & Zrnic, NeurIPS 2021, arXiv:2008.11193: its
+composition theorem for Rényi DP with adaptively chosen parameters, applied
+at every order α), since the squared shifts of all batches sum to at most
+(Δ/2^k + √q)² on every run, so the whole release is ρ-zCDP with
+ρ ≤ 1/(2z²) and (ε, δ)-DP with z from the zCDP conversion (CKS20 Cor. 13,
+:func:`dpsvm.mechanisms.zcdp_noise_multiplier`).
 σ = z·(Δ_H + 2·cap + √q_max·2^k) is therefore larger than the analytic
 Gaussian σ of Balle & Wang (Thm 8) this release used when it drew
 floating-point GP noise (about 8 % at ε = 1, δ = 10⁻⁵). What remains
